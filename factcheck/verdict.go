@@ -1,0 +1,186 @@
+package factcheck
+
+import (
+	"time"
+)
+
+// Label is one of the four verdicts.
+type Label string
+
+const (
+	Supported    Label = "supported"
+	Contradicted Label = "contradicted"
+	Contested    Label = "contested"
+	Unverifiable Label = "unverifiable"
+)
+
+// Labels lists the four verdicts in display order.
+var Labels = []Label{Supported, Contradicted, Contested, Unverifiable}
+
+// Valid reports whether l is one of the four verdicts.
+func (l Label) Valid() bool {
+	switch l {
+	case Supported, Contradicted, Contested, Unverifiable:
+		return true
+	}
+	return false
+}
+
+// Confidence is the model's confidence in a verdict.
+type Confidence string
+
+const (
+	High   Confidence = "high"
+	Medium Confidence = "medium"
+	Low    Confidence = "low"
+)
+
+// Valid reports whether c is high, medium or low.
+func (c Confidence) Valid() bool { return c == High || c == Medium || c == Low }
+
+// Evidence is one source in a verdict's evidence map.
+type Evidence struct {
+	SourceURL      string `json:"source_url"`
+	SourceTitle    string `json:"source_title"`
+	Supports       bool   `json:"supports"`
+	QuoteOrSummary string `json:"quote_or_summary"`
+	// QuoteFound is set by code, not the model: whether the quote appears
+	// in the text retrieved for SourceURL in this run (after normalising
+	// case, white space and punctuation).
+	QuoteFound bool `json:"quote_found"`
+	// Publisher and Rating are set when the source is a published fact-check.
+	Publisher string `json:"publisher,omitempty"`
+	Rating    string `json:"rating,omitempty"`
+}
+
+// Verdict is the result of verifying one claim.
+type Verdict struct {
+	Claim      string     `json:"claim"`
+	Verdict    Label      `json:"verdict"`
+	Confidence Confidence `json:"confidence"`
+	Reasoning  string     `json:"reasoning"`
+	Evidence   []Evidence `json:"evidence"`
+
+	// Start and End are byte offsets of the claim's source span in the
+	// input text (End exclusive); both are -1 when the span was not found.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Span is the input's own words the claim comes from.
+	Span string `json:"span,omitempty"`
+
+	CheckedAt time.Time `json:"checked_at"`
+	Model     string    `json:"model"`
+	// StoppedBy names the budget that ended the run ("steps", "searches",
+	// "reads", "prompt_tokens", "time"), empty when the model stopped itself.
+	StoppedBy string `json:"stopped_by,omitempty"`
+	// Cached is true when the verdict came from the cache; CheckedAt then
+	// says when it was made.
+	Cached bool `json:"cached,omitempty"`
+	// Error is set when the claim could not be checked at all; Verdict is
+	// then unverifiable.
+	Error string `json:"error,omitempty"`
+
+	Usage   Usage        `json:"usage"`
+	Sources []Source     `json:"sources,omitempty"`
+	Trace   []TraceEvent `json:"trace,omitempty"`
+}
+
+// Source is one URL retrieved in the run, for the audit trail.
+type Source struct {
+	URL       string    `json:"url"`
+	Title     string    `json:"title,omitempty"`
+	Via       string    `json:"via"` // "search", "read", "fact_check", "input"
+	FetchedAt time.Time `json:"fetched_at"`
+	// SHA256 of the page body, for pages read.
+	SHA256 string `json:"sha256,omitempty"`
+	// Cited is true when a piece of evidence in the verdict points here.
+	Cited bool `json:"cited,omitempty"`
+}
+
+// TraceEvent is one step of a run, for auditors.
+type TraceEvent struct {
+	At   time.Time `json:"at"`
+	Kind string    `json:"kind"` // "model", "tool", "note"
+	// Model calls.
+	Usage        *Usage `json:"usage,omitempty"`
+	FinishReason string `json:"finish_reason,omitempty"`
+	// Tool calls.
+	Tool        string `json:"tool,omitempty"`
+	Args        string `json:"args,omitempty"`
+	ResultBytes int    `json:"result_bytes,omitempty"`
+	Error       string `json:"error,omitempty"`
+	// Notes: removed evidence, skipped providers, budgets reached.
+	Note string `json:"note,omitempty"`
+}
+
+// NotCheckable is a part of the input that is not a verifiable claim.
+type NotCheckable struct {
+	Text   string `json:"text"`
+	Reason string `json:"reason"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
+}
+
+// Report is the answer to one request: every claim found, each verified.
+type Report struct {
+	Input        string         `json:"input"`
+	Claims       []*Verdict     `json:"claims"`
+	NotCheckable []NotCheckable `json:"not_checkable"`
+	CheckedAt    time.Time      `json:"checked_at"`
+	Model        string         `json:"model"`
+	// Usage sums the extraction and every claim's usage.
+	Usage Usage `json:"usage"`
+	// Trace holds the extraction steps.
+	Trace []TraceEvent `json:"trace,omitempty"`
+	// Notice is a short message for the user about the input, e.g. that
+	// only the first claims were checked.
+	Notice string `json:"notice,omitempty"`
+}
+
+// Budget bounds one claim's verification run. Zero fields take defaults.
+type Budget struct {
+	Steps        int           // model calls, the forced final call excluded
+	Searches     int           // web_search and search_fact_checks calls
+	Reads        int           // read_page calls
+	PromptTokens int           // prompt tokens summed over the run's calls
+	Time         time.Duration // wall time
+	PageChars    int           // characters of page text shown per read
+	Results      int           // results shown per search
+}
+
+// DefaultBudget is used for zero fields.
+var DefaultBudget = Budget{
+	Steps:        8,
+	Searches:     4,
+	Reads:        3,
+	PromptTokens: 40000,
+	Time:         90 * time.Second,
+	PageChars:    3000,
+	Results:      5,
+}
+
+func (b Budget) withDefaults() Budget {
+	d := DefaultBudget
+	if b.Steps > 0 {
+		d.Steps = b.Steps
+	}
+	if b.Searches > 0 {
+		d.Searches = b.Searches
+	}
+	if b.Reads > 0 {
+		d.Reads = b.Reads
+	}
+	if b.PromptTokens > 0 {
+		d.PromptTokens = b.PromptTokens
+	}
+	if b.Time > 0 {
+		d.Time = b.Time
+	}
+	if b.PageChars > 0 {
+		d.PageChars = b.PageChars
+	}
+	if b.Results > 0 {
+		d.Results = b.Results
+	}
+	return d
+}

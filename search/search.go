@@ -1,0 +1,62 @@
+// Package search finds and reads web pages for the fact-checking engine:
+// search providers behind one interface, and a page reader that extracts the
+// main text of a page and refuses to reach addresses it must not.
+//
+// The package knows nothing of verdicts or chat platforms; the engine in
+// package factcheck declares the interfaces it needs and these types satisfy
+// them.
+package search
+
+import (
+	"context"
+	"time"
+)
+
+// Result is one hit returned by a search provider.
+type Result struct {
+	Title     string  `json:"title"`
+	URL       string  `json:"url"`
+	Snippet   string  `json:"snippet"`
+	Score     float64 `json:"score,omitempty"`
+	Published string  `json:"published,omitempty"`
+	// Provider names the provider that returned the result.
+	Provider string `json:"provider,omitempty"`
+	// Publisher and Rating are set for published fact-checks (ClaimReview).
+	Publisher string `json:"publisher,omitempty"`
+	Rating    string `json:"rating,omitempty"`
+}
+
+// Response is the answer to one query.
+type Response struct {
+	Query   string   `json:"query"`
+	Results []Result `json:"results"`
+	// Provider names the provider that answered.
+	Provider string `json:"provider"`
+	// Notes says what happened on the way, such as a provider skipped
+	// during its cool-down; it goes into the run's trace.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Page is what the reader extracted from one URL.
+type Page struct {
+	// URL is the address asked for; FinalURL the one after redirects.
+	URL       string    `json:"url"`
+	FinalURL  string    `json:"final_url"`
+	Title     string    `json:"title"`
+	Site      string    `json:"site,omitempty"`
+	Byline    string    `json:"byline,omitempty"`
+	Published string    `json:"published,omitempty"`
+	Text      string    `json:"text"`
+	FetchedAt time.Time `json:"fetched_at"`
+	// SHA256 is the hex digest of the body as fetched.
+	SHA256 string `json:"sha256"`
+	// Bytes is how many bytes of body were read.
+	Bytes int `json:"bytes"`
+}
+
+// Provider is one web search backend.
+type Provider interface {
+	// Name is a short lowercase name such as "tavily".
+	Name() string
+	Search(ctx context.Context, query string, max int) ([]Result, error)
+}

@@ -27,7 +27,10 @@ type ConfigError struct {
 	Var  string // e.g. "GEMINI_API_KEY"
 	Msg  string // what is wrong
 	Hint string // where to get it / what to set
+	Err  error  // optional cause, e.g. ErrUnknownModel
 }
+
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func (e *ConfigError) Error() string {
 	s := e.Var + ": " + e.Msg

@@ -39,6 +39,9 @@ type ToolCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
+	// Signature is opaque provider data that must be sent back with the
+	// call in later turns (Gemini's thought signature).
+	Signature []byte `json:"signature,omitempty"`
 }
 
 // ToolResult is the observation returned for one ToolCall. Content is a

@@ -1,0 +1,47 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// DefaultMaxResults is the number of results asked for when max <= 0.
+const DefaultMaxResults = 5
+
+// SingleSearcher adapts one Provider to the engine's Searcher interface.
+type SingleSearcher struct {
+	p Provider
+}
+
+// Single wraps p so that it answers with a *Response.
+func Single(p Provider) *SingleSearcher { return &SingleSearcher{p: p} }
+
+// Search runs the query on the provider and de-duplicates its results.
+func (s *SingleSearcher) Search(ctx context.Context, query string, max int) (*Response, error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return nil, fmt.Errorf("empty search query")
+	}
+	if max <= 0 {
+		max = DefaultMaxResults
+	}
+	res, err := s.p.Search(ctx, query, max)
+	if err != nil {
+		return nil, err
+	}
+	res = Dedupe(tagProvider(res, s.p.Name()))
+	if len(res) > max {
+		res = res[:max]
+	}
+	return &Response{Query: query, Results: res, Provider: s.p.Name()}, nil
+}
+
+func tagProvider(res []Result, name string) []Result {
+	for i := range res {
+		if res[i].Provider == "" {
+			res[i].Provider = name
+		}
+	}
+	return res
+}

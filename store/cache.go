@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+var _ factcheck.Cache = (*DB)(nil)
+
+type cachedVerdict struct {
+	At      time.Time          `json:"at"`
+	Verdict *factcheck.Verdict `json:"verdict"`
+}
+
+type cachedExtraction struct {
+	At         time.Time             `json:"at"`
+	Extraction *factcheck.Extraction `json:"extraction"`
+}
+
+// Verdict returns the tenant's cached verdict for the claim (matched after
+// Normalize) if it was made less than maxAge ago (maxAge <= 0: the
+// Options.CacheTTL). The verdict has Cached set and keeps its original
+// CheckedAt.
+func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*factcheck.Verdict, bool, error) {
+	var e cachedVerdict
+	ok, err := db.getCached(ctx, tenant, bVerdicts, claim, maxAge, &e, func() time.Time { return e.At })
+	if err != nil || !ok || e.Verdict == nil {
+		return nil, false, err
+	}
+	e.Verdict.Cached = true
+	return e.Verdict, true, nil
+}
+
+// PutVerdict caches v under its normalised claim. Verdicts that could not be
+// made (Error set) and empty claims are not cached. The cache time is
+// v.CheckedAt (now if zero), so re-putting a cached verdict does not make it
+// fresher.
+func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
+	if v == nil || v.Error != "" || strings.TrimSpace(v.Claim) == "" {
+		return nil
+	}
+	at := v.CheckedAt
+	if at.IsZero() {
+		at = db.now()
+	}
+	c := *v
+	c.Cached = false
+	return db.putCached(ctx, tenant, bVerdicts, v.Claim, &cachedVerdict{At: at.UTC(), Verdict: &c})
+}
+
+// Extraction returns the tenant's cached extraction of text (matched after
+// Normalize) if it was made less than maxAge ago (maxAge <= 0: the
+// Options.CacheTTL).
+func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*factcheck.Extraction, bool, error) {
+	var e cachedExtraction
+	ok, err := db.getCached(ctx, tenant, bExtractions, text, maxAge, &e, func() time.Time { return e.At })
+	if err != nil || !ok || e.Extraction == nil {
+		return nil, false, err
+	}
+	return e.Extraction, true, nil
+}
+
+// PutExtraction caches the extraction of text.
+func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error {
+	if x == nil || strings.TrimSpace(text) == "" {
+		return nil
+	}
+	return db.putCached(ctx, tenant, bExtractions, text, &cachedExtraction{At: db.now().UTC(), Extraction: x})
+}
+
+func (db *DB) getCached(ctx context.Context, tenant string, bucket []byte, text string, maxAge time.Duration, into any, at func() time.Time) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if maxAge <= 0 {
+		maxAge = db.ttl
+	}
+	key := cacheKey(Normalize(text))
+	found := false
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil {
+			return err
+		}
+		b := sub(tb, bucket)
+		if b == nil {
+			return nil
+		}
+		raw := b.Get(key)
+		if raw == nil {
+			return nil
+		}
+		found = true
+		return decode(raw, into)
+	})
+	if err != nil {
+		return false, fmt.Errorf("cache %s: %w", bucket, err)
+	}
+	if !found || db.now().Sub(at()) >= maxAge {
+		return false, nil
+	}
+	return true, nil
+}
+
+func (db *DB) putCached(ctx context.Context, tenant string, bucket []byte, text string, e any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	key := cacheKey(Normalize(text))
+	if len(key) == 0 {
+		return nil
+	}
+	v, err := encode(e)
+	if err != nil {
+		return err
+	}
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil {
+			return err
+		}
+		return sub(tb, bucket).Put(key, v)
+	})
+	if err != nil {
+		return fmt.Errorf("cache %s: %w", bucket, err)
+	}
+	return nil
+}

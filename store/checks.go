@@ -1,0 +1,533 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// idTimeLayout is the time prefix of check IDs; IDs sort by creation time
+// (to the second; within a second their order is arbitrary).
+const idTimeLayout = "20060102T150405Z"
+
+// Check is one answered request: who asked, where, when, what they sent and
+// what was answered.
+type Check struct {
+	ID         string            `json:"id"` // sortable, time-ordered, e.g. "20261129T122400Z-3f9a"; unique in its tenant
+	Tenant     string            `json:"tenant"`
+	Platform   string            `json:"platform,omitempty"`
+	Channel    string            `json:"channel,omitempty"`
+	Thread     string            `json:"thread,omitempty"`
+	Link       string            `json:"link,omitempty"`
+	User       string            `json:"user,omitempty"`
+	RequestKey string            `json:"request_key,omitempty"`
+	Text       string            `json:"text"`   // what the user sent
+	Report     *factcheck.Report `json:"report"` // what was answered (claims carry Cached/CheckedAt)
+	CreatedAt  time.Time         `json:"created_at"`
+	Feedback   []Feedback        `json:"feedback,omitempty"`
+}
+
+// Feedback is a remark on a check, e.g. from a "wrong?" button.
+type Feedback struct {
+	User  string    `json:"user"`
+	Claim int       `json:"claim"` // index into Report.Claims, -1 for the whole check
+	Note  string    `json:"note"`
+	At    time.Time `json:"at"`
+}
+
+// HistoryQuery selects checks of one tenant. Zero fields do not filter.
+type HistoryQuery struct {
+	Channel string
+	User    string
+	Verdict factcheck.Label // checks with at least one claim of this verdict
+	Since   time.Time       // checks created at or after
+	// Search keeps checks whose claims or input contain every word, each
+	// matched at the start of a word, after the same normalisation as the
+	// cache (case, Unicode form, punctuation).
+	Search string
+	Limit  int // default 20, at most 1000
+}
+
+// CheckSummary is one history line.
+type CheckSummary struct {
+	ID        string            `json:"id"`
+	Channel   string            `json:"channel,omitempty"`
+	User      string            `json:"user,omitempty"`
+	Text      string            `json:"text"` // the input, cut to summaryText bytes
+	CreatedAt time.Time         `json:"created_at"`
+	Verdicts  []factcheck.Label `json:"verdicts"` // one per claim
+	Claims    []string          `json:"claims"`
+	Cached    bool              `json:"cached,omitempty"` // some verdict came from the cache
+}
+
+// summaryText bounds CheckSummary.Text.
+const summaryText = 300
+
+// Default and maximum History limits.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 1000
+)
+
+// SaveCheck assigns c.ID (and CreatedAt) if empty and stores the check with
+// its indexes. If c.RequestKey names a request of the tenant, the check id
+// is recorded on the request in the same transaction; if that request
+// already has a saved check, c replaces it under the same ID, so a request
+// resumed after a crash never leaves two checks.
+func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
+	return db.SaveChecks(ctx, []*Check{c})
+}
+
+// SaveChecks saves several checks in one transaction (one fsync), as
+// SaveCheck does for one.
+func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		for _, c := range cs {
+			if err := db.saveCheck(tx, c, now); err != nil {
+				return fmt.Errorf("check %s: %w", c.ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("save check: %w", err)
+	}
+	return nil
+}
+
+func (db *DB) saveCheck(tx *bolt.Tx, c *Check, now time.Time) error {
+	tb, err := tenantBucket(tx, c.Tenant)
+	if err != nil {
+		return err
+	}
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = now
+	}
+	var req *Request
+	if c.RequestKey != "" {
+		if r, err := getRequest(tb, c.RequestKey); err == nil {
+			req = r
+			if c.ID == "" && r.CheckID != "" && sub(tb, bChecks).Get([]byte(r.CheckID)) != nil {
+				c.ID = r.CheckID
+			}
+		}
+	}
+	if c.ID == "" {
+		c.ID = newID(sub(tb, bChecks), c.CreatedAt)
+	}
+	if err := putCheck(tb, c); err != nil {
+		return err
+	}
+	if req != nil && req.CheckID != c.ID {
+		r := *req
+		r.CheckID = c.ID
+		r.UpdatedAt = now
+		return putRequest(tb, req, &r)
+	}
+	return nil
+}
+
+// newID returns an unused time-ordered ID.
+func newID(checks *bolt.Bucket, t time.Time) string {
+	prefix := t.UTC().Format(idTimeLayout) + "-"
+	for n := 2; ; n++ {
+		b := make([]byte, n/2+n%2)
+		rand.Read(b)
+		id := prefix + hex.EncodeToString(b)
+		if checks.Get([]byte(id)) == nil {
+			return id
+		}
+	}
+}
+
+// putCheck writes a check, its summary, search text and index entries,
+// replacing those of a stored check with the same ID.
+func putCheck(tb *bolt.Bucket, c *Check) error {
+	id := []byte(c.ID)
+	if old := sub(tb, bSums).Get(id); old != nil {
+		var s CheckSummary
+		if err := decode(old, &s); err != nil {
+			return err
+		}
+		if err := deleteIndexes(tb, &s); err != nil {
+			return err
+		}
+	}
+	s := summarize(c)
+	v, err := encode(c)
+	if err != nil {
+		return err
+	}
+	sv, err := encode(s)
+	if err != nil {
+		return err
+	}
+	// These buckets are appended to in key order: pack their pages.
+	for _, name := range [][]byte{bChecks, bSums, bText} {
+		sub(tb, name).FillPercent = 0.95
+	}
+	if err := sub(tb, bChecks).Put(id, v); err != nil {
+		return err
+	}
+	if err := sub(tb, bSums).Put(id, sv); err != nil {
+		return err
+	}
+	if err := sub(tb, bText).Put(id, []byte(searchText(c))); err != nil {
+		return err
+	}
+	for _, e := range indexEntries(s) {
+		if err := sub(tb, e.bucket).Put(e.key, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteCheck removes a check and everything derived from it.
+func deleteCheck(tb *bolt.Bucket, s *CheckSummary) error {
+	if err := deleteIndexes(tb, s); err != nil {
+		return err
+	}
+	id := []byte(s.ID)
+	for _, name := range [][]byte{bChecks, bSums, bText} {
+		if err := sub(tb, name).Delete(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func deleteIndexes(tb *bolt.Bucket, s *CheckSummary) error {
+	for _, e := range indexEntries(s) {
+		if err := sub(tb, e.bucket).Delete(e.key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type indexEntry struct {
+	bucket []byte
+	key    []byte
+}
+
+func indexKey(value, id string) []byte {
+	value = strings.ReplaceAll(value, "\x00", "")
+	k := make([]byte, 0, len(value)+1+len(id))
+	k = append(k, value...)
+	k = append(k, 0)
+	return append(k, id...)
+}
+
+func indexEntries(s *CheckSummary) []indexEntry {
+	var out []indexEntry
+	if s.Channel != "" {
+		out = append(out, indexEntry{bByChannel, indexKey(s.Channel, s.ID)})
+	}
+	if s.User != "" {
+		out = append(out, indexEntry{bByUser, indexKey(s.User, s.ID)})
+	}
+	seen := map[factcheck.Label]bool{}
+	for _, l := range s.Verdicts {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, indexEntry{bByVerdict, indexKey(string(l), s.ID)})
+		}
+	}
+	return out
+}
+
+func summarize(c *Check) *CheckSummary {
+	s := &CheckSummary{
+		ID:        c.ID,
+		Channel:   c.Channel,
+		User:      c.User,
+		Text:      cut(c.Text, summaryText),
+		CreatedAt: c.CreatedAt,
+		Verdicts:  []factcheck.Label{},
+		Claims:    []string{},
+	}
+	if c.Report != nil {
+		for _, v := range c.Report.Claims {
+			if v == nil {
+				continue
+			}
+			s.Verdicts = append(s.Verdicts, v.Verdict)
+			s.Claims = append(s.Claims, v.Claim)
+			s.Cached = s.Cached || v.Cached
+		}
+	}
+	return s
+}
+
+// searchText is what word search looks in: " claims input ", normalised.
+func searchText(c *Check) string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	if c.Report != nil {
+		for _, v := range c.Report.Claims {
+			if v != nil {
+				b.WriteString(Normalize(v.Claim))
+				b.WriteByte(' ')
+			}
+		}
+	}
+	b.WriteString(Normalize(c.Text))
+	b.WriteByte(' ')
+	return b.String()
+}
+
+// cut shortens s to at most n bytes on a rune boundary, adding "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// Check returns one check of the tenant, or an error wrapping ErrNotFound.
+func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var c Check
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil {
+			return err
+		}
+		v := sub(tb, bChecks).Get([]byte(id))
+		if v == nil {
+			return ErrNotFound
+		}
+		return decode(v, &c)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check %q: %w", id, err)
+	}
+	return &c, nil
+}
+
+// AddFeedback appends feedback to a check.
+func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedback) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if f.At.IsZero() {
+		f.At = db.now().UTC()
+	}
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil {
+			return err
+		}
+		v := sub(tb, bChecks).Get([]byte(checkID))
+		if v == nil {
+			return ErrNotFound
+		}
+		var c Check
+		if err := decode(v, &c); err != nil {
+			return err
+		}
+		c.Feedback = append(c.Feedback, f)
+		nv, err := encode(&c)
+		if err != nil {
+			return err
+		}
+		return sub(tb, bChecks).Put([]byte(checkID), nv)
+	})
+	if err != nil {
+		return fmt.Errorf("add feedback to %q: %w", checkID, err)
+	}
+	return nil
+}
+
+// History returns the tenant's checks matching q, newest first. It walks
+// one index (user, channel or verdict, in that order of preference, or all
+// checks) from the newest entry and stops after q.Limit matches or at
+// q.Since.
+func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if q.Limit <= 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.Limit > MaxLimit {
+		q.Limit = MaxLimit
+	}
+	var words [][]byte
+	for _, w := range strings.Fields(Normalize(q.Search)) {
+		words = append(words, []byte(" "+w))
+	}
+	var stop []byte
+	if !q.Since.IsZero() {
+		stop = []byte(q.Since.UTC().Format(idTimeLayout))
+	}
+	out := []CheckSummary{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil || tb == nil {
+			return err
+		}
+		sums, text := sub(tb, bSums), sub(tb, bText)
+		if sums == nil {
+			return nil
+		}
+		var b *bolt.Bucket
+		var prefix []byte
+		switch {
+		case q.User != "":
+			b, prefix = sub(tb, bByUser), indexKey(q.User, "")
+		case q.Channel != "":
+			b, prefix = sub(tb, bByChannel), indexKey(q.Channel, "")
+		case q.Verdict != "":
+			b, prefix = sub(tb, bByVerdict), indexKey(string(q.Verdict), "")
+		default:
+			b = sums
+		}
+		if b == nil {
+			return nil
+		}
+		return walkDesc(b, prefix, func(id []byte) (bool, error) {
+			if stop != nil && bytes.Compare(id, stop) < 0 {
+				return false, nil
+			}
+			if len(words) > 0 {
+				t := text.Get(id)
+				for _, w := range words {
+					if !bytes.Contains(t, w) {
+						return true, nil
+					}
+				}
+			}
+			var s CheckSummary
+			if err := decode(sums.Get(id), &s); err != nil {
+				return false, fmt.Errorf("summary %s: %w", id, err)
+			}
+			if !q.matches(&s) {
+				return true, nil
+			}
+			out = append(out, s)
+			return len(out) < q.Limit, nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
+}
+
+func (q *HistoryQuery) matches(s *CheckSummary) bool {
+	if q.User != "" && s.User != q.User {
+		return false
+	}
+	if q.Channel != "" && s.Channel != q.Channel {
+		return false
+	}
+	if !q.Since.IsZero() && s.CreatedAt.Before(q.Since) {
+		return false
+	}
+	if q.Verdict != "" {
+		found := false
+		for _, l := range s.Verdicts {
+			found = found || l == q.Verdict
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// walkDesc calls fn with the IDs under prefix in b, newest first, while fn
+// returns true. With a nil prefix the keys themselves are the IDs.
+func walkDesc(b *bolt.Bucket, prefix []byte, fn func(id []byte) (bool, error)) error {
+	c := b.Cursor()
+	var k []byte
+	if len(prefix) == 0 {
+		k, _ = c.Last()
+	} else {
+		// prefix ends in 0x00; every key under it is below prefix[:n-1]+0x01.
+		upper := append(bytes.Clone(prefix[:len(prefix)-1]), 1)
+		if k, _ = c.Seek(upper); k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
+		more, err := fn(k[len(prefix):])
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// EachCheck calls fn for every check of the tenant, oldest first. It reads
+// in batches, each in its own read transaction, so fn may be slow (it may
+// not write to the database from inside, though it may between batches).
+func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) error) error {
+	const batch = 256
+	var after []byte
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var cs []*Check
+		err := db.bolt.View(func(tx *bolt.Tx) error {
+			tb, err := tenantBucket(tx, tenant)
+			if err != nil || tb == nil {
+				return err
+			}
+			b := sub(tb, bChecks)
+			if b == nil {
+				return nil
+			}
+			cur := b.Cursor()
+			var k, v []byte
+			if after == nil {
+				k, v = cur.First()
+			} else if k, v = cur.Seek(after); k != nil && bytes.Equal(k, after) {
+				k, v = cur.Next()
+			}
+			for ; k != nil && len(cs) < batch; k, v = cur.Next() {
+				var c Check
+				if err := decode(v, &c); err != nil {
+					return fmt.Errorf("check %s: %w", k, err)
+				}
+				cs = append(cs, &c)
+				after = bytes.Clone(k)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		for _, c := range cs {
+			if err := fn(c); err != nil {
+				return err
+			}
+		}
+		if len(cs) < batch {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// migrations[v] upgrades a file from schema version v to v+1.
+var migrations = map[int]func(tx *bolt.Tx) error{
+	1: migrate1to2,
+}
+
+// migrate creates the root buckets of a new file or upgrades an old one, in
+// the open transaction, so a crash mid-way leaves the old version intact.
+func migrate(tx *bolt.Tx) error {
+	fresh := tx.Bucket(bTenants) == nil
+	meta, err := tx.CreateBucketIfNotExists(bMeta)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.CreateBucketIfNotExists(bTenants); err != nil {
+		return err
+	}
+	v := schemaVersion
+	if s := meta.Get(kSchema); s != nil {
+		if v, err = strconv.Atoi(string(s)); err != nil {
+			return fmt.Errorf("bad schema version %q", s)
+		}
+	} else if !fresh {
+		v = 1 // version 1 files may lack meta/schema
+	}
+	if v > schemaVersion {
+		return fmt.Errorf("%w: schema version %d, this factbot reads up to %d", ErrNewerSchema, v, schemaVersion)
+	}
+	for ; v < schemaVersion; v++ {
+		if err := migrations[v](tx); err != nil {
+			return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	if s := meta.Get(kSchema); string(s) != strconv.Itoa(schemaVersion) {
+		return meta.Put(kSchema, []byte(strconv.Itoa(schemaVersion)))
+	}
+	return nil
+}
+
+// Schema version 1 (factbot before indexes): per tenant a "checks" bucket of
+// bare JSON v1Check values, a "requests" bucket of bare JSON v1Request
+// values, and a "verdicts" bucket keyed by the lower-cased, trimmed claim.
+// No envelopes, no indexes, no pending index.
+
+type v1Check struct {
+	ID        string            `json:"id"`
+	Tenant    string            `json:"tenant"`
+	Channel   string            `json:"channel"`
+	User      string            `json:"user"`
+	Text      string            `json:"text"`
+	Report    *factcheck.Report `json:"report"`
+	CreatedAt time.Time         `json:"created_at"`
+}
+
+type v1Request struct {
+	Key       string    `json:"key"`
+	Tenant    string    `json:"tenant"`
+	Platform  string    `json:"platform"`
+	Channel   string    `json:"channel"`
+	Thread    string    `json:"thread"`
+	User      string    `json:"user"`
+	Text      string    `json:"text"`
+	Done      bool      `json:"done"`
+	CheckID   string    `json:"check_id"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+type v1Verdict struct {
+	Verdict *factcheck.Verdict `json:"verdict"`
+	At      time.Time          `json:"at"`
+}
+
+func migrate1to2(tx *bolt.Tx) error {
+	root := tx.Bucket(bTenants)
+	var tenants [][]byte
+	if err := root.ForEachBucket(func(k []byte) error {
+		tenants = append(tenants, bytes.Clone(k))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, name := range tenants {
+		tb := root.Bucket(name)
+		tenant := string(name)
+		var checks []v1Check
+		var reqs []v1Request
+		var verdicts []v1Verdict
+		if err := readAll(tb, bChecks, &checks); err != nil {
+			return fmt.Errorf("tenant %s: %w", tenant, err)
+		}
+		if err := readAll(tb, bRequests, &reqs); err != nil {
+			return fmt.Errorf("tenant %s: %w", tenant, err)
+		}
+		if err := readAll(tb, bVerdicts, &verdicts); err != nil {
+			return fmt.Errorf("tenant %s: %w", tenant, err)
+		}
+		for _, b := range [][]byte{bChecks, bRequests, bVerdicts} {
+			if tb.Bucket(b) != nil {
+				if err := tb.DeleteBucket(b); err != nil {
+					return err
+				}
+			}
+		}
+		for _, r := range reqs {
+			state := RequestPending
+			if r.Done {
+				state = RequestDone
+			}
+			nr := &Request{
+				Key: r.Key, Tenant: tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread,
+				User: r.User, Text: r.Text, State: state, CheckID: r.CheckID,
+				CreatedAt: r.CreatedAt, UpdatedAt: r.CreatedAt,
+			}
+			if err := putRequest(tb, nil, nr); err != nil {
+				return err
+			}
+		}
+		for _, c := range checks {
+			nc := &Check{
+				ID: c.ID, Tenant: tenant, Channel: c.Channel, User: c.User, Text: c.Text,
+				Report: c.Report, CreatedAt: c.CreatedAt,
+			}
+			// Version 1 did not record the request of a check; recover it
+			// from the requests that name it.
+			for _, r := range reqs {
+				if r.CheckID == c.ID {
+					nc.RequestKey, nc.Platform, nc.Thread = r.Key, r.Platform, r.Thread
+				}
+			}
+			if err := putCheck(tb, nc); err != nil {
+				return err
+			}
+		}
+		for _, v := range verdicts {
+			if v.Verdict == nil {
+				continue
+			}
+			e, err := encode(&cachedVerdict{At: v.At, Verdict: v.Verdict})
+			if err != nil {
+				return err
+			}
+			if err := sub(tb, bVerdicts).Put(cacheKey(Normalize(v.Verdict.Claim)), e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readAll decodes every bare JSON value of a version 1 bucket into *out.
+func readAll[T any](tb *bolt.Bucket, name []byte, out *[]T) error {
+	b := tb.Bucket(name)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, v []byte) error {
+		var x T
+		if err := json.Unmarshal(v, &x); err != nil {
+			return fmt.Errorf("%s/%s: %w", name, k, err)
+		}
+		*out = append(*out, x)
+		return nil
+	})
+}

@@ -1,0 +1,695 @@
+// Package discordtest is a fake Discord for tests: a local websocket gateway
+// speaking Discord's gateway protocol (HELLO, IDENTIFY, READY, heartbeats,
+// dispatches pushed by the test) and an httptest REST API covering what
+// factbot calls (gateway discovery, channel messages, interaction callbacks,
+// webhook follow-ups and edits, application command overwrites). Every REST
+// request is recorded for assertions, and the server can be told to answer
+// the next requests with Discord's 429 rate-limit response.
+//
+// Point a real discordgo session at it by rewriting its REST base URL to
+// [Server.APIURL] (see bot/discord's Config.APIURL); the gateway address is
+// discovered through GET /gateway as with the real service.
+package discordtest
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+)
+
+// APIPrefix is the path under which the fake serves the REST API, matching
+// discordgo's EndpointAPI ("https://discord.com/api/v9/").
+const APIPrefix = "/api/v" + "9"
+
+// Request is one recorded REST request.
+type Request struct {
+	Method string
+	// Path is the URL path without APIPrefix, e.g. "/channels/1/messages".
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+	// Status is what the fake answered.
+	Status int
+}
+
+// JSON decodes the request body into v.
+func (r Request) JSON(v any) error { return json.Unmarshal(r.Body, v) }
+
+// Map returns the body decoded as a JSON object (nil if it is not one).
+func (r Request) Map() map[string]any {
+	var m map[string]any
+	if json.Unmarshal(r.Body, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// Server is the fake Discord. Create it with New.
+type Server struct {
+	// Token is the bot token expected in the Authorization header
+	// ("Bot " + Token) of bot-authenticated routes. Empty accepts any.
+	Token string
+	// AppID is the application id; BotUser is the bot's own user.
+	AppID   string
+	BotUser discordgo.User
+	// SessionID is sent in READY.
+	SessionID string
+	// HeartbeatInterval is sent in HELLO (default 41.25 s, Discord's usual).
+	HeartbeatInterval time.Duration
+
+	srv *httptest.Server
+
+	mu         sync.Mutex
+	changed    chan struct{} // closed and replaced on every recorded change
+	reqs       []Request
+	conns      []*gwConn
+	identifies []json.RawMessage
+	heartbeats int
+	seq        int64
+	nextID     int64
+	messages   map[string]*discordgo.Message // by message id
+	originals  map[string]string             // interaction token -> message id
+	limits     []*rateLimit
+}
+
+type rateLimit struct {
+	n          int
+	retryAfter time.Duration
+	global     bool
+	match      func(method, path string) bool
+}
+
+type gwConn struct {
+	ws       *websocket.Conn
+	wmu      sync.Mutex
+	ready    bool
+	closedCh chan struct{}
+}
+
+func (c *gwConn) write(v any) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.ws.WriteJSON(v)
+}
+
+// New starts a fake Discord; tb's cleanup closes it.
+func New(tb testing.TB) *Server {
+	s := &Server{
+		Token:             "test-token",
+		AppID:             "100000000000000001",
+		BotUser:           discordgo.User{ID: "100000000000000001", Username: "factbot", Bot: true},
+		SessionID:         "fake-session",
+		HeartbeatInterval: 41250 * time.Millisecond,
+		changed:           make(chan struct{}),
+		nextID:            1200000000000000000,
+		messages:          map[string]*discordgo.Message{},
+		originals:         map[string]string{},
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Close shuts the servers down and drops gateway connections.
+func (s *Server) Close() {
+	s.mu.Lock()
+	conns := s.conns
+	s.conns = nil
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.ws.Close()
+	}
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// APIURL is the REST base URL, the equivalent of "https://discord.com/api/v9/".
+func (s *Server) APIURL() string { return s.srv.URL + APIPrefix + "/" }
+
+// GatewayURL is the websocket address GET /gateway returns.
+func (s *Server) GatewayURL() string {
+	return "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/gateway"
+}
+
+// Client is the HTTP client of the underlying httptest server.
+func (s *Server) Client() *http.Client { return s.srv.Client() }
+
+// notifyLocked wakes waiters. s.mu must be held.
+func (s *Server) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// wait calls cond under the lock until it reports true or ctx ends.
+func (s *Server) wait(ctx context.Context, cond func() bool) error {
+	for {
+		s.mu.Lock()
+		ok := cond()
+		ch := s.changed
+		s.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// ---- gateway ----
+
+type payload struct {
+	Op int             `json:"op"`
+	D  json.RawMessage `json:"d"`
+	S  *int64          `json:"s,omitempty"`
+	T  string          `json:"t,omitempty"`
+}
+
+func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+	ws, err := up.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	c := &gwConn{ws: ws, closedCh: make(chan struct{})}
+	s.mu.Lock()
+	s.conns = append(s.conns, c)
+	s.mu.Unlock()
+	defer func() {
+		ws.Close()
+		s.mu.Lock()
+		for i, x := range s.conns {
+			if x == c {
+				s.conns = append(s.conns[:i], s.conns[i+1:]...)
+				break
+			}
+		}
+		s.notifyLocked()
+		s.mu.Unlock()
+		close(c.closedCh)
+	}()
+
+	hello, _ := json.Marshal(map[string]any{"heartbeat_interval": s.HeartbeatInterval.Milliseconds()})
+	if c.write(payload{Op: 10, D: hello}) != nil {
+		return
+	}
+	for {
+		var p payload
+		if err := ws.ReadJSON(&p); err != nil {
+			return
+		}
+		switch p.Op {
+		case 1: // heartbeat
+			s.mu.Lock()
+			s.heartbeats++
+			s.notifyLocked()
+			s.mu.Unlock()
+			if c.write(payload{Op: 11}) != nil {
+				return
+			}
+		case 2: // identify
+			ready := map[string]any{
+				"v":                  10,
+				"user":               s.BotUser,
+				"session_id":         s.SessionID,
+				"resume_gateway_url": s.GatewayURL(),
+				"guilds":             []any{},
+				"private_channels":   []any{},
+				"application":        map[string]any{"id": s.AppID, "flags": 0},
+			}
+			s.mu.Lock()
+			s.identifies = append(s.identifies, append(json.RawMessage(nil), p.D...))
+			s.mu.Unlock()
+			if s.dispatchTo(c, "READY", ready) != nil {
+				return
+			}
+			s.mu.Lock()
+			c.ready = true
+			s.notifyLocked()
+			s.mu.Unlock()
+		case 6: // resume
+			if s.dispatchTo(c, "RESUMED", map[string]any{}) != nil {
+				return
+			}
+			s.mu.Lock()
+			c.ready = true
+			s.notifyLocked()
+			s.mu.Unlock()
+		}
+	}
+}
+
+func (s *Server) dispatchTo(c *gwConn, t string, d any) error {
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.seq++
+	seq := s.seq
+	s.mu.Unlock()
+	return c.write(payload{Op: 0, D: raw, S: &seq, T: t})
+}
+
+// WaitReady blocks until a gateway connection has identified and received
+// READY.
+func (s *Server) WaitReady(ctx context.Context) error {
+	return s.wait(ctx, func() bool {
+		for _, c := range s.conns {
+			if c.ready {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// Identify returns the d payload of the most recent IDENTIFY (op 2).
+func (s *Server) Identify() json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.identifies) == 0 {
+		return nil
+	}
+	return s.identifies[len(s.identifies)-1]
+}
+
+// Heartbeats counts the heartbeats (op 1) received so far.
+func (s *Server) Heartbeats() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.heartbeats
+}
+
+// Dispatch sends a dispatch event (op 0) named t with data d to every
+// identified gateway connection. It fails if none is connected.
+func (s *Server) Dispatch(t string, d any) error {
+	s.mu.Lock()
+	var ready []*gwConn
+	for _, c := range s.conns {
+		if c.ready {
+			ready = append(ready, c)
+		}
+	}
+	s.mu.Unlock()
+	if len(ready) == 0 {
+		return fmt.Errorf("discordtest: no identified gateway connection for %s", t)
+	}
+	for _, c := range ready {
+		if err := s.dispatchTo(c, t, d); err != nil {
+			return fmt.Errorf("discordtest: dispatch %s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// MessageCreate pushes a MESSAGE_CREATE dispatch.
+func (s *Server) MessageCreate(m *discordgo.Message) error { return s.Dispatch("MESSAGE_CREATE", m) }
+
+// InteractionCreate pushes an INTERACTION_CREATE dispatch.
+func (s *Server) InteractionCreate(i *discordgo.Interaction) error {
+	return s.Dispatch("INTERACTION_CREATE", i)
+}
+
+// DropConnections closes every gateway connection (the client reconnects).
+func (s *Server) DropConnections() {
+	s.mu.Lock()
+	conns := append([]*gwConn(nil), s.conns...)
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.ws.Close()
+	}
+}
+
+// ---- REST ----
+
+// RateLimit makes the next n requests for which match reports true (any
+// request when match is nil) answer 429 the way Discord does: a JSON body
+// {"message", "retry_after" (seconds, float), "global"} and the headers
+// Retry-After (whole seconds, rounded up), X-RateLimit-Limit,
+// X-RateLimit-Remaining: 0, X-RateLimit-Reset, X-RateLimit-Reset-After,
+// X-RateLimit-Bucket, X-RateLimit-Scope (and X-RateLimit-Global when global).
+func (s *Server) RateLimit(n int, retryAfter time.Duration, global bool, match func(method, path string) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limits = append(s.limits, &rateLimit{n: n, retryAfter: retryAfter, global: global, match: match})
+}
+
+// Requests returns every recorded REST request, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Matching returns the recorded requests with the method (any if empty)
+// whose path starts with prefix.
+func (s *Server) Matching(method, prefix string) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if (method == "" || r.Method == method) && strings.HasPrefix(r.Path, prefix) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// WaitRequests blocks until at least n recorded requests satisfy match and
+// returns them.
+func (s *Server) WaitRequests(ctx context.Context, n int, match func(Request) bool) ([]Request, error) {
+	var got []Request
+	err := s.wait(ctx, func() bool {
+		got = got[:0]
+		for _, r := range s.reqs {
+			if match(r) {
+				got = append(got, r)
+			}
+		}
+		return len(got) >= n
+	})
+	if err != nil {
+		return got, fmt.Errorf("discordtest: waiting for %d requests, saw %d: %w", n, len(got), err)
+	}
+	return got, nil
+}
+
+// Message returns the current state of a message the bot created (including
+// interaction responses), or nil.
+func (s *Server) Message(id string) *discordgo.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.messages[id]
+	if !ok {
+		return nil
+	}
+	c := *m
+	return &c
+}
+
+// Original returns the current state of the original response of the
+// interaction with this token, or nil if there is none yet.
+func (s *Server) Original(token string) *discordgo.Message {
+	s.mu.Lock()
+	id, ok := s.originals[token]
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return s.Message(id)
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/gateway") && websocket.IsWebSocketUpgrade(r) {
+		s.serveGateway(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	path := strings.TrimPrefix(r.URL.Path, APIPrefix)
+	rec := Request{Method: r.Method, Path: path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+
+	status, resp, hdr := s.route(r, path, body)
+	for k, v := range hdr {
+		w.Header()[k] = v
+	}
+	rec.Status = status
+	s.mu.Lock()
+	s.reqs = append(s.reqs, rec)
+	s.notifyLocked()
+	s.mu.Unlock()
+
+	if resp == nil {
+		w.WriteHeader(status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(resp)
+}
+
+func apiError(code int, msg string) map[string]any {
+	return map[string]any{"message": msg, "code": code}
+}
+
+// route answers one request: status, JSON body (nil for none), headers.
+func (s *Server) route(r *http.Request, path string, body []byte) (int, any, http.Header) {
+	if rl := s.takeRateLimit(r.Method, path); rl != nil {
+		return rateLimited(rl)
+	}
+	seg := strings.Split(strings.Trim(path, "/"), "/")
+	is := func(parts ...string) bool {
+		if len(parts) != len(seg) {
+			return false
+		}
+		for i, p := range parts {
+			if p != "*" && p != seg[i] {
+				return false
+			}
+		}
+		return true
+	}
+	// Interaction callbacks and webhook tokens authenticate by their token;
+	// everything else needs the bot token.
+	tokenRoute := seg[0] == "interactions" || seg[0] == "webhooks"
+	if !tokenRoute && s.Token != "" && r.Header.Get("Authorization") != "Bot "+s.Token {
+		return http.StatusUnauthorized, apiError(0, "401: Unauthorized"), nil
+	}
+	if len(body) > 0 && !json.Valid(body) {
+		return http.StatusBadRequest, apiError(50109, "The request body contains invalid JSON."), nil
+	}
+
+	switch {
+	case r.Method == "GET" && (is("gateway") || is("gateway", "bot")):
+		return http.StatusOK, map[string]any{
+			"url":    s.GatewayURL(),
+			"shards": 1,
+			"session_start_limit": map[string]any{
+				"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1,
+			},
+		}, nil
+
+	case r.Method == "POST" && is("channels", "*", "messages"):
+		var ms discordgo.MessageSend
+		if err := json.Unmarshal(body, &ms); err != nil {
+			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
+		}
+		m := s.newMessage(seg[1], ms.Content, ms.Embeds, ms.Components, ms.Flags)
+		if ms.Reference != nil {
+			m.MessageReference = ms.Reference
+		}
+		return http.StatusOK, m, nil
+
+	case r.Method == "PATCH" && is("channels", "*", "messages", "*"):
+		m, ok := s.editMessage(seg[3], body)
+		if !ok {
+			return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
+		}
+		return http.StatusOK, m, nil
+
+	case r.Method == "POST" && is("interactions", "*", "*", "callback"):
+		var resp discordgo.InteractionResponse
+		if err := json.Unmarshal(body, &resp); err != nil {
+			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
+		}
+		token := seg[2]
+		s.mu.Lock()
+		_, dup := s.originals[token]
+		s.mu.Unlock()
+		if dup {
+			return http.StatusBadRequest, apiError(40060, "Interaction has already been acknowledged."), nil
+		}
+		var content string
+		var embeds []*discordgo.MessageEmbed
+		var comps []discordgo.MessageComponent
+		var flags discordgo.MessageFlags
+		if resp.Data != nil {
+			content, embeds, comps, flags = resp.Data.Content, resp.Data.Embeds, resp.Data.Components, resp.Data.Flags
+		}
+		m := s.newMessage("", content, embeds, comps, flags)
+		m.Interaction = &discordgo.MessageInteraction{ID: seg[1]}
+		s.mu.Lock()
+		s.originals[token] = m.ID
+		s.mu.Unlock()
+		return http.StatusNoContent, nil, nil
+
+	case r.Method == "POST" && is("webhooks", "*", "*"):
+		var p discordgo.WebhookParams
+		if err := json.Unmarshal(body, &p); err != nil {
+			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
+		}
+		m := s.newMessage("", p.Content, p.Embeds, p.Components, p.Flags)
+		if r.URL.Query().Get("wait") == "true" {
+			return http.StatusOK, m, nil
+		}
+		return http.StatusNoContent, nil, nil
+
+	case (r.Method == "PATCH" || r.Method == "GET") && is("webhooks", "*", "*", "messages", "*"):
+		id := seg[4]
+		if id == "@original" {
+			s.mu.Lock()
+			oid, ok := s.originals[seg[2]]
+			s.mu.Unlock()
+			if !ok {
+				return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
+			}
+			id = oid
+		}
+		if r.Method == "GET" {
+			if m := s.Message(id); m != nil {
+				return http.StatusOK, m, nil
+			}
+			return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
+		}
+		m, ok := s.editMessage(id, body)
+		if !ok {
+			return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
+		}
+		return http.StatusOK, m, nil
+
+	case r.Method == "PUT" && (is("applications", "*", "commands") || is("applications", "*", "guilds", "*", "commands")):
+		var cmds []*discordgo.ApplicationCommand
+		if err := json.Unmarshal(body, &cmds); err != nil {
+			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
+		}
+		for _, c := range cmds {
+			c.ID = s.newID()
+			c.ApplicationID = seg[1]
+			if len(seg) == 5 {
+				c.GuildID = seg[3]
+			}
+			c.Version = "1"
+		}
+		return http.StatusOK, cmds, nil
+	}
+	return http.StatusNotFound, apiError(0, "404: Not Found"), nil
+}
+
+func (s *Server) newID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	return strconv.FormatInt(s.nextID, 10)
+}
+
+func (s *Server) newMessage(channel, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent, flags discordgo.MessageFlags) *discordgo.Message {
+	bot := s.BotUser
+	m := &discordgo.Message{
+		ID:         s.newID(),
+		ChannelID:  channel,
+		Content:    content,
+		Embeds:     embeds,
+		Components: comps,
+		Flags:      flags,
+		Author:     &bot,
+		Timestamp:  time.Now().UTC(),
+	}
+	s.mu.Lock()
+	s.messages[m.ID] = m
+	s.mu.Unlock()
+	c := *m
+	return &c
+}
+
+// editMessage applies a PATCH body (content, embeds, components) to a stored
+// message.
+func (s *Server) editMessage(id string, body []byte) (*discordgo.Message, bool) {
+	var e struct {
+		Content *string                    `json:"content"`
+		Embeds  *[]*discordgo.MessageEmbed `json:"embeds"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil {
+		return nil, false
+	}
+	var comps struct {
+		Components *json.RawMessage `json:"components"`
+	}
+	json.Unmarshal(body, &comps)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.messages[id]
+	if !ok {
+		return nil, false
+	}
+	if e.Content != nil {
+		m.Content = *e.Content
+	}
+	if e.Embeds != nil {
+		m.Embeds = *e.Embeds
+	}
+	if comps.Components != nil {
+		var msg discordgo.Message
+		raw, _ := json.Marshal(map[string]json.RawMessage{"components": *comps.Components})
+		if json.Unmarshal(raw, &msg) == nil {
+			m.Components = msg.Components
+		}
+	}
+	now := time.Now().UTC()
+	m.EditedTimestamp = &now
+	c := *m
+	return &c, true
+}
+
+func (s *Server) takeRateLimit(method, path string) *rateLimit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, rl := range s.limits {
+		if rl.match != nil && !rl.match(method, path) {
+			continue
+		}
+		rl.n--
+		if rl.n <= 0 {
+			s.limits = append(s.limits[:i], s.limits[i+1:]...)
+		}
+		return rl
+	}
+	return nil
+}
+
+func rateLimited(rl *rateLimit) (int, any, http.Header) {
+	secs := rl.retryAfter.Seconds()
+	h := http.Header{}
+	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
+	h.Set("X-RateLimit-Limit", "5")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(time.Now().Add(rl.retryAfter).UnixMilli())/1000, 'f', 3, 64))
+	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(secs, 'f', 3, 64))
+	h.Set("X-RateLimit-Bucket", "fakebucket0000000000000000000000")
+	scope := "user"
+	if rl.global {
+		h.Set("X-RateLimit-Global", "true")
+		scope = "global"
+	}
+	h.Set("X-RateLimit-Scope", scope)
+	return http.StatusTooManyRequests, map[string]any{
+		"message":     "You are being rate limited.",
+		"retry_after": secs,
+		"global":      rl.global,
+	}, h
+}
+
+// ---- HTTP interactions ----
+
+// SignInteraction sets the X-Signature-Ed25519 and X-Signature-Timestamp
+// headers Discord sends with an HTTP interaction: an Ed25519 signature of
+// timestamp+body.
+func SignInteraction(h http.Header, key ed25519.PrivateKey, timestamp string, body []byte) {
+	msg := append([]byte(timestamp), body...)
+	h.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(key, msg)))
+	h.Set("X-Signature-Timestamp", timestamp)
+}

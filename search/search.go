@@ -52,6 +52,12 @@ type Page struct {
 	SHA256 string `json:"sha256"`
 	// Bytes is how many bytes of body were read.
 	Bytes int `json:"bytes"`
+	// Truncated is set when the body was longer than the reader's size
+	// cap and only its start was read.
+	Truncated bool `json:"truncated,omitempty"`
+	// Cached is set when the page came from the page cache, not the site;
+	// FetchedAt then says when it was fetched.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Provider is one web search backend.

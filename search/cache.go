@@ -1,0 +1,168 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Cache keeps search answers and pages between runs. The store package
+// implements it on bbolt; MemoryCache is an in-process one. Freshness is
+// decided here, in package search, from the time Get reports.
+type Cache interface {
+	// Get returns the value stored under bucket/key and when it was
+	// stored; ok is false if there is none.
+	Get(ctx context.Context, bucket, key string) (val []byte, stored time.Time, ok bool, err error)
+	// Put stores val under bucket/key, stamped with the current time.
+	Put(ctx context.Context, bucket, key string, val []byte) error
+}
+
+// Cache buckets and default lifetimes.
+const (
+	SearchBucket     = "search"
+	FactCheckBucket  = "factchecks"
+	PageBucket       = "pages"
+	DefaultSearchTTL = 24 * time.Hour
+	DefaultPageTTL   = 7 * 24 * time.Hour
+)
+
+// Searcher answers web searches. It is the shape the engine calls;
+// *Failover, *SingleSearcher and *CachedSearcher satisfy it.
+type Searcher interface {
+	Search(ctx context.Context, query string, max int) (*Response, error)
+}
+
+// FactCheckSearcher finds published fact-checks. *FactChecks and
+// *CachedFactChecks satisfy it.
+type FactCheckSearcher interface {
+	SearchFactChecks(ctx context.Context, query string, max int) (*Response, error)
+}
+
+// CacheOptions configures a cached searcher.
+type CacheOptions struct {
+	// TTL is how long an answer stays fresh; 0 means DefaultSearchTTL.
+	TTL time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+func (o CacheOptions) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// CachedSearcher answers repeated queries from a Cache. Errors are not
+// cached, and a failing cache never fails a search.
+type CachedSearcher struct {
+	s    Searcher
+	c    Cache
+	opts CacheOptions
+}
+
+// NewCachedSearcher wraps s with the cache c (bucket SearchBucket).
+func NewCachedSearcher(s Searcher, c Cache, opts CacheOptions) *CachedSearcher {
+	if opts.TTL <= 0 {
+		opts.TTL = DefaultSearchTTL
+	}
+	return &CachedSearcher{s: s, c: c, opts: opts}
+}
+
+// Search answers from the cache when an answer to the same query and max
+// is fresh, and otherwise asks the wrapped searcher and keeps its answer.
+func (cs *CachedSearcher) Search(ctx context.Context, query string, max int) (*Response, error) {
+	return cachedResponse(ctx, cs.c, SearchBucket, query, max, cs.opts, cs.s.Search)
+}
+
+// CachedFactChecks answers repeated fact-check queries from a Cache.
+type CachedFactChecks struct {
+	f    FactCheckSearcher
+	c    Cache
+	opts CacheOptions
+}
+
+// NewCachedFactChecks wraps f with the cache c (bucket FactCheckBucket).
+func NewCachedFactChecks(f FactCheckSearcher, c Cache, opts CacheOptions) *CachedFactChecks {
+	if opts.TTL <= 0 {
+		opts.TTL = DefaultSearchTTL
+	}
+	return &CachedFactChecks{f: f, c: c, opts: opts}
+}
+
+// SearchFactChecks is like CachedSearcher.Search for fact-checks.
+func (cf *CachedFactChecks) SearchFactChecks(ctx context.Context, query string, max int) (*Response, error) {
+	return cachedResponse(ctx, cf.c, FactCheckBucket, query, max, cf.opts, cf.f.SearchFactChecks)
+}
+
+// queryKey normalises a query for the cache: case and spacing do not make
+// a different search.
+func queryKey(query string, max int) string {
+	return strconv.Itoa(max) + "\x00" + strings.Join(strings.Fields(strings.ToLower(query)), " ")
+}
+
+func cachedResponse(ctx context.Context, c Cache, bucket, query string, max int, opts CacheOptions,
+	fetch func(context.Context, string, int) (*Response, error)) (*Response, error) {
+	key := queryKey(query, max)
+	if val, stored, ok, err := c.Get(ctx, bucket, key); err == nil && ok && opts.now().Sub(stored) < opts.TTL {
+		var r Response
+		if json.Unmarshal(val, &r) == nil {
+			r.Notes = append(r.Notes, "answered from the search cache (stored "+stored.UTC().Format(time.RFC3339)+" by "+r.Provider+")")
+			return &r, nil
+		}
+	}
+	r, err := fetch(ctx, query, max)
+	if err != nil {
+		return nil, err
+	}
+	keep := *r
+	keep.Notes = nil // notes describe this run, not the answer
+	if val, err := json.Marshal(&keep); err == nil {
+		_ = c.Put(ctx, bucket, key, val) // a cache that fails only costs a repeat request
+	}
+	return r, nil
+}
+
+// MemoryCache is a Cache in process memory, for tests and for runs without
+// a database. It is safe for concurrent use.
+type MemoryCache struct {
+	mu  sync.Mutex
+	m   map[string]memEntry
+	now func() time.Time
+}
+
+type memEntry struct {
+	val    []byte
+	stored time.Time
+}
+
+// NewMemoryCache returns an empty MemoryCache. now stamps entries; nil
+// means time.Now.
+func NewMemoryCache(now func() time.Time) *MemoryCache {
+	if now == nil {
+		now = time.Now
+	}
+	return &MemoryCache{m: map[string]memEntry{}, now: now}
+}
+
+// Get implements Cache.
+func (m *MemoryCache) Get(_ context.Context, bucket, key string) ([]byte, time.Time, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.m[bucket+"\x00"+key]
+	if !ok {
+		return nil, time.Time{}, false, nil
+	}
+	return append([]byte(nil), e.val...), e.stored, true, nil
+}
+
+// Put implements Cache.
+func (m *MemoryCache) Put(_ context.Context, bucket, key string, val []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.m[bucket+"\x00"+key] = memEntry{val: append([]byte(nil), val...), stored: m.now()}
+	return nil
+}

@@ -1,0 +1,361 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"codeberg.org/readeck/go-readability/v2/render"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+)
+
+// Reader defaults.
+const (
+	// UserAgent names factbot to the sites it reads.
+	UserAgent           = "factbot/1.0 (+https://github.com/factbot-dev/factbot)"
+	DefaultMaxPageBytes = 2 << 20
+	DefaultReadTimeout  = 15 * time.Second
+	DefaultMaxRedirects = 5
+)
+
+// ReaderOptions configures a Reader. The zero value is safe: private
+// addresses refused, 2 MiB, 15 s, 5 redirects, no cache.
+type ReaderOptions struct {
+	// MaxBytes caps the body read; the rest is dropped and the page is
+	// marked Truncated. 0 means DefaultMaxPageBytes.
+	MaxBytes int64
+	// Timeout caps one whole read, redirects and body included. 0 means
+	// DefaultReadTimeout.
+	Timeout time.Duration
+	// MaxRedirects is how many redirects are followed; 0 means
+	// DefaultMaxRedirects, negative means none.
+	MaxRedirects int
+	// UserAgent overrides the User-Agent header; empty means UserAgent.
+	UserAgent string
+	// AllowPrivate lifts the address check (FACTBOT_ALLOW_PRIVATE_FETCH=1):
+	// loopback, private and link-local addresses may be read. Scheme,
+	// redirect, size and time limits still apply.
+	AllowPrivate bool
+	// Resolver looks up host names; nil means net.DefaultResolver.
+	Resolver Resolver
+	// Dial opens connections to addresses already resolved and checked;
+	// nil means a net.Dialer. Tests use it to reach local servers under
+	// public-looking addresses.
+	Dial DialFunc
+	// Cache, if set, keeps pages (bucket PageBucket) for CacheTTL.
+	Cache Cache
+	// CacheTTL is how long a cached page stays fresh; 0 means
+	// DefaultPageTTL.
+	CacheTTL time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Reader fetches pages and extracts their main text, refusing addresses
+// it must not reach. It is safe for concurrent use.
+type Reader struct {
+	opts   ReaderOptions
+	client *http.Client
+}
+
+// NewReader returns a Reader with the given options.
+func NewReader(opts ReaderOptions) *Reader {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxPageBytes
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultReadTimeout
+	}
+	if opts.MaxRedirects == 0 {
+		opts.MaxRedirects = DefaultMaxRedirects
+	} else if opts.MaxRedirects < 0 {
+		opts.MaxRedirects = 0
+	}
+	if opts.UserAgent == "" {
+		opts.UserAgent = UserAgent
+	}
+	if opts.Resolver == nil {
+		opts.Resolver = net.DefaultResolver
+	}
+	if opts.Dial == nil {
+		opts.Dial = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	}
+	if opts.CacheTTL <= 0 {
+		opts.CacheTTL = DefaultPageTTL
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	d := &guardedDialer{resolver: opts.Resolver, dial: opts.Dial, allowPrivate: opts.AllowPrivate}
+	tr := &http.Transport{
+		Proxy:                 nil, // a proxy would be dialled instead of the page's host
+		DialContext:           d.DialContext,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: opts.Timeout,
+		MaxIdleConns:          20,
+		IdleConnTimeout:       30 * time.Second,
+	}
+	r := &Reader{opts: opts}
+	r.client = &http.Client{Transport: tr, CheckRedirect: r.checkRedirect}
+	return r
+}
+
+func (r *Reader) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > r.opts.MaxRedirects {
+		return &RefusedError{URL: req.URL.String(), Reason: fmt.Sprintf("the page redirected more than %d times", r.opts.MaxRedirects)}
+	}
+	return checkURL(req.URL)
+}
+
+// Read fetches rawURL and extracts its title, metadata and main text.
+// A URL it will not fetch gives a *RefusedError saying why.
+func (r *Reader) Read(ctx context.Context, rawURL string) (*Page, error) {
+	rawURL = strings.TrimSpace(rawURL)
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, &RefusedError{URL: rawURL, Reason: fmt.Sprintf("%q is not a valid address", rawURL)}
+	}
+	if err := checkURL(u); err != nil {
+		return nil, err
+	}
+	if r.opts.Cache != nil {
+		if p := r.fromCache(ctx, rawURL); p != nil {
+			return p, nil
+		}
+	}
+	p, err := r.fetch(ctx, rawURL, u)
+	if err != nil {
+		return nil, err
+	}
+	if r.opts.Cache != nil {
+		if val, err := json.Marshal(p); err == nil {
+			_ = r.opts.Cache.Put(ctx, PageBucket, rawURL, val) // a failing cache only costs a refetch
+		}
+	}
+	return p, nil
+}
+
+func (r *Reader) fromCache(ctx context.Context, rawURL string) *Page {
+	val, stored, ok, err := r.opts.Cache.Get(ctx, PageBucket, rawURL)
+	if err != nil || !ok || r.opts.Now().Sub(stored) >= r.opts.CacheTTL {
+		return nil
+	}
+	var p Page
+	if json.Unmarshal(val, &p) != nil {
+		return nil
+	}
+	p.Cached = true
+	return &p
+}
+
+func (r *Reader) fetch(ctx context.Context, rawURL string, u *url.URL) (*Page, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, &RefusedError{URL: rawURL, Reason: fmt.Sprintf("%q is not a valid address", rawURL)}
+	}
+	req.Header.Set("User-Agent", r.opts.UserAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return nil, r.fetchError(ctx, rawURL, err)
+	}
+	defer resp.Body.Close()
+	final := resp.Request.URL
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, fmt.Errorf("reading %s: the site answered HTTP %d %s", final, resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+
+	ct := resp.Header.Get("Content-Type")
+	kind, err := pageKind(final, ct)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, r.opts.MaxBytes+1))
+	if err != nil {
+		return nil, r.fetchError(ctx, rawURL, err)
+	}
+	truncated := int64(len(body)) > r.opts.MaxBytes
+	if truncated {
+		body = body[:r.opts.MaxBytes]
+	}
+	if kind == "" { // no Content-Type: sniff
+		ct = http.DetectContentType(body)
+		if kind, err = pageKind(final, ct); err != nil {
+			return nil, err
+		}
+	}
+	sum := sha256.Sum256(body)
+	p, err := extract(body, kind, ct, final)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", final, err)
+	}
+	p.URL = rawURL
+	p.FinalURL = final.String()
+	p.FetchedAt = r.opts.Now().UTC()
+	p.SHA256 = hex.EncodeToString(sum[:])
+	p.Bytes = len(body)
+	p.Truncated = truncated
+	return p, nil
+}
+
+// fetchError turns a transport error into a refusal or a plain message.
+func (r *Reader) fetchError(ctx context.Context, rawURL string, err error) error {
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		if refused.URL == "" {
+			refused.URL = rawURL
+		}
+		return refused
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("reading %s: no complete answer within %s", rawURL, r.opts.Timeout)
+	}
+	return fmt.Errorf("reading %s: %w", rawURL, unwrapURLError(err))
+}
+
+// pageKind says how a content type is read: "html", "text", or "" when
+// there is no type to go by. Other types are refused.
+func pageKind(u *url.URL, ct string) (string, error) {
+	if strings.TrimSpace(ct) == "" {
+		return "", nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
+	}
+	switch mt {
+	case "text/html", "application/xhtml+xml":
+		return "html", nil
+	case "text/plain", "text/markdown", "text/x-markdown":
+		return "text", nil
+	}
+	return "", &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML and plain-text pages can be read", u, mt)}
+}
+
+var blankLines = regexp.MustCompile(`\n{3,}`)
+
+// tidyText trims each line and keeps at most one blank line in a row.
+func tidyText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}
+
+// extract reads a body already known to be HTML or text.
+func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	utf8Body, err := toUTF8(body, contentType)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Site: siteOf(pageURL)}
+	if kind == "text" {
+		p.Text = tidyText(string(utf8Body))
+		if first, _, _ := strings.Cut(p.Text, "\n"); first != "" {
+			p.Title = clip(first, 120)
+		}
+		return p, nil
+	}
+	doc, err := html.Parse(bytes.NewReader(utf8Body))
+	if err != nil {
+		return nil, fmt.Errorf("the page is not readable HTML: %w", err)
+	}
+	docTitle := titleOf(doc)
+	parser := readability.NewParser()
+	art, err := parser.ParseAndMutate(doc, pageURL)
+	if err == nil && art.Node != nil {
+		p.Text = tidyText(render.InnerText(art.Node))
+		p.Title = strings.TrimSpace(art.Title())
+		p.Byline = strings.TrimSpace(art.Byline())
+		if s := strings.TrimSpace(art.SiteName()); s != "" {
+			p.Site = s
+		}
+		if t, err := art.PublishedTime(); err == nil {
+			p.Published = t.UTC().Format(time.RFC3339)
+		}
+	}
+	if p.Text == "" {
+		// Readability found no article: fall back to the visible text.
+		doc, err := html.Parse(bytes.NewReader(utf8Body))
+		if err == nil {
+			stripNodes(doc)
+			p.Text = tidyText(render.InnerText(doc))
+		}
+	}
+	if p.Title == "" {
+		p.Title = docTitle
+	}
+	return p, nil
+}
+
+func toUTF8(body []byte, contentType string) ([]byte, error) {
+	rd, err := charset.NewReader(bytes.NewReader(body), contentType)
+	if err != nil {
+		return body, nil // unknown charset: read as is
+	}
+	return io.ReadAll(rd)
+}
+
+func siteOf(u *url.URL) string {
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+func titleOf(doc *html.Node) string {
+	var walk func(*html.Node) string
+	walk = func(n *html.Node) string {
+		if n.Type == html.ElementNode && n.Data == "title" {
+			var b strings.Builder
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.TextNode {
+					b.WriteString(c.Data)
+				}
+			}
+			return strings.Join(strings.Fields(b.String()), " ")
+		}
+		if n.Type == html.ElementNode && n.Data == "body" {
+			return ""
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if t := walk(c); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+	return walk(doc)
+}
+
+// stripNodes removes elements that are never main text.
+func stripNodes(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			switch c.Data {
+			case "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "iframe":
+				n.RemoveChild(c)
+				c = next
+				continue
+			}
+		}
+		stripNodes(c)
+		c = next
+	}
+}

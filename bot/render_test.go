@@ -1,0 +1,89 @@
+package bot_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+func TestParseLimit(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    bot.Limit
+		wantErr bool
+	}{
+		{"10/10m", bot.Limit{N: 10, Window: 10 * time.Minute}, false},
+		{"100/1h", bot.Limit{N: 100, Window: time.Hour}, false},
+		{"5/m", bot.Limit{N: 5, Window: time.Minute}, false},
+		{"off", bot.Limit{}, false},
+		{"10", bot.Limit{}, true},
+		{"x/10m", bot.Limit{}, true},
+		{"10/soon", bot.Limit{}, true},
+	}
+	for _, tt := range tests {
+		got, err := bot.ParseLimit(tt.in)
+		if (err != nil) != tt.wantErr || got != tt.want {
+			t.Errorf("ParseLimit(%q) = %v, %v; want %v, err %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func TestTruncateAndSummaries(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{bot.Truncate("héllo world", 20), "héllo world"},
+		{bot.Truncate("héllo world", 6), "héllo…"},
+		{bot.MoreSources(3), "+3 more sources"},
+		{bot.MoreSources(1), "+1 more source"},
+		{bot.MoreClaims(2, "ID1"), "+2 more claims — see `factbot show ID1`"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	ev := []bot.EvidenceView{{URL: "a"}, {URL: "b"}, {URL: "c"}}
+	shown, more := bot.FitEvidence(ev, 2)
+	if len(shown) != 2 || more != 1 {
+		t.Errorf("FitEvidence = %d shown, %d more; want 2, 1", len(shown), more)
+	}
+}
+
+func TestRenderReport(t *testing.T) {
+	at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	rep := &factcheck.Report{Notice: "Only the first 8 claims were checked.", Claims: []*factcheck.Verdict{{
+		Claim: "A", Verdict: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R",
+		Evidence: []factcheck.Evidence{{SourceURL: "https://x.org", SourceTitle: "X", Supports: true, QuoteOrSummary: "q", QuoteFound: true}},
+		Cached:   true, CheckedAt: at,
+	}, {Claim: "B", Verdict: "", Error: "model failed"}}}
+	got := bot.RenderReport(rep, "ID9")
+	want := &bot.Message{
+		Final: true, Title: "Fact-check: 2 claims", Notice: "Only the first 8 claims were checked.", CheckID: "ID9",
+		Claims: []bot.ClaimView{
+			{Claim: "A", Label: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R", Cached: true, CheckedAt: at,
+				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Quote: "q", QuoteFound: true}}},
+			{Claim: "B", Label: factcheck.Unverifiable, Error: "model failed"},
+		},
+		Actions: []bot.Action{{ID: bot.ActionRecheck, Label: "Check again", Value: "ID9"}, {ID: bot.ActionWrong, Label: "Wrong verdict?", Value: "ID9"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("RenderReport (-want +got):\n%s", diff)
+	}
+	if s := bot.CheckedAtText(got.Claims[0]); s != "cached, checked 2026-11-28" {
+		t.Errorf("CheckedAtText = %q", s)
+	}
+	if e := bot.Emoji(factcheck.Contradicted) + bot.LabelText(factcheck.Contradicted); e != "❌Contradicted" {
+		t.Errorf("emoji+label = %q", e)
+	}
+}
+
+func TestRenderProgress(t *testing.T) {
+	claims := []factcheck.ExtractedClaim{{Claim: "A"}, {Claim: "B"}}
+	m := bot.RenderProgress(claims, map[int]*factcheck.Verdict{1: {Claim: "B", Verdict: factcheck.Contested}})
+	if m.Final || m.Title != "Checking 2 claims… (1 done)" || m.Claims[0].Label != "" || m.Claims[1].Label != factcheck.Contested {
+		t.Errorf("RenderProgress = %+v", m)
+	}
+}

@@ -31,6 +31,9 @@ var (
 	ErrUnauthorized = errors.New("API key rejected")
 	// ErrUnavailable means the provider failed on its side (5xx).
 	ErrUnavailable = errors.New("service unavailable")
+	// ErrMisconfigured means the provider cannot work as configured: a
+	// key or URL is missing, or the service refuses our kind of request.
+	ErrMisconfigured = errors.New("not usable as configured")
 )
 
 // ProviderError is a failure reported by a search backend.
@@ -39,7 +42,7 @@ type ProviderError struct {
 	// Status is the HTTP status, 0 if none.
 	Status int
 	// Kind is one of ErrQuota, ErrRateLimited, ErrUnauthorized,
-	// ErrUnavailable, or nil for other failures.
+	// ErrUnavailable, ErrMisconfigured, or nil for other failures.
 	Kind error
 	// Msg is the provider's own message, if it gave one.
 	Msg string

@@ -22,6 +22,12 @@ var defaultAPIClient = &http.Client{Timeout: 30 * time.Second}
 // doJSON sends req and decodes a 2xx JSON answer into out. Other answers
 // become a *ProviderError naming the provider, with the API's own message.
 func doJSON(client *http.Client, provider string, req *http.Request, out any) error {
+	return doJSONWith(client, provider, req, out, nil)
+}
+
+// doJSONWith is doJSON with a hook that refines the error for a non-2xx
+// answer from the provider's own error codes.
+func doJSONWith(client *http.Client, provider string, req *http.Request, out any, refine func(pe *ProviderError, body []byte, h http.Header)) error {
 	if client == nil {
 		client = defaultAPIClient
 	}
@@ -39,13 +45,17 @@ func doJSON(client *http.Client, provider string, req *http.Request, out any) er
 		return &ProviderError{Provider: provider, Status: resp.StatusCode, Kind: ErrUnavailable, Msg: "reading answer: " + err.Error()}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return &ProviderError{
+		pe := &ProviderError{
 			Provider:   provider,
 			Status:     resp.StatusCode,
 			Kind:       kindForStatus(resp.StatusCode),
 			Msg:        apiMessage(body),
 			RetryAfter: retryAfter(resp.Header, time.Now()),
 		}
+		if refine != nil {
+			refine(pe, body, resp.Header)
+		}
+		return pe
 	}
 	if err := json.Unmarshal(body, out); err != nil {
 		return &ProviderError{Provider: provider, Status: resp.StatusCode, Msg: "answer is not the expected JSON: " + err.Error()}

@@ -68,7 +68,7 @@ type tavilyResponse struct {
 // Search runs one query. Tavily returns at most 20 results.
 func (t *Tavily) Search(ctx context.Context, query string, max int) ([]Result, error) {
 	if t.cfg.APIKey == "" {
-		return nil, &ProviderError{Provider: "tavily", Kind: ErrUnauthorized, Msg: "TAVILY_API_KEY is not set (get a key at https://app.tavily.com)"}
+		return nil, &ProviderError{Provider: "tavily", Kind: ErrMisconfigured, Msg: "TAVILY_API_KEY is not set (get a key at https://app.tavily.com)"}
 	}
 	req, err := jsonBody(ctx, http.MethodPost, t.cfg.BaseURL+"/search", tavilyRequest{
 		Query:       query,

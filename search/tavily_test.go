@@ -124,7 +124,7 @@ func TestTavilyErrors(t *testing.T) {
 
 func TestTavilyNoKey(t *testing.T) {
 	_, err := NewTavily(TavilyConfig{}).Search(context.Background(), "q", 5)
-	if !errors.Is(err, ErrUnauthorized) {
-		t.Errorf("err = %v, want ErrUnauthorized", err)
+	if !errors.Is(err, ErrMisconfigured) {
+		t.Errorf("err = %v, want ErrMisconfigured", err)
 	}
 }

@@ -283,7 +283,13 @@ func fmtDuration(d time.Duration) string {
 // background.
 func (s *Service) refuse(r *Request, notice string) {
 	p := s.platform(r.Platform)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
 	s.wg.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		ctx, cancel := context.WithTimeout(s.ctx, time.Minute)

@@ -312,7 +312,7 @@ func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
 		if err != nil {
 			return err
 		}
-		v := sub(tb, bChecks).Get([]byte(id))
+		v := get(sub(tb, bChecks), []byte(id))
 		if v == nil {
 			return ErrNotFound
 		}

@@ -224,7 +224,7 @@ func cloneMeta(m map[string]string) map[string]string {
 }
 
 func getRequest(tb *bolt.Bucket, key string) (*Request, error) {
-	v := sub(tb, bRequests).Get([]byte(key))
+	v := get(sub(tb, bRequests), []byte(key))
 	if v == nil {
 		return nil, fmt.Errorf("request %q: %w", key, ErrNotFound)
 	}

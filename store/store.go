@@ -227,6 +227,14 @@ func sub(tb *bolt.Bucket, name []byte) *bolt.Bucket {
 	return b
 }
 
+// get is Bucket.Get that accepts a nil bucket (missing in a read tx).
+func get(b *bolt.Bucket, k []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return b.Get(k)
+}
+
 // encode wraps v in the versioned envelope {"v":2,"data":…}.
 func encode(v any) ([]byte, error) {
 	data, err := json.Marshal(v)

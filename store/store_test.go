@@ -22,7 +22,7 @@ func TestNormalize(t *testing.T) {
 		{"  the   EIFFEL tower\tis 330 m tall!!! ", "the eiffel tower is 330 m tall"},
 		{"“The Eiffel Tower” is 330 m tall…", "the eiffel tower is 330 m tall"},
 		{"ﬁnancial ＧＤＰ grew", "financial gdp grew"}, // NFKC: ligature, full width
-		{"Straße", "strasse"},                       // case folding
+		{"Straße", "strasse"}, // case folding
 		{"GDP grew 3.5% in 2023", "gdp grew 3.5% in 2023"},
 		{"GDP grew 35% in 2023", "gdp grew 35% in 2023"},
 		{"It was -5 degrees", "it was -5 degrees"},

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/v1.db")
+
+const v1Fixture = "testdata/v1.db"
+
+// writeV1Fixture writes a schema version 1 file the way factbot before
+// indexes did: bare JSON records, lower-cased verdict keys, "done" flags.
+func writeV1Fixture(path string) error {
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	at := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
+	put := func(tx *bolt.Tx, tenant, bucket, key string, v any) error {
+		root, err := tx.CreateBucketIfNotExists([]byte("tenants"))
+		if err != nil {
+			return err
+		}
+		tb, err := root.CreateBucketIfNotExists([]byte(tenant))
+		if err != nil {
+			return err
+		}
+		b, err := tb.CreateBucketIfNotExists([]byte(bucket))
+		if err != nil {
+			return err
+		}
+		j, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(key), j)
+	}
+	return db.Update(func(tx *bolt.Tx) error {
+		meta, err := tx.CreateBucketIfNotExists([]byte("meta"))
+		if err != nil {
+			return err
+		}
+		if err := meta.Put([]byte("schema"), []byte("1")); err != nil {
+			return err
+		}
+		v := verdict("The Eiffel Tower is 330 m tall.", factcheck.Supported, at)
+		rep := &factcheck.Report{Input: "The Eiffel Tower is 330 m tall.", Claims: []*factcheck.Verdict{v}, CheckedAt: at, Model: "gemini-flash-latest"}
+		for _, rec := range []struct {
+			tenant, bucket, key string
+			v                   any
+		}{
+			{"T1", "checks", "20261001T090000Z-aaaa", v1Check{ID: "20261001T090000Z-aaaa", Tenant: "T1", Channel: "C1", User: "U1", Text: rep.Input, Report: rep, CreatedAt: at}},
+			{"T1", "requests", "slack:event:Ev1", v1Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Channel: "C1", Thread: "1.1", User: "U1", Text: rep.Input, Done: true, CheckID: "20261001T090000Z-aaaa", CreatedAt: at}},
+			{"T1", "requests", "slack:event:Ev2", v1Request{Key: "slack:event:Ev2", Tenant: "T1", Platform: "slack", Channel: "C1", User: "U2", Text: "Is water wet?", CreatedAt: at.Add(time.Minute)}},
+			{"T1", "verdicts", "the eiffel tower is 330 m tall.", v1Verdict{Verdict: v, At: at}},
+			{"G9", "checks", "20261001T100000Z-bbbb", v1Check{ID: "20261001T100000Z-bbbb", Tenant: "G9", Channel: "D1", User: "U7", Text: "Bigfoot", Report: &factcheck.Report{Input: "Bigfoot"}, CreatedAt: at.Add(time.Hour)}},
+		} {
+			if err := put(tx, rec.tenant, rec.bucket, rec.key, rec.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func TestMigrateFromV1(t *testing.T) {
+	if *update {
+		os.Remove(v1Fixture)
+		if err := writeV1Fixture(v1Fixture); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "factbot.db")
+	copyFile(t, v1Fixture, path)
+	now := time.Date(2026, 10, 2, 9, 0, 0, 0, time.UTC)
+	db, err := Open(path, Options{Now: func() time.Time { return now }})
+	mustf(t, err, "open v1 file")
+	defer db.Close()
+
+	h, err := db.History(ctx, "T1", HistoryQuery{Verdict: factcheck.Supported, Search: "eiffel"})
+	mustf(t, err, "history")
+	if diff := cmp.Diff([]string{"20261001T090000Z-aaaa"}, ids(h)); diff != "" {
+		t.Errorf("migrated check through the new indexes (-want +got):\n%s", diff)
+	}
+	c, err := db.Check(ctx, "T1", "20261001T090000Z-aaaa")
+	mustf(t, err, "check")
+	if c.RequestKey != "slack:event:Ev1" || c.Platform != "slack" || c.Thread != "1.1" || c.Report.Claims[0].Verdict != factcheck.Supported {
+		t.Errorf("migrated check: %+v", c)
+	}
+	// The verdict is found under the new normalisation (no full stop, other case).
+	v, ok, err := db.Verdict(ctx, "T1", "THE EIFFEL TOWER IS 330 M TALL", 0)
+	if err != nil || !ok || !v.Cached {
+		t.Errorf("migrated verdict: %v %v %v", v, ok, err)
+	}
+	r, err := db.Request(ctx, "T1", "slack:event:Ev1")
+	mustf(t, err, "request")
+	if r.State != RequestDone {
+		t.Errorf("done v1 request has state %q", r.State)
+	}
+	pend, err := db.PendingRequests(ctx, "T1")
+	mustf(t, err, "pending")
+	if diff := cmp.Diff([]string{"slack:event:Ev2"}, keys(pend)); diff != "" {
+		t.Errorf("pending after migration (-want +got):\n%s", diff)
+	}
+	if h, _ := db.History(ctx, "G9", HistoryQuery{User: "U7"}); len(h) != 1 {
+		t.Errorf("second tenant's migrated check: %v", ids(h))
+	}
+	mustf(t, db.verify(), "verify")
+	db.Close()
+
+	// The file now says version 2, and opening again changes nothing.
+	db2, err := Open(path, Options{})
+	mustf(t, err, "reopen")
+	defer db2.Close()
+	db2.bolt.View(func(tx *bolt.Tx) error {
+		if s := tx.Bucket(bMeta).Get(kSchema); string(s) != "2" {
+			t.Errorf("schema after migration = %q", s)
+		}
+		return nil
+	})
+}
+
+func TestOpenNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "factbot.db")
+	b, err := bolt.Open(path, 0o600, nil)
+	mustf(t, err, "bolt open")
+	b.Update(func(tx *bolt.Tx) error {
+		m, _ := tx.CreateBucketIfNotExists(bMeta)
+		tx.CreateBucketIfNotExists(bTenants)
+		return m.Put(kSchema, []byte("99"))
+	})
+	b.Close()
+	if _, err := Open(path, Options{}); !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("Open of a version 99 file: %v, want ErrNewerSchema", err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	in, err := os.Open(from)
+	mustf(t, err, "open %s (run with -update to write it)", from)
+	defer in.Close()
+	out, err := os.Create(to)
+	mustf(t, err, "create")
+	_, err = io.Copy(out, in)
+	mustf(t, err, "copy")
+	mustf(t, out.Close(), "close")
+}

@@ -1,0 +1,342 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// params maps a factcheck request onto Chat Completions parameters.
+func (m *Model) params(req *factcheck.ModelRequest) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{Model: m.name, Messages: messages(req)}
+	if req.Temperature != nil {
+		p.Temperature = openai.Float(float64(*req.Temperature))
+	}
+	if req.MaxOutput > 0 {
+		// OpenAI's newer models refuse max_tokens; many local servers only
+		// know max_tokens.
+		if m.hosted {
+			p.MaxCompletionTokens = openai.Int(int64(req.MaxOutput))
+		} else {
+			p.MaxTokens = openai.Int(int64(req.MaxOutput))
+		}
+	}
+	tools := req.Tools
+	if req.ToolMode == factcheck.ToolRequired && len(req.Allowed) > 1 {
+		// Only the allowed tools are offered, so "required" means one of them.
+		tools = slices.DeleteFunc(slices.Clone(tools), func(t factcheck.ToolSpec) bool { return !slices.Contains(req.Allowed, t.Name) })
+	}
+	for _, t := range tools {
+		fd := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.Parameters)}
+		if t.Description != "" {
+			fd.Description = openai.String(t.Description)
+		}
+		if fd.Parameters == nil {
+			fd.Parameters = shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
+		}
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
+	}
+	if len(p.Tools) > 0 {
+		switch req.ToolMode {
+		case factcheck.ToolRequired:
+			if len(req.Allowed) == 1 {
+				p.ToolChoice = openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: req.Allowed[0]})
+			} else {
+				p.ToolChoice.OfAuto = openai.String("required")
+			}
+		case factcheck.ToolNone:
+			p.ToolChoice.OfAuto = openai.String("none")
+		}
+	}
+	return p
+}
+
+// callID returns the id sent for the j-th call of the i-th message: the
+// provider's, or one made from the positions when it gave none.
+func callID(c factcheck.ToolCall, i, j int) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return fmt.Sprintf("call_m%d_%d", i, j)
+}
+
+// messages maps the conversation. Tool results become "tool" messages whose
+// tool_call_id is the result's ID or, when it has none, the id of the
+// previous model message's call with the same name (in order).
+func messages(req *factcheck.ModelRequest) []openai.ChatCompletionMessageParamUnion {
+	var out []openai.ChatCompletionMessageParamUnion
+	if req.System != "" {
+		out = append(out, openai.SystemMessage(req.System))
+	}
+	var prev []factcheck.ToolCall // previous model message's calls, ids filled in
+	for i, msg := range req.Messages {
+		switch msg.Role {
+		case factcheck.RoleModel:
+			var a openai.ChatCompletionAssistantMessageParam
+			if msg.Text != "" {
+				a.Content.OfString = openai.String(msg.Text)
+			}
+			prev = prev[:0:0]
+			for j, c := range msg.ToolCalls {
+				c.ID = callID(c, i, j)
+				prev = append(prev, c)
+				args := string(c.Args)
+				if strings.TrimSpace(args) == "" {
+					args = "{}"
+				}
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID:       c.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
+					},
+				})
+			}
+			if msg.Text == "" && len(a.ToolCalls) == 0 {
+				a.Content.OfString = openai.String("")
+			}
+			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		default:
+			used := make([]bool, len(prev))
+			for k, r := range msg.ToolResults {
+				id := r.ID
+				if id == "" {
+					id = matchCall(prev, used, r.Name)
+				}
+				if id == "" {
+					id = fmt.Sprintf("call_m%d_r%d", i, k)
+				}
+				content := string(r.Content)
+				if content == "" {
+					content = "{}"
+				}
+				out = append(out, openai.ToolMessage(content, id))
+			}
+			if msg.Text != "" || len(msg.ToolResults) == 0 {
+				out = append(out, openai.UserMessage(msg.Text))
+			}
+			prev = nil
+		}
+	}
+	return out
+}
+
+// matchCall finds the first unused call named name and marks it used.
+func matchCall(calls []factcheck.ToolCall, used []bool, name string) string {
+	for i, c := range calls {
+		if !used[i] && c.Name == name {
+			used[i] = true
+			return c.ID
+		}
+	}
+	for i, c := range calls { // a result with a wrong name: take the next unused call
+		if !used[i] {
+			used[i] = true
+			return c.ID
+		}
+	}
+	return ""
+}
+
+// wireResponse is the part of a Chat Completions response we read, typed
+// loosely enough for local servers' variants.
+type wireResponse struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		FinishReason string `json:"finish_reason"`
+		Message      struct {
+			Content          json.RawMessage `json:"content"`
+			Refusal          string          `json:"refusal"`
+			ToolCalls        []wireToolCall  `json:"tool_calls"`
+			FunctionCall     *wireFunction   `json:"function_call"`
+			ReasoningContent string          `json:"reasoning_content"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+type wireToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function wireFunction `json:"function"`
+}
+
+type wireFunction struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// decode reads a response body into a factcheck response.
+func (m *Model) decode(body []byte, req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+	var w wireResponse
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, fmt.Errorf("openai: %s: undecodable response: %w", m.name, err)
+	}
+	if len(w.Choices) == 0 {
+		return nil, fmt.Errorf("openai: %s: response has no choices", m.name)
+	}
+	ch := w.Choices[0]
+	resp := &factcheck.ModelResponse{
+		Usage:        factcheck.Usage{PromptTokens: w.Usage.PromptTokens, OutputTokens: w.Usage.CompletionTokens},
+		Model:        w.Model,
+		FinishReason: ch.FinishReason,
+	}
+	msg := factcheck.Message{Role: factcheck.RoleModel, Text: contentText(ch.Message.Content)}
+	if msg.Text == "" && ch.Message.Refusal != "" {
+		msg.Text = ch.Message.Refusal
+	}
+	calls := ch.Message.ToolCalls
+	if len(calls) == 0 && ch.Message.FunctionCall != nil && ch.Message.FunctionCall.Name != "" {
+		calls = []wireToolCall{{Function: *ch.Message.FunctionCall}}
+	}
+	for _, c := range calls {
+		if c.Function.Name == "" {
+			continue
+		}
+		msg.ToolCalls = append(msg.ToolCalls, factcheck.ToolCall{ID: c.ID, Name: c.Function.Name, Args: normaliseArgs(c.Function.Arguments)})
+	}
+	if len(msg.ToolCalls) == 0 && req.ToolMode != factcheck.ToolNone && len(req.Tools) > 0 {
+		if tc, rest, ok := embeddedCalls(msg.Text, req.Tools); ok {
+			msg.ToolCalls, msg.Text = tc, rest
+		}
+	}
+	for i := range msg.ToolCalls {
+		if msg.ToolCalls[i].ID == "" {
+			msg.ToolCalls[i].ID = fmt.Sprintf("call_fb%d", m.ids.Add(1))
+		}
+	}
+	resp.Message = msg
+	return resp, nil
+}
+
+// contentText reads content given as a string, null, or an array of parts.
+func contentText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(p.Text)
+		}
+		return b.String()
+	}
+	return string(raw)
+}
+
+// normaliseArgs turns arguments given as a JSON string, a JSON object, or
+// nothing into a JSON object's bytes. Text that is not JSON is passed on as
+// a JSON string, so the loop reports the bad arguments to the model.
+func normaliseArgs(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage("{}")
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return raw
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return json.RawMessage("{}")
+		}
+		if json.Valid([]byte(s)) {
+			return json.RawMessage(s)
+		}
+		return raw
+	}
+	return slices.Clone(raw)
+}
+
+var (
+	toolCallTag = regexp.MustCompile(`(?s)<tool_call>\s*(.*?)\s*(?:</tool_call>|$)`)
+	codeFence   = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
+)
+
+// embeddedCalls finds tool calls a model wrote into its text: inside
+// <tool_call>…</tool_call> tags (Hermes/Qwen style), or as the whole text,
+// a JSON object {"name": …, "arguments"|"parameters": …} or an array of
+// them, possibly in a code fence. Only names of offered tools count.
+func embeddedCalls(text string, tools []factcheck.ToolSpec) ([]factcheck.ToolCall, string, bool) {
+	known := func(n string) bool {
+		return slices.ContainsFunc(tools, func(t factcheck.ToolSpec) bool { return t.Name == n })
+	}
+	if strings.Contains(text, "<tool_call>") {
+		var calls []factcheck.ToolCall
+		for _, m := range toolCallTag.FindAllStringSubmatch(text, -1) {
+			cs, ok := parseCallJSON(m[1], known)
+			if !ok {
+				return nil, "", false
+			}
+			calls = append(calls, cs...)
+		}
+		if len(calls) == 0 {
+			return nil, "", false
+		}
+		return calls, strings.TrimSpace(toolCallTag.ReplaceAllString(text, "")), true
+	}
+	t := strings.TrimSpace(text)
+	if m := codeFence.FindStringSubmatch(t); m != nil {
+		t = m[1]
+	}
+	if calls, ok := parseCallJSON(t, known); ok {
+		return calls, "", true
+	}
+	return nil, "", false
+}
+
+func parseCallJSON(s string, known func(string) bool) ([]factcheck.ToolCall, bool) {
+	type call struct {
+		Name       string          `json:"name"`
+		Arguments  json.RawMessage `json:"arguments"`
+		Parameters json.RawMessage `json:"parameters"`
+		Function   *wireFunction   `json:"function"`
+	}
+	s = strings.TrimSpace(s)
+	var list []call
+	if strings.HasPrefix(s, "[") {
+		if json.Unmarshal([]byte(s), &list) != nil {
+			return nil, false
+		}
+	} else {
+		var c call
+		if json.Unmarshal([]byte(s), &c) != nil {
+			return nil, false
+		}
+		list = []call{c}
+	}
+	var out []factcheck.ToolCall
+	for _, c := range list {
+		if c.Function != nil && c.Name == "" {
+			c.Name, c.Arguments = c.Function.Name, c.Function.Arguments
+		}
+		if !known(c.Name) {
+			return nil, false
+		}
+		args := c.Arguments
+		if len(args) == 0 {
+			args = c.Parameters
+		}
+		out = append(out, factcheck.ToolCall{Name: c.Name, Args: normaliseArgs(args)})
+	}
+	return out, len(out) > 0
+}

@@ -2,7 +2,13 @@ package factcheck
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
 	"time"
+
+	"github.com/factbot-dev/factbot/search"
 )
 
 // EventKind names a progress event.
@@ -63,4 +69,206 @@ type Checker struct {
 	Now func() time.Time
 }
 
-var _ = context.Background
+
+// Defaults for the Checker's zero fields.
+const (
+	DefaultConcurrency = 4
+	DefaultMaxClaims   = 8
+	DefaultMaxInput    = 8000
+	DefaultCacheTTL    = 168 * time.Hour
+	// pageInputChars bounds how much of a page is split into claims when
+	// the input is only a URL.
+	pageInputChars = 6000
+)
+
+func (c *Checker) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+func orDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+// Check verifies every check-worthy claim in in.Text. Bad input returns a
+// *UserError. A claim whose verification fails is reported with its Error
+// set; Check returns an error only when nothing could be checked.
+func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
+	var mu sync.Mutex
+	emit := func(e Event) {
+		if in.Progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		in.Progress(e)
+	}
+	text := strings.TrimSpace(in.Text)
+	if text == "" {
+		return nil, UserErrorf("There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\".")
+	}
+	if max := orDefault(c.MaxInput, DefaultMaxInput); len(text) > max {
+		return nil, UserErrorf("The text is too long to check (%d characters; the limit is %d). Send the part you want checked.", len(text), max)
+	}
+	rep := &Report{Input: in.Text, CheckedAt: c.now(), Model: c.Model.Name(), Claims: []*Verdict{}, NotCheckable: []NotCheckable{}}
+
+	source := in.Text // what claims are extracted from
+	userText := in.Text
+	if u := onlyURL(text); u != "" {
+		page, err := c.readInputPage(ctx, u)
+		if err != nil {
+			return nil, err
+		}
+		source = truncate(page.Title+"\n\n"+page.Text, pageInputChars)
+		rep.Notice = fmt.Sprintf("The message was only a link, so the claims of that page were checked: %s", page.Title)
+		emit(Event{Kind: EventNote, Claim: -1, Text: "reading the linked page " + u})
+	}
+
+	x, err := c.extract(ctx, in, source)
+	if err != nil {
+		return nil, err
+	}
+	rep.Usage = rep.Usage.Add(x.Usage)
+	rep.Trace = x.Trace
+	rep.NotCheckable = append(rep.NotCheckable, x.NotCheckable...)
+	claims := x.Claims
+	if max := orDefault(c.MaxClaims, DefaultMaxClaims); len(claims) > max {
+		for _, cl := range claims[max:] {
+			rep.NotCheckable = append(rep.NotCheckable, NotCheckable{Text: cl.Claim, Reason: fmt.Sprintf("not checked: at most %d claims are checked per request", max), Start: cl.Start, End: cl.End})
+		}
+		rep.Notice = strings.TrimSpace(rep.Notice + fmt.Sprintf(" Only the first %d of %d claims were checked; send the rest separately.", max, len(claims)))
+		claims = claims[:max]
+	}
+	if source != in.Text { // offsets refer to the page, not the input
+		for i := range claims {
+			claims[i].Start, claims[i].End = -1, -1
+		}
+		for i := range rep.NotCheckable {
+			rep.NotCheckable[i].Start, rep.NotCheckable[i].End = -1, -1
+		}
+	}
+	emit(Event{Kind: EventClaims, Claim: -1, Claims: claims})
+
+	rep.Claims = make([]*Verdict, len(claims))
+	sem := make(chan struct{}, orDefault(c.Concurrency, DefaultConcurrency))
+	var wg sync.WaitGroup
+	for i, cl := range claims {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			v := c.checkClaim(ctx, in, cl, userText, i, emit)
+			v.Start, v.End, v.Span = cl.Start, cl.End, cl.Span
+			rep.Claims[i] = v
+			emit(Event{Kind: EventVerdict, Claim: i, Verdict: v})
+		}()
+	}
+	wg.Wait()
+
+	var firstErr error
+	failed := 0
+	for _, v := range rep.Claims {
+		rep.Usage = rep.Usage.Add(v.Usage)
+		if v.Error != "" {
+			failed++
+			if firstErr == nil {
+				firstErr = v.err
+			}
+		}
+	}
+	if len(claims) > 0 && failed == len(claims) {
+		return rep, firstErr
+	}
+	return rep, nil
+}
+
+// checkClaim answers one claim from the cache or by verification. Failures
+// are reported in the verdict.
+func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, userText string, i int, emit func(Event)) *Verdict {
+	if c.Cache != nil && !in.Fresh {
+		v, ok, err := c.Cache.Verdict(ctx, in.Tenant, cl.Claim, c.cacheTTL())
+		if err == nil && ok {
+			v.Cached = true
+			return v
+		}
+	}
+	v, err := c.verify(ctx, cl.Claim, userText, i, emit)
+	if err != nil {
+		reason := "the model could not be reached"
+		if errors.Is(err, ErrRateLimited) {
+			reason = "the model's rate limit was reached"
+		} else if msg, ok := IsUserError(err); ok {
+			reason = msg
+		} else if ctx.Err() != nil {
+			reason = "the check was cancelled"
+		}
+		return &Verdict{
+			Claim: cl.Claim, Verdict: Unverifiable, Confidence: Low,
+			Reasoning: "This claim could not be checked: " + reason + ".",
+			Error:     err.Error(), err: err,
+			CheckedAt: c.now(), Model: c.Model.Name(), Start: -1, End: -1,
+		}
+	}
+	if c.Cache != nil {
+		_ = c.Cache.PutVerdict(ctx, in.Tenant, v) // a cache failure costs a re-check, nothing more
+	}
+	return v
+}
+
+func (c *Checker) cacheTTL() time.Duration {
+	if c.CacheTTL > 0 {
+		return c.CacheTTL
+	}
+	return DefaultCacheTTL
+}
+
+// extract returns the input's claims, from the cache when possible.
+func (c *Checker) extract(ctx context.Context, in Input, text string) (*Extraction, error) {
+	if c.Cache != nil && !in.Fresh {
+		if x, ok, err := c.Cache.Extraction(ctx, in.Tenant, text, c.cacheTTL()); err == nil && ok {
+			x.Usage = Usage{}
+			return x, nil
+		}
+	}
+	x, err := c.Extract(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	if c.Cache != nil {
+		_ = c.Cache.PutExtraction(ctx, in.Tenant, text, x)
+	}
+	return x, nil
+}
+
+func (c *Checker) readInputPage(ctx context.Context, u string) (*search.Page, error) {
+	if c.Reader == nil {
+		return nil, UserErrorf("The message is only a link, and page reading is not configured. Paste the claim's text instead.")
+	}
+	p, err := c.Reader.Read(ctx, u)
+	if err != nil {
+		return nil, &UserError{Msg: fmt.Sprintf("The message is only a link, and the page could not be read (%v). Paste the claim's text instead.", err), Err: err}
+	}
+	if strings.TrimSpace(p.Text) == "" {
+		return nil, UserErrorf("The message is only a link, and the page has no readable text. Paste the claim's text instead.")
+	}
+	return p, nil
+}
+
+// onlyURL returns the URL if text is nothing but one URL.
+func onlyURL(text string) string {
+	t := strings.Trim(strings.TrimSpace(text), "<>")
+	if i := strings.IndexByte(t, '|'); i > 0 { // Slack's <url|label>
+		t = t[:i]
+	}
+	us := urlsIn(t)
+	if len(us) == 1 && us[0] == t {
+		return t
+	}
+	return ""
+}

@@ -79,6 +79,7 @@ type Verdict struct {
 	// Error is set when the claim could not be checked at all; Verdict is
 	// then unverifiable.
 	Error string `json:"error,omitempty"`
+	err   error  // the cause of Error, for Check's return value
 
 	Usage   Usage        `json:"usage"`
 	Sources []Source     `json:"sources,omitempty"`

@@ -1,0 +1,323 @@
+package factcheck_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	fct "github.com/factbot-dev/factbot/factcheck/factchecktest"
+	"github.com/factbot-dev/factbot/search"
+)
+
+const wallURL = "https://www.nasa.gov/great-wall"
+
+func wallSearcher() *fct.Searcher {
+	return &fct.Searcher{Results: map[string][]search.Result{
+		"great wall visible from space": {{Title: "Great Wall myth", URL: wallURL, Snippet: "The Great Wall is not visible to the naked eye from low Earth orbit.", Score: 0.9}},
+		"great wall seen from orbit debunk": {{Title: "Snopes", URL: "https://www.snopes.com/wall", Snippet: "Astronauts say the wall cannot be seen."}},
+	}}
+}
+
+func wallReader() *fct.Reader {
+	return &fct.Reader{Pages: map[string]*search.Page{
+		wallURL: {Title: "NASA: The Great Wall from space", Text: "Intro.\nThe Great Wall of China, frequently billed as the only man-made object visible from space, generally isn't, at least to the unaided eye in low Earth orbit.\nOther text.", SHA256: "abc123", FetchedAt: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)},
+	}}
+}
+
+func checker(m factcheck.Model) *factcheck.Checker {
+	return &factcheck.Checker{Model: m, Search: wallSearcher(), Reader: wallReader()}
+}
+
+func TestVerifySearchReadSubmit(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+		fct.Call("read_page", map[string]string{"url": wallURL}),
+		fct.Call("web_search", map[string]string{"query": "great wall seen from orbit debunk"}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "NASA says it is not visible.",
+			Evidence: []fct.Evidence{{SourceURL: wallURL, SourceTitle: "x", Supports: false,
+				QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't"}}}),
+	)}
+	c := checker(m)
+	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []factcheck.Evidence{{SourceURL: wallURL, SourceTitle: "NASA: The Great Wall from space", Supports: false,
+		QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't", QuoteFound: true}}
+	if diff := cmp.Diff(want, v.Evidence); diff != "" {
+		t.Errorf("evidence (-want +got):\n%s", diff)
+	}
+	if v.Verdict != factcheck.Contradicted || v.Confidence != factcheck.High || v.StoppedBy != "" {
+		t.Errorf("verdict = %s/%s stopped by %q, want contradicted/high, not stopped", v.Verdict, v.Confidence, v.StoppedBy)
+	}
+	var tools []string
+	for _, e := range v.Trace {
+		if e.Kind == "tool" {
+			tools = append(tools, e.Tool)
+		}
+	}
+	if diff := cmp.Diff([]string{"web_search", "read_page", "web_search", "submit_verdict"}, tools); diff != "" {
+		t.Errorf("traced tools (-want +got):\n%s", diff)
+	}
+	if len(v.Sources) != 2 || v.Sources[0].SHA256 != "abc123" || !v.Sources[0].Cited || v.Sources[1].Cited {
+		t.Errorf("sources = %+v, want the NASA page (read, hashed, cited) then Snopes (not cited)", v.Sources)
+	}
+	if v.Usage.PromptTokens != 400 {
+		t.Errorf("usage = %+v, want 400 prompt tokens over 4 calls", v.Usage)
+	}
+	// The read_page observation was sent back to the model as data.
+	last := m.Requests()[3]
+	var found bool
+	for _, msg := range last.Messages {
+		for _, r := range msg.ToolResults {
+			if r.Name == "read_page" && strings.Contains(string(r.Content), "unaided eye") {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Error("the page text was not sent back to the model")
+	}
+}
+
+func TestModelThatNeverStops(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		reply  *factcheck.ModelResponse
+		budget factcheck.Budget
+		want   string
+	}{
+		{"searches forever", fct.Call("web_search", map[string]string{"query": "great wall visible from space"}), factcheck.Budget{Searches: 2, Steps: 10}, factcheck.BudgetSearches},
+		{"talks forever", fct.Text("Let me think about it some more."), factcheck.Budget{Steps: 3}, factcheck.BudgetSteps},
+		{"reads forever", fct.Call("read_page", map[string]string{"url": "https://example.com/nowhere"}), factcheck.Budget{Steps: 4, Reads: 100, PromptTokens: 250}, factcheck.BudgetPromptTokens},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var forced *factcheck.ModelRequest
+			m := &fct.Model{Handle: func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+				if req.ToolMode == factcheck.ToolRequired {
+					forced = req
+					return fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "Ran out of budget."}), nil
+				}
+				return tc.reply, nil
+			}}
+			c := checker(m)
+			c.Budget = tc.budget
+			v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.StoppedBy != tc.want {
+				t.Errorf("StoppedBy = %q, want %q", v.StoppedBy, tc.want)
+			}
+			if forced == nil {
+				t.Fatal("no forced final call")
+			}
+			if diff := cmp.Diff([]string{"submit_verdict"}, forced.Allowed); diff != "" {
+				t.Errorf("forced call allowed tools (-want +got):\n%s", diff)
+			}
+			if len(forced.Tools) != 1 || forced.Tools[0].Name != "submit_verdict" {
+				t.Errorf("forced call offers %d tools, want only submit_verdict", len(forced.Tools))
+			}
+			if v.Verdict != factcheck.Unverifiable || v.Reasoning != "Ran out of budget." {
+				t.Errorf("verdict = %s %q, want the forced one", v.Verdict, v.Reasoning)
+			}
+		})
+	}
+}
+
+func TestForcedCallGarbage(t *testing.T) {
+	m := &fct.Model{Handle: func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+		return fct.Text("I cannot decide {not json"), nil
+	}}
+	c := checker(m)
+	c.Budget = factcheck.Budget{Steps: 2}
+	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != factcheck.Unverifiable || v.Confidence != factcheck.Low || v.StoppedBy != factcheck.BudgetSteps {
+		t.Errorf("got %s/%s stopped by %q, want unverifiable/low stopped by steps", v.Verdict, v.Confidence, v.StoppedBy)
+	}
+	if !strings.Contains(v.Reasoning, "steps budget") {
+		t.Errorf("reasoning %q does not explain the budget", v.Reasoning)
+	}
+	if m.Calls() != 3 {
+		t.Errorf("model calls = %d, want 2 steps + 1 forced", m.Calls())
+	}
+}
+
+func TestVerdictAsText(t *testing.T) {
+	verdict := `{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"` + wallURL + `","source_title":"t","supports":false,"quote_or_summary":"generally isn't"}]}`
+	for name, text := range map[string]string{
+		"fenced":      "Here is my verdict:\n```json\n" + verdict + "\n```\nThanks.",
+		"prose":       "After checking, " + verdict + " is my answer.",
+		"bare":        verdict,
+		"fenced-bare": "```\n" + verdict + "\n```",
+	} {
+		t.Run(name, func(t *testing.T) {
+			m := &fct.Model{Handle: fct.Script(
+				fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+				fct.Text(text),
+			)}
+			v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || v.Evidence[0].QuoteFound {
+				// The snippet says "not visible", not "generally isn't": the quote is not found.
+				t.Errorf("got %s with %+v, want contradicted with one unverified-quote evidence", v.Verdict, v.Evidence)
+			}
+		})
+	}
+}
+
+func TestEvidenceProvenance(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "r",
+			Evidence: []fct.Evidence{
+				{SourceURL: "https://invented.example.org/proof", SourceTitle: "Made up", QuoteOrSummary: "anything"},
+				{SourceURL: "HTTPS://WWW.NASA.GOV/great-wall/?utm_source=x", SourceTitle: "NASA", QuoteOrSummary: "This sentence is not on the page."},
+			}}),
+	)}
+	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Evidence) != 1 || v.Evidence[0].SourceURL != wallURL {
+		t.Fatalf("evidence = %+v, want only the retrieved NASA URL, as retrieved", v.Evidence)
+	}
+	if v.Evidence[0].QuoteFound {
+		t.Error("a quote absent from the retrieved text is marked found")
+	}
+	var notes []string
+	for _, e := range v.Trace {
+		if e.Kind == "note" {
+			notes = append(notes, e.Note)
+		}
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{"removed evidence: no tool returned https://invented.example.org/proof", "quote not found"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("trace notes %q lack %q", joined, want)
+		}
+	}
+}
+
+func TestVerdictWithoutEvidenceBecomesUnverifiable(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "Everyone knows.",
+			Evidence: []fct.Evidence{{SourceURL: "https://never.example/retrieved", QuoteOrSummary: "x"}}}),
+	)}
+	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != factcheck.Unverifiable || v.Confidence != factcheck.Low || len(v.Evidence) != 0 {
+		t.Errorf("got %s/%s with %d evidence, want unverifiable/low with none", v.Verdict, v.Confidence, len(v.Evidence))
+	}
+	if !strings.Contains(v.Reasoning, "No source retrieved") {
+		t.Errorf("reasoning %q does not say why", v.Reasoning)
+	}
+}
+
+func TestToolFailuresAreObservations(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("delete_everything", map[string]string{}),
+		fct.Call("web_search", map[string]int{"query": 3}),
+		fct.Call("web_search", map[string]string{}),
+		fct.Call("read_page", map[string]string{"url": "https://not-from-a-search.example/"}),
+		fct.Call("web_search", map[string]string{"query": "nothing matches this"}),
+		fct.Call("submit_verdict", map[string]string{"verdict": "true", "confidence": "sure"}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "Nothing found."}),
+	)}
+	c := checker(m)
+	c.Budget = factcheck.Budget{Searches: 10, Steps: 10}
+	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != factcheck.Unverifiable || v.StoppedBy != "" {
+		t.Errorf("got %s stopped by %q", v.Verdict, v.StoppedBy)
+	}
+	reqs := m.Requests()
+	obs := func(i int) string {
+		msgs := reqs[i].Messages
+		return string(msgs[len(msgs)-1].ToolResults[0].Content)
+	}
+	for i, want := range []string{
+		`unknown tool \"delete_everything\"`,
+		"do not match the schema",
+		"missing required argument(s): query",
+		"refused: https://not-from-a-search.example/ was not returned by a search",
+		"Rephrase",
+		"is not one of supported, contradicted, contested, unverifiable",
+	} {
+		if got := obs(i + 1); !strings.Contains(got, want) {
+			t.Errorf("observation %d = %s, want it to contain %q", i, got, want)
+		}
+	}
+}
+
+type panicReader struct{}
+
+func (panicReader) Read(context.Context, string) (*search.Page, error) { panic("boom") }
+
+func TestToolPanicIsObservation(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+		fct.Call("read_page", map[string]string{"url": wallURL}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "Reader broke."}),
+	)}
+	c := checker(m)
+	c.Reader = panicReader{}
+	if _, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", ""); err != nil {
+		t.Fatal(err)
+	}
+	msgs := m.Requests()[2].Messages
+	if got := string(msgs[len(msgs)-1].ToolResults[0].Content); !strings.Contains(got, "failed unexpectedly: boom") {
+		t.Errorf("observation = %s, want the panic reported", got)
+	}
+}
+
+func TestUserURLMayBeRead(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("read_page", map[string]string{"url": wallURL}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "medium", Reasoning: "r",
+			Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "generally isn't"}}}),
+	)}
+	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "My source: "+wallURL+".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != factcheck.Contradicted || !v.Evidence[0].QuoteFound || v.Sources[0].Via != "input" {
+		t.Errorf("got %s %+v %+v", v.Verdict, v.Evidence, v.Sources)
+	}
+}
+
+func TestModelErrorFailsClaim(t *testing.T) {
+	rl := errors.Join(factcheck.ErrRateLimited, errors.New("429 RESOURCE_EXHAUSTED"))
+	m := &fct.Model{Handle: func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+		if req.Tools[0].Name == factcheck.ToolSubmitClaims {
+			return fct.Call("submit_claims", fct.Claims{Claims: []fct.Claim{{Claim: "Water boils at 100 °C at sea level.", Span: "Water boils at 100 °C at sea level."}}}), nil
+		}
+		return nil, rl
+	}}
+	rep, err := checker(m).Check(context.Background(), factcheck.Input{Text: "Water boils at 100 °C at sea level."})
+	if !errors.Is(err, factcheck.ErrRateLimited) {
+		t.Fatalf("err = %v, want ErrRateLimited", err)
+	}
+	if rep == nil || len(rep.Claims) != 1 || rep.Claims[0].Error == "" || !strings.Contains(rep.Claims[0].Reasoning, "rate limit") {
+		t.Errorf("report = %+v, want the claim marked as failed by the rate limit", rep)
+	}
+}
+
+var _ = json.Marshal
+var _ sync.Mutex

@@ -69,7 +69,6 @@ type Checker struct {
 	Now func() time.Time
 }
 
-
 // Defaults for the Checker's zero fields.
 const (
 	DefaultConcurrency = 4

@@ -25,7 +25,7 @@ const (
 
 // Message is one turn of the conversation.
 type Message struct {
-	Role Role `json:"role"`
+	Role Role   `json:"role"`
 	Text string `json:"text,omitempty"`
 	// ToolCalls are the calls the model asked for (RoleModel).
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`

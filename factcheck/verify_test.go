@@ -20,7 +20,7 @@ const wallURL = "https://www.nasa.gov/great-wall"
 
 func wallSearcher() *fct.Searcher {
 	return &fct.Searcher{Results: map[string][]search.Result{
-		"great wall visible from space": {{Title: "Great Wall myth", URL: wallURL, Snippet: "The Great Wall is not visible to the naked eye from low Earth orbit.", Score: 0.9}},
+		"great wall visible from space":     {{Title: "Great Wall myth", URL: wallURL, Snippet: "The Great Wall is not visible to the naked eye from low Earth orbit.", Score: 0.9}},
 		"great wall seen from orbit debunk": {{Title: "Snopes", URL: "https://www.snopes.com/wall", Snippet: "Astronauts say the wall cannot be seen."}},
 	}}
 }

@@ -1,0 +1,118 @@
+package search
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCachedSearcher(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, tavilyOK)
+	}))
+	defer srv.Close()
+	clock := newClock()
+	cache := NewMemoryCache(clock.Now)
+	s := NewCachedSearcher(NewFailover([]Provider{NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})}, FailoverOptions{}), cache, CacheOptions{Now: clock.Now})
+	ctx := context.Background()
+
+	first, err := s.Search(ctx, "Eiffel tower height", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Hour)
+	second, err := s.Search(ctx, "  eiffel   TOWER height ", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Fatalf("search API asked %d times for the same query, want 1", n)
+	}
+	if d := cmp.Diff(first.Results, second.Results); d != "" {
+		t.Errorf("cached results differ (-first +second):\n%s", d)
+	}
+	if want := []string{"answered from the search cache (stored 2026-11-29T12:00:00Z by tavily)"}; !cmp.Equal(want, second.Notes) {
+		t.Errorf("notes = %q, want %q", second.Notes, want)
+	}
+	if _, err := s.Search(ctx, "eiffel tower height", 10); err != nil || hits.Load() != 2 {
+		t.Errorf("another max must not reuse the answer: hits %d, err %v", hits.Load(), err)
+	}
+	clock.Advance(DefaultSearchTTL)
+	if _, err := s.Search(ctx, "eiffel tower height", 5); err != nil || hits.Load() != 3 {
+		t.Errorf("stale entry must be refreshed: hits %d, err %v", hits.Load(), err)
+	}
+}
+
+func TestCachedFactChecks(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, factCheckOK)
+	}))
+	defer srv.Close()
+	fc, err := NewFactChecks(context.Background(), FactChecksConfig{APIKey: "k", Endpoint: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCachedFactChecks(fc, NewMemoryCache(nil), CacheOptions{})
+	for range 2 {
+		if _, err := c.SearchFactChecks(context.Background(), "eiffel tower dismantled", 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("fact check API asked %d times, want 1", n)
+	}
+}
+
+func TestReaderCache(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, articleHTML)
+	}))
+	defer srv.Close()
+	clock := newClock()
+	cache := NewMemoryCache(clock.Now)
+	r := NewReader(ReaderOptions{Resolver: testResolver, Dial: dialTo(srv), Cache: cache, Now: clock.Now})
+	ctx := context.Background()
+
+	first, err := r.Read(ctx, "http://news.example/story")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(24 * time.Hour)
+	second, err := r.Read(ctx, "http://news.example/story")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Fatalf("page fetched %d times, want 1", n)
+	}
+	if !second.Cached || first.Cached {
+		t.Errorf("Cached = %v then %v, want false then true", first.Cached, second.Cached)
+	}
+	second.Cached = false
+	if d := cmp.Diff(first, second); d != "" {
+		t.Errorf("cached page differs (-first +second):\n%s", d)
+	}
+	// Refusals never reach or fill the cache.
+	if _, err := r.Read(ctx, "http://internal.example/"); err == nil || !strings.HasPrefix(err.Error(), "refused:") {
+		t.Errorf("internal: err = %v", err)
+	}
+	clock.Advance(DefaultPageTTL)
+	if _, err := r.Read(ctx, "http://news.example/story"); err != nil || hits.Load() != 2 {
+		t.Errorf("stale page must be fetched again: hits %d, err %v", hits.Load(), err)
+	}
+}

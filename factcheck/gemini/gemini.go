@@ -40,7 +40,8 @@ type Config struct {
 	// BaseURL overrides the API endpoint. Leave it empty to use Google's,
 	// or the SDK's GOOGLE_GEMINI_BASE_URL environment override.
 	BaseURL string
-	// HTTPClient is the client for API calls; the SDK's default if nil.
+	// HTTPClient is the client for API calls. If nil, a client on a clone
+	// of http.DefaultTransport that keeps up to 32 idle connections.
 	HTTPClient *http.Client
 	// MaxAttempts bounds the calls made for one Generate, retries of rate
 	// limits and server errors included. Default 4.
@@ -84,10 +85,18 @@ func New(ctx context.Context, cfg Config) (*Model, error) {
 			Err:  factcheck.ErrUnknownModel,
 		}
 	}
+	httpClient := cfg.HTTPClient
+	if httpClient == nil {
+		// Concurrent checks share one host; keep more than the default two
+		// idle connections so they are reused, not re-dialled.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 32
+		httpClient = &http.Client{Transport: tr}
+	}
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:     cfg.APIKey,
 		Backend:    genai.BackendGeminiAPI,
-		HTTPClient: cfg.HTTPClient,
+		HTTPClient: httpClient,
 		// RetryOptions stays nil: Generate retries itself, within its bounds.
 		HTTPOptions: genai.HTTPOptions{BaseURL: cfg.BaseURL},
 	})

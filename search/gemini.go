@@ -61,15 +61,16 @@ func NewGemini(cfg GeminiConfig) *Gemini {
 	return &Gemini{cfg: cfg, client: &c}
 }
 
-// Name returns "google" (Google Search through Gemini).
-func (g *Gemini) Name() string { return "google" }
+// Name returns "gemini", the name FACTBOT_SEARCH uses for Google Search
+// through Gemini.
+func (g *Gemini) Name() string { return "gemini" }
 
 // Search asks the model to search for query and returns the sources it
 // grounded its answer on; the snippets are the parts of the answer each
 // source supports.
 func (g *Gemini) Search(ctx context.Context, query string, max int) ([]Result, error) {
 	if g.cfg.Client == nil {
-		return nil, &ProviderError{Provider: "google", Kind: ErrMisconfigured, Msg: "no Gemini client (set GEMINI_API_KEY)"}
+		return nil, &ProviderError{Provider: "gemini", Kind: ErrMisconfigured, Msg: "no Gemini client (set GEMINI_API_KEY)"}
 	}
 	max = clampMax(max, 5, 20)
 	temp := float32(0)
@@ -105,12 +106,12 @@ func (g *Gemini) Search(ctx context.Context, query string, max int) ([]Result, e
 			Title:    c.Web.Title,
 			URL:      c.Web.URI,
 			Snippet:  clip(strings.Join(snippets[i], " … "), 600),
-			Provider: "google",
+			Provider: "gemini",
 		})
 	}
 	res = g.resolveAll(ctx, res)
 	if len(res) == 0 && len(gm.GroundingChunks) > 0 {
-		return nil, &ProviderError{Provider: "google", Kind: ErrUnavailable, Msg: "none of the grounding links could be resolved to a page address"}
+		return nil, &ProviderError{Provider: "gemini", Kind: ErrUnavailable, Msg: "none of the grounding links could be resolved to a page address"}
 	}
 	if len(res) > max {
 		res = res[:max]
@@ -211,11 +212,11 @@ func geminiError(err error) error {
 	if !errors.As(err, &ae) {
 		var pae *genai.APIError
 		if !errors.As(err, &pae) {
-			return &ProviderError{Provider: "google", Kind: ErrUnavailable, Msg: err.Error()}
+			return &ProviderError{Provider: "gemini", Kind: ErrUnavailable, Msg: err.Error()}
 		}
 		ae = *pae
 	}
-	pe := &ProviderError{Provider: "google", Status: ae.Code, Kind: kindForStatus(ae.Code), Msg: clip(ae.Message, 300)}
+	pe := &ProviderError{Provider: "gemini", Status: ae.Code, Kind: kindForStatus(ae.Code), Msg: clip(ae.Message, 300)}
 	if ae.Code == http.StatusBadRequest && strings.Contains(ae.Message, "API key not valid") {
 		pe.Kind = ErrUnauthorized
 	}

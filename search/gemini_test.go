@@ -111,13 +111,13 @@ func TestGeminiSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Response{Query: "eiffel tower height", Provider: "google", Results: []Result{
+	want := &Response{Query: "eiffel tower height", Provider: "gemini", Results: []Result{
 		{Title: "reuters.com", URL: "https://www.reuters.com/world/europe/eiffel-tower-grows-2024-02-12/",
-			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted. … It is now 330 metres tall.", Provider: "google"},
+			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted. … It is now 330 metres tall.", Provider: "gemini"},
 		{Title: "apnews.com", URL: "https://apnews.com/article/eiffel-tower-antenna",
-			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted.", Provider: "google"},
+			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted.", Provider: "gemini"},
 		{Title: "toureiffel.paris", URL: "https://www.toureiffel.paris/en/the-monument/key-figures",
-			Snippet: "It is now 330 metres tall.", Provider: "google"},
+			Snippet: "It is now 330 metres tall.", Provider: "gemini"},
 	}}
 	if d := cmp.Diff(want, resp); d != "" {
 		t.Errorf("response (-want +got):\n%s", d)

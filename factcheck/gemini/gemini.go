@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genai"
@@ -59,7 +60,12 @@ type Model struct {
 	maxAttempts int
 	maxDelay    time.Duration
 	sleep       func(ctx context.Context, d time.Duration) error
+	localIDs    atomic.Uint64
 }
+
+// localIDPrefix marks call ids made up here because the API sent none
+// (common before Gemini 3); they are sent back as no id at all.
+const localIDPrefix = "gemini-local-"
 
 var _ factcheck.Model = (*Model)(nil)
 
@@ -291,14 +297,14 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 					return nil, nil, fmt.Errorf("message %d: call %s: %w", i, tc.Name, err)
 				}
 				parts = append(parts, &genai.Part{
-					FunctionCall:     &genai.FunctionCall{ID: tc.ID, Name: tc.Name, Args: args},
+					FunctionCall:     &genai.FunctionCall{ID: apiID(tc.ID), Name: tc.Name, Args: args},
 					ThoughtSignature: tc.Signature,
 				})
 			}
 		case factcheck.RoleUser:
 			for _, tr := range msg.ToolResults {
 				parts = append(parts, &genai.Part{FunctionResponse: &genai.FunctionResponse{
-					ID: tr.ID, Name: tr.Name, Response: resultObject(tr.Content),
+					ID: apiID(tr.ID), Name: tr.Name, Response: resultObject(tr.Content),
 				}})
 			}
 			if msg.Text != "" {
@@ -347,6 +353,14 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 		return nil, nil, fmt.Errorf("unknown tool mode %q", req.ToolMode)
 	}
 	return contents, config, nil
+}
+
+// apiID is the id to send for a call or result: none for ids made up here.
+func apiID(id string) string {
+	if strings.HasPrefix(id, localIDPrefix) {
+		return ""
+	}
+	return id
 }
 
 // objectArgs decodes a call's JSON arguments, which must be an object.
@@ -426,8 +440,12 @@ func (m *Model) convertResponse(resp *genai.GenerateContentResponse) (*factcheck
 					}
 					args = b
 				}
+				id := p.FunctionCall.ID
+				if id == "" {
+					id = fmt.Sprintf("%s%d", localIDPrefix, m.localIDs.Add(1))
+				}
 				out.Message.ToolCalls = append(out.Message.ToolCalls, factcheck.ToolCall{
-					ID:        p.FunctionCall.ID,
+					ID:        id,
 					Name:      p.FunctionCall.Name,
 					Args:      args,
 					Signature: p.ThoughtSignature,

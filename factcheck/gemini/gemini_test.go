@@ -652,3 +652,40 @@ func TestMissingSignatureIsRejectedLikeTheRealAPI(t *testing.T) {
 		t.Errorf("err = %v, want a 400 APIError", err)
 	}
 }
+
+func TestCallsWithoutIDs(t *testing.T) {
+	m, srv, _ := newModel(t, geminitest.Script(
+		geminitest.Call("search", map[string]any{"query": "a"}).Call("search", map[string]any{"query": "b"}).WithoutCallIDs(),
+		geminitest.Text("ok"),
+	), gemini.Config{})
+	req := &factcheck.ModelRequest{Messages: []factcheck.Message{userText("x")}, Tools: searchTools}
+	first, err := m.Generate(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := first.Message.ToolCalls
+	if len(calls) != 2 || calls[0].ID == "" || calls[0].ID == calls[1].ID {
+		t.Fatalf("calls = %+v, want two distinct made-up ids", calls)
+	}
+	req.Messages = append(req.Messages, first.Message, factcheck.Message{Role: factcheck.RoleUser, ToolResults: []factcheck.ToolResult{
+		{ID: calls[0].ID, Name: "search", Content: json.RawMessage(`{"n":1}`)},
+		{ID: calls[1].ID, Name: "search", Content: json.RawMessage(`{"n":2}`)},
+	}})
+	if _, err := m.Generate(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	r := srv.Requests()[1]
+	for _, p := range r.LastFunctionCalls() {
+		if p.FunctionCall.ID != "" {
+			t.Errorf("echoed call id %q, want none (the API sent none)", p.FunctionCall.ID)
+		}
+	}
+	for _, fr := range r.LastFunctionResponses() {
+		if fr.ID != "" {
+			t.Errorf("function response id %q, want none", fr.ID)
+		}
+	}
+	if sig := r.LastFunctionCalls()[0].ThoughtSignature; len(sig) == 0 {
+		t.Error("thought signature not echoed")
+	}
+}

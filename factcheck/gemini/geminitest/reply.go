@@ -16,6 +16,7 @@ type Reply struct {
 	blockReason  string
 	usage        *Usage
 	err          *apiError
+	noIDs        bool
 }
 
 type replyPart struct {
@@ -59,6 +60,13 @@ func Call(name string, args any) Reply {
 // Call adds another function call to r (parallel calls).
 func (r Reply) Call(name string, args any) Reply {
 	r.parts = append(clonedParts(r.parts), replyPart{call: &callSpec{name: name, args: args}})
+	return r
+}
+
+// WithoutCallIDs leaves the id out of r's function calls, as Gemini 2.x
+// models do; the calls still get thought signatures.
+func (r Reply) WithoutCallIDs() Reply {
+	r.noIDs = true
 	return r
 }
 

@@ -264,7 +264,11 @@ func (s *Server) render(req *Request, reply Reply) (*wireResponse, error) {
 				part.ThoughtSignature = FakeSignature(id)
 				signed = true
 			}
-			s.issued[id] = part.ThoughtSignature
+			if reply.noIDs {
+				part.FunctionCall.ID = ""
+			} else {
+				s.issued[id] = part.ThoughtSignature
+			}
 			content.Parts = append(content.Parts, part)
 			out += len(raw)/4 + 5
 		}

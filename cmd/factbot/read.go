@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/factbot-dev/factbot/search"
+)
+
+func init() {
+	register("read", command{summary: "show what the bot reads on a page: final URL, title, site, date and text", run: runRead})
+}
+
+// readResult is the --json output of factbot read.
+type readResult struct {
+	*search.Page
+	Error   string `json:"error,omitempty"`
+	Refused bool   `json:"refused,omitempty"`
+}
+
+func runRead(ctx context.Context, a *app, args []string) int {
+	fs := flag.NewFlagSet("read", flag.ContinueOnError)
+	fs.SetOutput(a.stderr)
+	asJSON := fs.Bool("json", false, "print the page as one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(a.stderr, "Usage: factbot read [--json] URL\n\nFetches URL the way the bot does and prints the final URL after redirects,\n"+
+			"the title, site, date and extracted text, or why the page was refused.\n"+
+			"FACTBOT_ALLOW_PRIVATE_FETCH=1 lets it read private and loopback addresses.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 1 || strings.TrimSpace(fs.Arg(0)) == "" {
+		fmt.Fprintln(a.stderr, "factbot read: give exactly one URL")
+		fs.Usage()
+		return exitUsage
+	}
+	raw := strings.TrimSpace(fs.Arg(0))
+	if !strings.Contains(raw, "://") && !strings.Contains(raw, ":") {
+		raw = "https://" + raw // "example.com/page" means the web page
+	}
+	r := search.NewReader(search.ReaderOptions{AllowPrivate: a.getenv("FACTBOT_ALLOW_PRIVATE_FETCH") == "1"})
+	p, err := r.Read(ctx, raw)
+	if err != nil {
+		var refused *search.RefusedError
+		isRefused := errors.As(err, &refused)
+		if *asJSON {
+			writeReadJSON(a.stdout, readResult{Page: &search.Page{URL: raw}, Error: err.Error(), Refused: isRefused})
+		}
+		fmt.Fprintf(a.stderr, "factbot read: %v\n", err)
+		if isRefused && a.getenv("FACTBOT_ALLOW_PRIVATE_FETCH") != "1" && strings.Contains(err.Error(), " address") {
+			fmt.Fprintln(a.stderr, "(set FACTBOT_ALLOW_PRIVATE_FETCH=1 to read private and loopback addresses)")
+		}
+		return exitFailed
+	}
+	if *asJSON {
+		writeReadJSON(a.stdout, readResult{Page: p})
+		return exitOK
+	}
+	printReadPage(a.stdout, p)
+	return exitOK
+}
+
+func writeReadJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func printReadPage(w io.Writer, p *search.Page) {
+	field := func(name, val string) {
+		if val != "" {
+			fmt.Fprintf(w, "%-10s %s\n", name+":", val)
+		}
+	}
+	field("URL", p.FinalURL)
+	if p.FinalURL != p.URL {
+		field("Asked", p.URL)
+	}
+	field("Title", p.Title)
+	field("Site", p.Site)
+	field("Published", p.Published)
+	field("By", p.Byline)
+	size := fmt.Sprintf("%d bytes", p.Bytes)
+	if p.Truncated {
+		size += ", cut at the size cap"
+	}
+	field("Fetched", fmt.Sprintf("%s (%s, sha256 %s)", p.FetchedAt.Format("2006-01-02 15:04:05 MST"), size, p.SHA256))
+	fmt.Fprintln(w)
+	if p.Text == "" {
+		fmt.Fprintln(w, "(no text found on the page)")
+		return
+	}
+	fmt.Fprintln(w, p.Text)
+}

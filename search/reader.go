@@ -279,6 +279,7 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 		return nil, fmt.Errorf("the page is not readable HTML: %w", err)
 	}
 	docTitle := titleOf(doc)
+	removeFurniture(doc)
 	parser := readability.NewParser()
 	art, err := parser.ParseAndMutate(doc, pageURL)
 	if err == nil && art.Node != nil {
@@ -358,4 +359,53 @@ func stripNodes(n *html.Node) {
 		stripNodes(c)
 		c = next
 	}
+}
+
+// removeFurniture drops advertising, cookie and newsletter boxes that
+// readability keeps when a site puts them inside the article body.
+func removeFurniture(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && isFurniture(c) {
+			n.RemoveChild(c)
+		} else {
+			removeFurniture(c)
+		}
+		c = next
+	}
+}
+
+func isFurniture(n *html.Node) bool {
+	if n.Data == "body" || n.Data == "html" || n.Data == "article" || n.Data == "main" {
+		return false
+	}
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "data-ad-unit", "data-ad-slot", "data-ad-client":
+			return true
+		case "aria-label":
+			if strings.EqualFold(a.Val, "advertisement") {
+				return true
+			}
+		case "class", "id":
+			for _, tok := range strings.Fields(strings.ToLower(a.Val)) {
+				if furnitureToken(tok) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func furnitureToken(t string) bool {
+	switch {
+	case t == "ad" || t == "ads" || t == "adsbygoogle" || t == "advertisement":
+		return true
+	case strings.HasPrefix(t, "ad-") || strings.HasPrefix(t, "ads-") || strings.HasPrefix(t, "ad_") || strings.HasPrefix(t, "advert"):
+		return true
+	case strings.HasPrefix(t, "sponsor") || strings.HasPrefix(t, "cookie") || strings.HasPrefix(t, "newsletter"):
+		return true
+	}
+	return false
 }

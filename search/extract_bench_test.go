@@ -1,0 +1,66 @@
+package search
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func savedPages(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	files, err := filepath.Glob("testdata/pages/*.html")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no saved pages: %v", err)
+	}
+	pages := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pages[filepath.Base(f)] = b
+	}
+	return pages
+}
+
+// TestExtractSavedPages checks that extraction keeps the article and
+// drops the page furniture on realistic pages.
+func TestExtractSavedPages(t *testing.T) {
+	u, _ := url.Parse("https://www.dailyexample.com/news/story")
+	for name, body := range savedPages(t) {
+		p, err := extract(body, "html", "text/html; charset=utf-8", u)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if p.Site != "The Daily Example" || p.Published == "" || p.Byline == "" || p.Title == "" {
+			t.Errorf("%s: metadata title %q site %q byline %q published %q", name, p.Title, p.Site, p.Byline, p.Published)
+		}
+		if len(p.Text) < 2000 {
+			t.Errorf("%s: only %d bytes of text", name, len(p.Text))
+		}
+		for _, junk := range []string{"Limited time offer", "All rights reserved", "Footer link", "We use cookies", "sendBeacon", "Related stories", "Reply"} {
+			if strings.Contains(p.Text, junk) {
+				t.Errorf("%s: text keeps %q", name, junk)
+			}
+		}
+	}
+}
+
+// BenchmarkExtract measures extraction throughput per saved page.
+func BenchmarkExtract(b *testing.B) {
+	u, _ := url.Parse("https://www.dailyexample.com/news/story")
+	for name, body := range savedPages(b) {
+		b.Run(strings.TrimSuffix(name, ".html"), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := extract(body, "html", "text/html; charset=utf-8", u); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}

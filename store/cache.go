@@ -38,7 +38,8 @@ func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Dur
 }
 
 // PutVerdict caches v under its normalised claim. Verdicts that could not be
-// made (Error set) and empty claims are not cached. The cache time is
+// made (Error set) and empty claims are not cached, nor is the trace (it
+// stays in the check that made the verdict). The cache time is
 // v.CheckedAt (now if zero), so re-putting a cached verdict does not make it
 // fresher.
 func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
@@ -51,6 +52,7 @@ func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdic
 	}
 	c := *v
 	c.Cached = false
+	c.Trace = nil // the trace stays with the check that made the verdict
 	return db.putCached(ctx, tenant, bVerdicts, v.Claim, &cachedVerdict{At: at.UTC(), Verdict: &c})
 }
 

@@ -21,7 +21,9 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("STORE_TEST_CHILD") {
 	case "":
-		os.Exit(m.Run())
+		code := m.Run()
+		benchCleanup()
+		os.Exit(code)
 	case "worker":
 		os.Exit(childWorker(os.Getenv("STORE_TEST_DB"), os.Getenv("STORE_TEST_RESUME_ONLY") != ""))
 	case "lock":

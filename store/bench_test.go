@@ -1,0 +1,215 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+const benchChecks = 100_000
+
+var (
+	benchOnce sync.Once
+	benchDB   *DB
+	benchIDs  []string
+	benchErr  error
+	benchDir  string
+)
+
+var benchWords = func() []string {
+	var w []string
+	for i := range 2000 {
+		w = append(w, fmt.Sprintf("w%dx", i))
+	}
+	return w
+}()
+
+// benchFixture builds, once per test binary run, a database with 100,000
+// checks of tenant T1 (and 10,000 of T2), each with one to three claims
+// (verdicts 40% supported, 40% contradicted, 10% contested, 10%
+// unverifiable), 50 channels, 500 users, words from a 2,000-word
+// vocabulary, and a cached verdict for every claim. Checks are written
+// 2,000 per transaction.
+func benchFixture(b *testing.B) (*DB, []string) {
+	b.Helper()
+	benchOnce.Do(func() {
+		benchDir, benchErr = os.MkdirTemp("", "factbot-bench-")
+		if benchErr != nil {
+			return
+		}
+		start := time.Now()
+		at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		benchDB, benchErr = Open(filepath.Join(benchDir, "factbot.db"), Options{Now: func() time.Time { return at.Add(benchChecks * time.Minute) }})
+		if benchErr != nil {
+			return
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		label := func() factcheck.Label {
+			switch n := rng.IntN(10); {
+			case n < 4:
+				return factcheck.Supported
+			case n < 8:
+				return factcheck.Contradicted
+			case n < 9:
+				return factcheck.Contested
+			}
+			return factcheck.Unverifiable
+		}
+		sentence := func() string {
+			s := "The"
+			for range 8 {
+				s += " " + benchWords[rng.IntN(len(benchWords))]
+			}
+			return s + "."
+		}
+		const batch = 2000
+		for tenant, n := range map[string]int{"T1": benchChecks, "T2": benchChecks / 10} {
+			for i := 0; i < n && benchErr == nil; i += batch {
+				benchErr = benchDB.bolt.Update(func(tx *bolt.Tx) error {
+					tb, err := tenantBucket(tx, tenant)
+					if err != nil {
+						return err
+					}
+					for j := i; j < i+batch && j < n; j++ {
+						t := at.Add(time.Duration(j) * time.Minute)
+						claims := map[string]factcheck.Label{}
+						text := ""
+						for range 1 + rng.IntN(3) {
+							s := sentence()
+							claims[s] = label()
+							text += s + " "
+						}
+						c := check(tenant, fmt.Sprintf("C%d", rng.IntN(50)), fmt.Sprintf("U%d", rng.IntN(500)), text, t, claims)
+						if err := benchDB.saveCheck(tx, c, t); err != nil {
+							return err
+						}
+						if tenant == "T1" {
+							benchIDs = append(benchIDs, c.ID)
+						}
+						for _, v := range c.Report.Claims {
+							e, err := encode(&cachedVerdict{At: t, Verdict: v})
+							if err != nil {
+								return err
+							}
+							if err := sub(tb, bVerdicts).Put(cacheKey(Normalize(v.Claim)), e); err != nil {
+								return err
+							}
+						}
+					}
+					return nil
+				})
+			}
+		}
+		fmt.Fprintf(os.Stderr, "bench fixture: %d checks in %v\n", benchChecks*11/10, time.Since(start).Round(time.Millisecond))
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	return benchDB, benchIDs
+}
+
+func benchCleanup() {
+	if benchDB != nil {
+		benchDB.Close()
+	}
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+}
+
+func BenchmarkCacheLookup(b *testing.B) {
+	db, ids := benchFixture(b)
+	// Claims of random stored checks.
+	var claims []string
+	for i := range 1000 {
+		c, err := db.Check(ctx, "T1", ids[(i*7919)%len(ids)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		claims = append(claims, c.Report.Claims[0].Claim)
+	}
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if _, ok, err := db.Verdict(ctx, "T1", claims[i%len(claims)], 1000*24*time.Hour); err != nil || !ok {
+			b.Fatalf("miss: %v", err)
+		}
+		i++
+	}
+}
+
+func BenchmarkCacheMiss(b *testing.B) {
+	db, _ := benchFixture(b)
+	for b.Loop() {
+		if _, ok, _ := db.Verdict(ctx, "T1", "The moon is made of cheese.", 0); ok {
+			b.Fatal("hit")
+		}
+	}
+}
+
+func benchHistory(b *testing.B, q HistoryQuery, want int) {
+	db, _ := benchFixture(b)
+	for b.Loop() {
+		h, err := db.History(ctx, "T1", q)
+		if err != nil || len(h) != want {
+			b.Fatalf("History(%+v) = %d results, %v", q, len(h), err)
+		}
+	}
+}
+
+func BenchmarkHistoryLatest(b *testing.B) { benchHistory(b, HistoryQuery{Limit: 20}, 20) }
+func BenchmarkHistoryVerdict(b *testing.B) {
+	benchHistory(b, HistoryQuery{Limit: 20, Verdict: factcheck.Unverifiable}, 20)
+}
+func BenchmarkHistoryUser(b *testing.B) { benchHistory(b, HistoryQuery{Limit: 20, User: "U42"}, 20) }
+
+// Each vocabulary word is in about 0.8% of checks: a page of 20 walks
+// about 2,500 checks' text.
+func BenchmarkHistoryWords(b *testing.B) { benchHistory(b, HistoryQuery{Limit: 20, Search: "w42x"}, 20) }
+
+// Two words that rarely meet: the walk covers all 100,000 checks.
+func BenchmarkHistoryWordsRare(b *testing.B) {
+	db, _ := benchFixture(b)
+	for b.Loop() {
+		if _, err := db.History(ctx, "T1", HistoryQuery{Limit: 20, Search: "w42x w1999x w7x"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkShow(b *testing.B) {
+	db, ids := benchFixture(b)
+	i := 0
+	for b.Loop() {
+		if _, err := db.Check(ctx, "T1", ids[(i*7919)%len(ids)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkSize reports the file's bytes per stored check (checks of both
+// tenants, their indexes, and a cached verdict per claim).
+func BenchmarkSize(b *testing.B) {
+	db, _ := benchFixture(b)
+	fi, err := os.Stat(db.Path())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var used int64
+	db.bolt.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil })
+	for b.Loop() {
+	}
+	n := float64(benchChecks * 11 / 10)
+	b.ReportMetric(float64(fi.Size())/n, "file-bytes/check")
+	b.ReportMetric(float64(used)/n, "used-bytes/check")
+	b.ReportMetric(float64(fi.Size())/(1<<20), "file-MiB")
+}

@@ -58,7 +58,7 @@ type Checker struct {
 	CacheTTL time.Duration // default 168h
 
 	Budget Budget
-	// Concurrency bounds how many claims are verified at once (default 4).
+	// Concurrency bounds how many claims are verified at once (default 8).
 	Concurrency int
 	// MaxClaims bounds how many claims of one input are verified (default 8).
 	MaxClaims int
@@ -71,7 +71,7 @@ type Checker struct {
 
 // Defaults for the Checker's zero fields.
 const (
-	DefaultConcurrency = 4
+	DefaultConcurrency = 8
 	DefaultMaxClaims   = 8
 	DefaultMaxInput    = 8000
 	DefaultCacheTTL    = 168 * time.Hour

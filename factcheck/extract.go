@@ -20,7 +20,7 @@ type notCheckableArgs struct {
 
 type claimsArgs struct {
 	Claims       []claimArgs        `json:"claims"`
-	NotCheckable []notCheckableArgs `json:"not_checkable"`
+	NotCheckable []notCheckableArgs `json:"not_checkable,omitempty"`
 }
 
 var submitClaimsSpec = ToolSpec{

@@ -156,7 +156,7 @@ var DefaultBudget = Budget{
 	Reads:        3,
 	PromptTokens: 40000,
 	Time:         90 * time.Second,
-	PageChars:    3000,
+	PageChars:    2400,
 	Results:      5,
 }
 

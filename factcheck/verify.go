@@ -465,7 +465,7 @@ type pageObservation struct {
 	Excerpted bool   `json:"excerpted,omitempty"`
 }
 
-const snippetChars = 400
+const snippetChars = 250
 
 func (r *run) tools() map[string]Tool {
 	ts := map[string]Tool{

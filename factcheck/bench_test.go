@@ -1,0 +1,119 @@
+package factcheck_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	fct "github.com/factbot-dev/factbot/factcheck/factchecktest"
+	"github.com/factbot-dev/factbot/factcheck/gemini"
+	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/search"
+)
+
+// benchDelay is the fake model's time per call.
+const benchDelay = 20 * time.Millisecond
+
+// fixedClaimsModel extracts n claims and verifies each with one search and
+// one verdict: every claim costs two model calls.
+func fixedClaimsModel(n int) *fct.Model {
+	return &fct.Model{Delay: benchDelay, Handle: func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+		if req.Tools[0].Name == factcheck.ToolSubmitClaims {
+			var cs []fct.Claim
+			for i := 0; i < n; i++ {
+				s := fmt.Sprintf("Claim number %d is true.", i)
+				cs = append(cs, fct.Claim{Claim: s, Span: s})
+			}
+			return fct.Call("submit_claims", fct.Claims{Claims: cs}), nil
+		}
+		if len(req.Messages) == 1 {
+			return fct.Call("web_search", map[string]string{"query": fct.ClaimOf(req)}), nil
+		}
+		return fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r"}), nil
+	}}
+}
+
+func benchParagraph(b *testing.B, claims int) {
+	var text []string
+	for i := 0; i < claims; i++ {
+		text = append(text, fmt.Sprintf("Claim number %d is true.", i))
+	}
+	c := &factcheck.Checker{Model: fixedClaimsModel(claims), Search: &fct.Searcher{}, Reader: &fct.Reader{}}
+	in := factcheck.Input{Tenant: "bench", Text: strings.Join(text, " ")}
+	b.ResetTimer()
+	for b.Loop() {
+		rep, err := c.Check(context.Background(), in)
+		if err != nil {
+			b.Fatalf("check: %v", err)
+		}
+		if len(rep.Claims) != claims {
+			b.Fatalf("check found %d claims, want %d", len(rep.Claims), claims)
+		}
+	}
+	// The floor is extraction plus one claim: three model calls.
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(3*benchDelay), "x-floor")
+}
+
+// BenchmarkParagraph compares a paragraph of five claims with the floor
+// (extraction + one claim's time): the goal is x-floor ≤ 1.2 for five.
+func BenchmarkParagraph(b *testing.B) {
+	b.Run("claims=1", func(b *testing.B) { benchParagraph(b, 1) })
+	b.Run("claims=5", func(b *testing.B) { benchParagraph(b, 5) })
+}
+
+// BenchmarkPromptSize measures what one claim's verification sends to
+// Gemini, on the wire, for a fixed script of three searches and two page
+// reads: the largest request and the sum over the run.
+func BenchmarkPromptSize(b *testing.B) {
+	page := strings.Repeat("<p>The Great Wall of China is about 21,196 km long according to a 2012 survey. It is not visible from the Moon with the naked eye; astronauts in low orbit rarely see it.</p>\n", 200)
+	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "<html><head><title>Page %s</title></head><body><article>%s</article></body></html>", r.URL.Path, page)
+	}))
+	defer pages.Close()
+	results := func(q string) []search.Result {
+		var rs []search.Result
+		for i := 0; i < 8; i++ {
+			rs = append(rs, search.Result{Title: fmt.Sprintf("%s result %d", q, i), URL: fmt.Sprintf("%s/%s/%d", pages.URL, strings.ReplaceAll(q, " ", "-"), i),
+				Snippet: strings.Repeat("A typical search snippet about the Great Wall and what can be seen from orbit. ", 4), Score: 0.5})
+		}
+		return rs
+	}
+	srch := &fct.Searcher{Results: map[string][]search.Result{"q1": results("q1"), "q2": results("q2"), "q3": results("q3")}}
+	srv := geminitest.NewServer(b, func(r *geminitest.Request) geminitest.Reply {
+		switch r.Turns() {
+		case 0, 1, 2:
+			return geminitest.Call("web_search", map[string]string{"query": fmt.Sprintf("q%d", r.Turns()+1)})
+		case 3:
+			return geminitest.Call("read_page", map[string]string{"url": pages.URL + "/q1/0"})
+		case 4:
+			return geminitest.Call("read_page", map[string]string{"url": pages.URL + "/q2/0"})
+		default:
+			return geminitest.Call("submit_verdict", map[string]any{"verdict": "unverifiable", "confidence": "low", "reasoning": "r", "evidence": []any{}})
+		}
+	})
+	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &factcheck.Checker{Model: m, Search: srch, Reader: search.NewReader(search.ReaderOptions{AllowPrivate: true})}
+	var maxBytes, sumBytes int
+	for b.Loop() {
+		before := len(srv.Requests())
+		if _, err := c.VerifyClaim(context.Background(), "The Great Wall of China is visible from space", ""); err != nil {
+			b.Fatal(err)
+		}
+		maxBytes, sumBytes = 0, 0
+		for _, r := range srv.Requests()[before:] {
+			maxBytes = max(maxBytes, len(r.Body))
+			sumBytes += len(r.Body)
+		}
+	}
+	b.ReportMetric(float64(maxBytes), "max-prompt-bytes")
+	b.ReportMetric(float64((maxBytes+3)/4), "max-prompt-tokens")
+	b.ReportMetric(float64((sumBytes+3)/4), "run-prompt-tokens")
+}

@@ -116,3 +116,47 @@ func TestReaderCache(t *testing.T) {
 		t.Errorf("stale page must be fetched again: hits %d, err %v", hits.Load(), err)
 	}
 }
+
+// BenchmarkWarmCaches repeats a run's searches and reads against warm
+// caches and fails if any of them reaches a server.
+func BenchmarkWarmCaches(b *testing.B) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/search" {
+			io.WriteString(w, tavilyOK)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, articleHTML)
+	}))
+	defer srv.Close()
+	cache := NewMemoryCache(nil)
+	s := NewCachedSearcher(Single(NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})), cache, CacheOptions{})
+	r := NewReader(ReaderOptions{Resolver: testResolver, Dial: dialTo(srv), Cache: cache})
+	ctx := context.Background()
+	queries := []string{"eiffel tower height", "eiffel tower antenna 2024", "eiffel tower 330 metres"}
+	pages := []string{"http://news.example/a", "http://news.example/b"}
+	run := func() {
+		for _, q := range queries {
+			if _, err := s.Search(ctx, q, 5); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, u := range pages {
+			if _, err := r.Read(ctx, u); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	run() // warm up
+	cold := hits.Load()
+	b.ReportAllocs()
+	for b.Loop() {
+		run()
+	}
+	if n := hits.Load() - cold; n != 0 {
+		b.Fatalf("warm run made %d requests, want 0", n)
+	}
+	b.ReportMetric(0, "requests/run")
+}

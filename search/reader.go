@@ -163,8 +163,8 @@ func (r *Reader) fromCache(ctx context.Context, rawURL string) *Page {
 	return &p
 }
 
-func (r *Reader) fetch(ctx context.Context, rawURL string, u *url.URL) (*Page, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+func (r *Reader) fetch(parent context.Context, rawURL string, u *url.URL) (*Page, error) {
+	ctx, cancel := context.WithTimeout(parent, r.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -174,7 +174,7 @@ func (r *Reader) fetch(ctx context.Context, rawURL string, u *url.URL) (*Page, e
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
 	resp, err := r.client.Do(req)
 	if err != nil {
-		return nil, r.fetchError(ctx, rawURL, err)
+		return nil, r.fetchError(parent, ctx, rawURL, err)
 	}
 	defer resp.Body.Close()
 	final := resp.Request.URL
@@ -189,7 +189,7 @@ func (r *Reader) fetch(ctx context.Context, rawURL string, u *url.URL) (*Page, e
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, r.opts.MaxBytes+1))
 	if err != nil {
-		return nil, r.fetchError(ctx, rawURL, err)
+		return nil, r.fetchError(parent, ctx, rawURL, err)
 	}
 	truncated := int64(len(body)) > r.opts.MaxBytes
 	if truncated {
@@ -216,13 +216,16 @@ func (r *Reader) fetch(ctx context.Context, rawURL string, u *url.URL) (*Page, e
 }
 
 // fetchError turns a transport error into a refusal or a plain message.
-func (r *Reader) fetchError(ctx context.Context, rawURL string, err error) error {
+func (r *Reader) fetchError(parent, ctx context.Context, rawURL string, err error) error {
 	var refused *RefusedError
 	if errors.As(err, &refused) {
 		if refused.URL == "" {
 			refused.URL = rawURL
 		}
 		return refused
+	}
+	if perr := parent.Err(); perr != nil {
+		return fmt.Errorf("reading %s: %w", rawURL, perr) // the caller gave up or ran out of time
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("reading %s: no complete answer within %s", rawURL, r.opts.Timeout)

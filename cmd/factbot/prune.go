@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+func init() {
+	register("prune", command{
+		summary: "remove old checks, finished requests and cached verdicts: factbot prune --older-than 90d",
+		run:     runPrune,
+	})
+}
+
+func runPrune(ctx context.Context, a *app, args []string) int {
+	fs, _ := newStoreFlags(a, "prune", "factbot prune --older-than DURATION\n\nIn every tenant removes checks, finished requests and cached verdicts and extractions older than DURATION (30d, 720h). Pending requests are kept.")
+	older := fs.String("older-than", "", "age of the records to remove, e.g. 30d or 720h (required)")
+	if _, code, ok := parseStoreFlags(a, fs, args, 0); !ok {
+		return code
+	}
+	if *older == "" {
+		fmt.Fprintln(a.stderr, "factbot prune: --older-than is required, e.g. --older-than 90d")
+		return exitUsage
+	}
+	d, err := parseAge(*older)
+	if err != nil || d <= 0 {
+		fmt.Fprintf(a.stderr, "factbot prune: --older-than %q: want a positive duration such as 30d or 720h\n", *older)
+		return exitUsage
+	}
+	db, err := openExistingStore(a)
+	if err != nil {
+		return storeFailed(a, err)
+	}
+	defer db.Close()
+	cutoff := time.Now().Add(-d)
+	st, err := db.Prune(ctx, cutoff)
+	if err != nil {
+		return storeFailed(a, err)
+	}
+	fmt.Fprintf(a.stdout, "Removed records older than %s: %d checks, %d finished requests, %d cached verdicts, %d cached extractions.\n",
+		cutoff.UTC().Format("2006-01-02 15:04Z"), st.Checks, st.Requests, st.Verdicts, st.Extractions)
+	return exitOK
+}

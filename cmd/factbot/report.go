@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// cliTenant is the tenant of checks made from the terminal.
+const cliTenant = "cli"
+
+var labelMarks = map[factcheck.Label]string{
+	factcheck.Supported:    "✔ SUPPORTED",
+	factcheck.Contradicted: "✘ CONTRADICTED",
+	factcheck.Contested:    "◐ CONTESTED",
+	factcheck.Unverifiable: "? UNVERIFIABLE",
+}
+
+// writeReport prints a report for a terminal: per claim the verdict,
+// confidence, reasoning and evidence map.
+func writeReport(w io.Writer, rep *factcheck.Report, id string) {
+	if rep.Notice != "" {
+		fmt.Fprintf(w, "%s\n\n", rep.Notice)
+	}
+	if len(rep.Claims) == 0 {
+		fmt.Fprintln(w, "No check-worthy factual claim was found.")
+	}
+	for i, v := range rep.Claims {
+		fmt.Fprintf(w, "Claim %d of %d: %s\n", i+1, len(rep.Claims), v.Claim)
+		fmt.Fprintf(w, "  %s (%s confidence)", labelMarks[v.Verdict], v.Confidence)
+		if v.Cached {
+			fmt.Fprintf(w, ", cached answer from %s", v.CheckedAt.Local().Format("2006-01-02 15:04"))
+		}
+		if v.StoppedBy != "" {
+			fmt.Fprintf(w, ", %s budget reached", v.StoppedBy)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  %s\n", wrap(v.Reasoning, 76, "  "))
+		if len(v.Evidence) > 0 {
+			fmt.Fprintln(w, "  Evidence:")
+		}
+		for _, e := range v.Evidence {
+			stance := "refutes "
+			if e.Supports {
+				stance = "supports"
+			}
+			title := e.SourceTitle
+			if e.Publisher != "" {
+				title += " — " + e.Publisher
+				if e.Rating != "" {
+					title += ", rated “" + e.Rating + "”"
+				}
+			}
+			fmt.Fprintf(w, "    %s  %s\n", stance, title)
+			fmt.Fprintf(w, "              %s\n", e.SourceURL)
+			if e.QuoteOrSummary != "" {
+				mark := "quote found in the source"
+				if !e.QuoteFound {
+					mark = "not found verbatim in the retrieved text"
+				}
+				fmt.Fprintf(w, "              “%s” (%s)\n", wrap(e.QuoteOrSummary, 60, "               "), mark)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if len(rep.NotCheckable) > 0 {
+		fmt.Fprintln(w, "Not checkable:")
+		for _, n := range rep.NotCheckable {
+			fmt.Fprintf(w, "  • %s — %s\n", n.Text, n.Reason)
+		}
+		fmt.Fprintln(w)
+	}
+	if id != "" {
+		fmt.Fprintf(w, "Saved as %s: 'factbot show %s' prints the full trace.\n", id, id)
+	}
+}
+
+// wrap folds s into lines of at most width runes, indenting continuation
+// lines with indent.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		l := len([]rune(word))
+		if i > 0 {
+			if n+1+l > width {
+				b.WriteString("\n" + indent)
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(word)
+		n += l
+	}
+	return b.String()
+}

@@ -1,0 +1,75 @@
+package factcheck_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	fct "github.com/factbot-dev/factbot/factcheck/factchecktest"
+	"github.com/factbot-dev/factbot/search"
+)
+
+type fakeFactChecks struct{}
+
+func (fakeFactChecks) SearchFactChecks(ctx context.Context, q string, max int) (*search.Response, error) {
+	return &search.Response{Query: q, Provider: "factchecktools", Results: []search.Result{{
+		Title: "Is the Great Wall visible from space?", URL: "https://www.snopes.com/fact-check/great-wall/",
+		Snippet: "Claim: The Great Wall can be seen from space. Rating: False", Publisher: "Snopes", Rating: "False",
+	}}}, nil
+}
+
+type notedSearcher struct{}
+
+func (notedSearcher) Search(ctx context.Context, q string, max int) (*search.Response, error) {
+	return &search.Response{Query: q, Provider: "brave", Notes: []string{"tavily skipped: 429 rate limited, cooling down for 2m0s"},
+		Results: []search.Result{{Title: "t", URL: "https://example.org/a", Snippet: "s"}}}, nil
+}
+
+func TestPublishedFactCheckInEvidence(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("search_fact_checks", map[string]string{"query": "great wall visible from space"}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "Snopes rates it false.",
+			Evidence: []fct.Evidence{{SourceURL: "https://www.snopes.com/fact-check/great-wall/", QuoteOrSummary: "Rating: False"}}}),
+	)}
+	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fakeFactChecks{}}
+	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Evidence) != 1 || v.Evidence[0].Publisher != "Snopes" || v.Evidence[0].Rating != "False" || !v.Evidence[0].QuoteFound {
+		t.Errorf("evidence = %+v, want the Snopes review with publisher and rating", v.Evidence)
+	}
+	if v.Sources[0].Via != "fact_check" {
+		t.Errorf("source via %q, want fact_check", v.Sources[0].Via)
+	}
+	// The tool is offered first, and the prompt asks for it first.
+	req := m.Requests()[0]
+	if req.Tools[0].Name != "search_fact_checks" || !strings.Contains(req.System, "First call search_fact_checks") {
+		t.Errorf("tools %v; the fact-check tool must come first", req.Tools)
+	}
+}
+
+func TestTraceRecordsProviders(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("web_search", map[string]string{"query": "q"}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r"}),
+	)}
+	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}}
+	v, err := c.VerifyClaim(context.Background(), "claim", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, e := range v.Trace {
+		if e.Kind == "note" {
+			notes = append(notes, e.Note)
+		}
+	}
+	got := strings.Join(notes, "\n")
+	for _, want := range []string{"tavily skipped: 429", `search "q" answered by brave`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("trace notes %q lack %q", got, want)
+		}
+	}
+}

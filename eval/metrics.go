@@ -1,0 +1,239 @@
+package eval
+
+import (
+	"sort"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// Prices are model prices in US dollars per million tokens.
+type Prices struct {
+	InputPerM  float64 `json:"input_per_million"`
+	OutputPerM float64 `json:"output_per_million"`
+}
+
+// DefaultPrices are Gemini 2.5 Flash's paid-tier text prices on Google's
+// Gemini API pricing page (ai.google.dev/gemini-api/docs/pricing) as
+// published since mid-2025 and still listed in early 2026: $0.30 per
+// million input tokens and $2.50 per million output tokens (thinking
+// tokens included). Newer Flash models cost more (Gemini 3 Flash: $0.50 /
+// $3.00); pass the prices of the model you run.
+var DefaultPrices = Prices{InputPerM: 0.30, OutputPerM: 2.50}
+
+// Cost returns the dollars for the given token counts.
+func (p Prices) Cost(prompt, output int) float64 {
+	return float64(prompt)*p.InputPerM/1e6 + float64(output)*p.OutputPerM/1e6
+}
+
+// Goals are the targets for verdict quality (issue 7).
+var Goals = struct {
+	MacroF1, Accuracy, SecondsPerClaim, CostPerClaim float64
+}{MacroF1: 0.60, Accuracy: 0.80, SecondsPerClaim: 30, CostPerClaim: 0.002}
+
+// LabelStats are one label's scores.
+type LabelStats struct {
+	Label     factcheck.Label `json:"label"`
+	Support   int             `json:"support"`   // gold cases with this label
+	Predicted int             `json:"predicted"` // predictions of this label
+	Correct   int             `json:"correct"`   // true positives
+	Precision float64         `json:"precision"`
+	Recall    float64         `json:"recall"`
+	F1        float64         `json:"f1"`
+}
+
+// Confusion is the confusion matrix: Counts[gold][predicted], both indexed
+// like Labels.
+type Confusion struct {
+	Labels []factcheck.Label `json:"labels"`
+	Counts [][]int           `json:"counts"`
+}
+
+// PerClaim holds means per scored claim.
+type PerClaim struct {
+	Searches     float64 `json:"searches"`
+	Reads        float64 `json:"reads"`
+	PromptTokens float64 `json:"prompt_tokens"`
+	OutputTokens float64 `json:"output_tokens"`
+	Seconds      float64 `json:"seconds"`
+	CostUSD      float64 `json:"cost_usd"`
+}
+
+// Goal is one target and whether the run met it.
+type Goal struct {
+	Name   string  `json:"name"`
+	Target string  `json:"target"`
+	Value  float64 `json:"value"`
+	Met    bool    `json:"met"`
+}
+
+// Summary is the evaluation of a run.
+type Summary struct {
+	Dataset string `json:"dataset,omitempty"`
+	Model   string `json:"model,omitempty"`
+	// Cases is the dataset's size; Scored the cases with a prediction;
+	// Errors those whose check failed; Missing those not run (yet).
+	Cases   int `json:"cases"`
+	Scored  int `json:"scored"`
+	Errors  int `json:"errors"`
+	Missing int `json:"missing"`
+
+	Accuracy float64 `json:"accuracy"`
+	// MacroF1 is the unweighted mean F1 over the labels that occur as gold
+	// or prediction (scikit-learn's convention).
+	MacroF1   float64      `json:"macro_f1"`
+	Labels    []LabelStats `json:"labels"`
+	Confusion Confusion    `json:"confusion"`
+	// NoClaim counts cases where no claim was extracted (scored as
+	// unverifiable).
+	NoClaim int `json:"no_claim"`
+
+	CitedURLs      int     `json:"cited_urls"`
+	CitedRetrieved int     `json:"cited_retrieved"`
+	CitedShare     float64 `json:"cited_retrieved_share"` // must be 1
+	EvidenceItems  int     `json:"evidence_items"`
+	QuotesFound    int     `json:"quotes_found"`
+	QuoteShare     float64 `json:"quotes_found_share"`
+
+	Searches     int      `json:"searches"`
+	Reads        int      `json:"reads"`
+	PromptTokens int      `json:"prompt_tokens"`
+	OutputTokens int      `json:"output_tokens"`
+	Seconds      float64  `json:"seconds"` // summed over claims
+	MaxSeconds   float64  `json:"max_seconds"`
+	CostUSD      float64  `json:"cost_usd"`
+	Prices       Prices   `json:"prices"`
+	PerClaim     PerClaim `json:"per_claim"`
+
+	// BudgetStops counts verdicts ended by a budget; StoppedBy by which.
+	BudgetStops int            `json:"budget_stops"`
+	StoppedBy   map[string]int `json:"stopped_by"`
+
+	Goals   []Goal   `json:"goals"`
+	Results []Result `json:"results"`
+}
+
+// Summarize evaluates results against their gold labels. cases is the
+// number of cases in the dataset (for Missing); 0 means len(results).
+func Summarize(results []Result, cases int, prices Prices) *Summary {
+	s := &Summary{Cases: cases, Prices: prices, StoppedBy: map[string]int{}, Results: results}
+	if s.Cases == 0 {
+		s.Cases = len(results)
+	}
+	idx := map[factcheck.Label]int{}
+	for i, l := range factcheck.Labels {
+		idx[l] = i
+	}
+	n := len(factcheck.Labels)
+	s.Confusion = Confusion{Labels: factcheck.Labels, Counts: make([][]int, n)}
+	for i := range s.Confusion.Counts {
+		s.Confusion.Counts[i] = make([]int, n)
+	}
+	models := map[string]int{}
+	right := 0
+	for _, r := range results {
+		s.PromptTokens += r.PromptTokens
+		s.OutputTokens += r.OutputTokens
+		if r.Error != "" {
+			s.Errors++
+			continue
+		}
+		g, okg := idx[r.Label]
+		p, okp := idx[r.Predicted]
+		if !okg || !okp {
+			s.Errors++
+			continue
+		}
+		s.Scored++
+		s.Confusion.Counts[g][p]++
+		if g == p {
+			right++
+		}
+		if r.NoClaim {
+			s.NoClaim++
+		}
+		if r.Model != "" {
+			models[r.Model]++
+		}
+		s.CitedURLs += r.CitedURLs
+		s.CitedRetrieved += r.CitedRetrieved
+		s.EvidenceItems += r.EvidenceItems
+		s.QuotesFound += r.QuotesFound
+		s.Searches += r.Searches
+		s.Reads += r.Reads
+		s.Seconds += r.Seconds
+		s.MaxSeconds = max(s.MaxSeconds, r.Seconds)
+		if r.StoppedBy != "" {
+			s.BudgetStops++
+			s.StoppedBy[r.StoppedBy]++
+		}
+	}
+	s.Missing = max(s.Cases-s.Scored-s.Errors, 0)
+	s.Accuracy = ratio(right, s.Scored)
+	var f1s []float64
+	for i, l := range factcheck.Labels {
+		st := LabelStats{Label: l, Correct: s.Confusion.Counts[i][i]}
+		for j := range n {
+			st.Support += s.Confusion.Counts[i][j]
+			st.Predicted += s.Confusion.Counts[j][i]
+		}
+		st.Precision = ratio(st.Correct, st.Predicted)
+		st.Recall = ratio(st.Correct, st.Support)
+		if st.Precision+st.Recall > 0 {
+			st.F1 = 2 * st.Precision * st.Recall / (st.Precision + st.Recall)
+		}
+		if st.Support > 0 || st.Predicted > 0 {
+			f1s = append(f1s, st.F1)
+		}
+		s.Labels = append(s.Labels, st)
+	}
+	for _, f := range f1s {
+		s.MacroF1 += f / float64(len(f1s))
+	}
+	s.CitedShare = ratio(s.CitedRetrieved, s.CitedURLs)
+	if s.CitedURLs == 0 {
+		s.CitedShare = 1 // nothing cited, nothing unretrieved
+	}
+	s.QuoteShare = ratio(s.QuotesFound, s.EvidenceItems)
+	s.CostUSD = prices.Cost(s.PromptTokens, s.OutputTokens)
+	if s.Scored > 0 {
+		k := float64(s.Scored)
+		s.PerClaim = PerClaim{
+			Searches: float64(s.Searches) / k, Reads: float64(s.Reads) / k,
+			PromptTokens: float64(s.PromptTokens) / k, OutputTokens: float64(s.OutputTokens) / k,
+			Seconds: s.Seconds / k, CostUSD: s.CostUSD / k,
+		}
+	}
+	s.Model = mostCommon(models)
+	s.Goals = []Goal{
+		{Name: "macro-F1", Target: "≥ 0.60", Value: s.MacroF1, Met: s.MacroF1 >= Goals.MacroF1},
+		{Name: "accuracy", Target: "≥ 0.80", Value: s.Accuracy, Met: s.Accuracy >= Goals.Accuracy},
+		{Name: "seconds per claim", Target: "≤ 30", Value: s.PerClaim.Seconds, Met: s.Scored > 0 && s.PerClaim.Seconds <= Goals.SecondsPerClaim},
+		{Name: "cost per claim (USD)", Target: "≤ 0.002", Value: s.PerClaim.CostUSD, Met: s.Scored > 0 && s.PerClaim.CostUSD <= Goals.CostPerClaim},
+		{Name: "cited URLs retrieved", Target: "= 100%", Value: s.CitedShare, Met: s.CitedShare == 1},
+	}
+	return s
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func mostCommon(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	if len(keys) == 0 {
+		return ""
+	}
+	return keys[0]
+}

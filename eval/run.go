@@ -1,0 +1,366 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// Checker checks text; *factcheck.Checker satisfies it.
+type Checker interface {
+	Check(ctx context.Context, in factcheck.Input) (*factcheck.Report, error)
+}
+
+// Tenant is the cache tenant evaluation runs use.
+const Tenant = "eval"
+
+// Result is the outcome of one case: one line of a results file.
+type Result struct {
+	ID    string          `json:"id"`
+	Claim string          `json:"claim"`
+	Label factcheck.Label `json:"label"` // the gold label
+	// Predicted is the first verdict's label; unverifiable when no claim
+	// was extracted. Empty when Error is set.
+	Predicted  factcheck.Label      `json:"predicted,omitempty"`
+	Correct    bool                 `json:"correct"`
+	Confidence factcheck.Confidence `json:"confidence,omitempty"`
+	Reasoning  string               `json:"reasoning,omitempty"`
+	Evidence   []factcheck.Evidence `json:"evidence,omitempty"`
+	Model      string               `json:"model,omitempty"`
+	// NoClaim is true when the checker found no claim in the text.
+	NoClaim bool `json:"no_claim,omitempty"`
+	// Claims is how many claims the checker extracted from the text.
+	Claims int `json:"claims"`
+
+	// Provenance over every verdict of the report: cited evidence URLs,
+	// how many of them were retrieved in the run (in the verdict's
+	// Sources), and how many evidence quotes were found verbatim.
+	CitedURLs      int `json:"cited_urls"`
+	CitedRetrieved int `json:"cited_retrieved"`
+	EvidenceItems  int `json:"evidence_items"`
+	QuotesFound    int `json:"quotes_found"`
+
+	// Effort, from the traces and usage of the whole report.
+	Searches     int     `json:"searches"`
+	Reads        int     `json:"reads"`
+	PromptTokens int     `json:"prompt_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	Seconds      float64 `json:"seconds"`
+	// StoppedBy is the budget that ended the first verdict's run, if any.
+	StoppedBy string `json:"stopped_by,omitempty"`
+	// VerdictError is the first verdict's Error (it could not be checked).
+	VerdictError string `json:"verdict_error,omitempty"`
+	// Error is set when the checker failed on the whole input; such
+	// results count as errors, not predictions, and --resume retries them.
+	Error string `json:"error,omitempty"`
+}
+
+// Runner checks cases with bounded concurrency, writing each result as
+// soon as it is known.
+type Runner struct {
+	Checker Checker
+	// Concurrency bounds the claims checked at once (default 2).
+	Concurrency int
+	// Out receives one JSON line per finished case; nil for none. Writes
+	// are serialised.
+	Out io.Writer
+	// Progress receives a progress bar; nil for none.
+	Progress io.Writer
+	// Now returns the time; tests set it. Default time.Now.
+	Now func() time.Time
+}
+
+// Run checks every case that has no successful result in done (from an
+// earlier, interrupted run) and returns the results of all cases that have
+// one, in the order of cases. It stops early, returning what it has and
+// the error, when ctx ends or the checker reports a configuration error.
+func (r *Runner) Run(ctx context.Context, cases []Case, done []Result) ([]Result, error) {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	conc := r.Concurrency
+	if conc <= 0 {
+		conc = 2
+	}
+	have := map[string]Result{}
+	for _, d := range done {
+		if d.Error == "" {
+			have[d.ID] = d
+		} else {
+			delete(have, d.ID) // a later failure of the same id
+		}
+	}
+	results := make([]*Result, len(cases))
+	var todo []int
+	for i, c := range cases {
+		if d, ok := have[c.ID]; ok {
+			results[i] = &d
+			continue
+		}
+		todo = append(todo, i)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		bar      = newProgress(r.Progress, len(cases))
+	)
+	for _, res := range results {
+		if res != nil {
+			bar.add(res)
+		}
+	}
+	bar.draw()
+	sem := make(chan struct{}, conc)
+	var wg sync.WaitGroup
+loop:
+	for _, i := range todo {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			break loop
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			c := cases[i]
+			start := now()
+			rep, err := r.Checker.Check(ctx, factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true})
+			elapsed := now().Sub(start)
+			if err != nil && ctx.Err() != nil {
+				return // interrupted: not a result
+			}
+			res := score(c, rep, err, elapsed)
+			mu.Lock()
+			defer mu.Unlock()
+			var ce *factcheck.ConfigError
+			if errors.As(err, &ce) {
+				if firstErr == nil {
+					firstErr = err
+				}
+				cancel()
+				return
+			}
+			if r.Out != nil {
+				line, _ := json.Marshal(res)
+				if _, werr := r.Out.Write(append(line, '\n')); werr != nil && firstErr == nil {
+					firstErr = fmt.Errorf("writing results: %w", werr)
+					cancel()
+				}
+			}
+			results[i] = res
+			bar.add(res)
+			bar.draw()
+		}()
+	}
+	wg.Wait()
+	bar.finish()
+	out := make([]Result, 0, len(cases))
+	for _, res := range results {
+		if res != nil {
+			out = append(out, *res)
+		}
+	}
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	return out, firstErr
+}
+
+// score turns one report into a Result.
+func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Result {
+	res := &Result{ID: c.ID, Claim: c.Claim, Label: c.Label, Seconds: elapsed.Seconds()}
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	if rep == nil {
+		res.Error = "checker returned no report"
+		return res
+	}
+	res.Model = rep.Model
+	res.Claims = len(rep.Claims)
+	usage := rep.Usage
+	if usage == (factcheck.Usage{}) {
+		for _, v := range rep.Claims {
+			usage = usage.Add(v.Usage)
+		}
+	}
+	res.PromptTokens, res.OutputTokens = usage.PromptTokens, usage.OutputTokens
+	countTools(rep.Trace, res)
+	for _, v := range rep.Claims {
+		if v == nil {
+			continue
+		}
+		countTools(v.Trace, res)
+		retrieved := map[string]bool{}
+		for _, s := range v.Sources {
+			retrieved[s.URL] = true
+		}
+		cited := map[string]bool{}
+		for _, e := range v.Evidence {
+			res.EvidenceItems++
+			if e.QuoteFound {
+				res.QuotesFound++
+			}
+			if e.SourceURL == "" || cited[e.SourceURL] {
+				continue
+			}
+			cited[e.SourceURL] = true
+			res.CitedURLs++
+			if retrieved[e.SourceURL] {
+				res.CitedRetrieved++
+			}
+		}
+	}
+	if len(rep.Claims) == 0 || rep.Claims[0] == nil {
+		res.NoClaim = true
+		res.Predicted = factcheck.Unverifiable
+	} else {
+		v := rep.Claims[0]
+		res.Predicted = v.Verdict
+		if !res.Predicted.Valid() {
+			res.Predicted = factcheck.Unverifiable
+		}
+		res.Confidence, res.Reasoning, res.Evidence = v.Confidence, v.Reasoning, v.Evidence
+		res.StoppedBy, res.VerdictError = v.StoppedBy, v.Error
+		if res.Model == "" {
+			res.Model = v.Model
+		}
+	}
+	res.Correct = res.Predicted == res.Label
+	return res
+}
+
+// countTools counts searches and page reads actually made (calls refused
+// by a budget are not counted).
+func countTools(trace []factcheck.TraceEvent, res *Result) {
+	for _, ev := range trace {
+		if ev.Kind != "tool" || strings.HasPrefix(ev.Error, "budget used up") {
+			continue
+		}
+		switch ev.Tool {
+		case factcheck.ToolWebSearch, factcheck.ToolFactChecks:
+			res.Searches++
+		case factcheck.ToolReadPage:
+			res.Reads++
+		}
+	}
+}
+
+// ReadResults reads a results file written by Run. Later lines for the same
+// id replace earlier ones. A final line cut short by an interruption is
+// ignored; any other bad line is an error.
+func ReadResults(r io.Reader) ([]Result, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var out []Result
+	index := map[string]int{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	lines := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines++
+	}
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var res Result
+		if err := json.Unmarshal(line, &res); err != nil || res.ID == "" {
+			if n == lines && !bytes.HasSuffix(data, []byte("\n")) {
+				break // torn last write
+			}
+			return nil, fmt.Errorf("results line %d is not a result: %v", n, err)
+		}
+		if i, ok := index[res.ID]; ok {
+			out[i] = res
+			continue
+		}
+		index[res.ID] = len(out)
+		out = append(out, res)
+	}
+	return out, sc.Err()
+}
+
+// progress draws a one-line progress bar.
+type progress struct {
+	w                    io.Writer
+	total                int
+	done, scored, right  int
+	errs                 int
+	promptTok, outputTok int
+}
+
+func newProgress(w io.Writer, total int) *progress { return &progress{w: w, total: total} }
+
+func (p *progress) add(r *Result) {
+	p.done++
+	p.promptTok += r.PromptTokens
+	p.outputTok += r.OutputTokens
+	if r.Error != "" {
+		p.errs++
+		return
+	}
+	p.scored++
+	if r.Correct {
+		p.right++
+	}
+}
+
+const barWidth = 24
+
+func (p *progress) draw() {
+	if p.w == nil {
+		return
+	}
+	filled := 0
+	if p.total > 0 {
+		filled = p.done * barWidth / p.total
+	}
+	acc := "  -  "
+	if p.scored > 0 {
+		acc = fmt.Sprintf("%4.1f%%", 100*float64(p.right)/float64(p.scored))
+	}
+	line := fmt.Sprintf("\r[%s%s] %d/%d  accuracy %s  tokens %s in / %s out",
+		strings.Repeat("#", filled), strings.Repeat(".", barWidth-filled), p.done, p.total, acc, humanCount(p.promptTok), humanCount(p.outputTok))
+	if p.errs > 0 {
+		line += fmt.Sprintf("  errors %d", p.errs)
+	}
+	fmt.Fprint(p.w, line+"  ")
+}
+
+func (p *progress) finish() {
+	if p.w != nil {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// humanCount writes 1234567 as 1.2M.
+func humanCount(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}

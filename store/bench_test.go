@@ -173,7 +173,9 @@ func BenchmarkHistoryUser(b *testing.B) { benchHistory(b, HistoryQuery{Limit: 20
 
 // Each vocabulary word is in about 0.8% of checks: a page of 20 walks
 // about 2,500 checks' text.
-func BenchmarkHistoryWords(b *testing.B) { benchHistory(b, HistoryQuery{Limit: 20, Search: "w42x"}, 20) }
+func BenchmarkHistoryWords(b *testing.B) {
+	benchHistory(b, HistoryQuery{Limit: 20, Search: "w42x"}, 20)
+}
 
 // Two words that rarely meet: the walk covers all 100,000 checks.
 func BenchmarkHistoryWordsRare(b *testing.B) {

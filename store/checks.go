@@ -140,11 +140,12 @@ func (db *DB) saveCheck(tx *bolt.Tx, c *Check, now time.Time) error {
 	return nil
 }
 
-// newID returns an unused time-ordered ID.
+// newID returns an unused time-ordered ID: the time, then 4 random hex
+// digits (more after repeated collisions).
 func newID(checks *bolt.Bucket, t time.Time) string {
 	prefix := t.UTC().Format(idTimeLayout) + "-"
-	for n := 2; ; n++ {
-		b := make([]byte, n/2+n%2)
+	for try := 0; ; try++ {
+		b := make([]byte, 2+try/4)
 		rand.Read(b)
 		id := prefix + hex.EncodeToString(b)
 		if checks.Get([]byte(id)) == nil {

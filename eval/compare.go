@@ -50,8 +50,12 @@ type Change struct {
 type Comparison struct {
 	Changes []Change `json:"changes"`
 	// Common counts claims in both runs; OnlyA and OnlyB the others.
-	Common, OnlyA, OnlyB int
-	AccuracyA, AccuracyB float64 // over the common claims
+	Common int `json:"common"`
+	OnlyA  int `json:"only_a"`
+	OnlyB  int `json:"only_b"`
+	// AccuracyA and AccuracyB are over the common claims.
+	AccuracyA float64 `json:"accuracy_a"`
+	AccuracyB float64 `json:"accuracy_b"`
 }
 
 // Compare matches results by id (by claim text when ids differ) and lists

@@ -240,10 +240,12 @@ func (r *run) forceVerdict(ctx context.Context, req *ModelRequest) *verdictArgs 
 	r.emit(Event{Kind: EventNote, Claim: r.index, Text: "budget reached (" + r.stop + "), asking for a final verdict"})
 	ctx, cancel := context.WithTimeout(ctx, forcedCallGrace)
 	defer cancel()
-	// A model turn that ends with tool calls must be answered before the
-	// next user text; runCalls already did, so only text is appended.
-	req.Messages = append(req.Messages, Message{Role: RoleUser, Text: fmt.Sprintf(
-		"The %s budget is used up. Call submit_verdict now, using only the evidence already retrieved. If it is not enough, the verdict is unverifiable.", r.stop)})
+	instr := fmt.Sprintf("The %s budget is used up. Call submit_verdict now, using only the evidence already retrieved. If it is not enough, the verdict is unverifiable.", r.stop)
+	if last := &req.Messages[len(req.Messages)-1]; last.Role == RoleUser && last.Text == "" {
+		last.Text = instr // one user turn: the tool results, then the instruction
+	} else {
+		req.Messages = append(req.Messages, Message{Role: RoleUser, Text: instr})
+	}
 	req.ToolMode = ToolRequired
 	req.Allowed = []string{ToolSubmitVerdict}
 	req.Tools = []ToolSpec{submitVerdictSpec}

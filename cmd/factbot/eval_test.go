@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -304,5 +306,68 @@ func TestEvalEndToEnd(t *testing.T) {
 	}
 	if s.PromptTokens == 0 {
 		t.Error("no tokens counted from the real engine's usage")
+	}
+}
+
+// The measurement on a local model: FACTBOT_LLM=openai against a fake
+// Ollama-style server (tool arguments as objects, no call ids, a call
+// written inside <tool_call> tags), through the real openai-go client.
+func TestEvalLocalModel(t *testing.T) {
+	var w *world
+	w = newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		t.Error("Gemini was called with FACTBOT_LLM=openai")
+		return geminitest.Text("")
+	})
+	ollama := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []map[string]any `json:"messages"`
+			Tools    []struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			} `json:"tools"`
+		}
+		if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(rw, `{"error":"bad request"}`, http.StatusBadRequest)
+			return
+		}
+		extraction, tools := false, 0
+		for _, tl := range req.Tools {
+			extraction = extraction || tl.Function.Name == factcheck.ToolSubmitClaims
+		}
+		for _, m := range req.Messages {
+			if m["role"] == "tool" {
+				tools++
+			}
+		}
+		var msg string
+		switch {
+		case extraction:
+			msg = `{"role":"assistant","content":"","tool_calls":[{"function":{"name":"submit_claims","arguments":{"claims":[{"claim":"` + wallClaim + `","span":"` + wallClaim + `"}],"not_checkable":[]}}}]}`
+		case tools == 0:
+			msg = `{"role":"assistant","content":"<tool_call>{\"name\": \"web_search\", \"arguments\": {\"query\": \"great wall visible from space\"}}</tool_call>"}`
+		default:
+			msg = `{"role":"assistant","content":"","tool_calls":[{"function":{"name":"submit_verdict","arguments":{"verdict":"contradicted","confidence":"high","reasoning":"Not visible to the unaided eye.","evidence":[{"source_url":"` +
+				w.url("/nasa/great-wall") + `","source_title":"Great Wall myth","supports":false,"quote_or_summary":"The Great Wall is not visible to the unaided eye from low Earth orbit."}]}}}]}`
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(rw, `{"id":"x","object":"chat.completion","created":1,"model":"qwen3:8b","choices":[{"index":0,"message":%s,"finish_reason":"stop"}],"usage":{"prompt_tokens":700,"completion_tokens":60}}`, msg)
+	}))
+	t.Cleanup(ollama.Close)
+	w.env["FACTBOT_LLM"] = "openai"
+	w.env["FACTBOT_MODEL"] = "qwen3:8b"
+	w.env["OPENAI_BASE_URL"] = ollama.URL + "/v1"
+	dataset := filepath.Join(t.TempDir(), "d.jsonl")
+	os.WriteFile(dataset, []byte(fmt.Sprintf(`{"claim":%q,"label":"contradicted"}`, wallClaim)), 0o644)
+	stdout, stderr, code := w.run("eval", "--dataset", dataset, "--json", "--quiet", "--price-in", "0", "--price-out", "0")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	var s eval.Summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("not a JSON summary: %v\n%s", err, stdout)
+	}
+	if s.Accuracy != 1 || s.Searches != 1 || s.CitedShare != 1 || s.CostUSD != 0 || s.Model == "" {
+		t.Errorf("accuracy %v, searches %d, cited share %v, cost %v, model %q; want 1, 1, 1, 0, set\n%s", s.Accuracy, s.Searches, s.CitedShare, s.CostUSD, s.Model, stdout)
 	}
 }

@@ -12,6 +12,7 @@
 package discordtest
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -45,6 +46,8 @@ type Request struct {
 	Body   []byte
 	// Status is what the fake answered.
 	Status int
+	// At is when the request arrived.
+	At time.Time
 }
 
 // JSON decodes the request body into v.
@@ -237,35 +240,38 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 			s.mu.Lock()
 			s.identifies = append(s.identifies, append(json.RawMessage(nil), p.D...))
 			s.mu.Unlock()
-			if s.dispatchTo(c, "READY", ready) != nil {
+			if s.dispatchTo(c, "READY", ready, true) != nil {
 				return
 			}
-			s.mu.Lock()
-			c.ready = true
-			s.notifyLocked()
-			s.mu.Unlock()
 		case 6: // resume
-			if s.dispatchTo(c, "RESUMED", map[string]any{}) != nil {
+			if s.dispatchTo(c, "RESUMED", map[string]any{}, true) != nil {
 				return
 			}
-			s.mu.Lock()
-			c.ready = true
-			s.notifyLocked()
-			s.mu.Unlock()
 		}
 	}
 }
 
-func (s *Server) dispatchTo(c *gwConn, t string, d any) error {
+// dispatchTo sends a dispatch to c. With ready set, c is marked identified
+// before any other write can follow the event.
+func (s *Server) dispatchTo(c *gwConn, t string, d any, ready bool) error {
 	raw, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
 	s.mu.Lock()
 	s.seq++
 	seq := s.seq
+	if ready {
+		// Marked before the write: Dispatch then waits on wmu, so nothing
+		// can precede READY, and a client that has read READY can be sent
+		// events at once.
+		c.ready = true
+		s.notifyLocked()
+	}
 	s.mu.Unlock()
-	return c.write(payload{Op: 0, D: raw, S: &seq, T: t})
+	return c.ws.WriteJSON(payload{Op: 0, D: raw, S: &seq, T: t})
 }
 
 // WaitReady blocks until a gateway connection has identified and received
@@ -313,7 +319,7 @@ func (s *Server) Dispatch(t string, d any) error {
 		return fmt.Errorf("discordtest: no identified gateway connection for %s", t)
 	}
 	for _, c := range ready {
-		if err := s.dispatchTo(c, t, d); err != nil {
+		if err := s.dispatchTo(c, t, d, false); err != nil {
 			return fmt.Errorf("discordtest: dispatch %s: %w", t, err)
 		}
 	}
@@ -420,9 +426,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveGateway(w, r)
 		return
 	}
+	at := time.Now()
 	body, _ := io.ReadAll(r.Body)
 	path := strings.TrimPrefix(r.URL.Path, APIPrefix)
-	rec := Request{Method: r.Method, Path: path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+	rec := Request{Method: r.Method, Path: path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body, At: at}
 
 	status, resp, hdr := s.route(r, path, body)
 	for k, v := range hdr {
@@ -485,13 +492,16 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 		}, nil
 
 	case r.Method == "POST" && is("channels", "*", "messages"):
-		var ms discordgo.MessageSend
+		var ms discordgo.Message // MessageSend cannot decode components
 		if err := json.Unmarshal(body, &ms); err != nil {
 			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
 		}
 		m := s.newMessage(seg[1], ms.Content, ms.Embeds, ms.Components, ms.Flags)
-		if ms.Reference != nil {
-			m.MessageReference = ms.Reference
+		if ms.MessageReference != nil {
+			s.mu.Lock()
+			s.messages[m.ID].MessageReference = ms.MessageReference
+			s.mu.Unlock()
+			m.MessageReference = ms.MessageReference
 		}
 		return http.StatusOK, m, nil
 
@@ -503,33 +513,17 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 		return http.StatusOK, m, nil
 
 	case r.Method == "POST" && is("interactions", "*", "*", "callback"):
-		var resp discordgo.InteractionResponse
-		if err := json.Unmarshal(body, &resp); err != nil {
+		resp, err := decodeResponse(body)
+		if err != nil {
 			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
 		}
-		token := seg[2]
-		s.mu.Lock()
-		_, dup := s.originals[token]
-		s.mu.Unlock()
-		if dup {
+		if !s.acknowledge(seg[1], seg[2], resp) {
 			return http.StatusBadRequest, apiError(40060, "Interaction has already been acknowledged."), nil
 		}
-		var content string
-		var embeds []*discordgo.MessageEmbed
-		var comps []discordgo.MessageComponent
-		var flags discordgo.MessageFlags
-		if resp.Data != nil {
-			content, embeds, comps, flags = resp.Data.Content, resp.Data.Embeds, resp.Data.Components, resp.Data.Flags
-		}
-		m := s.newMessage("", content, embeds, comps, flags)
-		m.Interaction = &discordgo.MessageInteraction{ID: seg[1]}
-		s.mu.Lock()
-		s.originals[token] = m.ID
-		s.mu.Unlock()
 		return http.StatusNoContent, nil, nil
 
 	case r.Method == "POST" && is("webhooks", "*", "*"):
-		var p discordgo.WebhookParams
+		var p discordgo.Message
 		if err := json.Unmarshal(body, &p); err != nil {
 			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
 		}
@@ -578,6 +572,58 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 		return http.StatusOK, cmds, nil
 	}
 	return http.StatusNotFound, apiError(0, "404: Not Found"), nil
+}
+
+// acknowledge records an interaction response; the original response
+// message exists from then on (as Discord creates it). It reports false if
+// the interaction was acknowledged before.
+// decodeResponse decodes an interaction response; discordgo's
+// InteractionResponseData cannot decode components, Message can.
+func decodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
+	var raw struct {
+		Type discordgo.InteractionResponseType `json:"type"`
+		Data json.RawMessage                   `json:"data"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, err
+	}
+	resp := &discordgo.InteractionResponse{Type: raw.Type}
+	if len(raw.Data) > 0 && string(raw.Data) != "null" {
+		var m discordgo.Message
+		if err := json.Unmarshal(raw.Data, &m); err != nil {
+			return nil, err
+		}
+		resp.Data = &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags}
+	}
+	return resp, nil
+}
+
+func (s *Server) acknowledge(id, token string, resp *discordgo.InteractionResponse) bool {
+	s.mu.Lock()
+	_, dup := s.originals[token]
+	s.mu.Unlock()
+	if dup {
+		return false
+	}
+	switch resp.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
+	default:
+		return true // PONG, modals, component updates: no new message
+	}
+	var content string
+	var embeds []*discordgo.MessageEmbed
+	var comps []discordgo.MessageComponent
+	var flags discordgo.MessageFlags
+	if resp.Data != nil {
+		content, embeds, comps, flags = resp.Data.Content, resp.Data.Embeds, resp.Data.Components, resp.Data.Flags
+	}
+	m := s.newMessage("", content, embeds, comps, flags)
+	s.mu.Lock()
+	s.messages[m.ID].Interaction = &discordgo.MessageInteraction{ID: id}
+	s.originals[token] = m.ID
+	s.notifyLocked()
+	s.mu.Unlock()
+	return true
 }
 
 func (s *Server) newID() string {
@@ -684,6 +730,38 @@ func rateLimited(rl *rateLimit) (int, any, http.Header) {
 }
 
 // ---- HTTP interactions ----
+
+// DeliverInteraction sends i to an HTTP interactions endpoint the way
+// Discord does: signed with key at the current time. A 200 answer is
+// recorded as the interaction's response (as a REST callback would be);
+// it returns the status and body.
+func (s *Server) DeliverInteraction(ctx context.Context, url string, key ed25519.PrivateKey, i *discordgo.Interaction) (int, []byte, error) {
+	body, err := json.Marshal(i)
+	if err != nil {
+		return 0, nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	SignInteraction(req.Header, key, strconv.FormatInt(time.Now().Unix(), 10), body)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return resp.StatusCode, nil, err
+	}
+	if resp.StatusCode == http.StatusOK {
+		if ir, err := decodeResponse(out); err == nil {
+			s.acknowledge(i.ID, i.Token, ir)
+		}
+	}
+	return resp.StatusCode, out, nil
+}
 
 // SignInteraction sets the X-Signature-Ed25519 and X-Signature-Timestamp
 // headers Discord sends with an HTTP interaction: an Ed25519 signature of

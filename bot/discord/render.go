@@ -1,0 +1,297 @@
+package discord
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// Discord's message limits.
+const (
+	maxContent     = 2000
+	maxEmbeds      = 10
+	maxEmbedsTotal = 6000 // characters in all embeds of a message
+	maxTitle       = 256
+	maxDescription = 4096
+	maxFields      = 25
+	maxFieldName   = 256
+	maxFieldValue  = 1024
+	maxFooter      = 2048
+	maxCustomID    = 100
+
+	// evidencePerClaim bounds the sources shown per claim before
+	// "+N more sources".
+	evidencePerClaim = 5
+)
+
+// Embed colours by verdict.
+const (
+	colorSupported    = 0x2ECC71
+	colorContradicted = 0xE74C3C
+	colorContested    = 0xF39C12
+	colorUnverifiable = 0x95A5A6
+	colorPending      = 0x5865F2
+	colorError        = 0x992D22
+)
+
+// Color returns the embed colour for a verdict (blurple while pending).
+func Color(l factcheck.Label) int {
+	switch l {
+	case factcheck.Supported:
+		return colorSupported
+	case factcheck.Contradicted:
+		return colorContradicted
+	case factcheck.Contested:
+		return colorContested
+	case factcheck.Unverifiable:
+		return colorUnverifiable
+	}
+	return colorPending
+}
+
+// noMentions is set on every message the bot sends: nothing pings anyone.
+func noMentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// rendered is a bot.Message in Discord's form.
+type rendered struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+}
+
+var markdownEscaper = strings.NewReplacer(
+	`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\`", `~`, `\~`, `|`, `\|`,
+	`>`, `\>`, `<`, `\<`, `#`, `\#`, `[`, `\[`, `]`, `\]`, `(`, `\(`, `)`, `\)`,
+	`:`, `\:`,
+	"@everyone", "@\u200beveryone", "@here", "@\u200bhere",
+)
+
+// Escape makes user, page or model text inert in Discord markdown: no
+// formatting, masked links, mentions (<@…>, <@&…>, <#…>), @everyone/@here,
+// timestamps or custom emoji. Mentions are also suppressed by
+// allowed_mentions on every message; this keeps them from even rendering.
+func Escape(s string) string { return markdownEscaper.Replace(s) }
+
+// linkURL makes a URL safe inside a masked link's parentheses.
+func linkURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	s := u.String()
+	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(s)
+}
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+func embedSize(e *discordgo.MessageEmbed) int {
+	n := runes(e.Title) + runes(e.Description)
+	for _, f := range e.Fields {
+		n += runes(f.Name) + runes(f.Value)
+	}
+	if e.Footer != nil {
+		n += runes(e.Footer.Text)
+	}
+	if e.Author != nil {
+		n += runes(e.Author.Name)
+	}
+	return n
+}
+
+// render turns m into content, embeds and buttons within Discord's limits:
+// at most 10 embeds (claims beyond 9 are summarised with the check id),
+// 6,000 characters across them, 2,000 of content.
+func render(m *bot.Message) *rendered {
+	r := &rendered{}
+	var head []string
+	title := m.Title
+	if title == "" {
+		title = "Fact-check"
+	}
+	head = append(head, "**"+Escape(title)+"**")
+	if m.Notice != "" {
+		head = append(head, Escape(m.Notice))
+	}
+	if m.Error != "" {
+		head = append(head, "⚠️ "+Escape(m.Error))
+	}
+
+	claims := m.Claims
+	moreClaims := 0
+	if len(claims) > maxEmbeds {
+		claims = claims[:maxEmbeds-1]
+		moreClaims = len(m.Claims) - len(claims)
+	}
+	if moreClaims > 0 {
+		head = append(head, bot.MoreClaims(moreClaims, safeID(m.CheckID)))
+	}
+	r.Content = bot.Truncate(strings.Join(head, "\n"), maxContent)
+
+	footer := ""
+	if id := safeID(m.CheckID); id != "" {
+		footer = "check " + id + " · factbot show " + id
+	}
+	if len(claims) > 0 {
+		budget := (maxEmbedsTotal - runes(footer)) / len(claims)
+		for _, c := range claims {
+			r.Embeds = append(r.Embeds, claimEmbed(c, budget, safeID(m.CheckID)))
+		}
+		if footer != "" {
+			r.Embeds[len(r.Embeds)-1].Footer = &discordgo.MessageEmbedFooter{Text: footer}
+		}
+	} else if m.Error != "" {
+		r.Embeds = nil
+	}
+
+	if len(m.Actions) > 0 {
+		var buttons []discordgo.MessageComponent
+		for _, a := range m.Actions {
+			id := a.ID + ":" + safeID(a.Value)
+			if len(id) > maxCustomID {
+				continue
+			}
+			style := discordgo.PrimaryButton
+			if a.ID == bot.ActionWrong {
+				style = discordgo.SecondaryButton
+			}
+			buttons = append(buttons, discordgo.Button{Label: bot.Truncate(a.Label, 80), Style: style, CustomID: id})
+		}
+		if len(buttons) > 0 {
+			r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
+		}
+	}
+	return r
+}
+
+// safeID keeps check ids (ours, but shown in markdown) to a safe alphabet.
+func safeID(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
+			return r
+		}
+		return -1
+	}, id)
+}
+
+// claimEmbed renders one claim in at most budget characters.
+func claimEmbed(c bot.ClaimView, budget int, checkID string) *discordgo.MessageEmbed {
+	e := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Color: Color(c.Label)}
+	e.Title = bot.Truncate(bot.Emoji(c.Label)+" "+bot.LabelText(c.Label)+": "+Escape(oneLine(c.Claim)), min(maxTitle, budget/4))
+
+	var desc []string
+	if c.Label != "" && c.Confidence != "" {
+		desc = append(desc, "**Confidence:** "+Escape(string(c.Confidence)))
+	}
+	if c.Reasoning != "" {
+		desc = append(desc, Escape(c.Reasoning))
+	}
+	for _, s := range []string{bot.CheckedAtText(c), bot.StoppedText(c.StoppedBy)} {
+		if s != "" {
+			desc = append(desc, "*"+Escape(s)+"*")
+		}
+	}
+	if c.Error != "" {
+		desc = append(desc, "⚠️ This claim could not be checked.")
+	}
+	left := budget - runes(e.Title)
+	// Keep room for a few sources.
+	descMax := min(maxDescription, left-min(len(c.Evidence), 2)*200-60)
+	e.Description = bot.Truncate(strings.Join(desc, "\n"), max(descMax, 0))
+	left -= runes(e.Description)
+
+	shown, more := bot.FitEvidence(c.Evidence, evidencePerClaim)
+	for i, ev := range shown {
+		f := evidenceField(ev)
+		// Leave room for the "+N more sources" field.
+		if len(e.Fields) >= maxFields-1 || runes(f.Name)+runes(f.Value) > left-60 {
+			more += len(shown) - i
+			break
+		}
+		e.Fields = append(e.Fields, f)
+		left -= runes(f.Name) + runes(f.Value)
+	}
+	if more > 0 {
+		v := "not shown here"
+		if checkID != "" {
+			v = "see factbot show " + checkID
+		}
+		f := &discordgo.MessageEmbedField{Name: bot.MoreSources(more), Value: v}
+		if runes(f.Name)+runes(f.Value) <= left {
+			e.Fields = append(e.Fields, f)
+		}
+	}
+	return e
+}
+
+func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {
+	mark := "❌ refutes"
+	if ev.Supports {
+		mark = "✅ supports"
+	}
+	title := ev.Title
+	if title == "" {
+		if u, err := url.Parse(ev.URL); err == nil {
+			title = u.Host
+		}
+	}
+	name := bot.Truncate(mark+" · "+Escape(oneLine(title)), maxFieldName)
+	var v []string
+	if u := linkURL(ev.URL); u != "" {
+		v = append(v, "[source]("+u+")")
+	}
+	if ev.Publisher != "" || ev.Rating != "" {
+		v = append(v, Escape(strings.TrimSpace(ev.Publisher+": "+ev.Rating)))
+	}
+	if ev.Quote != "" {
+		q := "> " + Escape(oneLine(ev.Quote))
+		if ev.QuoteFound {
+			q += " *(quote found on the page)*"
+		} else {
+			q += " *(summary; not found verbatim)*"
+		}
+		v = append(v, q)
+	}
+	if len(v) == 0 {
+		v = append(v, "—")
+	}
+	// Cut the quote, never the link.
+	val := strings.Join(v, "\n")
+	if runes(val) > maxFieldValue {
+		val = bot.Truncate(val, maxFieldValue)
+	}
+	return &discordgo.MessageEmbedField{Name: name, Value: val}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// renderHistory renders /factcheck-history's answer.
+func renderHistory(lines []bot.HistoryLine, verdict factcheck.Label) *rendered {
+	title := "Latest checks in this server"
+	if verdict != "" {
+		title += " (" + bot.LabelText(verdict) + ")"
+	}
+	if len(lines) == 0 {
+		return &rendered{Content: "No checks yet. Mention me with a claim or use `/factcheck`."}
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		line := fmt.Sprintf("`%s` %s %s %s", safeID(l.ID), l.When.UTC().Format("2006-01-02 15:04"), l.Verdicts, Escape(l.Text))
+		if l.Cached {
+			line += " *(cached)*"
+		}
+		if runes(b.String())+runes(line)+1 > maxDescription {
+			break
+		}
+		b.WriteString(line + "\n")
+	}
+	e := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: title, Description: b.String(), Color: colorPending,
+		Footer: &discordgo.MessageEmbedFooter{Text: "factbot show ID prints a full report"}}
+	return &rendered{Embeds: []*discordgo.MessageEmbed{e}}
+}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -177,11 +178,45 @@ func BenchmarkHistoryWords(b *testing.B) {
 	benchHistory(b, HistoryQuery{Limit: 20, Search: "w42x"}, 20)
 }
 
-// Two words that rarely meet: the walk covers all 100,000 checks.
+// Prefixes: "w42" is the start of 11 vocabulary words (about 8,800 index
+// entries); "w" of every word (1.7 million), which History leaves to a scan.
+func BenchmarkHistoryWordsPrefix(b *testing.B) {
+	benchHistory(b, HistoryQuery{Limit: 20, Search: "w42"}, 20)
+}
+func BenchmarkHistoryWordsOneLetter(b *testing.B) {
+	benchHistory(b, HistoryQuery{Limit: 20, Search: "w"}, 20)
+}
+
+// Three prefixes of about 8,800 entries each that meet in about 50 checks.
+func BenchmarkHistoryWordsPrefixes(b *testing.B) {
+	benchHistory(b, HistoryQuery{Limit: 20, Search: "w42 w43 w44"}, 20)
+}
+
+// Three words that rarely meet: without the word index the walk covered
+// all 100,000 checks.
 func BenchmarkHistoryWordsRare(b *testing.B) {
 	db, _ := benchFixture(b)
 	for b.Loop() {
 		if _, err := db.History(ctx, "T1", HistoryQuery{Limit: 20, Search: "w42x w1999x w7x"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMigrate2to3 builds the word index of the 110,000 checks, as
+// opening a version 2 file does, and rolls it back.
+func BenchmarkMigrate2to3(b *testing.B) {
+	db, _ := benchFixture(b)
+	errRollback := errors.New("rollback")
+	b.ReportAllocs()
+	for b.Loop() {
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			if err := migrate2to3(tx); err != nil {
+				return err
+			}
+			return errRollback
+		})
+		if !errors.Is(err, errRollback) {
 			b.Fatal(err)
 		}
 	}

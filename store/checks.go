@@ -167,6 +167,9 @@ func putCheck(tb *bolt.Bucket, c *Check) error {
 			return err
 		}
 	}
+	if err := deleteWords(tb, id); err != nil {
+		return err
+	}
 	s := summarize(c)
 	v, err := encode(c)
 	if err != nil {
@@ -186,7 +189,11 @@ func putCheck(tb *bolt.Bucket, c *Check) error {
 	if err := sub(tb, bSums).Put(id, sv); err != nil {
 		return err
 	}
-	if err := sub(tb, bText).Put(id, []byte(searchText(c))); err != nil {
+	text := []byte(searchText(c))
+	if err := sub(tb, bText).Put(id, text); err != nil {
+		return err
+	}
+	if err := putWords(tb, c.ID, text); err != nil {
 		return err
 	}
 	for _, e := range indexEntries(s) {
@@ -203,6 +210,9 @@ func deleteCheck(tb *bolt.Bucket, s *CheckSummary) error {
 		return err
 	}
 	id := []byte(s.ID)
+	if err := deleteWords(tb, id); err != nil {
+		return err
+	}
 	for _, name := range [][]byte{bChecks, bSums, bText} {
 		if err := sub(tb, name).Delete(id); err != nil {
 			return err
@@ -359,9 +369,12 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 	return nil
 }
 
-// History returns the tenant's checks matching q, newest first. It walks
-// one index (user, channel or verdict, in that order of preference, or all
-// checks) from the newest entry and stops after q.Limit matches or at
+// History returns the tenant's checks matching q, newest first. With
+// search words it intersects the word index's prefix ranges of the words
+// (see wordCandidates) and reads only the candidates; otherwise, or when
+// every word is too common for the index to help, it walks one index
+// (user, channel or verdict, in that order of preference, or all checks)
+// from the newest entry. Either way it stops after q.Limit matches or at
 // q.Since.
 func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
 	if err := ctx.Err(); err != nil {
@@ -373,10 +386,7 @@ func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]Che
 	if q.Limit > MaxLimit {
 		q.Limit = MaxLimit
 	}
-	var words [][]byte
-	for _, w := range strings.Fields(Normalize(q.Search)) {
-		words = append(words, []byte(" "+w))
-	}
+	words := strings.Fields(Normalize(q.Search))
 	var stop []byte
 	if !q.Since.IsZero() {
 		stop = []byte(q.Since.UTC().Format(idTimeLayout))
@@ -390,6 +400,42 @@ func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]Che
 		sums, text := sub(tb, bSums), sub(tb, bText)
 		if sums == nil {
 			return nil
+		}
+		var confirm [][]byte // words to find in the search text
+		visit := func(id []byte) (bool, error) {
+			if stop != nil && bytes.Compare(id, stop) < 0 {
+				return false, nil
+			}
+			if len(confirm) > 0 {
+				t := text.Get(id)
+				for _, w := range confirm {
+					if !bytes.Contains(t, w) {
+						return true, nil
+					}
+				}
+			}
+			var s CheckSummary
+			if err := decode(sums.Get(id), &s); err != nil {
+				return false, fmt.Errorf("summary %s: %w", id, err)
+			}
+			if !q.matches(&s) {
+				return true, nil
+			}
+			out = append(out, s)
+			return len(out) < q.Limit, nil
+		}
+		if len(words) > 0 {
+			ids, rest, ok := wordCandidates(sub(tb, bWords), words, maxWordRange)
+			if ok {
+				confirm = spaced(rest)
+				for _, id := range ids {
+					if more, err := visit(id); err != nil || !more {
+						return err
+					}
+				}
+				return nil
+			}
+			confirm = spaced(words)
 		}
 		var b *bolt.Bucket
 		var prefix []byte
@@ -406,33 +452,22 @@ func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]Che
 		if b == nil {
 			return nil
 		}
-		return walkDesc(b, prefix, func(id []byte) (bool, error) {
-			if stop != nil && bytes.Compare(id, stop) < 0 {
-				return false, nil
-			}
-			if len(words) > 0 {
-				t := text.Get(id)
-				for _, w := range words {
-					if !bytes.Contains(t, w) {
-						return true, nil
-					}
-				}
-			}
-			var s CheckSummary
-			if err := decode(sums.Get(id), &s); err != nil {
-				return false, fmt.Errorf("summary %s: %w", id, err)
-			}
-			if !q.matches(&s) {
-				return true, nil
-			}
-			out = append(out, s)
-			return len(out) < q.Limit, nil
-		})
+		return walkDesc(b, prefix, visit)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	return out, nil
+}
+
+// spaced returns each word with a leading space: a search text contains
+// " "+w exactly when one of its words starts with w.
+func spaced(words []string) [][]byte {
+	out := make([][]byte, len(words))
+	for i, w := range words {
+		out[i] = []byte(" " + w)
+	}
+	return out
 }
 
 func (q *HistoryQuery) matches(s *CheckSummary) bool {

@@ -15,6 +15,7 @@ import (
 // migrations[v] upgrades a file from schema version v to v+1.
 var migrations = map[int]func(tx *bolt.Tx) error{
 	1: migrate1to2,
+	2: migrate2to3,
 }
 
 // migrate creates the root buckets of a new file or upgrades an old one, in

@@ -121,12 +121,12 @@ func TestMigrateFromV1(t *testing.T) {
 	mustf(t, db.verify(), "verify")
 	db.Close()
 
-	// The file now says version 2, and opening again changes nothing.
+	// The file now says version 3, and opening again changes nothing.
 	db2, err := Open(path, Options{})
 	mustf(t, err, "reopen")
 	defer db2.Close()
 	db2.bolt.View(func(tx *bolt.Tx) error {
-		if s := tx.Bucket(bMeta).Get(kSchema); string(s) != "2" {
+		if s := tx.Bucket(bMeta).Get(kSchema); string(s) != "3" {
 			t.Errorf("schema after migration = %q", s)
 		}
 		return nil

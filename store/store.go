@@ -5,12 +5,13 @@
 // Every record belongs to one tenant (a Slack team, a Discord guild, or
 // "cli") and every query takes one; no method lists records across tenants.
 //
-// Layout (schema version 2):
+// Layout (schema version 3):
 //
-//	meta/schema                         "2"
+//	meta/schema                         "3"
 //	tenants/<tenant>/checks/<id>        envelope(Check)
 //	tenants/<tenant>/sums/<id>          envelope(summary): what a history line needs
-//	tenants/<tenant>/text/<id>          normalised claims + input, for word search
+//	tenants/<tenant>/text/<id>          " normalised claims + input ", for word search
+//	tenants/<tenant>/words/<word>\x00<id>           "": every distinct word of text/<id>
 //	tenants/<tenant>/by_channel/<channel>\x00<id>   ""
 //	tenants/<tenant>/by_user/<user>\x00<id>         ""
 //	tenants/<tenant>/by_verdict/<label>\x00<id>     ""
@@ -18,6 +19,11 @@
 //	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  ""
 //	tenants/<tenant>/verdicts/<normalised claim>    envelope(cachedVerdict)
 //	tenants/<tenant>/extractions/<normalised input> envelope(cachedExtraction)
+//	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
+//	tenants/_web/snapshots/<sha256>                 envelope(webEntry): a page as read
+//
+// A word search seeks each query word's prefix range in words/ and
+// intersects the IDs (see History).
 //
 // Check IDs start with their creation time, so every bucket keyed by ID, and
 // every index entry under one value, is in time order: a history page is a
@@ -40,7 +46,12 @@ import (
 
 // schemaVersion is the version written into every record envelope and into
 // meta/schema. Open migrates files of older versions.
-const schemaVersion = 2
+const schemaVersion = 3
+
+// oldestRecordVersion is the oldest envelope version whose payload decodes
+// as the current one: version 3 added the word index, not a record format,
+// so version 2 records are read as they are rather than rewritten.
+const oldestRecordVersion = 2
 
 // Default option values.
 const (
@@ -235,7 +246,7 @@ func get(b *bolt.Bucket, k []byte) []byte {
 	return b.Get(k)
 }
 
-// encode wraps v in the versioned envelope {"v":2,"data":…}.
+// encode wraps v in the versioned envelope {"v":3,"data":…}.
 func encode(v any) ([]byte, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -279,14 +290,15 @@ func openEnvelope(b []byte) (int, []byte, error) {
 	return e.V, e.Data, nil
 }
 
-// decode unpacks a current-version envelope into v.
+// decode unpacks an envelope of a version between oldestRecordVersion and
+// schemaVersion into v.
 func decode(b []byte, v any) error {
 	ver, data, err := openEnvelope(b)
 	if err != nil {
 		return err
 	}
-	if ver != schemaVersion {
-		return fmt.Errorf("store: record of schema version %d, want %d", ver, schemaVersion)
+	if ver < oldestRecordVersion || ver > schemaVersion {
+		return fmt.Errorf("store: record of schema version %d, want %d to %d", ver, oldestRecordVersion, schemaVersion)
 	}
 	return json.Unmarshal(data, v)
 }

@@ -45,7 +45,7 @@ func TestNormalize(t *testing.T) {
 func TestEnvelope(t *testing.T) {
 	b, err := encode(map[string]int{"a": 1})
 	mustf(t, err, "encode")
-	if want := `{"v":2,"data":{"a":1}}`; string(b) != want {
+	if want := `{"v":3,"data":{"a":1}}`; string(b) != want {
 		t.Errorf("encode = %s, want %s", b, want)
 	}
 	var got map[string]int
@@ -55,8 +55,15 @@ func TestEnvelope(t *testing.T) {
 	}
 	// Spacing another writer might use still decodes.
 	mustf(t, decode([]byte(`{ "v": 2, "data": {"a": 1} }`), &got), "decode spaced")
-	if err := decode([]byte(`{"v":1,"data":{}}`), &got); err == nil {
-		t.Error("decode of a version 1 envelope: no error")
+	// Version 2 records have the same payload (version 3 added an index).
+	mustf(t, decode([]byte(`{"v":2,"data":{"a":2}}`), &got), "decode version 2")
+	if got["a"] != 2 {
+		t.Errorf("decode of a version 2 envelope = %v", got)
+	}
+	for _, v := range []string{`{"v":1,"data":{}}`, `{"v":4,"data":{}}`} {
+		if err := decode([]byte(v), &got); err == nil {
+			t.Errorf("decode of %s: no error", v)
+		}
 	}
 	if err := decode([]byte(`{"a":1}`), &got); err == nil {
 		t.Error("decode of a bare record: no error")

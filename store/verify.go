@@ -9,8 +9,8 @@ import (
 )
 
 // verify checks the file's page structure and the schema's invariants:
-// every check has a summary and search text and its index entries, every
-// index entry names a check, and the pending index matches the pending
+// every check has a summary and search text and its index entries (word
+// index included), every index entry names a check, and the pending index matches the pending
 // requests.
 func (db *DB) verify() error {
 	return db.bolt.View(func(tx *bolt.Tx) error {
@@ -32,6 +32,15 @@ func (db *DB) verify() error {
 					if sums.Get(k) == nil || text.Get(k) == nil {
 						errs = append(errs, fmt.Errorf("%s/check %s: no summary or text", name, k))
 					}
+					if want[string(bWords)] == nil {
+						want[string(bWords)] = map[string]bool{}
+					}
+					for _, w := range textWords([]byte(searchText(&c))) {
+						want[string(bWords)][string(indexKey(w, string(k)))] = true
+					}
+					if t := text.Get(k); t != nil && string(t) != searchText(&c) {
+						errs = append(errs, fmt.Errorf("%s/check %s: stale search text", name, k))
+					}
 					for _, e := range indexEntries(summarize(&c)) {
 						if want[string(e.bucket)] == nil {
 							want[string(e.bucket)] = map[string]bool{}
@@ -44,7 +53,7 @@ func (db *DB) verify() error {
 					return err
 				}
 			}
-			for _, ib := range [][]byte{bByChannel, bByUser, bByVerdict} {
+			for _, ib := range [][]byte{bByChannel, bByUser, bByVerdict, bWords} {
 				got := 0
 				if b := tb.Bucket(ib); b != nil {
 					b.ForEach(func(k, _ []byte) error {

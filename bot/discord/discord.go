@@ -155,7 +155,11 @@ func New(cfg Config, svc Service) (*Adapter, error) {
 	}
 	client := cfg.HTTPClient
 	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
+		// Bursts of interactions each need a callback within 3 s: keep
+		// enough idle connections to the API to avoid a handshake per call.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 64
+		client = &http.Client{Timeout: 30 * time.Second, Transport: tr}
 	}
 	if base := strings.TrimSpace(cfg.APIURL); base != "" {
 		if !strings.HasSuffix(base, "/") {

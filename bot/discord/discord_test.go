@@ -7,10 +7,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +24,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,7 +57,7 @@ func (o *orderedService) Submit(ctx context.Context, r *bot.Request) (bot.Result
 }
 
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	fake    *discordtest.Server
 	store   *bottest.Store
 	checker *bottest.Checker
@@ -69,10 +73,11 @@ type harness struct {
 
 type option func(*Config, *bot.Options, *bottest.Checker)
 
-func newHarness(t *testing.T, opts ...option) *harness {
+func newHarness(t testing.TB, opts ...option) *harness {
 	t.Helper()
 	h := &harness{t: t, fake: discordtest.New(t), store: bottest.NewStore(), checker: &bottest.Checker{},
 		handled: map[string]int{}, changed: make(chan struct{})}
+	var st bot.Store = h.store
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +98,16 @@ func newHarness(t *testing.T, opts ...option) *harness {
 	for _, o := range opts {
 		o(&cfg, &bo, h.checker)
 	}
-	h.svc = &orderedService{Service: bot.New(h.store, h.checker, bo), fake: h.fake}
+	if bo.Metrics != nil { // benchmark marker: use the real bbolt store
+		db, err := store.Open(filepath.Join(t.TempDir(), "factbot.db"), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		st = bot.FromDB(db)
+		bo.Metrics = nil
+	}
+	h.svc = &orderedService{Service: bot.New(st, h.checker, bo), fake: h.fake}
 	h.a, err = New(cfg, h.svc)
 	if err != nil {
 		t.Fatal(err)
@@ -617,5 +631,53 @@ func TestTokenExpiredFinishesWithChannelMessage(t *testing.T) {
 	posts := h.fake.Matching("POST", "/channels/"+channel+"/messages")
 	if len(posts) != 1 || !isFinal(posts[0]) {
 		t.Errorf("channel messages = %d (final: %v)", len(posts), len(posts) == 1 && isFinal(posts[0]))
+	}
+}
+
+// BenchmarkDeferralBurst measures the acknowledgement latency of a burst of
+// 1,000 /factcheck interactions with an instant checker: from the fake
+// gateway sending INTERACTION_CREATE to the fake REST API receiving the
+// deferred response (store included, answers being posted meanwhile).
+func BenchmarkDeferralBurst(b *testing.B) {
+	for _, backend := range []string{"memstore", "bbolt"} {
+		b.Run(backend, func(b *testing.B) {
+			h := newHarness(b, func(c *Config, o *bot.Options, _ *bottest.Checker) {
+				c.SubmitTimeout = time.Minute
+				if backend == "bbolt" {
+					o.Metrics = bot.NewMetrics(nil)
+				}
+			})
+			h.a.handled = nil
+			const burst = 1000
+			var lat []time.Duration
+			isCallback := func(r discordtest.Request) bool { return strings.HasPrefix(r.Path, "/interactions/") }
+			b.ResetTimer()
+			for n := range b.N {
+				sent := make(map[string]time.Time, burst)
+				for k := range burst {
+					id := fmt.Sprintf("9%08d%09d", n, k)
+					sent[id] = time.Now()
+					if err := h.fake.InteractionCreate(slash(id, "Claim number "+id, false)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cbs, err := h.fake.WaitRequests(context.Background(), burst*(n+1), isCallback)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range cbs {
+					id := strings.Split(r.Path, "/")[2]
+					if at, ok := sent[id]; ok {
+						lat = append(lat, r.At.Sub(at))
+					}
+				}
+			}
+			b.StopTimer()
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+			b.ReportMetric(pct(0.50), "p50-ms")
+			b.ReportMetric(pct(0.99), "p99-ms")
+			b.ReportMetric(pct(1), "max-ms")
+		})
 	}
 }

@@ -381,13 +381,14 @@ func (s *Server) Matching(method, prefix string) []Request {
 // returns them.
 func (s *Server) WaitRequests(ctx context.Context, n int, match func(Request) bool) ([]Request, error) {
 	var got []Request
+	seen := 0 // requests are only appended: scan each once
 	err := s.wait(ctx, func() bool {
-		got = got[:0]
-		for _, r := range s.reqs {
+		for _, r := range s.reqs[seen:] {
 			if match(r) {
 				got = append(got, r)
 			}
 		}
+		seen = len(s.reqs)
 		return len(got) >= n
 	})
 	if err != nil {

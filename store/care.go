@@ -15,19 +15,27 @@ type PruneStats struct {
 	Requests    int `json:"requests"`
 	Verdicts    int `json:"verdicts"`
 	Extractions int `json:"extractions"`
+	// Web counts web cache entries (search answers, pages) and page
+	// snapshots.
+	Web int `json:"web"`
 }
 
 // Prune removes, in every tenant, checks created before cutoff (with their
 // index entries), finished (done or failed) requests last updated before
 // cutoff, and cached verdicts and extractions made before cutoff. Pending
 // requests are kept whatever their age: they are still owed an answer.
-// Each tenant is pruned in its own transaction.
+// Each tenant is pruned in its own transaction. Then it removes what was
+// retrieved from the web before cutoff (see WebTenant), except the page
+// snapshots that a remaining check or cached verdict cites: an auditor can
+// still see every page a kept verdict was based on.
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	var st PruneStats
 	var tenants []string
 	err := db.bolt.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bTenants).ForEachBucket(func(k []byte) error {
-			tenants = append(tenants, string(k))
+			if string(k) != WebTenant {
+				tenants = append(tenants, string(k))
+			}
 			return nil
 		})
 	})
@@ -107,6 +115,21 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 		if err != nil {
 			return st, fmt.Errorf("prune tenant %s: %w", t, err)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	cited, err := db.citedPages(ctx, cutoff, tenants)
+	if err != nil {
+		return st, fmt.Errorf("prune web cache: %w", err)
+	}
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		var err error
+		st.Web, err = pruneWeb(tx, cutoff, cited)
+		return err
+	})
+	if err != nil {
+		return st, fmt.Errorf("prune web cache: %w", err)
 	}
 	return st, nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -120,11 +121,13 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 	return &p, nil
 }
 
-// pruneWeb removes web cache entries and snapshots stored before cutoff.
-func pruneWeb(tx *bolt.Tx, cutoff time.Time) (int, error) {
-	tb, err := tenantBucket(tx, WebTenant)
-	if err != nil {
-		return 0, err
+// pruneWeb removes web cache entries and snapshots stored before cutoff,
+// and records that do not decode, except the snapshots whose hash is in
+// keep.
+func pruneWeb(tx *bolt.Tx, cutoff time.Time, keep map[string]bool) (int, error) {
+	tb := tx.Bucket(bTenants).Bucket([]byte(WebTenant))
+	if tb == nil {
+		return 0, nil
 	}
 	n := 0
 	for _, name := range [][]byte{bWebCache, bSnapshots} {
@@ -134,9 +137,12 @@ func pruneWeb(tx *bolt.Tx, cutoff time.Time) (int, error) {
 		}
 		var old [][]byte
 		err := b.ForEach(func(k, raw []byte) error {
+			if bytes.Equal(name, bSnapshots) && keep[string(k)] {
+				return nil
+			}
 			var e webEntry
 			if decode(raw, &e) != nil || e.At.Before(cutoff) {
-				old = append(old, append([]byte(nil), k...))
+				old = append(old, bytes.Clone(k))
 			}
 			return nil
 		})
@@ -151,4 +157,70 @@ func pruneWeb(tx *bolt.Tx, cutoff time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// shaField precedes a content hash in the JSON of a factcheck.Source.
+var shaField = []byte(`"sha256":"`)
+
+// citedPages returns the hashes of the page snapshots stored before cutoff
+// that the checks and cached verdicts of the tenants cite. It reads each
+// tenant in its own read transaction, and not at all when no snapshot is
+// that old.
+func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string) (map[string]bool, error) {
+	old := map[string]bool{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, WebTenant)
+		if err != nil {
+			return err
+		}
+		b := sub(tb, bSnapshots)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, raw []byte) error {
+			var e webEntry
+			if decode(raw, &e) == nil && e.At.Before(cutoff) {
+				old[string(k)] = true
+			}
+			return nil
+		})
+	})
+	if err != nil || len(old) == 0 {
+		return nil, err
+	}
+	cited := map[string]bool{}
+	for _, t := range tenants {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		err := db.bolt.View(func(tx *bolt.Tx) error {
+			tb, err := tenantBucket(tx, t)
+			if err != nil || tb == nil {
+				return err
+			}
+			for _, name := range [][]byte{bChecks, bVerdicts} {
+				b := sub(tb, name)
+				if b == nil {
+					continue
+				}
+				// JSON strings escape their quotes, so the field name
+				// only matches a field.
+				b.ForEach(func(_, v []byte) error {
+					for i := bytes.Index(v, shaField); i >= 0; {
+						v = v[i+len(shaField):]
+						if j := bytes.IndexByte(v, '"'); j >= 0 && old[string(v[:j])] {
+							cited[string(v[:j])] = true
+						}
+						i = bytes.Index(v, shaField)
+					}
+					return nil
+				})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cited, nil
 }

@@ -8,13 +8,13 @@ import (
 
 func init() {
 	register("prune", command{
-		summary: "remove old checks, finished requests and cached verdicts: factbot prune --older-than 90d",
+		summary: "remove old checks, finished requests, cached verdicts and web pages: factbot prune --older-than 90d",
 		run:     runPrune,
 	})
 }
 
 func runPrune(ctx context.Context, a *app, args []string) int {
-	fs, _ := newStoreFlags(a, "prune", "factbot prune --older-than DURATION\n\nIn every tenant removes checks, finished requests and cached verdicts and extractions older than DURATION (30d, 720h). Pending requests are kept.")
+	fs, _ := newStoreFlags(a, "prune", "factbot prune --older-than DURATION\n\nIn every tenant removes checks, finished requests and cached verdicts and extractions older than DURATION (30d, 720h), then the search answers, pages and page snapshots retrieved from the web before then. Pending requests are kept, and so are the snapshots of pages that a remaining check cites.")
 	older := fs.String("older-than", "", "age of the records to remove, e.g. 30d or 720h (required)")
 	if _, code, ok := parseStoreFlags(a, fs, args, 0); !ok {
 		return code
@@ -38,7 +38,7 @@ func runPrune(ctx context.Context, a *app, args []string) int {
 	if err != nil {
 		return storeFailed(a, err)
 	}
-	fmt.Fprintf(a.stdout, "Removed records older than %s: %d checks, %d finished requests, %d cached verdicts, %d cached extractions.\n",
-		cutoff.UTC().Format("2006-01-02 15:04Z"), st.Checks, st.Requests, st.Verdicts, st.Extractions)
+	fmt.Fprintf(a.stdout, "Removed records older than %s: %d checks, %d finished requests, %d cached verdicts, %d cached extractions, %d cached web results and page snapshots.\n",
+		cutoff.UTC().Format("2006-01-02 15:04Z"), st.Checks, st.Requests, st.Verdicts, st.Extractions, st.Web)
 	return exitOK
 }

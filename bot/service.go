@@ -530,6 +530,10 @@ func (s *Service) answer(ctx context.Context, p Platform, r *Request, reply *str
 }
 
 func (s *Service) finish(ctx context.Context, r *Request, state, checkID string, log *slog.Logger) {
+	// The answer was delivered: record it even if the service is closing,
+	// or the request would be answered again after a restart.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	if err := s.store.FinishRequest(ctx, r.Tenant, r.Key, state, checkID); err != nil && ctx.Err() == nil {
 		s.metrics.Errors.WithLabelValues("store").Inc()
 		log.Error("finish request", "err", err)
@@ -619,7 +623,9 @@ func (pr *progress) event(e factcheck.Event) {
 		pr.claims = append([]factcheck.ExtractedClaim(nil), e.Claims...)
 	case factcheck.EventVerdict:
 		if e.Verdict != nil && e.Claim >= 0 {
-			pr.verdicts[e.Claim] = e.Verdict
+			v := *e.Verdict // a snapshot: rendered later, on another goroutine
+			v.Evidence = append([]factcheck.Evidence(nil), v.Evidence...)
+			pr.verdicts[e.Claim] = &v
 		}
 	default:
 		pr.mu.Unlock()

@@ -1,0 +1,222 @@
+package slack
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/slack-go/slack"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// Slack's limits for one message.
+const (
+	maxBlocks     = 50
+	maxBlockText  = 3000
+	maxTotalText  = 12000
+	maxEvidence   = 3   // sources shown per claim before "+N more sources"
+	maxQuote      = 300 // runes of a quote
+	maxReasoning  = 1200
+	maxClaimText  = 500
+	reserveBlocks = 4   // notice, "+N more claims", footer, actions
+	reserveText   = 700 // their text
+)
+
+var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// Escape makes s inert in Slack mrkdwn: with &, < and > escaped nothing in it
+// can become a link, a user mention or <!channel>/<!here>/<!everyone>.
+func Escape(s string) string { return escaper.Replace(s) }
+
+// link formats an evidence link. Only http(s) URLs become links; the title
+// is escaped and the URL's own |, <, > are percent-encoded.
+func link(rawURL, title string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Escape(firstNonEmpty(title, rawURL))
+	}
+	s := u.String()
+	s = strings.NewReplacer("|", "%7C", "<", "%3C", ">", "%3E", "&", "&amp;").Replace(s)
+	t := Escape(bot.Truncate(firstNonEmpty(title, u.Host), 120))
+	t = strings.ReplaceAll(t, "|", "¦")
+	return "<" + s + "|" + t + ">"
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// cut shortens escaped mrkdwn to n bytes without splitting an entity or a
+// rune.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n-len("…")]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	if i := strings.LastIndexByte(s, '&'); i >= 0 && !strings.Contains(s[i:], ";") {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '<'); i >= 0 && !strings.Contains(s[i:], ">") {
+		s = s[:i]
+	}
+	return s + "…"
+}
+
+func mrkdwn(s string) *slack.TextBlockObject {
+	return slack.NewTextBlockObject(slack.MarkdownType, cut(s, maxBlockText), false, false)
+}
+
+func section(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(s), nil, nil) }
+
+func contextBlock(s string) slack.Block { return slack.NewContextBlock("", mrkdwn(s)) }
+
+// claimBlocks renders one claim.
+func claimBlocks(i int, c bot.ClaimView) []slack.Block {
+	var head string
+	if c.Label == "" {
+		head = fmt.Sprintf("%s *Claim %d — checking…*\n%s", bot.Emoji(""), i+1, Escape(bot.Truncate(c.Claim, maxClaimText)))
+		return []slack.Block{section(head)}
+	}
+	head = fmt.Sprintf("%s *%s*", bot.Emoji(c.Label), bot.LabelText(c.Label))
+	if c.Confidence != "" {
+		head += fmt.Sprintf(" · %s confidence", Escape(string(c.Confidence)))
+	}
+	head += "\n>" + Escape(bot.Truncate(c.Claim, maxClaimText))
+	if c.Reasoning != "" {
+		head += "\n" + Escape(bot.Truncate(c.Reasoning, maxReasoning))
+	}
+	blocks := []slack.Block{section(head)}
+	if len(c.Evidence) > 0 {
+		shown, more := bot.FitEvidence(c.Evidence, maxEvidence)
+		var b strings.Builder
+		for _, e := range shown {
+			fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), e.Stance())
+			if e.Publisher != "" || e.Rating != "" {
+				fmt.Fprintf(&b, " (%s)", Escape(strings.TrimSpace(e.Publisher+" "+e.Rating)))
+			}
+			if e.Quote != "" {
+				fmt.Fprintf(&b, ": “%s”", Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), maxQuote)))
+				if !e.QuoteFound {
+					b.WriteString(" _(summary, not a verbatim quote)_")
+				}
+			}
+			b.WriteString("\n")
+		}
+		if more > 0 {
+			b.WriteString(bot.MoreSources(more))
+		}
+		blocks = append(blocks, section(strings.TrimRight(b.String(), "\n")))
+	}
+	var notes []string
+	if s := bot.CheckedAtText(c); s != "" {
+		notes = append(notes, s)
+	}
+	if s := bot.StoppedText(c.StoppedBy); s != "" {
+		notes = append(notes, Escape(s))
+	}
+	if c.Error != "" {
+		notes = append(notes, "could not be checked: "+Escape(bot.Truncate(c.Error, 200)))
+	}
+	if len(notes) > 0 {
+		blocks = append(blocks, contextBlock(strings.Join(notes, " · ")))
+	}
+	return blocks
+}
+
+func blocksText(bs []slack.Block) int {
+	n := 0
+	for _, b := range bs {
+		switch b := b.(type) {
+		case *slack.SectionBlock:
+			n += len(b.Text.Text)
+		case *slack.ContextBlock:
+			for _, e := range b.ContextElements.Elements {
+				if t, ok := e.(*slack.TextBlockObject); ok {
+					n += len(t.Text)
+				}
+			}
+		case *slack.ActionBlock:
+			n += 40
+		}
+	}
+	return n
+}
+
+// Render turns a neutral message into Block Kit blocks and a short fallback
+// text, inside Slack's limits: at most 50 blocks, 3,000 characters per text
+// and about 12,000 in all. Claims that do not fit are summarised with the
+// check id.
+func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
+	fallback = Escape(bot.Truncate(m.Title, 150))
+	blocks = append(blocks, section("*"+Escape(m.Title)+"*"))
+	if m.Error != "" {
+		blocks = append(blocks, section(":warning: "+Escape(bot.Truncate(m.Error, 1000))))
+		fallback = Escape(bot.Truncate(m.Error, 150))
+	}
+	if m.Notice != "" {
+		blocks = append(blocks, contextBlock(Escape(bot.Truncate(m.Notice, 500))))
+	}
+	used := blocksText(blocks)
+	for i, c := range m.Claims {
+		cb := claimBlocks(i, c)
+		if i > 0 {
+			cb = append([]slack.Block{slack.NewDividerBlock()}, cb...)
+		}
+		t := blocksText(cb)
+		if len(blocks)+len(cb)+reserveBlocks > maxBlocks || used+t+reserveText > maxTotalText {
+			blocks = append(blocks, contextBlock(Escape(bot.MoreClaims(len(m.Claims)-i, m.CheckID))))
+			break
+		}
+		blocks = append(blocks, cb...)
+		used += t
+		if i == 0 && c.Label != "" {
+			fallback = Escape(fmt.Sprintf("%s %s: %s", bot.Emoji(c.Label), bot.LabelText(c.Label), bot.Truncate(c.Claim, 100)))
+		}
+	}
+	if m.CheckID != "" {
+		blocks = append(blocks, contextBlock(fmt.Sprintf("Check `%s` · details: `factbot show %s`", Escape(m.CheckID), Escape(m.CheckID))))
+	}
+	if len(m.Actions) > 0 {
+		var els []slack.BlockElement
+		for _, a := range m.Actions {
+			btn := slack.NewButtonBlockElement(a.ID, a.Value, slack.NewTextBlockObject(slack.PlainTextType, a.Label, false, false))
+			els = append(els, btn)
+		}
+		blocks = append(blocks, slack.NewActionBlock("factbot_actions", els...))
+	}
+	return blocks, fallback
+}
+
+// renderHistory renders history lines as mrkdwn.
+func renderHistory(lines []bot.HistoryLine) string {
+	if len(lines) == 0 {
+		return "No checks yet in this workspace."
+	}
+	var b strings.Builder
+	b.WriteString("*Latest checks in this workspace*\n")
+	for _, l := range lines {
+		v := l.Verdicts
+		if v == "" {
+			v = "–"
+		}
+		fmt.Fprintf(&b, "%s `%s` %s — %s\n", v, Escape(l.ID), l.When.UTC().Format("2006-01-02 15:04"), Escape(l.Text))
+	}
+	return cut(b.String(), maxBlockText)
+}
+
+// labelFromArg parses an optional verdict filter for history.
+func labelFromArg(s string) (factcheck.Label, bool) {
+	l := factcheck.Label(strings.ToLower(s))
+	return l, l.Valid()
+}

@@ -1,0 +1,431 @@
+package slack
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+	"github.com/slack-go/slack/socketmode"
+
+	"github.com/factbot-dev/factbot/bot"
+)
+
+// CallbackShortcut is the message shortcut's callback id (see the manifest).
+const CallbackShortcut = "factcheck_message"
+
+var (
+	reMention = regexp.MustCompile(`<@([UW][A-Z0-9]+)(?:\|[^>]*)?>`)
+	reChannel = regexp.MustCompile(`<#[A-Z0-9]+\|([^>]*)>`)
+	reSpecial = regexp.MustCompile(`<!([a-z]+)(?:\^[^|>]*)?(?:\|[^>]*)?>`)
+	reLink    = regexp.MustCompile(`<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>`)
+	unescaper = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&")
+)
+
+// plainText turns Slack message markup into the plain text a user meant:
+// the bot's own mention removed, other mentions and links spelt out,
+// entities decoded.
+func plainText(s, botUser string) string {
+	s = reMention.ReplaceAllStringFunc(s, func(m string) string {
+		id := reMention.FindStringSubmatch(m)[1]
+		if id == botUser {
+			return ""
+		}
+		return "@" + id
+	})
+	s = reChannel.ReplaceAllString(s, "#$1")
+	s = reSpecial.ReplaceAllString(s, "@$1")
+	s = reLink.ReplaceAllStringFunc(s, func(m string) string {
+		g := reLink.FindStringSubmatch(m)
+		if g[2] == "" || g[2] == g[1] || "http://"+g[2] == g[1] || "https://"+g[2] == g[1] {
+			return g[1]
+		}
+		return g[2] + " (" + g[1] + ")"
+	})
+	return strings.TrimSpace(unescaper.Replace(s))
+}
+
+// handleEvent translates an Events API event. It returns an error only when
+// the request could not be stored (the event must not be acknowledged).
+func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent) error {
+	cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent)
+	if !ok {
+		return nil
+	}
+	m, ok := ev.InnerEvent.Data.(*slackevents.AppMentionEvent)
+	if !ok {
+		return nil
+	}
+	if m.BotID != "" || m.User == "" || m.User == a.botUserID() {
+		return nil // our own or another bot's message
+	}
+	thread := m.ThreadTimeStamp
+	if thread == "" {
+		thread = m.TimeStamp
+	}
+	r := &bot.Request{
+		Key: "slack:event:" + cb.EventID, Tenant: firstNonEmpty(cb.TeamID, ev.TeamID), Platform: PlatformName,
+		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
+		Text: plainText(m.Text, a.botUserID()),
+	}
+	_, err := a.core.Submit(ctx, r)
+	return err
+}
+
+func ephemeral(text string) map[string]any {
+	return map[string]any{"response_type": "ephemeral", "text": text}
+}
+
+// handleCommand translates /factcheck. It returns the acknowledgement's
+// payload.
+func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any, error) {
+	text := plainText(c.Text, "")
+	word, rest, _ := strings.Cut(text, " ")
+	switch strings.ToLower(word) {
+	case "", "help":
+		return ephemeral(a.help()), nil
+	case "history":
+		return ephemeral(a.history(ctx, c.TeamID, rest)), nil
+	}
+	r := &bot.Request{
+		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
+		Platform: PlatformName, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
+		Meta: map[string]string{},
+	}
+	if strings.EqualFold(word, "private") {
+		r.Private, r.Text = true, strings.TrimSpace(rest)
+	}
+	if c.ResponseURL != "" {
+		r.Meta[metaResponseURL] = c.ResponseURL
+	}
+	res, err := a.core.Submit(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	switch res.Status {
+	case bot.Accepted:
+		if r.Private {
+			return ephemeral("Checking… only you will see the report."), nil
+		}
+		return ephemeral("Checking… the report will appear in this channel."), nil
+	}
+	return nil, nil // duplicates: nothing; refusals: the core notifies
+}
+
+func (a *Adapter) help() string {
+	c := a.cfg.Command
+	return "*factbot checks facts.*\n" +
+		"• Mention me with a claim: `@factbot The Eiffel Tower is 330 m tall` — I answer in the thread.\n" +
+		"• `" + c + " <text>` — check a paragraph; the report appears in this channel.\n" +
+		"• `" + c + " private <text>` — only you see the report.\n" +
+		"• `" + c + " history [N] [verdict]` — this workspace's latest checks, visible to you only.\n" +
+		"• Message menu → *Fact-check this message* — the report in that message's thread.\n" +
+		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."
+}
+
+func (a *Adapter) history(ctx context.Context, tenant, args string) string {
+	q := bot.HistoryQuery{Limit: 10}
+	for _, f := range strings.Fields(args) {
+		if n, err := strconv.Atoi(f); err == nil && n > 0 {
+			q.Limit = min(n, 50)
+		} else if l, ok := labelFromArg(f); ok {
+			q.Verdict = l
+		} else {
+			return "Usage: `" + a.cfg.Command + " history [N] [supported|contradicted|contested|unverifiable]`"
+		}
+	}
+	sums, err := a.core.History(ctx, tenant, q)
+	if err != nil {
+		a.log.Error("slack: history", "tenant", tenant, "err", err)
+		return "Sorry, I could not read the history right now."
+	}
+	return renderHistory(bot.HistoryLines(sums))
+}
+
+// handleInteraction translates shortcuts and buttons. It returns the
+// acknowledgement's payload (nil for an empty ack).
+func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCallback) (any, error) {
+	switch cb.Type {
+	case slack.InteractionTypeMessageAction:
+		if cb.CallbackID != CallbackShortcut {
+			return nil, nil
+		}
+		thread := firstNonEmpty(cb.Message.ThreadTimestamp, cb.Message.Timestamp, cb.MessageTs)
+		r := &bot.Request{
+			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: PlatformName, Kind: bot.KindShortcut,
+			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: plainText(cb.Message.Text, a.botUserID()),
+			Meta: map[string]string{},
+		}
+		if cb.ResponseURL != "" {
+			r.Meta[metaResponseURL] = cb.ResponseURL
+		}
+		_, err := a.core.Submit(ctx, r)
+		return nil, err
+	case slack.InteractionTypeBlockActions:
+		for _, act := range cb.ActionCallback.BlockActions {
+			if err := a.handleAction(ctx, cb, act); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback, act *slack.BlockAction) error {
+	channel := firstNonEmpty(cb.Container.ChannelID, cb.Channel.ID)
+	thread := firstNonEmpty(cb.Container.ThreadTs, cb.Message.ThreadTimestamp, cb.Container.MessageTs)
+	r := &bot.Request{
+		Key: "slack:action:" + firstNonEmpty(cb.TriggerID, act.ActionTs+":"+cb.User.ID), Tenant: cb.Team.ID,
+		Platform: PlatformName, Channel: channel, Thread: thread, User: cb.User.ID,
+		Private: cb.Container.IsEphemeral, Meta: map[string]string{},
+	}
+	if cb.ResponseURL != "" {
+		r.Meta[metaResponseURL] = cb.ResponseURL
+	}
+	switch act.ActionID {
+	case bot.ActionRecheck:
+		r.Kind = bot.KindRecheck
+		r.Meta[bot.MetaCheckID] = act.Value
+		_, err := a.core.Submit(ctx, r)
+		return err
+	case bot.ActionWrong:
+		note := "Thanks — your feedback on this check was recorded for review."
+		if err := a.core.Feedback(ctx, r.Tenant, act.Value, bot.Feedback{User: r.User, Claim: -1, Note: "wrong verdict"}); err != nil {
+			a.log.Error("slack: feedback", "check", act.Value, "err", err)
+			note = "Sorry, I could not record your feedback."
+			if errors.Is(err, bot.ErrNotFound) {
+				note = "I could not find that check any more."
+			}
+		}
+		go func() { // after the ack
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if err := a.Notify(ctx, r, note); err != nil {
+				a.log.Warn("slack: feedback note", "err", err)
+			}
+		}()
+	}
+	return nil
+}
+
+// ---- Socket Mode ----
+
+// Run connects with Socket Mode when an app token is configured and
+// handles events until ctx ends. Without an app token (HTTP mode) it only
+// initialises and waits for ctx.
+func (a *Adapter) Run(ctx context.Context) error {
+	if err := a.Init(ctx); err != nil {
+		return err
+	}
+	if a.cfg.AppToken == "" || a.client == nil {
+		<-ctx.Done()
+		return nil
+	}
+	sm := socketmode.New(a.client)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- sm.RunContext(ctx) }()
+	sem := make(chan struct{}, 64)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-errc:
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("slack: socket mode: %w", err)
+		case evt := <-sm.Events:
+			if evt.Request == nil || evt.Request.EnvelopeID == "" {
+				if evt.Type == socketmode.EventTypeInvalidAuth {
+					return errors.New("slack: socket mode: invalid auth (check SLACK_APP_TOKEN, xapp-…, with connections:write)")
+				}
+				continue
+			}
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				a.handleSocket(ctx, sm, evt)
+			}()
+		}
+	}
+}
+
+func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt socketmode.Event) {
+	var payload any
+	var err error
+	switch evt.Type {
+	case socketmode.EventTypeEventsAPI:
+		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
+		if ok {
+			err = a.handleEvent(ctx, ev)
+		}
+	case socketmode.EventTypeSlashCommand:
+		c, ok := evt.Data.(slack.SlashCommand)
+		if ok {
+			payload, err = a.handleCommand(ctx, c)
+		}
+	case socketmode.EventTypeInteractive:
+		cb, ok := evt.Data.(slack.InteractionCallback)
+		if ok {
+			payload, err = a.handleInteraction(ctx, cb)
+		}
+	default:
+		return
+	}
+	if err != nil {
+		// Not stored: no ack, so Slack delivers it again.
+		a.log.Error("slack: request not stored; not acknowledged", "envelope", evt.Request.EnvelopeID, "err", err)
+		return
+	}
+	if payload != nil {
+		err = sm.AckCtx(ctx, evt.Request.EnvelopeID, payload)
+	} else {
+		err = sm.AckCtx(ctx, evt.Request.EnvelopeID, nil)
+	}
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("slack: ack", "envelope", evt.Request.EnvelopeID, "err", err)
+	}
+}
+
+// ---- HTTP mode ----
+
+// Routes adds the HTTP-mode endpoints to mux when a signing secret is
+// configured: POST /slack/events, /slack/commands, /slack/interactions.
+func (a *Adapter) Routes(mux *http.ServeMux) {
+	if a.cfg.SigningSecret == "" {
+		return
+	}
+	mux.Handle("POST /slack/events", a.verified(a.serveEvents))
+	mux.Handle("POST /slack/commands", a.verified(a.serveCommands))
+	mux.Handle("POST /slack/interactions", a.verified(a.serveInteractions))
+}
+
+const maxBody = 1 << 20
+
+// Verify checks a request's Slack signature (v0 HMAC-SHA256 of
+// "v0:timestamp:body" with the signing secret) and that its timestamp is
+// within five minutes of now.
+func Verify(secret string, header http.Header, body []byte, now time.Time) error {
+	ts := header.Get("X-Slack-Request-Timestamp")
+	sig := header.Get("X-Slack-Signature")
+	if ts == "" || sig == "" {
+		return errors.New("missing signature headers")
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return errors.New("bad timestamp")
+	}
+	if d := now.Sub(time.Unix(sec, 0)); d > 5*time.Minute || d < -5*time.Minute {
+		return errors.New("stale timestamp")
+	}
+	mac := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(mac, "v0:%s:", ts)
+	mac.Write(body)
+	want := "v0=" + hex.EncodeToString(mac.Sum(nil))
+	if !hmac.Equal([]byte(want), []byte(sig)) {
+		return errors.New("signature mismatch")
+	}
+	return nil
+}
+
+// verified reads the body and checks the signature before anything else;
+// failures get 401 and nothing is recorded.
+func (a *Adapter) verified(h func(w http.ResponseWriter, r *http.Request, body []byte)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+		if err != nil {
+			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		if err := Verify(a.cfg.SigningSecret, r.Header, body, a.cfg.Now()); err != nil {
+			a.log.Warn("slack: refused unsigned request", "path", r.URL.Path, "err", err)
+			http.Error(w, "invalid signature", http.StatusUnauthorized)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h(w, r, body)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	if v == nil {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request, body []byte) {
+	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
+	if err != nil {
+		http.Error(w, "bad event", http.StatusBadRequest)
+		return
+	}
+	if ev.Type == slackevents.URLVerification {
+		var c slackevents.ChallengeResponse
+		if err := json.Unmarshal(body, &c); err != nil {
+			http.Error(w, "bad challenge", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte(c.Challenge))
+		return
+	}
+	if err := a.handleEvent(r.Context(), ev); err != nil {
+		a.log.Error("slack: event not stored", "err", err)
+		http.Error(w, "try again", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request, body []byte) {
+	c, err := slack.SlashCommandParse(r)
+	if err != nil {
+		http.Error(w, "bad command", http.StatusBadRequest)
+		return
+	}
+	payload, err := a.handleCommand(r.Context(), c)
+	if err != nil {
+		a.log.Error("slack: command not stored", "err", err)
+		writeJSON(w, ephemeral("Sorry, factbot could not take your request right now. Please try again."))
+		return
+	}
+	writeJSON(w, payload)
+}
+
+func (a *Adapter) serveInteractions(w http.ResponseWriter, r *http.Request, body []byte) {
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		http.Error(w, "bad form", http.StatusBadRequest)
+		return
+	}
+	var cb slack.InteractionCallback
+	if err := json.Unmarshal([]byte(form.Get("payload")), &cb); err != nil {
+		http.Error(w, "bad payload", http.StatusBadRequest)
+		return
+	}
+	payload, err := a.handleInteraction(r.Context(), cb)
+	if err != nil {
+		a.log.Error("slack: interaction not stored", "err", err)
+		http.Error(w, "try again", http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, payload)
+}

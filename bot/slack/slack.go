@@ -1,0 +1,331 @@
+// Package slack is factbot's Slack adapter. It only translates: Slack events,
+// slash commands, shortcuts and buttons become neutral bot.Requests handed to
+// the core, and the core's bot.Messages become Block Kit, escaped and paced.
+// It speaks Socket Mode (SLACK_APP_TOKEN) and HTTP mode (SLACK_SIGNING_SECRET).
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"golang.org/x/time/rate"
+
+	"github.com/factbot-dev/factbot/bot"
+)
+
+// PlatformName is Request.Platform for Slack requests.
+const PlatformName = "slack"
+
+// Reply handles for answers that cannot be edited with chat.update.
+const (
+	replyEphemeral = "ephemeral"    // chat.postEphemeral / response_url ephemeral
+	replyWebhook   = "response_url" // in_channel via response_url (bot not in channel)
+)
+
+// Meta keys.
+const metaResponseURL = "response_url"
+
+// API is the part of *slack.Client the adapter uses.
+type API interface {
+	AuthTestContext(ctx context.Context) (*slack.AuthTestResponse, error)
+	PostMessageContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
+	UpdateMessageContext(ctx context.Context, channelID, timestamp string, options ...slack.MsgOption) (string, string, string, error)
+	PostEphemeralContext(ctx context.Context, channelID, userID string, options ...slack.MsgOption) (string, error)
+}
+
+// Core is the part of *bot.Service the adapter uses.
+type Core interface {
+	Submit(ctx context.Context, r *bot.Request) (bot.Result, error)
+	History(ctx context.Context, tenant string, q bot.HistoryQuery) ([]bot.CheckSummary, error)
+	Feedback(ctx context.Context, tenant, checkID string, f bot.Feedback) error
+}
+
+// Config configures the adapter. BotToken is required; AppToken enables
+// Socket Mode, SigningSecret enables HTTP mode.
+type Config struct {
+	BotToken      string // SLACK_BOT_TOKEN (xoxb-…)
+	AppToken      string // SLACK_APP_TOKEN (xapp-…), Socket Mode
+	SigningSecret string // SLACK_SIGNING_SECRET, HTTP mode
+	APIURL        string // SLACK_API_URL, e.g. http://127.0.0.1:1234/api/ (tests)
+	HTTPClient    *http.Client
+
+	// BotUserID is the bot's own user id; found with auth.test when empty.
+	BotUserID string
+	// PerChannel paces posts and updates per channel (default 1/s).
+	PerChannel rate.Limit
+	// MaxRetries bounds retries after 429 (default 3).
+	MaxRetries int
+	// Now and Sleep are the clock (tests inject them).
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Logger for details of failures.
+	Logger *slog.Logger
+	// Command is the slash command's name (default "/factcheck").
+	Command string
+}
+
+// Adapter is the Slack platform: a bot.Platform and the event handlers.
+type Adapter struct {
+	cfg    Config
+	client *slack.Client
+	api    API
+	core   Core
+	log    *slog.Logger
+
+	mu       sync.Mutex
+	limiters map[string]*rate.Limiter
+	botUser  string
+}
+
+// New returns an adapter posting with the real slack-go client.
+func New(cfg Config, core Core) (*Adapter, error) {
+	if cfg.BotToken == "" {
+		return nil, errors.New("slack: SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token, xoxb-…)")
+	}
+	opts := []slack.Option{}
+	if cfg.AppToken != "" {
+		opts = append(opts, slack.OptionAppLevelToken(cfg.AppToken))
+	}
+	if cfg.APIURL != "" {
+		u := cfg.APIURL
+		if !strings.HasSuffix(u, "/") {
+			u += "/"
+		}
+		opts = append(opts, slack.OptionAPIURL(u))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, slack.OptionHTTPClient(cfg.HTTPClient))
+	}
+	client := slack.New(cfg.BotToken, opts...)
+	return NewWithAPI(cfg, client, client, core), nil
+}
+
+// NewWithAPI returns an adapter over any API (unit tests); client is used
+// for Socket Mode and may be nil when Config.AppToken is empty.
+func NewWithAPI(cfg Config, client *slack.Client, api API, core Core) *Adapter {
+	if cfg.PerChannel == 0 {
+		cfg.PerChannel = 1
+	}
+	if cfg.MaxRetries <= 0 {
+		cfg.MaxRetries = 3
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Command == "" {
+		cfg.Command = "/factcheck"
+	}
+	return &Adapter{cfg: cfg, client: client, api: api, core: core, log: cfg.Logger,
+		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Name implements bot.Platform.
+func (a *Adapter) Name() string { return PlatformName }
+
+// Init finds the bot's own user id with auth.test (to ignore its own
+// messages and strip its mention).
+func (a *Adapter) Init(ctx context.Context) error {
+	a.mu.Lock()
+	known := a.botUser != ""
+	a.mu.Unlock()
+	if known {
+		return nil
+	}
+	var res *slack.AuthTestResponse
+	err := a.call(ctx, "", func() error {
+		var err error
+		res, err = a.api.AuthTestContext(ctx)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("slack: auth.test (is SLACK_BOT_TOKEN right?): %w", err)
+	}
+	a.mu.Lock()
+	a.botUser = res.UserID
+	a.mu.Unlock()
+	return nil
+}
+
+func (a *Adapter) botUserID() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.botUser
+}
+
+// pace waits for the channel's turn (about one message per second).
+func (a *Adapter) pace(ctx context.Context, channel string) error {
+	if channel == "" || a.cfg.PerChannel == rate.Inf {
+		return nil
+	}
+	a.mu.Lock()
+	l, ok := a.limiters[channel]
+	if !ok {
+		l = rate.NewLimiter(a.cfg.PerChannel, 1)
+		a.limiters[channel] = l
+	}
+	if len(a.limiters) > 10000 {
+		clear(a.limiters)
+		a.limiters[channel] = l
+	}
+	now := a.cfg.Now()
+	d := l.ReserveN(now, 1).DelayFrom(now)
+	a.mu.Unlock()
+	return a.cfg.Sleep(ctx, d)
+}
+
+// call runs one Web API call paced for channel, honouring 429 Retry-After
+// a bounded number of times.
+func (a *Adapter) call(ctx context.Context, channel string, fn func() error) error {
+	for attempt := 0; ; attempt++ {
+		if err := a.pace(ctx, channel); err != nil {
+			return err
+		}
+		err := fn()
+		var rl *slack.RateLimitedError
+		if !errors.As(err, &rl) || attempt >= a.cfg.MaxRetries {
+			return err
+		}
+		wait := rl.RetryAfter
+		if wait <= 0 {
+			wait = time.Second
+		}
+		a.log.Info("slack rate limited; waiting", "retry_after", wait, "channel", channel)
+		if err := a.cfg.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+func msgOptions(m *bot.Message) []slack.MsgOption {
+	blocks, text := Render(m)
+	return []slack.MsgOption{slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...)}
+}
+
+// Post implements bot.Platform: a threaded reply, or an ephemeral one for
+// private requests.
+func (a *Adapter) Post(ctx context.Context, r *bot.Request, m *bot.Message) (string, error) {
+	if r.Private {
+		return replyEphemeral, a.postPrivate(ctx, r, m)
+	}
+	opts := msgOptions(m)
+	if r.Thread != "" {
+		opts = append(opts, slack.MsgOptionTS(r.Thread))
+	}
+	var ts string
+	err := a.call(ctx, r.Channel, func() error {
+		var err error
+		_, ts, err = a.api.PostMessageContext(ctx, r.Channel, opts...)
+		return err
+	})
+	if err != nil && r.Meta[metaResponseURL] != "" && isNotInChannel(err) {
+		// The bot cannot post here (e.g. /factcheck in a channel it was not
+		// invited to): answer through the command's response_url instead.
+		if !m.Final {
+			return replyWebhook, nil
+		}
+		return replyWebhook, a.postWebhook(ctx, r, m, slack.ResponseTypeInChannel)
+	}
+	if err != nil {
+		return "", fmt.Errorf("slack: chat.postMessage: %w", err)
+	}
+	return ts, nil
+}
+
+func isNotInChannel(err error) bool {
+	s := err.Error()
+	return s == "not_in_channel" || s == "channel_not_found"
+}
+
+// Update implements bot.Platform with chat.update. Ephemeral and
+// response_url answers cannot be edited: only the final one is sent, as a
+// new message.
+func (a *Adapter) Update(ctx context.Context, r *bot.Request, reply string, m *bot.Message) error {
+	switch reply {
+	case replyEphemeral:
+		if !m.Final {
+			return nil
+		}
+		return a.postPrivate(ctx, r, m)
+	case replyWebhook:
+		if !m.Final {
+			return nil
+		}
+		return a.postWebhook(ctx, r, m, slack.ResponseTypeInChannel)
+	}
+	opts := msgOptions(m)
+	err := a.call(ctx, r.Channel, func() error {
+		_, _, _, err := a.api.UpdateMessageContext(ctx, r.Channel, reply, opts...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("slack: chat.update: %w", err)
+	}
+	return nil
+}
+
+// Notify implements bot.Platform: an ephemeral note to the asker.
+func (a *Adapter) Notify(ctx context.Context, r *bot.Request, text string) error {
+	m := &bot.Message{Final: true, Title: text}
+	return a.postPrivate(ctx, r, m)
+}
+
+func (a *Adapter) postPrivate(ctx context.Context, r *bot.Request, m *bot.Message) error {
+	if r.Meta[metaResponseURL] != "" {
+		return a.postWebhook(ctx, r, m, slack.ResponseTypeEphemeral)
+	}
+	opts := msgOptions(m)
+	if r.Thread != "" {
+		opts = append(opts, slack.MsgOptionTS(r.Thread))
+	}
+	err := a.call(ctx, r.Channel, func() error {
+		_, err := a.api.PostEphemeralContext(ctx, r.Channel, r.User, opts...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("slack: chat.postEphemeral: %w", err)
+	}
+	return nil
+}
+
+func (a *Adapter) postWebhook(ctx context.Context, r *bot.Request, m *bot.Message, responseType string) error {
+	blocks, text := Render(m)
+	msg := &slack.WebhookMessage{Text: text, Blocks: &slack.Blocks{BlockSet: blocks}, ResponseType: responseType}
+	hc := a.cfg.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	err := a.call(ctx, r.Channel, func() error {
+		return slack.PostWebhookCustomHTTPContext(ctx, r.Meta[metaResponseURL], hc, msg)
+	})
+	if err != nil {
+		return fmt.Errorf("slack: response_url: %w", err)
+	}
+	return nil
+}

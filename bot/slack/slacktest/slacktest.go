@@ -1,0 +1,314 @@
+// Package slacktest is a fake Slack for tests: an httptest Web API
+// (auth.test, chat.postMessage, chat.update, chat.postEphemeral,
+// apps.connections.open), response_url endpoints, and a local websocket
+// server speaking Socket Mode (hello, envelopes, acks by envelope_id,
+// pings). Point the real slack-go client at URL().
+package slacktest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Bot identity returned by auth.test.
+const (
+	BotUserID = "UBOT"
+	BotID     = "BBOT"
+	TeamID    = "T1"
+)
+
+// Call is one Web API or response_url call received.
+type Call struct {
+	Method string     // "chat.postMessage", "chat.update", "response_url", ...
+	Form   url.Values // form-encoded calls
+	JSON   map[string]any
+	// TS is the message ts the fake answered (chat.postMessage).
+	TS string
+	At time.Time
+}
+
+var jsonUnescaper = strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")
+
+// Text returns the call's text and blocks as sent: the mrkdwn Slack would
+// parse, inside the blocks' JSON (with JSON's \u003c etc. decoded).
+func (c Call) Text() string {
+	if c.JSON == nil {
+		return c.Form.Get("text") + "\n" + jsonUnescaper.Replace(c.Form.Get("blocks"))
+	}
+	b, _ := json.Marshal(c.JSON)
+	return jsonUnescaper.Replace(string(b))
+}
+
+// Ack is a Socket Mode acknowledgement received.
+type Ack struct {
+	EnvelopeID string
+	Payload    json.RawMessage
+	At         time.Time
+}
+
+// Server is a fake Slack.
+type Server struct {
+	srv *httptest.Server
+	// Calls receives every call (buffered; never blocks the server).
+	Calls chan Call
+	// Acks receives every Socket Mode ack.
+	Acks chan Ack
+	// Connected receives a value when a Socket Mode client connects.
+	Connected chan struct{}
+
+	mu      sync.Mutex
+	calls   []Call
+	limited map[string][]string // method → Retry-After values to answer first
+	seq     int
+	envSeq  int
+	conn    *websocket.Conn
+	writeMu sync.Mutex
+	closed  chan struct{}
+}
+
+// NewServer starts a fake Slack.
+func NewServer() *Server {
+	s := &Server{Calls: make(chan Call, 10000), Acks: make(chan Ack, 10000), Connected: make(chan struct{}, 10),
+		limited: map[string][]string{}, closed: make(chan struct{})}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/{method}", s.api)
+	mux.HandleFunc("/response/{id}", s.response)
+	mux.HandleFunc("/ws", s.socket)
+	s.srv = httptest.NewServer(mux)
+	return s
+}
+
+// URL is the Web API base URL for slack.OptionAPIURL / SLACK_API_URL.
+func (s *Server) URL() string { return s.srv.URL + "/api/" }
+
+// ResponseURL returns a response_url for a command or interaction.
+func (s *Server) ResponseURL(id string) string { return s.srv.URL + "/response/" + id }
+
+// Close stops the server.
+func (s *Server) Close() {
+	close(s.closed)
+	s.mu.Lock()
+	if s.conn != nil {
+		s.conn.Close()
+	}
+	s.mu.Unlock()
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// RateLimit makes the next len(retryAfter) calls of method answer 429 with
+// those Retry-After values.
+func (s *Server) RateLimit(method string, retryAfter ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limited[method] = append(s.limited[method], retryAfter...)
+}
+
+// Recorded returns every call so far, optionally only of the given methods.
+func (s *Server) Recorded(methods ...string) []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Call
+	for _, c := range s.calls {
+		if len(methods) == 0 || contains(methods, c.Method) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) record(c Call) {
+	c.At = time.Now()
+	s.mu.Lock()
+	s.calls = append(s.calls, c)
+	s.mu.Unlock()
+	select {
+	case s.Calls <- c:
+	default:
+	}
+}
+
+func (s *Server) api(w http.ResponseWriter, r *http.Request) {
+	method := r.PathValue("method")
+	s.mu.Lock()
+	if q := s.limited[method]; len(q) > 0 {
+		s.limited[method] = q[1:]
+		s.mu.Unlock()
+		w.Header().Set("Retry-After", q[0])
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"ok":false,"error":"ratelimited"}`)
+		s.record(Call{Method: method + " (429)"})
+		return
+	}
+	s.seq++
+	ts := fmt.Sprintf("1700000000.%06d", s.seq)
+	s.mu.Unlock()
+	r.ParseForm()
+	if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer x") && !strings.HasPrefix(r.PostForm.Get("token"), "x") {
+		writeJSON(w, map[string]any{"ok": false, "error": "not_authed"})
+		return
+	}
+	c := Call{Method: method, Form: r.PostForm}
+	switch method {
+	case "auth.test":
+		writeJSON(w, map[string]any{"ok": true, "user_id": BotUserID, "bot_id": BotID, "team_id": TeamID, "user": "factbot", "team": "Test"})
+		return
+	case "apps.connections.open":
+		writeJSON(w, map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/ws"})
+		return
+	case "chat.postMessage":
+		c.TS = ts
+		s.record(c)
+		writeJSON(w, map[string]any{"ok": true, "channel": c.Form.Get("channel"), "ts": ts,
+			"message": map[string]any{"ts": ts, "text": c.Form.Get("text")}})
+	case "chat.update":
+		s.record(c)
+		writeJSON(w, map[string]any{"ok": true, "channel": c.Form.Get("channel"), "ts": c.Form.Get("ts"), "text": c.Form.Get("text")})
+	case "chat.postEphemeral":
+		s.record(c)
+		writeJSON(w, map[string]any{"ok": true, "message_ts": ts})
+	default:
+		s.record(c)
+		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})
+	}
+}
+
+func (s *Server) response(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	s.record(Call{Method: "response_url", JSON: m, Form: url.Values{"id": {r.PathValue("id")}}})
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprint(w, "ok")
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
+	conn, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+	s.write(map[string]any{"type": "hello", "num_connections": 1,
+		"connection_info": map[string]any{"app_id": "A1"}, "debug_info": map[string]any{"host": "fake"}})
+	s.ping()
+	select {
+	case s.Connected <- struct{}{}:
+	default:
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() { // Slack pings its clients; slack-go reconnects without them.
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				s.ping()
+			case <-done:
+				return
+			case <-s.closed:
+				return
+			}
+		}
+	}()
+	for {
+		_, b, err := conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		var a struct {
+			EnvelopeID string          `json:"envelope_id"`
+			Payload    json.RawMessage `json:"payload"`
+		}
+		if json.Unmarshal(b, &a) == nil && a.EnvelopeID != "" {
+			select {
+			case s.Acks <- Ack{EnvelopeID: a.EnvelopeID, Payload: a.Payload, At: time.Now()}:
+			default:
+			}
+		}
+	}
+}
+
+func (s *Server) ping() {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	c.WriteControl(websocket.PingMessage, []byte("ping"), time.Now().Add(time.Second))
+}
+
+func (s *Server) write(v any) error {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return fmt.Errorf("slacktest: no socket mode client connected")
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	return c.WriteJSON(v)
+}
+
+// Send delivers a Socket Mode envelope ("events_api", "slash_commands",
+// "interactive") with a new envelope id, which it returns.
+func (s *Server) Send(typ string, payload any) (string, error) {
+	s.mu.Lock()
+	s.envSeq++
+	id := fmt.Sprintf("env-%d", s.envSeq)
+	s.mu.Unlock()
+	return id, s.SendEnvelope(id, typ, payload, 0)
+}
+
+// SendEnvelope delivers an envelope with the given id and retry attempt
+// (Slack's redeliveries reuse the payload with a new envelope id).
+func (s *Server) SendEnvelope(id, typ string, payload any, retry int) error {
+	return s.write(map[string]any{"type": typ, "envelope_id": id, "payload": payload,
+		"accepts_response_payload": typ != "events_api", "retry_attempt": retry})
+}
+
+// Mention is an events_api payload for an app_mention.
+func Mention(eventID, channel, user, ts, text string) map[string]any {
+	return map[string]any{
+		"token": "tok", "team_id": TeamID, "api_app_id": "A1", "type": "event_callback",
+		"event_id": eventID, "event_time": 1700000000,
+		"event": map[string]any{"type": "app_mention", "user": user, "text": text, "ts": ts,
+			"channel": channel, "event_ts": ts},
+	}
+}
+
+// Command is a slash_commands payload.
+func Command(triggerID, channel, user, text, responseURL string) map[string]any {
+	return map[string]any{"token": "tok", "team_id": TeamID, "channel_id": channel, "user_id": user,
+		"command": "/factcheck", "text": text, "response_url": responseURL, "trigger_id": triggerID, "api_app_id": "A1"}
+}

@@ -9,19 +9,21 @@ import (
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
 
 func init() {
 	register("show", command{
-		summary: "show one past check in full: factbot show ID [--json] [--tenant T]",
+		summary: "show one past check in full: factbot show ID [--json] [--tenant T] [--page SHA256]",
 		run:     runShow,
 	})
 }
 
 func runShow(ctx context.Context, a *app, args []string) int {
-	fs, tenant := newStoreFlags(a, "show", "factbot show ID [--json] [--tenant T]")
-	jsonOut := fs.Bool("json", false, "print the check as one JSON object")
+	fs, tenant := newStoreFlags(a, "show", "factbot show ID [--json] [--tenant T] [--page SHA256]\n\nPrints a past check: who asked, what they sent, each verdict with its evidence, every source retrieved (with its fetch time, content hash and whether a snapshot of the page is kept) and the trace. With --page, prints instead the kept snapshot of one page the check read, as it was read.")
+	jsonOut := fs.Bool("json", false, "print the check (or with --page the page) as one JSON object")
+	page := fs.String("page", "", "print the snapshot of a page this check read, by its SHA-256 or a unique prefix of at least 8 hex digits")
 	pos, code, ok := parseStoreFlags(a, fs, args, 1)
 	if !ok {
 		return code
@@ -39,6 +41,9 @@ func runShow(ctx context.Context, a *app, args []string) int {
 	if err != nil {
 		return storeFailed(a, err)
 	}
+	if *page != "" {
+		return showPage(ctx, a, db, c, *page, *jsonOut)
+	}
 	if *jsonOut {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
@@ -47,12 +52,132 @@ func runShow(ctx context.Context, a *app, args []string) int {
 		}
 		return exitOK
 	}
-	writeCheck(a.stdout, c)
+	kept := map[string]bool{}
+	for _, sha := range pageHashes(c) {
+		_, err := db.PageSnapshot(ctx, sha)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return storeFailed(a, err)
+		}
+		kept[sha] = err == nil
+	}
+	writeCheck(a.stdout, c, kept)
 	return exitOK
 }
 
-// writeCheck prints the full audit record of a check.
-func writeCheck(w io.Writer, c *store.Check) {
+// pageHashes returns the distinct content hashes of the pages a check read.
+func pageHashes(c *store.Check) []string {
+	var out []string
+	seen := map[string]bool{}
+	if c.Report == nil {
+		return nil
+	}
+	for _, v := range c.Report.Claims {
+		for _, s := range v.Sources {
+			if s.SHA256 != "" && !seen[s.SHA256] {
+				seen[s.SHA256] = true
+				out = append(out, s.SHA256)
+			}
+		}
+	}
+	return out
+}
+
+// showPage prints the kept snapshot of a page the check read: what the
+// page said when the verdict was made, even if it has changed since.
+func showPage(ctx context.Context, a *app, db *store.DB, c *store.Check, arg string, jsonOut bool) int {
+	want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(arg), "sha256:"))
+	hashes := pageHashes(c)
+	var match []string
+	for _, h := range hashes {
+		if strings.ToLower(h) == want {
+			match = []string{h}
+			break
+		}
+		if len(want) >= 8 && strings.HasPrefix(strings.ToLower(h), want) {
+			match = append(match, h)
+		}
+	}
+	switch {
+	case len(match) > 1:
+		fmt.Fprintf(a.stderr, "factbot show: --page %s matches %d pages of check %s; give more of the hash:\n  %s\n", arg, len(match), c.ID, strings.Join(match, "\n  "))
+		return exitUsage
+	case len(match) == 0 && len(hashes) == 0:
+		fmt.Fprintf(a.stderr, "factbot show: check %s read no page, so it has no page snapshot\n", c.ID)
+		return exitFailed
+	case len(match) == 0:
+		fmt.Fprintf(a.stderr, "factbot show: check %s read no page with SHA-256 %q (a full hash, or a prefix of at least 8 hex digits); the pages it read:\n  %s\n", c.ID, arg, strings.Join(hashes, "\n  "))
+		return exitFailed
+	}
+	p, err := db.PageSnapshot(ctx, match[0])
+	if errors.Is(err, store.ErrNotFound) {
+		fmt.Fprintf(a.stderr, "factbot show: no snapshot of page %s is kept (it was pruned, or read before factbot kept snapshots)\n", match[0])
+		return exitFailed
+	}
+	if err != nil {
+		return storeFailed(a, err)
+	}
+	if jsonOut {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(p); err != nil {
+			return exitFailed
+		}
+		return exitOK
+	}
+	writePage(a.stdout, c, p)
+	return exitOK
+}
+
+// writePage prints a page snapshot. Page text is the web's: control
+// characters are removed so it cannot drive the terminal.
+func writePage(w io.Writer, c *store.Check, p *search.Page) {
+	fmt.Fprintf(w, "Page sha256:%s, as read for check %s\n", p.SHA256, c.ID)
+	field := func(name, v string) {
+		if v != "" {
+			fmt.Fprintf(w, "  %-10s %s\n", name+":", oneLine(v, 300))
+		}
+	}
+	field("Asked for", p.URL)
+	if p.FinalURL != p.URL {
+		field("Final URL", p.FinalURL)
+	}
+	field("Title", p.Title)
+	field("Site", p.Site)
+	field("Byline", p.Byline)
+	field("Published", p.Published)
+	field("Fetched", p.FetchedAt.UTC().Format("2006-01-02 15:04:05Z"))
+	size := fmt.Sprintf("%d bytes", p.Bytes)
+	if p.Truncated {
+		size += " (only the start was read: the page was longer than the reader's limit)"
+	}
+	field("Body", size)
+	fmt.Fprintln(w, "\nText as extracted:")
+	for _, line := range strings.Split(p.Text, "\n") {
+		if line = wrap(termText(line), 76, "  "); line != "" {
+			fmt.Fprintf(w, "  %s\n", line)
+		} else {
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// termText removes control characters (escape sequences, carriage
+// returns) from text for the terminal, keeping tabs as spaces.
+func termText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// writeCheck prints the full audit record of a check. kept says, for each
+// page hash, whether a snapshot of the page is kept.
+func writeCheck(w io.Writer, c *store.Check, kept map[string]bool) {
 	fmt.Fprintf(w, "Check %s\n", c.ID)
 	field := func(name, v string) {
 		if v != "" {
@@ -67,7 +192,7 @@ func writeCheck(w io.Writer, c *store.Check) {
 	field("Link", c.Link)
 	field("User", c.User)
 	field("Request", c.RequestKey)
-	fmt.Fprintf(w, "\nAsked:\n  %s\n", wrap(c.Text, 76, "  "))
+	fmt.Fprintf(w, "\nAsked:\n  %s\n", wrap(termText(c.Text), 76, "  "))
 	rep := c.Report
 	if rep == nil {
 		fmt.Fprintln(w, "\nNo report was recorded.")
@@ -98,7 +223,7 @@ func writeCheck(w io.Writer, c *store.Check) {
 			fmt.Fprintf(w, "  Error: %s\n", v.Error)
 		}
 		if v.Reasoning != "" {
-			fmt.Fprintf(w, "  %s\n", wrap(v.Reasoning, 76, "  "))
+			fmt.Fprintf(w, "  %s\n", wrap(termText(v.Reasoning), 76, "  "))
 		}
 		if len(v.Evidence) > 0 {
 			fmt.Fprintln(w, "  Evidence:")
@@ -129,7 +254,24 @@ func writeCheck(w io.Writer, c *store.Check) {
 			if s.Cited {
 				extra += " cited"
 			}
-			fmt.Fprintf(w, "    %s  %-10s %s%s\n", s.FetchedAt.UTC().Format("2006-01-02 15:04:05Z"), s.Via, s.URL, extra)
+			if s.SHA256 != "" {
+				if kept[s.SHA256] {
+					extra += ", snapshot kept"
+				} else {
+					extra += ", no snapshot kept"
+				}
+			}
+			fmt.Fprintf(w, "    %s  %-10s %s%s\n", s.FetchedAt.UTC().Format("2006-01-02 15:04:05Z"), s.Via, oneLine(s.URL, 500), extra)
+		}
+		for _, s := range v.Sources {
+			if kept[s.SHA256] {
+				tenant := ""
+				if c.Tenant != cliTenant {
+					tenant = " --tenant " + c.Tenant
+				}
+				fmt.Fprintf(w, "    (what a kept page said then: factbot show %s%s --page %s)\n", c.ID, tenant, shortHash(s.SHA256))
+				break
+			}
 		}
 		writeTrace(w, v.Trace)
 	}
@@ -184,4 +326,12 @@ func writeTrace(w io.Writer, tr []factcheck.TraceEvent) {
 		}
 		fmt.Fprintf(w, "    %s %-5s %s\n", e.At.UTC().Format("15:04:05.000"), e.Kind, strings.Join(parts, ", "))
 	}
+}
+
+// shortHash is a hash cut to 12 digits for a hint; --page takes a prefix.
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
 }

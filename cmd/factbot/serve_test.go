@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/bot/slack/slacktest"
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// syncBuffer is a goroutine-safe stderr.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func testApp(env map[string]string) (*app, *syncBuffer) {
+	errb := &syncBuffer{}
+	return &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: errb,
+		getenv: func(k string) string { return env[k] }}, errb
+}
+
+func TestServeConfigErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "f.db")
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"nothing configured", map[string]string{}, []string{"no chat platform configured", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "DISCORD_BOT_TOKEN"}},
+		{"bot token only", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"}},
+		{"app token only", map[string]string{"SLACK_APP_TOKEN": "xapp-1"}, []string{"SLACK_BOT_TOKEN", "xoxb-"}},
+		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN", "xapp-"}},
+		{"bad user limit", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
+	}
+	restore := serveChecker
+	defer func() { serveChecker = restore }()
+	serveChecker = func(context.Context, *app, *store.DB) (bot.Checker, error) { return &bottest.Checker{}, nil }
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.env["FACTBOT_DB"] = db
+			a, errb := testApp(tt.env)
+			if code := run(context.Background(), a, []string{"serve"}); code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitUsage, errb)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(errb.String(), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errb)
+				}
+			}
+		})
+	}
+}
+
+// TestServeSlackEndToEnd runs `factbot serve` against the fake Slack in
+// Socket Mode and HTTP mode at once, with a fake engine.
+func TestServeSlackEndToEnd(t *testing.T) {
+	fake := slacktest.NewServer()
+	defer fake.Close()
+	restoreC, restoreL := serveChecker, serveListening
+	defer func() { serveChecker, serveListening = restoreC, restoreL }()
+	serveChecker = func(context.Context, *app, *store.DB) (bot.Checker, error) {
+		return &bottest.Checker{Label: factcheck.Supported}, nil
+	}
+	addrc := make(chan net.Addr, 1)
+	serveListening = func(a net.Addr) { addrc <- a }
+
+	a, errb := testApp(map[string]string{
+		"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_APP_TOKEN": "xapp-test", "SLACK_SIGNING_SECRET": "shh",
+		"SLACK_API_URL": fake.URL(), "FACTBOT_DB": filepath.Join(t.TempDir(), "f.db"), "FACTBOT_HTTP_ADDR": "127.0.0.1:0",
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, a, []string{"serve"}) }()
+	var addr net.Addr
+	select {
+	case addr = <-addrc:
+	case code := <-done:
+		t.Fatalf("serve exited %d:\n%s", code, errb)
+	}
+	<-fake.Connected
+	base := "http://" + addr.String()
+	for path, want := range map[string]string{"/healthz": "ok", "/metrics": "factbot_verdicts_total"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Errorf("GET %s = %d, want %q in:\n%.300s", path, resp.StatusCode, want, b)
+		}
+	}
+	resp, err := http.Post(base+"/slack/events", "application/json", strings.NewReader(`{"type":"url_verification","challenge":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("unsigned POST /slack/events = %d, want 401", resp.StatusCode)
+	}
+
+	id, err := fake.Send("events_api", slacktest.Mention("EvServe", "C1", "U1", "1700000100.000100", "<@UBOT> The Earth orbits the Sun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(30 * time.Second) // hang guard
+	acked := false
+	for !acked {
+		select {
+		case ack := <-fake.Acks:
+			acked = ack.EnvelopeID == id
+		case <-timeout:
+			t.Fatal("no ack")
+		}
+	}
+	for final := false; !final; {
+		select {
+		case c := <-fake.Calls:
+			final = c.Method == "chat.update" && strings.Contains(c.Text(), "factbot_recheck")
+			if final && !strings.Contains(c.Text(), "Supported") {
+				t.Errorf("final = %s", c.Text())
+			}
+		case <-timeout:
+			t.Fatalf("no final report; stderr:\n%s", errb)
+		}
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("serve exited %d after cancel, want 0:\n%s", code, errb)
+	}
+}

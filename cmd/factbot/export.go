@@ -5,17 +5,19 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
 
 func init() {
 	register("export", command{
-		summary: "export a tenant's checks: factbot export [--format jsonl|csv] [--tenant T] > file",
+		summary: "export a tenant's checks, or its \"wrong verdict\" feedback as an eval dataset: factbot export [--format jsonl|csv] [--feedback] [--tenant T] > file",
 		run:     runExport,
 	})
 }
@@ -26,8 +28,9 @@ var csvHeader = []string{"id", "created_at", "tenant", "platform", "channel", "t
 	"claim_index", "claim", "verdict", "confidence", "cached", "checked_at", "model", "reasoning", "evidence", "sources"}
 
 func runExport(ctx context.Context, a *app, args []string) int {
-	fs, tenant := newStoreFlags(a, "export", "factbot export [--format jsonl|csv] [--tenant T]")
+	fs, tenant := newStoreFlags(a, "export", "factbot export [--format jsonl|csv] [--tenant T]\n       factbot export --feedback [--tenant T]\n\nWrites a tenant's checks to standard output, oldest first. With --feedback it writes instead the claims people flagged as wrongly judged, as a factbot eval dataset (JSON Lines): {\"id\": \"CHECK-N\", \"claim\", \"label\": \"\", \"previous_verdict\", \"notes\"}, N counting claims from 1. The label is empty because nobody has said yet what is right: fill it in (supported, contradicted, contested or unverifiable) before factbot eval --dataset, which refuses empty labels.")
 	format := fs.String("format", "jsonl", "jsonl (one JSON check per line, everything) or csv (one row per claim, for spreadsheets)")
+	feedback := fs.Bool("feedback", false, "export the claims flagged by \"wrong verdict?\" feedback as an eval dataset (JSON Lines) to label")
 	if _, code, ok := parseStoreFlags(a, fs, args, 0); !ok {
 		return code
 	}
@@ -35,11 +38,20 @@ func runExport(ctx context.Context, a *app, args []string) int {
 		fmt.Fprintf(a.stderr, "factbot export: --format %q: want jsonl or csv\n", *format)
 		return exitUsage
 	}
+	formatSet := false
+	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
+	if *feedback && formatSet && *format != "jsonl" {
+		fmt.Fprintln(a.stderr, "factbot export: --feedback writes JSON Lines (the eval dataset format); drop --format")
+		return exitUsage
+	}
 	db, err := openExistingStore(a)
 	if err != nil {
 		return storeFailed(a, err)
 	}
 	defer db.Close()
+	if *feedback {
+		return exportFeedback(ctx, a, db, *tenant)
+	}
 	bw := bufio.NewWriter(a.stdout)
 	n := 0
 	var each func(*store.Check) error
@@ -109,4 +121,107 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// feedbackCase is one line of the feedback dataset: the eval JSON Lines
+// fields (id, claim, label, notes), with the verdict given before.
+type feedbackCase struct {
+	ID              string `json:"id"`
+	Claim           string `json:"claim"`
+	Label           string `json:"label"`
+	PreviousVerdict string `json:"previous_verdict"`
+	Notes           string `json:"notes"`
+}
+
+// exportFeedback writes one feedbackCase per claim of the tenant flagged by
+// feedback (feedback on claim -1 flags every claim of its check), oldest
+// check first. Several remarks on one claim share its line.
+func exportFeedback(ctx context.Context, a *app, db *store.DB, tenant string) int {
+	bw := bufio.NewWriter(a.stdout)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	lines, checks, skipped := 0, 0, 0
+	err := db.EachCheck(ctx, tenant, func(c *store.Check) error {
+		cases, bad := feedbackCases(c)
+		for _, f := range bad {
+			skipped++
+			fmt.Fprintf(a.stderr, "factbot export: feedback of %s at %s on claim %d of check %s, which has %d claims: skipped\n",
+				orDash(f.User), f.At.UTC().Format(time.RFC3339), f.Claim+1, c.ID, len(reportClaims(c)))
+		}
+		if len(cases) > 0 {
+			checks++
+		}
+		for _, fc := range cases {
+			lines++
+			if err := enc.Encode(fc); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return storeFailed(a, err)
+	}
+	fmt.Fprintf(a.stderr, "Exported %d flagged claims of %d checks of tenant %s", lines, checks, tenant)
+	if skipped > 0 {
+		fmt.Fprintf(a.stderr, " (%d remarks on claims that do not exist skipped)", skipped)
+	}
+	fmt.Fprintln(a.stderr, ".")
+	if lines > 0 {
+		fmt.Fprintln(a.stderr, "Each \"label\" is empty: set it to supported, contradicted, contested or unverifiable before using the file with factbot eval --dataset.")
+	}
+	return exitOK
+}
+
+func reportClaims(c *store.Check) []*factcheck.Verdict {
+	if c.Report == nil {
+		return nil
+	}
+	return c.Report.Claims
+}
+
+// feedbackCases returns the dataset lines of one check's feedback, in claim
+// order, and the feedback naming claims the check does not have.
+func feedbackCases(c *store.Check) ([]feedbackCase, []store.Feedback) {
+	claims := reportClaims(c)
+	notes := make([][]string, len(claims))
+	var bad []store.Feedback
+	for _, f := range c.Feedback {
+		idx := []int{f.Claim}
+		if f.Claim < 0 {
+			idx = idx[:0]
+			for i := range claims {
+				idx = append(idx, i)
+			}
+		} else if f.Claim >= len(claims) || claims[f.Claim] == nil {
+			bad = append(bad, f)
+			continue
+		}
+		for _, i := range idx {
+			if claims[i] == nil {
+				continue
+			}
+			n := fmt.Sprintf("flagged wrong by %s at %s: was %s", orDash(f.User), f.At.UTC().Format(time.RFC3339), claims[i].Verdict)
+			if note := strings.TrimSpace(f.Note); note != "" {
+				n += "; " + note
+			}
+			notes[i] = append(notes[i], n)
+		}
+	}
+	var out []feedbackCase
+	for i, ns := range notes {
+		if len(ns) == 0 {
+			continue
+		}
+		out = append(out, feedbackCase{
+			ID:              fmt.Sprintf("%s-%d", c.ID, i+1),
+			Claim:           claims[i].Claim,
+			PreviousVerdict: string(claims[i].Verdict),
+			Notes:           strings.Join(ns, " | "),
+		})
+	}
+	return out, bad
 }

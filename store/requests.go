@@ -66,7 +66,11 @@ func (db *DB) AcceptRequest(ctx context.Context, r *Request) (bool, error) {
 	}
 	r.UpdatedAt = now
 	isNew := false
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	// Batch coalesces concurrent accepts into one transaction and one
+	// fsync (group commit), so a burst of chat events is acknowledged
+	// quickly; fn may run more than once, so it sets isNew afresh.
+	err := db.bolt.Batch(func(tx *bolt.Tx) error {
+		isNew = false
 		tb, err := tenantBucket(tx, r.Tenant)
 		if err != nil {
 			return err

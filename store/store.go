@@ -53,6 +53,10 @@ const schemaVersion = 3
 // so version 2 records are read as they are rather than rewritten.
 const oldestRecordVersion = 2
 
+// maxBatchDelay is how long AcceptRequest waits for others to share its
+// commit: it bounds the latency a burst adds to one acknowledgement.
+const maxBatchDelay = 2 * time.Millisecond
+
 // Default option values.
 const (
 	DefaultTimeout  = time.Second
@@ -111,6 +115,7 @@ func Open(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	b.MaxBatchDelay = maxBatchDelay
 	db := &DB{bolt: b, path: path, ttl: opts.CacheTTL, now: opts.Now}
 	if err := db.bolt.Update(migrate); err != nil {
 		b.Close()

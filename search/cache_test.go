@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -159,4 +160,29 @@ func BenchmarkWarmCaches(b *testing.B) {
 		b.Fatalf("warm run made %d requests, want 0", n)
 	}
 	b.ReportMetric(0, "requests/run")
+}
+
+// A page read with the address check lifted must not be served from the
+// cache to a reader that checks addresses.
+func TestReaderCacheKeepsPrivateReadsApart(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, articleHTML)
+	}))
+	defer srv.Close()
+	cache := NewMemoryCache(time.Now)
+	ctx := context.Background()
+	open := NewReader(ReaderOptions{AllowPrivate: true, Cache: cache})
+	if _, err := open.Read(ctx, srv.URL+"/story"); err != nil {
+		t.Fatal(err)
+	}
+	guarded := NewReader(ReaderOptions{Cache: cache})
+	p, err := guarded.Read(ctx, srv.URL+"/story")
+	var refused *RefusedError
+	if !errors.As(err, &refused) {
+		t.Fatalf("guarded reader: page %v, err %v; want a refusal, not the cached page", p, err)
+	}
+	if again, err := open.Read(ctx, srv.URL+"/story"); err != nil || !again.Cached {
+		t.Errorf("open reader: cached=%v err=%v; want its own cached page", again != nil && again.Cached, err)
+	}
 }

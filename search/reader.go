@@ -134,7 +134,7 @@ func (r *Reader) Read(ctx context.Context, rawURL string) (*Page, error) {
 		return nil, err
 	}
 	if r.opts.Cache != nil {
-		if p := r.fromCache(ctx, rawURL); p != nil {
+		if p := r.fromCache(ctx, r.cacheKey(rawURL)); p != nil {
 			return p, nil
 		}
 	}
@@ -144,14 +144,24 @@ func (r *Reader) Read(ctx context.Context, rawURL string) (*Page, error) {
 	}
 	if r.opts.Cache != nil {
 		if val, err := json.Marshal(p); err == nil {
-			_ = r.opts.Cache.Put(ctx, PageBucket, rawURL, val) // a failing cache only costs a refetch
+			_ = r.opts.Cache.Put(ctx, PageBucket, r.cacheKey(rawURL), val) // a failing cache only costs a refetch
 		}
 	}
 	return p, nil
 }
 
-func (r *Reader) fromCache(ctx context.Context, rawURL string) *Page {
-	val, stored, ok, err := r.opts.Cache.Get(ctx, PageBucket, rawURL)
+// cacheKey keeps pages read with the address check lifted apart from the
+// others: a reader that checks addresses must never be served a page that
+// only an unchecked read could reach.
+func (r *Reader) cacheKey(rawURL string) string {
+	if r.opts.AllowPrivate {
+		return "allow-private " + rawURL
+	}
+	return rawURL
+}
+
+func (r *Reader) fromCache(ctx context.Context, key string) *Page {
+	val, stored, ok, err := r.opts.Cache.Get(ctx, PageBucket, key)
 	if err != nil || !ok || r.opts.Now().Sub(stored) >= r.opts.CacheTTL {
 		return nil
 	}

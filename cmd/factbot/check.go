@@ -75,6 +75,13 @@ func runCheck(ctx context.Context, a *app, args []string) int {
 		return exitUsage
 	}
 
+	// Configuration errors first: a missing key is reported before any file
+	// is created.
+	checker, err := newChecker(ctx, a, nil)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "factbot: %v\n", err)
+		return exitUsage
+	}
 	var db *store.DB
 	if !*noStore {
 		db, err = openStore(a)
@@ -83,11 +90,7 @@ func runCheck(ctx context.Context, a *app, args []string) int {
 			return exitUsage
 		}
 		defer db.Close()
-	}
-	checker, err := newChecker(ctx, a, db)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "factbot: %v\n", err)
-		return exitUsage
+		useStore(a, checker, db)
 	}
 	in := factcheck.Input{Tenant: cliTenant, Text: text, Fresh: *fresh}
 	if !*quiet {

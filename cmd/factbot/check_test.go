@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -417,6 +419,9 @@ func TestCheckConfigErrors(t *testing.T) {
 		_, stderr, code := w.run("check", wallClaim)
 		if code != exitUsage || !strings.Contains(stderr, "GEMINI_API_KEY") || !strings.Contains(stderr, "aistudio.google.com") {
 			t.Errorf("exit %d, stderr %q; want 2 naming GEMINI_API_KEY and where to get it", code, stderr)
+		}
+		if _, err := os.Stat(w.env["FACTBOT_DB"]); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a configuration error left a database file behind (stat: %v)", err)
 		}
 	})
 	t.Run("unknown model", func(t *testing.T) {

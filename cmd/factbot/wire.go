@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
-	"time"
 
 	"google.golang.org/genai"
 
@@ -124,20 +122,11 @@ func newChecker(ctx context.Context, a *app, db *store.DB) (*factcheck.Checker, 
 	if err != nil {
 		return nil, err
 	}
-	var searcher search.Searcher = search.NewFailover(providers, search.FailoverOptions{})
-	ropts := search.ReaderOptions{AllowPrivate: a.getenv("FACTBOT_ALLOW_PRIVATE_FETCH") == "1"}
-	c := &factcheck.Checker{Model: model}
-	if db != nil {
-		searcher = search.NewCachedSearcher(searcher, db, search.CacheOptions{})
-		ropts.Cache = db
-		c.Cache = db
-	}
-	c.Search = searcher
-	c.Reader = search.NewReader(ropts)
+	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{})}
 	if ttl := a.getenv("FACTBOT_CACHE_TTL"); ttl != "" {
-		d, err := time.ParseDuration(ttl)
+		d, err := parseAge(ttl)
 		if err != nil || d <= 0 {
-			return nil, &factcheck.ConfigError{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a duration", ttl), Hint: "e.g. 168h"}
+			return nil, &factcheck.ConfigError{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a duration", ttl), Hint: "e.g. 168h or 7d"}
 		}
 		c.CacheTTL = d
 	}
@@ -149,13 +138,24 @@ func newChecker(ctx context.Context, a *app, db *store.DB) (*factcheck.Checker, 
 		if err != nil {
 			return nil, fmt.Errorf("fact-check search: %w", err)
 		}
-		if db != nil {
-			c.FactChecks = search.NewCachedFactChecks(fc, db, search.CacheOptions{})
-		} else {
-			c.FactChecks = fc
-		}
+		c.FactChecks = fc
 	}
+	useStore(a, c, db)
 	return c, nil
 }
 
-var _ = http.DefaultClient
+// useStore gives the engine the database as its verdict, search and page
+// cache (db may be nil: no caches).
+func useStore(a *app, c *factcheck.Checker, db *store.DB) {
+	ropts := search.ReaderOptions{AllowPrivate: a.getenv("FACTBOT_ALLOW_PRIVATE_FETCH") == "1"}
+	if db != nil {
+		ropts.Cache = db
+		c.Cache = db
+		c.Search = search.NewCachedSearcher(c.Search, db, search.CacheOptions{})
+		if c.FactChecks != nil {
+			c.FactChecks = search.NewCachedFactChecks(c.FactChecks, db, search.CacheOptions{})
+		}
+	}
+	c.Reader = search.NewReader(ropts)
+}
+

@@ -158,4 +158,3 @@ func useStore(a *app, c *factcheck.Checker, db *store.DB) {
 	}
 	c.Reader = search.NewReader(ropts)
 }
-

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/wait"
 )
 
 // DefaultModel is the model used when Config.Model is empty.
@@ -123,7 +124,7 @@ func New(ctx context.Context, cfg Config) (*Model, error) {
 		m.maxDelay = defaultMaxRetryDelay
 	}
 	if m.sleep == nil {
-		m.sleep = sleep
+		m.sleep = wait.Sleep
 	}
 	return m, nil
 }
@@ -260,17 +261,6 @@ func isKeyError(e genai.APIError) bool {
 	msg := strings.ToLower(e.Message)
 	return strings.Contains(msg, "api key not valid") || strings.Contains(msg, "api key expired") ||
 		strings.Contains(msg, "api_key_invalid")
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // convertRequest maps a factcheck request to genai contents and config.

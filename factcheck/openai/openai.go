@@ -25,6 +25,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/wait"
 )
 
 // DefaultBaseURL is OpenAI's hosted API.
@@ -115,7 +116,7 @@ func New(cfg Config) (*Model, error) {
 		m.maxAttempts = DefaultMaxAttempts
 	}
 	if m.sleep == nil {
-		m.sleep = sleepCtx
+		m.sleep = wait.Sleep
 	}
 	return m, nil
 }
@@ -302,15 +303,4 @@ func retryWait(h http.Header, attempt int) (time.Duration, bool) {
 	}
 	d := time.Second << (attempt - 1) // 1s, 2s, 4s, …
 	return min(d, 16*time.Second), true
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -107,6 +107,11 @@ func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error)
 		if claim == "" {
 			claim = strings.TrimSpace(ca.Span)
 		}
+		for _, u := range urlsIn(claim) { // only the user's own links may appear
+			if !strings.Contains(text, u) {
+				claim = strings.ReplaceAll(claim, u, "[link removed]")
+			}
+		}
 		if claim == "" || seen[normalizeForMatch(claim)] {
 			continue
 		}

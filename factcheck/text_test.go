@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -108,4 +109,30 @@ func TestSchemaFor(t *testing.T) {
 	if diff := cmp.Diff(want, s); diff != "" {
 		t.Errorf("schema (-want +got):\n%s", diff)
 	}
+}
+
+func TestExtractKeepsOnlyTheUsersLinks(t *testing.T) {
+	text := "Per https://who.int/report the vaccine is safe."
+	m := scriptedExtraction(`{"claims":[{"claim":"The vaccine is safe according to https://who.int/report and https://invented.example/","span":"the vaccine is safe"}]}`)
+	x, err := (&Checker{Model: m}).Extract(context.Background(), text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := x.Claims[0].Claim, "The vaccine is safe according to https://who.int/report and [link removed]"; got != want {
+		t.Errorf("claim = %q, want %q", got, want)
+	}
+}
+
+// scriptedExtraction answers every request with one submit_claims call.
+func scriptedExtraction(args string) Model {
+	return modelFunc(func(*ModelRequest) (*ModelResponse, error) {
+		return &ModelResponse{Message: Message{Role: RoleModel, ToolCalls: []ToolCall{{ID: "1", Name: ToolSubmitClaims, Args: []byte(args)}}}}, nil
+	})
+}
+
+type modelFunc func(*ModelRequest) (*ModelResponse, error)
+
+func (f modelFunc) Name() string { return "func" }
+func (f modelFunc) Generate(_ context.Context, req *ModelRequest) (*ModelResponse, error) {
+	return f(req)
 }

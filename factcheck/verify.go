@@ -423,6 +423,12 @@ func (r *run) finish(va *verdictArgs) *Verdict {
 			v.Verdict, v.Confidence = Unverifiable, Low
 		}
 	}
+	// Provenance covers the prose too: a URL the model wrote into its
+	// reasoning or a quote is shown only if the run retrieved it.
+	v.Reasoning = r.scrubURLs(v.Reasoning)
+	for i := range v.Evidence {
+		v.Evidence[i].QuoteOrSummary = r.scrubURLs(v.Evidence[i].QuoteOrSummary)
+	}
 	citedURL := map[string]bool{}
 	for _, e := range v.Evidence {
 		citedURL[urlKey(e.SourceURL)] = true
@@ -432,6 +438,22 @@ func (r *run) finish(va *verdictArgs) *Verdict {
 		v.Sources = append(v.Sources, Source{URL: d.url, Title: d.title, Via: d.via, FetchedAt: d.fetchedAt, SHA256: d.sha256, Cited: citedURL[k]})
 	}
 	return v
+}
+
+// scrubURLs replaces every URL in text that no tool returned in this run,
+// and the user did not write, by "[link removed]", and notes it in the trace.
+func (r *run) scrubURLs(text string) string {
+	for _, u := range urlsIn(text) {
+		if _, ok := r.lookup(u); ok {
+			continue
+		}
+		if _, ok := r.allow[urlKey(u)]; ok {
+			continue
+		}
+		text = strings.ReplaceAll(text, u, "[link removed]")
+		r.note("removed a URL no tool returned from the model's text: " + u)
+	}
+	return text
 }
 
 func (r *run) toolOrder() []string {

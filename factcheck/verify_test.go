@@ -321,3 +321,22 @@ func TestModelErrorFailsClaim(t *testing.T) {
 
 var _ = json.Marshal
 var _ sync.Mutex
+
+func TestURLsInProseAreScrubbed(t *testing.T) {
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high",
+			Reasoning: "NASA (" + wallURL + ") says no; see also https://evil.example/phish for details.",
+			Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "Not visible, as https://evil.example/x explains."}}}),
+	)}
+	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "NASA (" + wallURL + ") says no; see also [link removed] for details."; v.Reasoning != want {
+		t.Errorf("reasoning = %q, want %q", v.Reasoning, want)
+	}
+	if strings.Contains(v.Evidence[0].QuoteOrSummary, "evil.example") {
+		t.Errorf("quote keeps an unretrieved URL: %q", v.Evidence[0].QuoteOrSummary)
+	}
+}

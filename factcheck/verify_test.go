@@ -327,7 +327,7 @@ func TestURLsInProseAreScrubbed(t *testing.T) {
 		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
 		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high",
 			Reasoning: "NASA (" + wallURL + ") says no; see also https://evil.example/phish for details.",
-			Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "Not visible, as https://evil.example/x explains."}}}),
+			Evidence:  []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "Not visible, as https://evil.example/x explains."}}}),
 	)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {

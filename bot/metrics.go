@@ -17,8 +17,13 @@ type Metrics struct {
 	Verdicts  *prometheus.CounterVec   // verdict
 	CacheHits prometheus.Counter       // cached verdicts answered
 	Latency   *prometheus.HistogramVec // platform: request accepted → final answer
-	ToolCalls *prometheus.CounterVec   // tool
-	Errors    *prometheus.CounterVec   // where (check, post, update, store)
+	// Ack is the bot's own acknowledgement latency, by platform: from the
+	// adapter holding the decoded event to the acknowledgement handed to
+	// the platform's connection (the request stored durably in between).
+	// Adapters observe it through Service.ObserveAck.
+	Ack       *prometheus.HistogramVec
+	ToolCalls *prometheus.CounterVec // tool
+	Errors    *prometheus.CounterVec // where (check, post, update, store)
 	InFlight  prometheus.Gauge
 }
 
@@ -41,6 +46,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "factbot_check_duration_seconds", Help: "Time from accepting a request to its final answer.",
 			Buckets: []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160},
 		}, []string{"platform"}),
+		Ack: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "factbot_ack_seconds",
+			Help:    "Time from receiving a chat event to acknowledging it (request stored durably in between).",
+			Buckets: []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5},
+		}, []string{"platform"}),
 		ToolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "factbot_tool_calls_total", Help: "Tool calls made by the model, by tool.",
 		}, []string{"tool"}),
@@ -55,7 +65,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.Verdicts.WithLabelValues(string(v))
 	}
 	if reg != nil {
-		reg.MustRegister(m.Requests, m.Checks, m.Verdicts, m.CacheHits, m.Latency, m.ToolCalls, m.Errors, m.InFlight)
+		reg.MustRegister(m.Requests, m.Checks, m.Verdicts, m.CacheHits, m.Latency, m.Ack, m.ToolCalls, m.Errors, m.InFlight)
 	}
 	return m
 }

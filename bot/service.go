@@ -137,6 +137,14 @@ func New(st Store, ck Checker, opts Options) *Service {
 // Metrics returns the service's metrics.
 func (s *Service) Metrics() *Metrics { return s.metrics }
 
+// ObserveAck records one acknowledgement's latency for platform: from the
+// adapter holding the decoded event to the acknowledgement handed to the
+// platform (factbot_ack_seconds). Adapters find it on their core with a type
+// assertion, so wrappers of the Service can record it too.
+func (s *Service) ObserveAck(platform string, d time.Duration) {
+	s.metrics.Ack.WithLabelValues(platform).Observe(d.Seconds())
+}
+
 // MaxInput returns the input size limit in bytes.
 func (s *Service) MaxInput() int { return s.opts.MaxInput }
 

@@ -293,3 +293,27 @@ func TestMux(t *testing.T) {
 		}
 	}
 }
+
+func TestObserveAckFeedsHistogram(t *testing.T) {
+	reg := bot.NewRegistry()
+	s := bot.New(bottest.NewStore(), &bottest.Checker{}, bot.Options{Metrics: bot.NewMetrics(reg), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s.ObserveAck("slack", 3*time.Millisecond)
+	s.ObserveAck("slack", 40*time.Millisecond)
+	srv := httptest.NewServer(bot.NewMux(reg, nil))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{
+		`factbot_ack_seconds_count{platform="slack"} 2`,
+		`factbot_ack_seconds_bucket{platform="slack",le="0.005"} 1`,
+		`factbot_ack_seconds_bucket{platform="slack",le="0.05"} 2`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+}

@@ -239,7 +239,10 @@ func (a *Adapter) Run(ctx context.Context) error {
 	defer cancel()
 	errc := make(chan error, 1)
 	go func() { errc <- sm.RunContext(ctx) }()
-	sem := make(chan struct{}, 64)
+	// Envelopes are handled concurrently (up to maxConcurrentAcks at once)
+	// so that the requests of a burst are stored in shared commits (the
+	// store's group commit) instead of one fsync after another.
+	sem := make(chan struct{}, maxConcurrentAcks)
 	for {
 		select {
 		case <-ctx.Done():
@@ -250,6 +253,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 			}
 			return fmt.Errorf("slack: socket mode: %w", err)
 		case evt := <-sm.Events:
+			t0 := time.Now() // the decoded event is in hand
 			if evt.Request == nil || evt.Request.EnvelopeID == "" {
 				if evt.Type == socketmode.EventTypeInvalidAuth {
 					return errors.New("slack: socket mode: invalid auth (check SLACK_APP_TOKEN, xapp-…, with connections:write)")
@@ -259,13 +263,18 @@ func (a *Adapter) Run(ctx context.Context) error {
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem }()
-				a.handleSocket(ctx, sm, evt)
+				a.handleSocket(ctx, sm, evt, t0)
 			}()
 		}
 	}
 }
 
-func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt socketmode.Event) {
+// maxConcurrentAcks bounds the Socket Mode envelopes handled at once.
+const maxConcurrentAcks = 128
+
+// handleSocket stores the envelope's request and acknowledges it; t0 is
+// when the adapter received the decoded envelope (for factbot_ack_seconds).
+func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt socketmode.Event, t0 time.Time) {
 	var payload any
 	var err error
 	switch evt.Type {
@@ -297,9 +306,13 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 	} else {
 		err = sm.AckCtx(ctx, evt.Request.EnvelopeID, nil)
 	}
-	if err != nil && ctx.Err() == nil {
-		a.log.Warn("slack: ack", "envelope", evt.Request.EnvelopeID, "err", err)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.log.Warn("slack: ack", "envelope", evt.Request.EnvelopeID, "err", err)
+		}
+		return
 	}
+	a.observeAck(t0)
 }
 
 // ---- HTTP mode ----
@@ -372,6 +385,7 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request, body []byte) {
+	t0 := time.Now()
 	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
 	if err != nil {
 		http.Error(w, "bad event", http.StatusBadRequest)
@@ -393,6 +407,7 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request, body []byt
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+	a.observeAck(t0)
 }
 
 func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request, body []byte) {

@@ -47,6 +47,12 @@ type Core interface {
 	Feedback(ctx context.Context, tenant, checkID string, f bot.Feedback) error
 }
 
+// ackObserver is implemented by cores that record acknowledgement latency
+// (*bot.Service: the factbot_ack_seconds histogram).
+type ackObserver interface {
+	ObserveAck(platform string, d time.Duration)
+}
+
 // Config configures the adapter. BotToken is required; AppToken enables
 // Socket Mode, SigningSecret enables HTTP mode.
 type Config struct {
@@ -77,6 +83,7 @@ type Adapter struct {
 	client *slack.Client
 	api    API
 	core   Core
+	acks   ackObserver // nil if the core does not record ack latency
 	log    *slog.Logger
 
 	mu       sync.Mutex
@@ -128,8 +135,17 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core Core) *Adapter {
 	if cfg.Command == "" {
 		cfg.Command = "/factcheck"
 	}
-	return &Adapter{cfg: cfg, client: client, api: api, core: core, log: cfg.Logger,
+	obs, _ := core.(ackObserver)
+	return &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger,
 		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID}
+}
+
+// observeAck records the time since t0 (the event in hand) as one
+// acknowledgement's latency.
+func (a *Adapter) observeAck(t0 time.Time) {
+	if a.acks != nil {
+		a.acks.ObserveAck(PlatformName, time.Since(t0))
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

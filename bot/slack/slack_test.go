@@ -66,6 +66,8 @@ type setup struct {
 	fake    *slacktest.Server
 	http    bool // HTTP mode only (no app token)
 	now     func() time.Time
+	// core, if set, wraps the service as the adapter's core (benchmarks).
+	core func(*bot.Service) slack.Core
 }
 
 func start(t testing.TB, s setup) *env {
@@ -87,7 +89,11 @@ func start(t testing.TB, s setup) *env {
 	if s.http {
 		cfg.AppToken = ""
 	}
-	ad, err := slack.New(cfg, e.svc)
+	var core slack.Core = e.svc
+	if s.core != nil {
+		core = s.core(e.svc)
+	}
+	ad, err := slack.New(cfg, core)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -732,5 +738,26 @@ func TestHTTPModeEventsEndToEnd(t *testing.T) {
 	e.stop()
 	if n := len(e.fake.Recorded("chat.postMessage")); n != 1 {
 		t.Errorf("%d posts, want 1 (the event retried once)", n)
+	}
+}
+
+func TestAckLatencyObserved(t *testing.T) {
+	var rec *ackRecorder
+	e := start(t, setup{core: func(s *bot.Service) slack.Core {
+		rec = &ackRecorder{Service: s, seen: make(chan time.Duration, 10)}
+		return rec
+	}})
+	id, err := e.fake.Send("events_api", slacktest.Mention("EvAck", "C1", "U1", "1700000001.000100", "<@UBOT> Snow is white"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAck(t, e.fake, id)
+	select {
+	case d := <-rec.seen:
+		if d <= 0 {
+			t.Errorf("observed ack latency %v, want > 0", d)
+		}
+	case <-time.After(30 * time.Second): // hang guard only
+		t.Fatal("the adapter observed no ack latency")
 	}
 }

@@ -599,7 +599,11 @@ func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d disco
 		a.respondEphemeral(respond, "Sorry, I could not load the history right now.")
 		return
 	}
-	rm := renderHistory(bot.HistoryLines(sums), q.Verdict)
+	where := "this server"
+	if i.GuildID == "" {
+		where = "our direct messages"
+	}
+	rm := renderHistory(bot.HistoryLines(sums), q.Verdict, where)
 	respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: rm.Content, Embeds: rm.Embeds,

@@ -271,9 +271,10 @@ func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// renderHistory renders /factcheck-history's answer.
-func renderHistory(lines []bot.HistoryLine, verdict factcheck.Label) *rendered {
-	title := "Latest checks in this server"
+// renderHistory renders /factcheck-history's answer; where names the
+// tenant ("this server", "our direct messages").
+func renderHistory(lines []bot.HistoryLine, verdict factcheck.Label, where string) *rendered {
+	title := "Latest checks in " + where
 	if verdict != "" {
 		title += " (" + bot.LabelText(verdict) + ")"
 	}

@@ -194,6 +194,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	c := &gwConn{ws: ws, closedCh: make(chan struct{})}
 	s.mu.Lock()
 	s.conns = append(s.conns, c)
+	s.notifyLocked()
 	s.mu.Unlock()
 	defer func() {
 		ws.Close()
@@ -285,6 +286,13 @@ func (s *Server) WaitReady(ctx context.Context) error {
 		}
 		return false
 	})
+}
+
+// WaitConnections blocks until exactly n gateway connections are open, for
+// example 0 once a client has closed its session, so that later dispatches
+// reach only the clients connected after it.
+func (s *Server) WaitConnections(ctx context.Context, n int) error {
+	return s.wait(ctx, func() bool { return len(s.conns) == n })
 }
 
 // Identify returns the d payload of the most recent IDENTIFY (op 2).

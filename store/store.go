@@ -53,10 +53,6 @@ const schemaVersion = 3
 // so version 2 records are read as they are rather than rewritten.
 const oldestRecordVersion = 2
 
-// maxBatchDelay is how long AcceptRequest waits for others to share its
-// commit: it bounds the latency a burst adds to one acknowledgement.
-const maxBatchDelay = 2 * time.Millisecond
-
 // Default option values.
 const (
 	DefaultTimeout  = time.Second
@@ -92,6 +88,8 @@ type DB struct {
 	path string
 	ttl  time.Duration
 	now  func() time.Time
+	// requests group-commits the request writes (see groupCommit).
+	requests groupCommit
 }
 
 // Open opens (creating if needed) the bbolt file at path, waiting at most
@@ -115,8 +113,8 @@ func Open(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	b.MaxBatchDelay = maxBatchDelay
 	db := &DB{bolt: b, path: path, ttl: opts.CacheTTL, now: opts.Now}
+	db.requests.db = b
 	if err := db.bolt.Update(migrate); err != nil {
 		b.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)

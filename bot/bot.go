@@ -116,6 +116,9 @@ type Store interface {
 	FinishRequest(ctx context.Context, tenant, key, state, checkID string) error
 	Tenants(ctx context.Context) ([]string, error)
 	PendingRequests(ctx context.Context, tenant string) ([]*Request, error)
+	// SaveCheck saves c, assigning c.ID, and in the same write records
+	// c.ID as the CheckID of the request named c.RequestKey, if any (so a
+	// request resumed after a restart re-posts the saved answer).
 	SaveCheck(ctx context.Context, c *Check) error
 	Check(ctx context.Context, tenant, id string) (*Check, error)
 	History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error)

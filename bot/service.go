@@ -81,6 +81,11 @@ type Service struct {
 	metrics *Metrics
 	limiter *userLimiter
 
+	// saveMu lets one check at a time wait to be saved: the store has a
+	// single writer, and acknowledgements (whose writes are group-committed)
+	// should queue behind at most one check's save, not one per worker.
+	saveMu sync.Mutex
+
 	mu        sync.Mutex
 	platforms map[string]Platform
 	queue     []*Request
@@ -479,17 +484,16 @@ func (s *Service) process(r *Request) {
 		Tenant: r.Tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread, Link: r.Link,
 		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(),
 	}
-	if err := s.store.SaveCheck(ctx, c); err != nil {
+	// SaveCheck also records the check's id on the request.
+	s.saveMu.Lock()
+	err = s.store.SaveCheck(ctx, c)
+	s.saveMu.Unlock()
+	if err != nil {
 		if ctx.Err() != nil {
 			return
 		}
 		s.metrics.Errors.WithLabelValues("store").Inc()
 		log.Error("save check", "err", err)
-	} else if err := s.store.UpdateRequest(ctx, r.Tenant, r.Key, func(q *Request) error {
-		q.CheckID = c.ID
-		return nil
-	}); err != nil && ctx.Err() == nil {
-		log.Warn("record check id", "err", err)
 	}
 	if !s.answer(ctx, p, r, &reply, RenderReport(rep, c.ID), log) && ctx.Err() != nil {
 		return

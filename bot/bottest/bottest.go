@@ -127,6 +127,11 @@ func (s *Store) SaveCheck(ctx context.Context, c *bot.Check) error {
 	cc := *c
 	s.checks[c.Tenant+"\x00"+c.ID] = &cc
 	s.order = append(s.order, c.Tenant+"\x00"+c.ID)
+	if r, ok := s.reqs[c.Tenant+"\x00"+c.RequestKey]; ok && c.RequestKey != "" {
+		r = cloneReq(r)
+		r.CheckID = c.ID
+		s.reqs[c.Tenant+"\x00"+c.RequestKey] = r
+	}
 	return nil
 }
 

@@ -86,7 +86,7 @@ func (r *ackRecorder) take() []time.Duration {
 // acks; "…/acks-only" blocks the checks instead, to show the ack path alone.
 func BenchmarkAckBurst(b *testing.B) {
 	for _, name := range []string{"bbolt/burst", "mem/burst", "bbolt/burst/acks-only", "mem/burst/acks-only",
-		"bbolt/spread1s", "mem/spread1s"} {
+		"bbolt/spread1s", "mem/spread1s", "bbolt/spread1s/acks-only"} {
 		b.Run(name, func(b *testing.B) {
 			kind, pattern, _ := strings.Cut(name, "/")
 			ck := &bottest.Checker{}

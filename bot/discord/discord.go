@@ -61,6 +61,12 @@ type Service interface {
 	Feedback(ctx context.Context, tenant, checkID string, f bot.Feedback) error
 }
 
+// ackObserver is implemented by services that record acknowledgement
+// latency (*bot.Service: the factbot_ack_seconds histogram).
+type ackObserver interface {
+	ObserveAck(platform string, d time.Duration)
+}
+
 // Config configures an Adapter.
 type Config struct {
 	// Token is the bot token (DISCORD_BOT_TOKEN), with or without "Bot ".
@@ -109,7 +115,15 @@ type Adapter struct {
 	botID  string
 	// handled, if set, is called when an event's handling is over (tests).
 	handled func(key string)
+	// callbacks bounds the interaction callbacks in flight, so that a burst
+	// reuses the pooled API connections instead of dialling one per
+	// interaction.
+	callbacks chan struct{}
 }
+
+// maxCallbacks bounds concurrent interaction callbacks; it matches the idle
+// connections kept to the API.
+const maxCallbacks = 64
 
 // ack tracks an interaction's acknowledgement so that answers wait for it.
 type ack struct {
@@ -125,7 +139,8 @@ func New(cfg Config, svc Service) (*Adapter, error) {
 		return nil, &factcheck.ConfigError{Var: "DISCORD_BOT_TOKEN", Msg: "not set",
 			Hint: "Discord Developer Portal → your application → Bot → Reset Token"}
 	}
-	a := &Adapter{cfg: cfg, svc: svc, acks: map[string]*ack{}, appID: cfg.AppID}
+	a := &Adapter{cfg: cfg, svc: svc, acks: map[string]*ack{}, appID: cfg.AppID,
+		callbacks: make(chan struct{}, maxCallbacks)}
 	if cfg.PublicKey != "" {
 		k, err := hex.DecodeString(strings.TrimSpace(cfg.PublicKey))
 		if err != nil || len(k) != ed25519.PublicKeySize {
@@ -158,7 +173,7 @@ func New(cfg Config, svc Service) (*Adapter, error) {
 		// Bursts of interactions each need a callback within 3 s: keep
 		// enough idle connections to the API to avoid a handshake per call.
 		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = 64
+		tr.MaxIdleConnsPerHost = maxCallbacks
 		client = &http.Client{Timeout: 30 * time.Second, Transport: tr}
 	}
 	if base := strings.TrimSpace(cfg.APIURL); base != "" {
@@ -342,6 +357,12 @@ func (a *Adapter) onInteractionCreate(_ *discordgo.Session, ic *discordgo.Intera
 	a.handleInteraction(context.Background(), i, func(resp *discordgo.InteractionResponse) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		select {
+		case a.callbacks <- struct{}{}:
+			defer func() { <-a.callbacks }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 		return a.rest.do(ctx, func(o ...discordgo.RequestOption) error {
 			return a.s.InteractionRespond(i, resp, o...)
 		})
@@ -469,6 +490,7 @@ func (a *Adapter) respondEphemeral(respond func(*discordgo.InteractionResponse) 
 // core refused.
 func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interaction, kind, text string, private bool,
 	thread, link string, meta map[string]string, respond func(*discordgo.InteractionResponse) error) {
+	t0 := time.Now() // the decoded interaction is in hand
 	user := interactionUser(i)
 	key := "discord:interaction:" + i.ID
 	if a.handled != nil {
@@ -522,6 +544,9 @@ func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interactio
 	case bot.Refused:
 		ak.notified = a.respondEphemeral(respond, res.Notice) == nil
 		release()
+		if ak.notified {
+			a.observeAck(t0)
+		}
 		return
 	}
 	var resp *discordgo.InteractionResponse
@@ -548,6 +573,17 @@ func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interactio
 	release()
 	if err != nil {
 		a.log.Warn("acknowledge interaction", "key", key, "err", err)
+		return
+	}
+	a.observeAck(t0)
+}
+
+// observeAck records the time since t0 as one acknowledgement's latency:
+// from the decoded interaction in hand to Discord having the response (the
+// REST callback's round trip, or the HTTP response handed to the server).
+func (a *Adapter) observeAck(t0 time.Time) {
+	if o, ok := a.svc.(ackObserver); ok {
+		o.ObserveAck(Name, time.Since(t0))
 	}
 }
 

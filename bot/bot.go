@@ -69,6 +69,7 @@ type Check struct {
 	Report                                        *factcheck.Report
 	CreatedAt                                     time.Time
 	Feedback                                      []Feedback
+	Private                                       bool // answered to the asker only: hidden from others' history
 }
 
 // Feedback is a user's "Wrong verdict?" note on a check.
@@ -86,6 +87,10 @@ type HistoryQuery struct {
 	Since         time.Time
 	Search        string
 	Limit         int
+	// Viewer is who asks for the history: private checks are shown to their
+	// own asker only. Service.History always hides the others.
+	Viewer      string
+	HidePrivate bool
 }
 
 // CheckSummary is one line of history.
@@ -95,6 +100,7 @@ type CheckSummary struct {
 	Verdicts                []factcheck.Label
 	Claims                  []string
 	Cached                  bool
+	Private                 bool
 }
 
 // ErrNotFound is returned by Store.Check for an unknown id. Store

@@ -482,7 +482,7 @@ func (s *Service) process(r *Request) {
 
 	c := &Check{
 		Tenant: r.Tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread, Link: r.Link,
-		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(),
+		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(), Private: r.Private,
 	}
 	// SaveCheck also records the check's id on the request.
 	s.saveMu.Lock()
@@ -566,8 +566,10 @@ func userMessage(err error) string {
 	return "Sorry, the check failed because of an internal error. It has been logged; please try again later."
 }
 
-// History returns the tenant's latest n checks, newest first.
+// History returns the tenant's latest n checks, newest first. Private
+// checks are left out unless q.Viewer asked them.
 func (s *Service) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
+	q.HidePrivate = true
 	if q.Limit <= 0 {
 		q.Limit = 10
 	}

@@ -63,6 +63,7 @@ func (s dbStore) SaveCheck(ctx context.Context, c *Check) error {
 	sc := &store.Check{
 		ID: c.ID, Tenant: c.Tenant, Platform: c.Platform, Channel: c.Channel, Thread: c.Thread, Link: c.Link,
 		User: c.User, RequestKey: c.RequestKey, Text: c.Text, Report: c.Report, CreatedAt: c.CreatedAt,
+		Private: c.Private,
 	}
 	for _, f := range c.Feedback {
 		sc.Feedback = append(sc.Feedback, store.Feedback(f))
@@ -82,6 +83,7 @@ func (s dbStore) Check(ctx context.Context, tenant, id string) (*Check, error) {
 	c := &Check{
 		ID: sc.ID, Tenant: sc.Tenant, Platform: sc.Platform, Channel: sc.Channel, Thread: sc.Thread, Link: sc.Link,
 		User: sc.User, RequestKey: sc.RequestKey, Text: sc.Text, Report: sc.Report, CreatedAt: sc.CreatedAt,
+		Private: sc.Private,
 	}
 	for _, f := range sc.Feedback {
 		c.Feedback = append(c.Feedback, Feedback(f))

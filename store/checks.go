@@ -34,6 +34,9 @@ type Check struct {
 	Report     *factcheck.Report `json:"report"` // what was answered (claims carry Cached/CheckedAt)
 	CreatedAt  time.Time         `json:"created_at"`
 	Feedback   []Feedback        `json:"feedback,omitempty"`
+	// Private is set when the answer was shown to the asker only; chat
+	// history then hides the check from everyone else.
+	Private bool `json:"private,omitempty"`
 }
 
 // Feedback is a remark on a check, e.g. from a "wrong?" button.
@@ -55,6 +58,10 @@ type HistoryQuery struct {
 	// cache (case, Unicode form, punctuation).
 	Search string
 	Limit  int // default 20, at most 1000
+	// HidePrivate leaves out private checks, except those of Viewer. Chat
+	// history sets it; the operator's CLI does not.
+	Viewer      string
+	HidePrivate bool
 }
 
 // CheckSummary is one history line.
@@ -66,7 +73,8 @@ type CheckSummary struct {
 	CreatedAt time.Time         `json:"created_at"`
 	Verdicts  []factcheck.Label `json:"verdicts"` // one per claim
 	Claims    []string          `json:"claims"`
-	Cached    bool              `json:"cached,omitempty"` // some verdict came from the cache
+	Cached    bool              `json:"cached,omitempty"`  // some verdict came from the cache
+	Private   bool              `json:"private,omitempty"` // answered to the asker only
 }
 
 // summaryText bounds CheckSummary.Text.
@@ -270,6 +278,7 @@ func summarize(c *Check) *CheckSummary {
 		CreatedAt: c.CreatedAt,
 		Verdicts:  []factcheck.Label{},
 		Claims:    []string{},
+		Private:   c.Private,
 	}
 	if c.Report != nil {
 		for _, v := range c.Report.Claims {
@@ -471,6 +480,9 @@ func spaced(words []string) [][]byte {
 }
 
 func (q *HistoryQuery) matches(s *CheckSummary) bool {
+	if q.HidePrivate && s.Private && (q.Viewer == "" || s.User != q.Viewer) {
+		return false
+	}
 	if q.User != "" && s.User != q.User {
 		return false
 	}

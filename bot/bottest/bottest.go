@@ -154,7 +154,7 @@ func (s *Store) History(ctx context.Context, tenant string, q bot.HistoryQuery) 
 	var out []bot.CheckSummary
 	for i := len(s.order) - 1; i >= 0; i-- {
 		c := s.checks[s.order[i]]
-		if c.Tenant != tenant {
+		if c.Tenant != tenant || (q.HidePrivate && c.Private && c.User != q.Viewer) {
 			continue
 		}
 		sum := bot.CheckSummary{ID: c.ID, Channel: c.Channel, User: c.User, Text: c.Text, CreatedAt: c.CreatedAt}

@@ -614,7 +614,7 @@ func (a *Adapter) waitAck(ctx context.Context, key string) (acked, notified bool
 
 func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d discordgo.ApplicationCommandInteractionData, respond func(*discordgo.InteractionResponse) error) {
 	user := interactionUser(i)
-	q := bot.HistoryQuery{Limit: 10}
+	q := bot.HistoryQuery{Limit: 10, Viewer: user.ID}
 	for _, o := range d.Options {
 		switch o.Name {
 		case "count":

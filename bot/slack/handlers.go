@@ -98,7 +98,7 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	case "", "help":
 		return ephemeral(a.help()), nil
 	case "history":
-		return ephemeral(a.history(ctx, c.TeamID, rest)), nil
+		return ephemeral(a.history(ctx, c.TeamID, c.UserID, rest)), nil
 	}
 	r := &bot.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
@@ -136,8 +136,8 @@ func (a *Adapter) help() string {
 		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."
 }
 
-func (a *Adapter) history(ctx context.Context, tenant, args string) string {
-	q := bot.HistoryQuery{Limit: 10}
+func (a *Adapter) history(ctx context.Context, tenant, viewer, args string) string {
+	q := bot.HistoryQuery{Limit: 10, Viewer: viewer}
 	for _, f := range strings.Fields(args) {
 		if n, err := strconv.Atoi(f); err == nil && n > 0 {
 			q.Limit = min(n, 50)

@@ -24,6 +24,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/wait"
 )
 
 // Name is the adapter's platform name (bot.Request.Platform).
@@ -157,7 +158,7 @@ func New(cfg Config, svc Service) (*Adapter, error) {
 		a.cfg.Now = time.Now
 	}
 	if a.cfg.Sleep == nil {
-		a.cfg.Sleep = sleepCtx
+		a.cfg.Sleep = wait.Sleep
 	}
 	if a.cfg.MaxRetries <= 0 {
 		a.cfg.MaxRetries = 3

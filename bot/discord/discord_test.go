@@ -24,6 +24,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/wait"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/google/go-cmp/cmp"
 )
@@ -109,7 +110,7 @@ func newHarness(t testing.TB, opts ...option) *harness {
 			h.mu.Lock()
 			h.sleeps = append(h.sleeps, d)
 			h.mu.Unlock()
-			return sleepCtx(ctx, d)
+			return wait.Sleep(ctx, d)
 		},
 	}
 	for _, o := range opts {

@@ -73,17 +73,3 @@ func (rt *retrier) do(ctx context.Context, f func(opts ...discordgo.RequestOptio
 		}
 	}
 }
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/internal/wait"
 )
 
 // PlatformName is Request.Platform for Slack requests.
@@ -127,7 +128,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core Core) *Adapter {
 		cfg.Now = time.Now
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = wait.Sleep
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -145,20 +146,6 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core Core) *Adapter {
 func (a *Adapter) observeAck(t0 time.Time) {
 	if a.acks != nil {
 		a.acks.ObserveAck(PlatformName, time.Since(t0))
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 

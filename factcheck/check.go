@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/factbot-dev/factbot/search"
@@ -67,6 +68,10 @@ type Checker struct {
 
 	// Now returns the time; tests set it. Default time.Now.
 	Now func() time.Time
+
+	// factChecksOff is set once FactChecks has failed for good (a key
+	// without the API enabled): later runs no longer offer the tool.
+	factChecksOff atomic.Bool
 }
 
 // Defaults for the Checker's zero fields.

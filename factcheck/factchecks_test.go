@@ -73,3 +73,48 @@ func TestTraceRecordsProviders(t *testing.T) {
 		}
 	}
 }
+
+type disabledFactChecks struct{ calls int }
+
+func (d *disabledFactChecks) SearchFactChecks(ctx context.Context, q string, max int) (*search.Response, error) {
+	d.calls++
+	return nil, &search.ProviderError{Provider: "factchecktools", Status: 403, Kind: search.ErrMisconfigured, Msg: "Fact Check Tools API has not been used in project 123 or it is disabled"}
+}
+
+// A key that cannot use the Fact Check Tools API fails once; later runs no
+// longer offer the tool, so no step is wasted on it again.
+func TestFactChecksDisabledAfterPermanentFailure(t *testing.T) {
+	fc := &disabledFactChecks{}
+	m := &fct.Model{Handle: func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+		last := req.Messages[len(req.Messages)-1]
+		if len(last.ToolResults) > 0 {
+			return fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r"}), nil
+		}
+		if req.Tools[0].Name == "search_fact_checks" {
+			return fct.Call("search_fact_checks", map[string]string{"query": "q"}), nil
+		}
+		return fct.Call("web_search", map[string]string{"query": "q"}), nil
+	}}
+	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fc}
+	for i := 0; i < 2; i++ {
+		if _, err := c.VerifyClaim(context.Background(), "claim", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fc.calls != 1 {
+		t.Errorf("fact-check API called %d times, want 1", fc.calls)
+	}
+	reqs := m.Requests()
+	first := reqs[1].Messages[len(reqs[1].Messages)-1].ToolResults[0]
+	if !strings.Contains(string(first.Content), "not available, use web_search") {
+		t.Errorf("observation = %s", first.Content)
+	}
+	for _, tool := range reqs[len(reqs)-1].Tools {
+		if tool.Name == "search_fact_checks" {
+			t.Error("the second run still offers search_fact_checks")
+		}
+	}
+	if strings.Contains(reqs[len(reqs)-1].System, "search_fact_checks") {
+		t.Error("the second run's prompt still asks for search_fact_checks")
+	}
+}

@@ -121,6 +121,8 @@ type run struct {
 	stop   string
 	index  int
 	emit   func(Event)
+	// factChecks says whether search_fact_checks is offered in this run.
+	factChecks bool
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -134,6 +136,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 		c: c, b: c.Budget.withDefaults(), claim: claim,
 		allow: map[string]string{}, docs: map[string]*doc{},
 		index: index, emit: emit,
+		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
 	}
 	for _, u := range urlsIn(userText) {
 		r.allow[urlKey(u)] = u
@@ -154,7 +157,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 		ctxText = truncate(userText, 1500)
 	}
 	req := &ModelRequest{
-		System:   verifySystemPrompt(start, r.b, c.FactChecks != nil),
+		System:   verifySystemPrompt(start, r.b, r.factChecks),
 		Messages: []Message{{Role: RoleUser, Text: verifyUserPrompt(claim, ctxText)}},
 		Tools:    specs,
 	}
@@ -458,7 +461,7 @@ func (r *run) scrubURLs(text string) string {
 
 func (r *run) toolOrder() []string {
 	names := []string{ToolWebSearch, ToolReadPage}
-	if r.c.FactChecks != nil {
+	if r.factChecks {
 		names = append([]string{ToolFactChecks}, names...)
 	}
 	return names
@@ -505,10 +508,17 @@ func (r *run) tools() map[string]Tool {
 		ToolReadPage: NewTool(ToolReadPage, "Read a web page and return its main text (the parts most relevant to the claim if it is long).",
 			r.readPage),
 	}
-	if r.c.FactChecks != nil {
+	if r.factChecks {
 		ts[ToolFactChecks] = NewTool(ToolFactChecks, "Search published fact-checks (ClaimReview) by fact-checking organisations. Returns the review's url, title, publisher and rating.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
-				return r.doSearch(ctx, a.Query, "fact_check", r.c.FactChecks.SearchFactChecks)
+				obs, err := r.doSearch(ctx, a.Query, "fact_check", r.c.FactChecks.SearchFactChecks)
+				if errors.Is(err, search.ErrUnauthorized) || errors.Is(err, search.ErrMisconfigured) {
+					// A key without the Fact Check Tools API enabled fails every
+					// time: stop offering the tool to later runs.
+					r.c.factChecksOff.Store(true)
+					return nil, fmt.Errorf("%w; published fact-checks are not available, use web_search", err)
+				}
+				return obs, err
 			})
 	}
 	return ts

@@ -75,7 +75,7 @@ func (o *orderedService) Submit(ctx context.Context, r *bot.Request) (bot.Result
 }
 
 type harness struct {
-	t       testing.TB
+	*tracker
 	fake    *discordtest.Server
 	store   *bottest.Store
 	checker *bottest.Checker
@@ -83,18 +83,15 @@ type harness struct {
 	a       *Adapter
 	key     ed25519.PrivateKey
 
-	mu      sync.Mutex
-	handled map[string]int
-	sleeps  []time.Duration
-	changed chan struct{}
+	mu     sync.Mutex
+	sleeps []time.Duration
 }
 
 type option func(*Config, *bot.Options, *bottest.Checker)
 
 func newHarness(t testing.TB, opts ...option) *harness {
 	t.Helper()
-	h := &harness{t: t, fake: discordtest.New(t), store: bottest.NewStore(), checker: &bottest.Checker{},
-		handled: map[string]int{}, changed: make(chan struct{})}
+	h := &harness{fake: discordtest.New(t), store: bottest.NewStore(), checker: &bottest.Checker{}}
 	var st bot.Store = h.store
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
@@ -130,13 +127,7 @@ func newHarness(t testing.TB, opts ...option) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.a.handled = func(key string) {
-		h.mu.Lock()
-		h.handled[key]++
-		close(h.changed)
-		h.changed = make(chan struct{})
-		h.mu.Unlock()
-	}
+	h.tracker = track(t, h.a)
 	h.svc.Register(h.a)
 	ctx := context.Background()
 	if err := h.svc.Start(ctx); err != nil {
@@ -152,45 +143,16 @@ func newHarness(t testing.TB, opts ...option) *harness {
 	return h
 }
 
-func (h *harness) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	h.t.Cleanup(cancel)
-	return ctx
-}
-
-// waitHandled waits until the adapter finished handling key n times.
-func (h *harness) waitHandled(key string, n int) {
-	h.t.Helper()
-	ctx := h.ctx()
-	for {
-		h.mu.Lock()
-		got, ch := h.handled[key], h.changed
-		h.mu.Unlock()
-		if got >= n {
-			return
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			h.t.Fatalf("%s handled %d times, want %d", key, got, n)
-		}
-	}
-}
-
 // waitDone waits until the request is finished in the store.
 func (h *harness) waitDone(tenant, key string) *bot.Request {
 	h.t.Helper()
-	ctx := h.ctx()
-	for {
-		if r, ok := h.store.Request(tenant, key); ok && r.State != bot.StatePending {
-			return r
-		}
-		select {
-		case <-ctx.Done():
-			h.t.Fatalf("request %s not finished", key)
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
+	var r *bot.Request
+	h.poll(func(context.Context) bool {
+		var ok bool
+		r, ok = h.store.Request(tenant, key)
+		return ok && r.State != bot.StatePending
+	}, func() string { return fmt.Sprintf("request %s not finished", key) })
+	return r
 }
 
 func isFinal(r discordtest.Request) bool { return bytes.Contains(r.Body, []byte(bot.ActionRecheck)) }

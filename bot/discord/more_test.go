@@ -3,6 +3,7 @@ package discord
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -32,7 +33,7 @@ const (
 // stack is one running factbot process: a bbolt store, a scripted checker,
 // the chat core and the adapter connected to the fake Discord.
 type stack struct {
-	t       testing.TB
+	*tracker
 	fake    *discordtest.Server
 	db      *store.DB
 	checker *bottest.Checker
@@ -40,9 +41,6 @@ type stack struct {
 	a       *Adapter
 
 	stopOnce sync.Once
-	mu       sync.Mutex
-	handled  map[string]int
-	changed  chan struct{}
 }
 
 func openDB(t testing.TB, path string) *store.DB {
@@ -72,20 +70,14 @@ func tickingClock() func() time.Time {
 func startStack(t testing.TB, fake *discordtest.Server, db *store.DB, ck *bottest.Checker) *stack {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s := &stack{t: t, fake: fake, db: db, checker: ck, handled: map[string]int{}, changed: make(chan struct{})}
+	s := &stack{fake: fake, db: db, checker: ck}
 	s.svc = bot.New(bot.FromDB(db), ck, bot.Options{NoUserLimit: true, Logger: logger, Now: tickingClock()})
 	var err error
 	s.a, err = New(Config{Token: fake.Token, AppID: fake.AppID, APIURL: fake.APIURL(), Logger: logger}, s.svc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.a.handled = func(key string) {
-		s.mu.Lock()
-		s.handled[key]++
-		close(s.changed)
-		s.changed = make(chan struct{})
-		s.mu.Unlock()
-	}
+	s.tracker = track(t, s.a)
 	s.svc.Register(s.a)
 	ctx := context.Background()
 	if err := s.svc.Start(ctx); err != nil {
@@ -108,46 +100,16 @@ func (s *stack) stop() {
 	})
 }
 
-func (s *stack) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	s.t.Cleanup(cancel)
-	return ctx
-}
-
-// waitHandled waits until the adapter finished handling key n times.
-func (s *stack) waitHandled(key string, n int) {
-	s.t.Helper()
-	ctx := s.ctx()
-	for {
-		s.mu.Lock()
-		got, ch := s.handled[key], s.changed
-		s.mu.Unlock()
-		if got >= n {
-			return
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			s.t.Fatalf("%s handled %d times, want %d", key, got, n)
-		}
-	}
-}
-
 // waitDone waits until the request is finished in the store.
 func (s *stack) waitDone(tenant, key string) *store.Request {
 	s.t.Helper()
-	ctx := s.ctx()
-	for {
-		r, err := s.db.Request(ctx, tenant, key)
-		if err == nil && r.State != bot.StatePending {
-			return r
-		}
-		select {
-		case <-ctx.Done():
-			s.t.Fatalf("request %s/%s not finished (last: %+v, %v)", tenant, key, r, err)
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
+	var r *store.Request
+	var err error
+	s.poll(func(ctx context.Context) bool {
+		r, err = s.db.Request(ctx, tenant, key)
+		return err == nil && r.State != bot.StatePending
+	}, func() string { return fmt.Sprintf("request %s/%s not finished (last: %+v, %v)", tenant, key, r, err) })
+	return r
 }
 
 // callback waits for the interaction's response and returns it.

@@ -127,15 +127,7 @@ func newHarness(t testing.TB, opts ...option) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.tracker = track(t, h.a)
-	h.svc.Register(h.a)
-	ctx := context.Background()
-	if err := h.svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.a.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	h.tracker = run(t, h.svc.Service, h.a)
 	t.Cleanup(func() {
 		h.svc.Close()
 		h.a.Close()

@@ -77,15 +77,7 @@ func startStack(t testing.TB, fake *discordtest.Server, db *store.DB, ck *bottes
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.tracker = track(t, s.a)
-	s.svc.Register(s.a)
-	ctx := context.Background()
-	if err := s.svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.a.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s.tracker = run(t, s.svc, s.a)
 	t.Cleanup(s.stop)
 	return s
 }

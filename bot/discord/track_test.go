@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/factbot-dev/factbot/bot"
 )
 
 // tracker follows a running adapter for a test: it counts how often the
@@ -18,8 +20,10 @@ type tracker struct {
 	changed   chan struct{}
 }
 
-// track starts counting what a handles.
-func track(t testing.TB, a *Adapter) *tracker {
+// run registers a with svc, starts both and returns a tracker counting
+// what a handles. The caller closes them.
+func run(t testing.TB, svc *bot.Service, a *Adapter) *tracker {
+	t.Helper()
 	tr := &tracker{t: t, handled: map[string]int{}, changed: make(chan struct{})}
 	a.handled = func(key string) {
 		tr.handledMu.Lock()
@@ -27,6 +31,14 @@ func track(t testing.TB, a *Adapter) *tracker {
 		close(tr.changed)
 		tr.changed = make(chan struct{})
 		tr.handledMu.Unlock()
+	}
+	svc.Register(a)
+	ctx := context.Background()
+	if err := svc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Start(ctx); err != nil {
+		t.Fatal(err)
 	}
 	return tr
 }

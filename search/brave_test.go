@@ -86,14 +86,7 @@ func TestBraveErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				for k, v := range tc.header {
-					w.Header().Set(k, v)
-				}
-				w.WriteHeader(tc.status)
-				io.WriteString(w, tc.body)
-			}))
-			defer srv.Close()
+			srv := cannedServer(t, nil, tc.status, tc.header, tc.body)
 			_, err := NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL}).Search(context.Background(), "q", 5)
 			var pe *ProviderError
 			if !errors.As(err, &pe) || !errors.Is(err, tc.wantKind) {

@@ -16,11 +16,7 @@ import (
 
 func TestCachedSearcher(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		io.WriteString(w, tavilyOK)
-	}))
-	defer srv.Close()
+	srv := cannedServer(t, &hits, http.StatusOK, nil, tavilyOK)
 	clock := newClock()
 	cache := NewMemoryCache(clock.Now)
 	s := NewCachedSearcher(NewFailover([]Provider{NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})}, FailoverOptions{}), cache, CacheOptions{Now: clock.Now})
@@ -55,12 +51,7 @@ func TestCachedSearcher(t *testing.T) {
 
 func TestCachedFactChecks(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, factCheckOK)
-	}))
-	defer srv.Close()
+	srv := cannedServer(t, &hits, http.StatusOK, jsonType, factCheckOK)
 	fc, err := NewFactChecks(context.Background(), FactChecksConfig{APIKey: "k", Endpoint: srv.URL})
 	if err != nil {
 		t.Fatal(err)
@@ -78,12 +69,7 @@ func TestCachedFactChecks(t *testing.T) {
 
 func TestReaderCache(t *testing.T) {
 	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, articleHTML)
-	}))
-	defer srv.Close()
+	srv := cannedServer(t, &hits, http.StatusOK, htmlType, articleHTML)
 	clock := newClock()
 	cache := NewMemoryCache(clock.Now)
 	r := NewReader(ReaderOptions{Resolver: testResolver, Dial: dialTo(srv), Cache: cache, Now: clock.Now})
@@ -165,11 +151,7 @@ func BenchmarkWarmCaches(b *testing.B) {
 // A page read with the address check lifted must not be served from the
 // cache to a reader that checks addresses.
 func TestReaderCacheKeepsPrivateReadsApart(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		io.WriteString(w, articleHTML)
-	}))
-	defer srv.Close()
+	srv := cannedServer(t, nil, http.StatusOK, htmlType, articleHTML)
 	cache := NewMemoryCache(time.Now)
 	ctx := context.Background()
 	open := NewReader(ReaderOptions{AllowPrivate: true, Cache: cache})

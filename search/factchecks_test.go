@@ -95,12 +95,7 @@ func TestFactChecksErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(tc.status)
-				io.WriteString(w, tc.body)
-			}))
-			defer srv.Close()
+			srv := cannedServer(t, nil, tc.status, jsonType, tc.body)
 			f, err := NewFactChecks(context.Background(), FactChecksConfig{APIKey: "k", Endpoint: srv.URL})
 			if err != nil {
 				t.Fatal(err)

@@ -66,11 +66,7 @@ func TestFailoverHTTP(t *testing.T) {
 		io.WriteString(w, tavilyOK)
 	}))
 	defer tavily.Close()
-	brave := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		braveHits.Add(1)
-		io.WriteString(w, braveOK)
-	}))
-	defer brave.Close()
+	brave := cannedServer(t, &braveHits, http.StatusOK, nil, braveOK)
 
 	clock := newClock()
 	f := NewFailover([]Provider{

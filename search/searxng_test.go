@@ -65,11 +65,7 @@ func TestSearXNGErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(tc.status)
-				io.WriteString(w, tc.body)
-			}))
-			defer srv.Close()
+			srv := cannedServer(t, nil, tc.status, nil, tc.body)
 			_, err := NewSearXNG(SearXNGConfig{BaseURL: srv.URL}).Search(context.Background(), "q", 5)
 			if !errors.Is(err, tc.wantKind) || err.Error() != tc.wantMsg {
 				t.Errorf("err = %q, want %q wrapping %v", err, tc.wantMsg, tc.wantKind)

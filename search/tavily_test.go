@@ -96,14 +96,7 @@ func TestTavilyErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				for k, v := range tc.header {
-					w.Header().Set(k, v)
-				}
-				w.WriteHeader(tc.status)
-				io.WriteString(w, tc.body)
-			}))
-			defer srv.Close()
+			srv := cannedServer(t, nil, tc.status, tc.header, tc.body)
 			_, err := NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL}).Search(context.Background(), "q", 5)
 			var pe *ProviderError
 			if !errors.As(err, &pe) {

@@ -58,44 +58,30 @@ func (o CacheOptions) now() time.Time {
 
 // CachedSearcher answers repeated queries from a Cache. Errors are not
 // cached, and a failing cache never fails a search.
-type CachedSearcher struct {
-	s    Searcher
-	c    Cache
-	opts CacheOptions
-}
+type CachedSearcher struct{ cached }
 
 // NewCachedSearcher wraps s with the cache c (bucket SearchBucket).
 func NewCachedSearcher(s Searcher, c Cache, opts CacheOptions) *CachedSearcher {
-	if opts.TTL <= 0 {
-		opts.TTL = DefaultSearchTTL
-	}
-	return &CachedSearcher{s: s, c: c, opts: opts}
+	return &CachedSearcher{newCached(c, SearchBucket, opts, s.Search)}
 }
 
 // Search answers from the cache when an answer to the same query and max
 // is fresh, and otherwise asks the wrapped searcher and keeps its answer.
 func (cs *CachedSearcher) Search(ctx context.Context, query string, max int) (*Response, error) {
-	return cachedResponse(ctx, cs.c, SearchBucket, query, max, cs.opts, cs.s.Search)
+	return cs.answer(ctx, query, max)
 }
 
 // CachedFactChecks answers repeated fact-check queries from a Cache.
-type CachedFactChecks struct {
-	f    FactCheckSearcher
-	c    Cache
-	opts CacheOptions
-}
+type CachedFactChecks struct{ cached }
 
 // NewCachedFactChecks wraps f with the cache c (bucket FactCheckBucket).
 func NewCachedFactChecks(f FactCheckSearcher, c Cache, opts CacheOptions) *CachedFactChecks {
-	if opts.TTL <= 0 {
-		opts.TTL = DefaultSearchTTL
-	}
-	return &CachedFactChecks{f: f, c: c, opts: opts}
+	return &CachedFactChecks{newCached(c, FactCheckBucket, opts, f.SearchFactChecks)}
 }
 
 // SearchFactChecks is like CachedSearcher.Search for fact-checks.
 func (cf *CachedFactChecks) SearchFactChecks(ctx context.Context, query string, max int) (*Response, error) {
-	return cachedResponse(ctx, cf.c, FactCheckBucket, query, max, cf.opts, cf.f.SearchFactChecks)
+	return cf.answer(ctx, query, max)
 }
 
 // queryKey normalises a query for the cache: case and spacing do not make
@@ -104,24 +90,39 @@ func queryKey(query string, max int) string {
 	return strconv.Itoa(max) + "\x00" + strings.Join(strings.Fields(strings.ToLower(query)), " ")
 }
 
-func cachedResponse(ctx context.Context, c Cache, bucket, query string, max int, opts CacheOptions,
-	fetch func(context.Context, string, int) (*Response, error)) (*Response, error) {
+// cached keeps the answers of fetch in one bucket of a Cache; both cached
+// searchers are one.
+type cached struct {
+	c      Cache
+	bucket string
+	opts   CacheOptions
+	fetch  func(context.Context, string, int) (*Response, error)
+}
+
+func newCached(c Cache, bucket string, opts CacheOptions, fetch func(context.Context, string, int) (*Response, error)) cached {
+	if opts.TTL <= 0 {
+		opts.TTL = DefaultSearchTTL
+	}
+	return cached{c: c, bucket: bucket, opts: opts, fetch: fetch}
+}
+
+func (cd cached) answer(ctx context.Context, query string, max int) (*Response, error) {
 	key := queryKey(query, max)
-	if val, stored, ok, err := c.Get(ctx, bucket, key); err == nil && ok && opts.now().Sub(stored) < opts.TTL {
+	if val, stored, ok, err := cd.c.Get(ctx, cd.bucket, key); err == nil && ok && cd.opts.now().Sub(stored) < cd.opts.TTL {
 		var r Response
 		if json.Unmarshal(val, &r) == nil {
 			r.Notes = append(r.Notes, "answered from the search cache (stored "+stored.UTC().Format(time.RFC3339)+" by "+r.Provider+")")
 			return &r, nil
 		}
 	}
-	r, err := fetch(ctx, query, max)
+	r, err := cd.fetch(ctx, query, max)
 	if err != nil {
 		return nil, err
 	}
 	keep := *r
 	keep.Notes = nil // notes describe this run, not the answer
 	if val, err := json.Marshal(&keep); err == nil {
-		_ = c.Put(ctx, bucket, key, val) // a cache that fails only costs a repeat request
+		_ = cd.c.Put(ctx, cd.bucket, key, val) // a cache that fails only costs a repeat request
 	}
 	return r, nil
 }

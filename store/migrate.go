@@ -84,13 +84,21 @@ type v1Verdict struct {
 	At      time.Time          `json:"at"`
 }
 
+// bucketNames lists the names of the buckets in b, copied, so that the
+// caller may change the buckets as it goes through them.
+func bucketNames(b *bolt.Bucket) ([][]byte, error) {
+	var names [][]byte
+	err := b.ForEachBucket(func(k []byte) error {
+		names = append(names, bytes.Clone(k))
+		return nil
+	})
+	return names, err
+}
+
 func migrate1to2(tx *bolt.Tx) error {
 	root := tx.Bucket(bTenants)
-	var tenants [][]byte
-	if err := root.ForEachBucket(func(k []byte) error {
-		tenants = append(tenants, bytes.Clone(k))
-		return nil
-	}); err != nil {
+	tenants, err := bucketNames(root)
+	if err != nil {
 		return err
 	}
 	for _, name := range tenants {

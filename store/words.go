@@ -148,11 +148,8 @@ func wordCandidates(b *bolt.Bucket, words []string, limit int) (ids [][]byte, co
 // texts, inserting in key order so the index's pages are packed.
 func migrate2to3(tx *bolt.Tx) error {
 	root := tx.Bucket(bTenants)
-	var tenants [][]byte
-	if err := root.ForEachBucket(func(k []byte) error {
-		tenants = append(tenants, bytes.Clone(k))
-		return nil
-	}); err != nil {
+	tenants, err := bucketNames(root)
+	if err != nil {
 		return err
 	}
 	for _, name := range tenants {

@@ -72,16 +72,8 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 			}
 			st.Checks += len(old)
 			// Finished requests.
-			var reqs []*Request
-			err = sub(tb, bRequests).ForEach(func(k, v []byte) error {
-				var r Request
-				if err := decode(v, &r); err != nil {
-					return fmt.Errorf("request %s: %w", k, err)
-				}
-				if r.State != RequestPending && r.UpdatedAt.Before(cutoff) {
-					reqs = append(reqs, &r)
-				}
-				return nil
+			reqs, err := requestsWhere(tb, func(r *Request) bool {
+				return r.State != RequestPending && r.UpdatedAt.Before(cutoff)
 			})
 			if err != nil {
 				return err
@@ -132,6 +124,23 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 		return st, fmt.Errorf("prune web cache: %w", err)
 	}
 	return st, nil
+}
+
+// requestsWhere returns the requests of tenant bucket tb that keep
+// accepts, in key order.
+func requestsWhere(tb *bolt.Bucket, keep func(*Request) bool) ([]*Request, error) {
+	var reqs []*Request
+	err := sub(tb, bRequests).ForEach(func(k, v []byte) error {
+		var r Request
+		if err := decode(v, &r); err != nil {
+			return fmt.Errorf("request %s: %w", k, err)
+		}
+		if keep(&r) {
+			reqs = append(reqs, &r)
+		}
+		return nil
+	})
+	return reqs, err
 }
 
 func pruneCache(b *bolt.Bucket, cutoff time.Time, at func([]byte) (time.Time, error)) (int, error) {
@@ -221,17 +230,7 @@ func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, err
 			}
 			st.Checks++
 		}
-		var reqs []*Request
-		err = sub(tb, bRequests).ForEach(func(k, v []byte) error {
-			var r Request
-			if err := decode(v, &r); err != nil {
-				return fmt.Errorf("request %s: %w", k, err)
-			}
-			if r.User == user {
-				reqs = append(reqs, &r)
-			}
-			return nil
-		})
+		reqs, err := requestsWhere(tb, func(r *Request) bool { return r.User == user })
 		if err != nil {
 			return err
 		}

@@ -35,20 +35,7 @@ func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, b
 	if err := ctx.Err(); err != nil {
 		return nil, time.Time{}, false, err
 	}
-	var e webEntry
-	found := false
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
-		raw := get(sub(tb, bWebCache), []byte(bucket+"\x00"+key))
-		if raw == nil {
-			return nil
-		}
-		found = true
-		return decode(raw, &e)
-	})
+	e, found, err := db.webGet(bWebCache, []byte(bucket+"\x00"+key))
 	if err != nil || !found {
 		return nil, time.Time{}, false, err
 	}
@@ -94,20 +81,7 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 // PageSnapshot returns the page whose body had the given SHA-256, as it
 // was read, and when.
 func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, error) {
-	var e webEntry
-	found := false
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
-		raw := get(sub(tb, bSnapshots), []byte(sha256))
-		if raw == nil {
-			return nil
-		}
-		found = true
-		return decode(raw, &e)
-	})
+	e, found, err := db.webGet(bSnapshots, []byte(sha256))
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +93,24 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 		return nil, fmt.Errorf("store: snapshot %s: %w", sha256, err)
 	}
 	return &p, nil
+}
+
+// webGet reads the entry under key in the web tenant's bucket b; found is
+// false if there is none.
+func (db *DB) webGet(b, key []byte) (e webEntry, found bool, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, WebTenant)
+		if err != nil {
+			return err
+		}
+		raw := get(sub(tb, b), key)
+		if raw == nil {
+			return nil
+		}
+		found = true
+		return decode(raw, &e)
+	})
+	return e, found, err
 }
 
 // pruneWeb removes web cache entries and snapshots stored before cutoff,

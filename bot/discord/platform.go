@@ -98,15 +98,21 @@ func (a *Adapter) postMessage(ctx context.Context, r *bot.Request, rm *rendered)
 
 func boolPtr(b bool) *bool { return &b }
 
-func (a *Adapter) editOriginal(ctx context.Context, r *bot.Request, rm *rendered) error {
-	embeds := rm.Embeds
+// editParts returns rm's embeds and components as an edit sends them:
+// empty lists, never nil, where rm has none.
+func (rm *rendered) editParts() ([]*discordgo.MessageEmbed, []discordgo.MessageComponent) {
+	embeds, comps := rm.Embeds, rm.Components
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
-	comps := rm.Components
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
 	}
+	return embeds, comps
+}
+
+func (a *Adapter) editOriginal(ctx context.Context, r *bot.Request, rm *rendered) error {
+	embeds, comps := rm.editParts()
 	edit := &discordgo.WebhookEdit{Content: &rm.Content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
 	i := interactionOf(r)
 	for attempt := 0; ; attempt++ {
@@ -143,14 +149,7 @@ func (a *Adapter) Update(ctx context.Context, r *bot.Request, reply string, m *b
 	if !ok || !ok2 {
 		return fmt.Errorf("discord: unknown reply handle %q", reply)
 	}
-	embeds := rm.Embeds
-	if embeds == nil {
-		embeds = []*discordgo.MessageEmbed{}
-	}
-	comps := rm.Components
-	if comps == nil {
-		comps = []discordgo.MessageComponent{}
-	}
+	embeds, comps := rm.editParts()
 	edit := &discordgo.MessageEdit{ID: id, Channel: channel, Content: &rm.Content, Embeds: &embeds,
 		Components: &comps, AllowedMentions: noMentions()}
 	return a.rest.do(ctx, func(o ...discordgo.RequestOption) error {

@@ -156,19 +156,48 @@ func verdictReply(label, conf, reasoning string, evidence ...map[string]any) gem
 
 const wallClaim = "The Great Wall of China is visible from space with the naked eye"
 
-func TestCheckSearchReadVerdict(t *testing.T) {
-	var w *world
-	w = newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+// searchCall and readCall are the model asking for a web search and for a
+// page.
+func searchCall(query string) geminitest.Reply {
+	return geminitest.Call("web_search", map[string]string{"query": query})
+}
+
+func readCall(url string) geminitest.Reply {
+	return geminitest.Call("read_page", map[string]string{"url": url})
+}
+
+// wallFirst is a model that finds wallClaim in any text and answers the
+// verification calls with verify.
+func wallFirst(verify geminitest.Handler) geminitest.Handler {
+	return func(r *geminitest.Request) geminitest.Reply {
 		if isExtraction(r) {
 			return claimsReply(wallClaim)
 		}
+		return verify(r)
+	}
+}
+
+// checkJSON runs factbot check --json with args, fails the test unless it
+// succeeds, and returns the report and what it wrote on stderr.
+func (w *world) checkJSON(args ...string) (*factcheck.Report, string) {
+	w.t.Helper()
+	stdout, stderr, code := w.run(append([]string{"check", "--json"}, args...)...)
+	if code != exitOK {
+		w.t.Fatalf("check --json: exit %d, stderr:\n%s", code, stderr)
+	}
+	return decodeReport(w.t, stdout), stderr
+}
+
+func TestCheckSearchReadVerdict(t *testing.T) {
+	var w *world
+	w = newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
 		switch r.Turns() {
 		case 0:
-			return geminitest.Call("web_search", map[string]string{"query": "great wall visible from space"})
+			return searchCall("great wall visible from space")
 		case 1:
-			return geminitest.Call("read_page", map[string]string{"url": w.url("/nasa/great-wall")})
+			return readCall(w.url("/nasa/great-wall"))
 		case 2:
-			return geminitest.Call("web_search", map[string]string{"query": "great wall visible from space myth debunked"})
+			return searchCall("great wall visible from space myth debunked")
 		default:
 			return verdictReply("contradicted", "high", "NASA says the wall is not visible to the unaided eye from orbit.",
 				map[string]any{"source_url": w.url("/nasa/great-wall"), "source_title": "NASA", "supports": false,
@@ -176,7 +205,7 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 				map[string]any{"source_url": "https://www.snopes.com/fact-check/great-wall-china-space/", "source_title": "Snopes", "supports": false,
 					"quote_or_summary": "The Great Wall cannot be seen from the Moon."})
 		}
-	})
+	}))
 	stdout, stderr, code := w.run("check", wallClaim)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
@@ -218,11 +247,7 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 	}
 
 	// The same check as JSON: the whole report, with offsets, trace and sources.
-	stdout, stderr, code = w.run("check", "--json", "--fresh", wallClaim)
-	if code != exitOK {
-		t.Fatalf("--json: exit %d, stderr:\n%s", code, stderr)
-	}
-	rep := decodeReport(t, stdout)
+	rep, _ := w.checkJSON("--fresh", wallClaim)
 	if len(rep.Claims) != 1 {
 		t.Fatalf("claims = %d, want 1", len(rep.Claims))
 	}
@@ -255,21 +280,15 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 
 func TestCheckModelThatNeverStops(t *testing.T) {
 	var forced atomic.Pointer[geminitest.Request]
-	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
-		if isExtraction(r) {
-			return claimsReply(wallClaim)
-		}
+	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
 		if r.Mode == "ANY" {
 			forced.Store(r)
 			return verdictReply("unverifiable", "low", "The budget ran out before enough evidence was read.")
 		}
-		return geminitest.Call("web_search", map[string]string{"query": "great wall visible from space"})
-	})
-	stdout, stderr, code := w.run("check", "--json", wallClaim)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-	}
-	v := decodeReport(t, stdout).Claims[0]
+		return searchCall("great wall visible from space")
+	}))
+	rep, stderr := w.checkJSON(wallClaim)
+	v := rep.Claims[0]
 	if v.StoppedBy != factcheck.BudgetSearches || v.Verdict != factcheck.Unverifiable {
 		t.Errorf("verdict %s stopped by %q, want unverifiable stopped by searches", v.Verdict, v.StoppedBy)
 	}
@@ -287,21 +306,15 @@ func TestCheckModelThatNeverStops(t *testing.T) {
 
 func TestCheckVerdictAsFencedText(t *testing.T) {
 	var w *world
-	w = newWorld(t, func(r *geminitest.Request) geminitest.Reply {
-		if isExtraction(r) {
-			return claimsReply(wallClaim)
-		}
+	w = newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
 		if r.Turns() == 0 {
-			return geminitest.Call("web_search", map[string]string{"query": "great wall visible from space"})
+			return searchCall("great wall visible from space")
 		}
 		return geminitest.Text("Here is my answer.\n```json\n" + `{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"` +
 			w.url("/nasa/great-wall") + `","source_title":"t","supports":false,"quote_or_summary":"not visible to the unaided eye"}]}` + "\n```")
-	})
-	stdout, stderr, code := w.run("check", "--json", wallClaim)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-	}
-	v := decodeReport(t, stdout).Claims[0]
+	}))
+	rep, _ := w.checkJSON(wallClaim)
+	v := rep.Claims[0]
 	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || !v.Evidence[0].QuoteFound {
 		t.Errorf("got %s %+v, want contradicted with the snippet quote found", v.Verdict, v.Evidence)
 	}
@@ -309,21 +322,18 @@ func TestCheckVerdictAsFencedText(t *testing.T) {
 
 func TestCheckProvenance(t *testing.T) {
 	var w *world
-	w = newWorld(t, func(r *geminitest.Request) geminitest.Reply {
-		if isExtraction(r) {
-			return claimsReply(wallClaim)
-		}
+	w = newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
 		switch r.Turns() {
 		case 0:
-			return geminitest.Call("web_search", map[string]string{"query": "great wall visible from space"})
+			return searchCall("great wall visible from space")
 		case 1:
-			return geminitest.Call("read_page", map[string]string{"url": w.url("/nasa/great-wall")})
+			return readCall(w.url("/nasa/great-wall"))
 		default:
 			return verdictReply("contradicted", "high", "r",
 				map[string]any{"source_url": "https://made-up.example.com/astronaut-interview", "source_title": "Invented", "supports": false, "quote_or_summary": "I never saw it."},
 				map[string]any{"source_url": w.url("/nasa/great-wall"), "source_title": "NASA", "supports": false, "quote_or_summary": "The wall glows brightly at night and every astronaut sees it."})
 		}
-	})
+	}))
 	stdout, stderr, code := w.run("check", "--json", wallClaim)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
@@ -352,7 +362,7 @@ func TestCheckRateLimitedThenSuccess(t *testing.T) {
 	w := newWorld(t, geminitest.Script(
 		claimsReply(wallClaim),
 		geminitest.RateLimited("0.01s"),
-		geminitest.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+		searchCall("great wall visible from space"),
 		verdictReply("unverifiable", "low", "Not enough."),
 	))
 	_, stderr, code := w.run("check", "--json", wallClaim)
@@ -404,11 +414,7 @@ func TestCheckParagraphConcurrently(t *testing.T) {
 		}
 		return verdictReply("unverifiable", "low", "Not checked in this test.")
 	})
-	stdout, stderr, code := w.run("check", "--json", paragraph)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-	}
-	rep := decodeReport(t, stdout)
+	rep, _ := w.checkJSON(paragraph)
 	if len(rep.Claims) != 3 {
 		t.Fatalf("claims = %d, want 3", len(rep.Claims))
 	}
@@ -485,23 +491,17 @@ func TestCheckGarbageModel(t *testing.T) {
 	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
 		return geminitest.Text("¯\\_(ツ)_/¯ {{{ not json")
 	})
-	stdout, stderr, code := w.run("check", "--json", wallClaim)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-	}
-	v := decodeReport(t, stdout).Claims[0]
+	rep, _ := w.checkJSON(wallClaim)
+	v := rep.Claims[0]
 	if v.Verdict != factcheck.Unverifiable || v.Confidence != factcheck.Low || v.StoppedBy != factcheck.BudgetSteps {
 		t.Errorf("got %s/%s stopped by %q; want an honest unverifiable after the step budget", v.Verdict, v.Confidence, v.StoppedBy)
 	}
 }
 
 func TestCheckStdin(t *testing.T) {
-	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
-		if isExtraction(r) {
-			return claimsReply(wallClaim)
-		}
+	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
 		return verdictReply("unverifiable", "low", "No evidence searched.")
-	})
+	}))
 	stdout, stderr, code := w.runIn(wallClaim+"\n", "check", "-")
 	if code != exitOK || !strings.Contains(stdout, "? UNVERIFIABLE") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -509,15 +509,12 @@ func TestCheckStdin(t *testing.T) {
 }
 
 func TestCheckCache(t *testing.T) {
-	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
-		if isExtraction(r) {
-			return claimsReply(wallClaim)
-		}
+	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
 		if r.Turns() == 0 {
-			return geminitest.Call("web_search", map[string]string{"query": "great wall visible from space"})
+			return searchCall("great wall visible from space")
 		}
 		return verdictReply("unverifiable", "low", "Not enough evidence.")
-	})
+	}))
 	if _, stderr, code := w.run("check", wallClaim); code != exitOK {
 		t.Fatalf("first check: exit %d\n%s", code, stderr)
 	}
@@ -582,16 +579,12 @@ func TestCheckOnlyURL(t *testing.T) {
 			return claimsReply("The Great Wall is not visible to the unaided eye from low Earth orbit.")
 		}
 		if r.Turns() == 0 {
-			return geminitest.Call("read_page", map[string]string{"url": w.url("/nasa/great-wall")})
+			return readCall(w.url("/nasa/great-wall"))
 		}
 		return verdictReply("supported", "medium", "The page says so.",
 			map[string]any{"source_url": w.url("/nasa/great-wall"), "source_title": "NASA", "supports": true, "quote_or_summary": "generally isn't, at least to the unaided eye"})
 	})
-	stdout, stderr, code := w.run("check", "--json", w.url("/nasa/great-wall"))
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s", code, stderr)
-	}
-	rep := decodeReport(t, stdout)
+	rep, _ := w.checkJSON(w.url("/nasa/great-wall"))
 	if !strings.Contains(rep.Notice, "only a link") || len(rep.Claims) != 1 || rep.Claims[0].Start != -1 {
 		t.Errorf("report = notice %q, %d claims; want the page's claims checked, offsets -1", rep.Notice, len(rep.Claims))
 	}
@@ -601,7 +594,7 @@ func TestCheckOnlyURL(t *testing.T) {
 
 	// A dead link gets a clear message, and nothing reaches the model.
 	calls := w.gemini.Calls()
-	_, stderr, code = w.run("check", w.url("/gone"))
+	_, stderr, code := w.run("check", w.url("/gone"))
 	if code != exitUsage || !strings.Contains(stderr, "could not be read") || !strings.Contains(stderr, "Paste the claim's text") {
 		t.Errorf("dead link: exit %d, stderr %q", code, stderr)
 	}

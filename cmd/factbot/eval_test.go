@@ -268,7 +268,7 @@ func TestEvalEndToEnd(t *testing.T) {
 		for c, label := range claims {
 			if strings.Contains(r.AllText(), c) {
 				if r.Turns() == 0 {
-					return geminitest.Call("web_search", map[string]string{"query": "great wall visible from space"})
+					return searchCall("great wall visible from space")
 				}
 				if label == "unverifiable" {
 					return verdictReply(label, "medium", "scripted")

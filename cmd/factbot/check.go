@@ -42,6 +42,20 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseArgs is parseInterspersed for a command: it returns the positional
+// arguments, or false and the exit status when the command should stop
+// (0 after -h, 2 after a bad flag, which fs has already reported).
+func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, exitOK, false
+	}
+	if err != nil {
+		return nil, exitUsage, false
+	}
+	return pos, 0, true
+}
+
 func runCheck(ctx context.Context, a *app, args []string) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
@@ -54,12 +68,9 @@ func runCheck(ctx context.Context, a *app, args []string) int {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	text := strings.Join(pos, " ")
 	if text == "-" {

@@ -114,12 +114,9 @@ func newStoreFlags(a *app, name, usage string) (*flag.FlagSet, *string) {
 // parseStoreFlags parses args (flags anywhere) and returns the positional
 // arguments, or an exit status when the command should stop.
 func parseStoreFlags(a *app, fs *flag.FlagSet, args []string, npos int) ([]string, int, bool) {
-	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil, exitOK, false
-	}
-	if err != nil {
-		return nil, exitUsage, false
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return nil, code, false
 	}
 	if len(pos) != npos {
 		fmt.Fprintf(a.stderr, "factbot %s: want %d argument(s), got %d\n", fs.Name(), npos, len(pos))

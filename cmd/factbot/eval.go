@@ -54,12 +54,9 @@ and cost. AVeriTeC's dev.json is downloaded separately: see the README.
 Flags:`)
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if *compare {
 		return runCompare(a, pos, *jsonOut)
@@ -93,6 +90,7 @@ Flags:`)
 
 	// The dataset.
 	var cases []eval.Case
+	var err error
 	name := eval.ShippedName
 	switch *dataset {
 	case "":

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -64,15 +63,8 @@ func TestBraveSearch(t *testing.T) {
 }
 
 func TestBraveErrors(t *testing.T) {
-	tests := []struct {
-		name      string
-		status    int
-		header    map[string]string
-		body      string
-		wantKind  error
-		wantRetry time.Duration
-		wantMsg   string
-	}{
+	brave := func(url string) Provider { return NewBrave(BraveConfig{APIKey: "k", BaseURL: url}) }
+	testProviderErrors(t, brave, []providerErrorCase{
 		{"bad token", 422, nil,
 			`{"error": {"id": "c1f2", "status": 422, "code": "SUBSCRIPTION_TOKEN_INVALID", "detail": "The provided subscription token is invalid.", "meta": {"component": "authentication"}}, "type": "ErrorResponse", "time": 1710000000}`,
 			ErrUnauthorized, 0, "brave: API key rejected (HTTP 422: The provided subscription token is invalid.)"},
@@ -83,18 +75,5 @@ func TestBraveErrors(t *testing.T) {
 			`{"error": {"id": "b7", "status": 429, "code": "QUOTA_LIMITED", "detail": "Request quota exceeded for plan.", "meta": {"plan": "Free", "quota_limit": 2000, "quota_current": 2000, "component": "rate_limiter"}}, "type": "ErrorResponse", "time": 1710000000}`,
 			ErrQuota, 24 * time.Hour, "brave: quota exhausted (HTTP 429: Request quota exceeded for plan.), retry after 24h0m0s"},
 		{"server error", 503, nil, `upstream connect error`, ErrUnavailable, 0, "brave: service unavailable (HTTP 503: upstream connect error)"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := cannedServer(t, nil, tc.status, tc.header, tc.body)
-			_, err := NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL}).Search(context.Background(), "q", 5)
-			var pe *ProviderError
-			if !errors.As(err, &pe) || !errors.Is(err, tc.wantKind) {
-				t.Fatalf("err = %v, want *ProviderError wrapping %v", err, tc.wantKind)
-			}
-			if pe.RetryAfter != tc.wantRetry || err.Error() != tc.wantMsg {
-				t.Errorf("got %q (retry %v), want %q (retry %v)", err, pe.RetryAfter, tc.wantMsg, tc.wantRetry)
-			}
-		})
-	}
+	})
 }

@@ -72,15 +72,8 @@ func TestTavilySearch(t *testing.T) {
 }
 
 func TestTavilyErrors(t *testing.T) {
-	tests := []struct {
-		name      string
-		status    int
-		header    map[string]string
-		body      string
-		wantKind  error
-		wantRetry time.Duration
-		wantMsg   string
-	}{
+	tavily := func(url string) Provider { return NewTavily(TavilyConfig{APIKey: "k", BaseURL: url}) }
+	testProviderErrors(t, tavily, []providerErrorCase{
 		{"bad key", 401, nil, `{"detail":{"error":"Unauthorized: missing or invalid API key."}}`, ErrUnauthorized, 0,
 			"tavily: API key rejected (HTTP 401: Unauthorized: missing or invalid API key.)"},
 		{"rate limit", 429, map[string]string{"Retry-After": "30"}, `{"detail":{"error":"Too many requests"}}`, ErrRateLimited, 30 * time.Second,
@@ -93,26 +86,7 @@ func TestTavilyErrors(t *testing.T) {
 			"tavily: service unavailable (HTTP 500)"},
 		{"bad request", 400, nil, `{"detail":{"error":"Query is missing."}}`, nil, 0,
 			"tavily: request failed (HTTP 400: Query is missing.)"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := cannedServer(t, nil, tc.status, tc.header, tc.body)
-			_, err := NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL}).Search(context.Background(), "q", 5)
-			var pe *ProviderError
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want *ProviderError", err)
-			}
-			if tc.wantKind != nil && !errors.Is(err, tc.wantKind) {
-				t.Errorf("errors.Is(%v, %v) = false", err, tc.wantKind)
-			}
-			if pe.Status != tc.status || pe.RetryAfter != tc.wantRetry {
-				t.Errorf("status, retry = %d, %v; want %d, %v", pe.Status, pe.RetryAfter, tc.status, tc.wantRetry)
-			}
-			if err.Error() != tc.wantMsg {
-				t.Errorf("message:\n got %q\nwant %q", err.Error(), tc.wantMsg)
-			}
-		})
-	}
+	})
 }
 
 func TestTavilyNoKey(t *testing.T) {

@@ -132,6 +132,10 @@ loop:
 		case <-ctx.Done():
 			break loop
 		}
+		if ctx.Err() != nil { // select may pick a free slot after the run was stopped
+			<-sem
+			break loop
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

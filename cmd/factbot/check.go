@@ -163,12 +163,12 @@ func progressPrinter(w io.Writer) func(factcheck.Event) {
 		case factcheck.EventClaims:
 			fmt.Fprintf(w, "found %d claim(s) to check\n", len(e.Claims))
 			for i, c := range e.Claims {
-				fmt.Fprintf(w, "[%d] %s\n", i+1, c.Claim)
+				fmt.Fprintf(w, "[%d] %s\n", i+1, termText(c.Claim))
 			}
 		case factcheck.EventSearch:
-			fmt.Fprintf(w, "%s searching: %s\n", tag, e.Text)
+			fmt.Fprintf(w, "%s searching: %s\n", tag, termText(e.Text))
 		case factcheck.EventRead:
-			fmt.Fprintf(w, "%s reading: %s\n", tag, e.Text)
+			fmt.Fprintf(w, "%s reading: %s\n", tag, termText(e.Text))
 		case factcheck.EventVerdict:
 			v := e.Verdict
 			cached := ""
@@ -177,7 +177,7 @@ func progressPrinter(w io.Writer) func(factcheck.Event) {
 			}
 			fmt.Fprintf(w, "%s %s, %s confidence%s\n", tag, v.Verdict, v.Confidence, cached)
 		case factcheck.EventNote:
-			fmt.Fprintf(w, "%s %s\n", tag, e.Text)
+			fmt.Fprintf(w, "%s %s\n", tag, termText(e.Text))
 		}
 	}
 }

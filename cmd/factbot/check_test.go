@@ -602,3 +602,19 @@ func TestCheckOnlyURL(t *testing.T) {
 		t.Error("a dead link reached the model")
 	}
 }
+
+func TestCheckOutputCannotDriveTheTerminal(t *testing.T) {
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		if isExtraction(r) {
+			return claimsReply(wallClaim)
+		}
+		return verdictReply("unverifiable", "low", "Nothing found.\x1b]0;pwned\x07\x1b[2J")
+	})
+	stdout, stderr, code := w.run("check", wallClaim)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if strings.ContainsAny(stdout, "\x1b\x07") {
+		t.Errorf("terminal control characters reached stdout: %q", stdout)
+	}
+}

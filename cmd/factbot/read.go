@@ -80,7 +80,7 @@ func writeReadJSON(w io.Writer, v any) {
 func printReadPage(w io.Writer, p *search.Page) {
 	field := func(name, val string) {
 		if val != "" {
-			fmt.Fprintf(w, "%-10s %s\n", name+":", val)
+			fmt.Fprintf(w, "%-10s %s\n", name+":", termText(val))
 		}
 	}
 	field("URL", p.FinalURL)
@@ -101,5 +101,5 @@ func printReadPage(w io.Writer, p *search.Page) {
 		fmt.Fprintln(w, "(no text found on the page)")
 		return
 	}
-	fmt.Fprintln(w, p.Text)
+	fmt.Fprintln(w, termLines(p.Text)) // page text must not drive the terminal
 }

@@ -19,16 +19,17 @@ var labelMarks = map[factcheck.Label]string{
 }
 
 // writeReport prints a report for a terminal: per claim the verdict,
-// confidence, reasoning and evidence map.
+// confidence, reasoning and evidence map. Text from the user, the model and
+// web pages goes through termText, so it cannot drive the terminal.
 func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 	if rep.Notice != "" {
-		fmt.Fprintf(w, "%s\n\n", rep.Notice)
+		fmt.Fprintf(w, "%s\n\n", termText(rep.Notice))
 	}
 	if len(rep.Claims) == 0 {
 		fmt.Fprintln(w, "No check-worthy factual claim was found.")
 	}
 	for i, v := range rep.Claims {
-		fmt.Fprintf(w, "Claim %d of %d: %s\n", i+1, len(rep.Claims), v.Claim)
+		fmt.Fprintf(w, "Claim %d of %d: %s\n", i+1, len(rep.Claims), termText(v.Claim))
 		fmt.Fprintf(w, "  %s (%s confidence)", labelMarks[v.Verdict], v.Confidence)
 		if v.Cached {
 			fmt.Fprintf(w, ", cached answer from %s", v.CheckedAt.Local().Format("2006-01-02 15:04"))
@@ -37,7 +38,7 @@ func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 			fmt.Fprintf(w, ", %s budget reached", v.StoppedBy)
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  %s\n", wrap(v.Reasoning, 76, "  "))
+		fmt.Fprintf(w, "  %s\n", wrap(termText(v.Reasoning), 76, "  "))
 		if len(v.Evidence) > 0 {
 			fmt.Fprintln(w, "  Evidence:")
 		}
@@ -53,14 +54,14 @@ func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 					title += ", rated “" + e.Rating + "”"
 				}
 			}
-			fmt.Fprintf(w, "    %s  %s\n", stance, title)
-			fmt.Fprintf(w, "              %s\n", e.SourceURL)
+			fmt.Fprintf(w, "    %s  %s\n", stance, termText(title))
+			fmt.Fprintf(w, "              %s\n", termText(e.SourceURL))
 			if e.QuoteOrSummary != "" {
 				mark := "quote found in the source"
 				if !e.QuoteFound {
 					mark = "not found verbatim in the retrieved text"
 				}
-				fmt.Fprintf(w, "              “%s” (%s)\n", wrap(e.QuoteOrSummary, 60, "               "), mark)
+				fmt.Fprintf(w, "              “%s” (%s)\n", wrap(termText(e.QuoteOrSummary), 60, "               "), mark)
 			}
 		}
 		fmt.Fprintln(w)
@@ -68,7 +69,7 @@ func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 	if len(rep.NotCheckable) > 0 {
 		fmt.Fprintln(w, "Not checkable:")
 		for _, n := range rep.NotCheckable {
-			fmt.Fprintf(w, "  • %s — %s\n", n.Text, n.Reason)
+			fmt.Fprintf(w, "  • %s — %s\n", termText(n.Text), termText(n.Reason))
 		}
 		fmt.Fprintln(w)
 	}

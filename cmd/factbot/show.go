@@ -163,6 +163,15 @@ func writePage(w io.Writer, c *store.Check, p *search.Page) {
 
 // termText removes control characters (escape sequences, carriage
 // returns) from text for the terminal, keeping tabs as spaces.
+// termLines is termText line by line: it keeps the line breaks.
+func termLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = termText(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 func termText(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {

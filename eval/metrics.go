@@ -10,6 +10,9 @@ import (
 type Prices struct {
 	InputPerM  float64 `json:"input_per_million"`
 	OutputPerM float64 `json:"output_per_million"`
+	// CachedPerM is the price of input tokens served from the provider's
+	// prompt cache (Gemini's implicit caching bills them at 10% of input).
+	CachedPerM float64 `json:"cached_per_million"`
 }
 
 // DefaultPrices are Gemini 2.5 Flash's paid-tier text prices on Google's
@@ -18,11 +21,13 @@ type Prices struct {
 // million input tokens and $2.50 per million output tokens (thinking
 // tokens included). Newer Flash models cost more (Gemini 3 Flash: $0.50 /
 // $3.00); pass the prices of the model you run.
-var DefaultPrices = Prices{InputPerM: 0.30, OutputPerM: 2.50}
+var DefaultPrices = Prices{InputPerM: 0.30, OutputPerM: 2.50, CachedPerM: 0.03}
 
-// Cost returns the dollars for the given token counts.
-func (p Prices) Cost(prompt, output int) float64 {
-	return float64(prompt)*p.InputPerM/1e6 + float64(output)*p.OutputPerM/1e6
+// Cost returns the dollars for the given token counts; cached is the part
+// of prompt served from the prompt cache.
+func (p Prices) Cost(prompt, cached, output int) float64 {
+	cached = min(cached, prompt)
+	return float64(prompt-cached)*p.InputPerM/1e6 + float64(cached)*p.CachedPerM/1e6 + float64(output)*p.OutputPerM/1e6
 }
 
 // Goals are the targets for verdict quality (issue 7).
@@ -98,6 +103,7 @@ type Summary struct {
 	Reads        int      `json:"reads"`
 	PromptTokens int      `json:"prompt_tokens"`
 	OutputTokens int      `json:"output_tokens"`
+	CachedTokens int      `json:"cached_tokens"`
 	Seconds      float64  `json:"seconds"` // summed over claims
 	MaxSeconds   float64  `json:"max_seconds"`
 	CostUSD      float64  `json:"cost_usd"`
@@ -133,6 +139,7 @@ func Summarize(results []Result, cases int, prices Prices) *Summary {
 	for _, r := range results {
 		s.PromptTokens += r.PromptTokens
 		s.OutputTokens += r.OutputTokens
+		s.CachedTokens += r.CachedTokens
 		if r.Error != "" {
 			s.Errors++
 			continue
@@ -194,7 +201,7 @@ func Summarize(results []Result, cases int, prices Prices) *Summary {
 		s.CitedShare = 1 // nothing cited, nothing unretrieved
 	}
 	s.QuoteShare = ratio(s.QuotesFound, s.EvidenceItems)
-	s.CostUSD = prices.Cost(s.PromptTokens, s.OutputTokens)
+	s.CostUSD = prices.Cost(s.PromptTokens, s.CachedTokens, s.OutputTokens)
 	if s.Scored > 0 {
 		k := float64(s.Scored)
 		s.PerClaim = PerClaim{

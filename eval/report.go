@@ -59,8 +59,8 @@ func WriteTable(w io.Writer, s *Summary) error {
 		s.CitedRetrieved, s.CitedURLs, 100*s.CitedShare, s.QuotesFound, s.EvidenceItems, 100*s.QuoteShare)
 	fmt.Fprintf(&b, "per claim: %.2f searches, %.2f page reads, %.0f tokens in, %.0f tokens out, %.1f s (max %.1f s), $%.5f\n",
 		s.PerClaim.Searches, s.PerClaim.Reads, s.PerClaim.PromptTokens, s.PerClaim.OutputTokens, s.PerClaim.Seconds, s.MaxSeconds, s.PerClaim.CostUSD)
-	fmt.Fprintf(&b, "total: %d tokens in, %d tokens out, $%.4f at $%.2f / $%.2f per million tokens in / out\n",
-		s.PromptTokens, s.OutputTokens, s.CostUSD, s.Prices.InputPerM, s.Prices.OutputPerM)
+	fmt.Fprintf(&b, "total: %d tokens in (%d from the prompt cache), %d tokens out, $%.4f at $%.2f / $%.3f / $%.2f per million tokens in / cached / out\n",
+		s.PromptTokens, s.CachedTokens, s.OutputTokens, s.CostUSD, s.Prices.InputPerM, s.Prices.CachedPerM, s.Prices.OutputPerM)
 	fmt.Fprintf(&b, "budgets: %d of %d runs ended by a budget%s\n", s.BudgetStops, s.Scored, stoppedList(s.StoppedBy))
 
 	fmt.Fprintf(&b, "\ngoals\n")

@@ -54,6 +54,7 @@ type Result struct {
 	Reads        int     `json:"reads"`
 	PromptTokens int     `json:"prompt_tokens"`
 	OutputTokens int     `json:"output_tokens"`
+	CachedTokens int     `json:"cached_tokens,omitempty"` // part of PromptTokens served from the prompt cache
 	Seconds      float64 `json:"seconds"`
 	// StoppedBy is the budget that ended the first verdict's run, if any.
 	StoppedBy string `json:"stopped_by,omitempty"`
@@ -203,7 +204,7 @@ func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Res
 			usage = usage.Add(v.Usage)
 		}
 	}
-	res.PromptTokens, res.OutputTokens = usage.PromptTokens, usage.OutputTokens
+	res.PromptTokens, res.OutputTokens, res.CachedTokens = usage.PromptTokens, usage.OutputTokens, usage.CachedTokens
 	countTools(rep.Trace, res)
 	for _, v := range rep.Claims {
 		if v == nil {

@@ -85,11 +85,14 @@ type ModelRequest struct {
 type Usage struct {
 	PromptTokens int `json:"prompt_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// CachedTokens is the part of PromptTokens the provider served from its
+	// prompt cache (billed at a discount), when it says.
+	CachedTokens int `json:"cached_tokens,omitempty"`
 }
 
 // Add returns the sum of two usages.
 func (u Usage) Add(o Usage) Usage {
-	return Usage{PromptTokens: u.PromptTokens + o.PromptTokens, OutputTokens: u.OutputTokens + o.OutputTokens}
+	return Usage{PromptTokens: u.PromptTokens + o.PromptTokens, OutputTokens: u.OutputTokens + o.OutputTokens, CachedTokens: u.CachedTokens + o.CachedTokens}
 }
 
 // ModelResponse is the model's answer.

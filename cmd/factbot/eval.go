@@ -41,6 +41,7 @@ func runEval(ctx context.Context, a *app, args []string) int {
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report to this file")
 	priceIn := fs.Float64("price-in", eval.DefaultPrices.InputPerM, "model price in USD per million input tokens (default: Gemini 2.5 Flash)")
 	priceOut := fs.Float64("price-out", eval.DefaultPrices.OutputPerM, "model price in USD per million output tokens, thinking included (default: Gemini 2.5 Flash)")
+	priceCached := fs.Float64("price-cached", eval.DefaultPrices.CachedPerM, "price in USD per million input tokens served from the prompt cache (default: Gemini's implicit caching, 10% of input)")
 	quiet := fs.Bool("quiet", false, "draw no progress bar on stderr")
 	compare := fs.Bool("compare", false, "compare two runs instead: factbot eval --compare A.json B.json (summaries from --json or files from --out)")
 	fs.Usage = func() {
@@ -144,7 +145,7 @@ Flags:`)
 		}
 	}
 
-	s := eval.Summarize(results, len(cases), eval.Prices{InputPerM: *priceIn, OutputPerM: *priceOut})
+	s := eval.Summarize(results, len(cases), eval.Prices{InputPerM: *priceIn, OutputPerM: *priceOut, CachedPerM: *priceCached})
 	s.Dataset = name
 	if s.Scored+s.Errors > 0 {
 		if *jsonOut {

@@ -459,6 +459,7 @@ func (m *Model) convertResponse(resp *genai.GenerateContentResponse) (*factcheck
 		out.Usage = factcheck.Usage{
 			PromptTokens: int(u.PromptTokenCount),
 			OutputTokens: int(u.CandidatesTokenCount + u.ThoughtsTokenCount),
+			CachedTokens: int(u.CachedContentTokenCount), // implicit prompt caching
 		}
 	}
 	return out, nil

@@ -228,7 +228,7 @@ func TestParallelCallsAndMixedTurns(t *testing.T) {
 func TestTextAnswerSkipsThoughts(t *testing.T) {
 	m, srv, _ := newModel(t, geminitest.Script(
 		geminitest.Text("Supported.").WithThought("**Weighing the evidence**").
-			WithUsage(geminitest.Usage{Prompt: 100, Candidates: 20, Thoughts: 30}),
+			WithUsage(geminitest.Usage{Prompt: 100, Candidates: 20, Thoughts: 30, Cached: 60}),
 	), gemini.Config{Model: "gemini-2.5-pro"})
 	temp := float32(0.25)
 	resp, err := m.Generate(t.Context(), &factcheck.ModelRequest{
@@ -239,7 +239,7 @@ func TestTextAnswerSkipsThoughts(t *testing.T) {
 	}
 	want := &factcheck.ModelResponse{
 		Message:      factcheck.Message{Role: factcheck.RoleModel, Text: "Supported."},
-		Usage:        factcheck.Usage{PromptTokens: 100, OutputTokens: 50},
+		Usage:        factcheck.Usage{PromptTokens: 100, OutputTokens: 50, CachedTokens: 60},
 		Model:        geminitest.ModelVersion("gemini-2.5-pro"),
 		FinishReason: "STOP",
 	}

@@ -160,8 +160,11 @@ type wireResponse struct {
 		} `json:"message"`
 	} `json:"choices"`
 	Usage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 }
 
@@ -187,7 +190,7 @@ func (m *Model) decode(body []byte, req *factcheck.ModelRequest) (*factcheck.Mod
 	}
 	ch := w.Choices[0]
 	resp := &factcheck.ModelResponse{
-		Usage:        factcheck.Usage{PromptTokens: w.Usage.PromptTokens, OutputTokens: w.Usage.CompletionTokens},
+		Usage:        factcheck.Usage{PromptTokens: w.Usage.PromptTokens, OutputTokens: w.Usage.CompletionTokens, CachedTokens: w.Usage.PromptTokensDetails.CachedTokens},
 		Model:        w.Model,
 		FinishReason: ch.FinishReason,
 	}

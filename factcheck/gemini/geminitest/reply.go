@@ -33,6 +33,8 @@ type callSpec struct {
 // Usage overrides the token counts the server reports.
 type Usage struct {
 	Prompt, Candidates, Thoughts int
+	// Cached is the part of Prompt served from the (implicit) prompt cache.
+	Cached int
 }
 
 // apiError is Google's JSON error body, {"error": {...}}.

@@ -216,6 +216,7 @@ type (
 		PromptTokenCount     int `json:"promptTokenCount"`
 		CandidatesTokenCount int `json:"candidatesTokenCount,omitempty"`
 		ThoughtsTokenCount   int `json:"thoughtsTokenCount,omitempty"`
+		CachedContentTokens  int `json:"cachedContentTokenCount,omitempty"`
 		TotalTokenCount      int `json:"totalTokenCount"`
 	}
 )
@@ -283,7 +284,7 @@ func (s *Server) render(req *Request, reply Reply) (*wireResponse, error) {
 	}
 	resp.UsageMetadata = wireUsage{PromptTokenCount: len(req.Body)/4 + 1, CandidatesTokenCount: out, ThoughtsTokenCount: thoughts}
 	if u := reply.usage; u != nil {
-		resp.UsageMetadata = wireUsage{PromptTokenCount: u.Prompt, CandidatesTokenCount: u.Candidates, ThoughtsTokenCount: u.Thoughts}
+		resp.UsageMetadata = wireUsage{PromptTokenCount: u.Prompt, CandidatesTokenCount: u.Candidates, ThoughtsTokenCount: u.Thoughts, CachedContentTokens: u.Cached}
 	}
 	m := resp.UsageMetadata
 	resp.UsageMetadata.TotalTokenCount = m.PromptTokenCount + m.CandidatesTokenCount + m.ThoughtsTokenCount

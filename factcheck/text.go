@@ -119,9 +119,6 @@ func truncate(s string, n int) string {
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// estimateTokens is the usual rough estimate: four bytes a token.
-func estimateTokens(n int) int { return (n + 3) / 4 }
-
 // keywords returns the distinct lower-case words of s of four letters or
 // more, for ranking page passages by relevance to a claim.
 func keywords(s string) map[string]bool {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 // Options configure a Service. Zero fields take defaults.
@@ -554,7 +555,7 @@ func (s *Service) finish(ctx context.Context, r *Request, state, checkID string,
 
 // userMessage is the short, honest error shown for a failed check.
 func userMessage(err error) string {
-	if msg, ok := factcheck.IsUserError(err); ok {
+	if msg, ok := usererr.Message(err); ok {
 		return msg
 	}
 	if errors.Is(err, context.DeadlineExceeded) {

@@ -16,6 +16,7 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -165,7 +166,7 @@ func TestCheckErrorIsShortAndHonest(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"user error", &factcheck.UserError{Msg: "No model key: set GEMINI_API_KEY."}, "No model key: set GEMINI_API_KEY."},
+		{"user error", &usererr.Error{Msg: "No model key: set GEMINI_API_KEY."}, "No model key: set GEMINI_API_KEY."},
 		{"internal", errors.New("dial tcp 10.0.0.1: secret detail"), "Sorry, the check failed because of an internal error."},
 		{"timeout", context.DeadlineExceeded, "took too long"},
 	}

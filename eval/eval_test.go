@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -294,11 +295,11 @@ func TestResumeChecksNothingTwice(t *testing.T) {
 
 func TestConfigErrorStopsRun(t *testing.T) {
 	cases, f := arithmeticSet()
-	f.errs = map[string]error{"claim 3": &factcheck.ConfigError{Var: "GEMINI_API_KEY", Msg: "rejected"}}
+	f.errs = map[string]error{"claim 3": &usererr.Config{Var: "GEMINI_API_KEY", Msg: "rejected"}}
 	var out bytes.Buffer
 	r := &Runner{Checker: f, Concurrency: 1, Out: &out}
 	got, err := r.Run(context.Background(), cases, nil)
-	var ce *factcheck.ConfigError
+	var ce *usererr.Config
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want the ConfigError", err)
 	}

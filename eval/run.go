@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 // Checker checks text; *factcheck.Checker satisfies it.
@@ -151,7 +152,7 @@ loop:
 			res := score(c, rep, err, elapsed)
 			mu.Lock()
 			defer mu.Unlock()
-			var ce *factcheck.ConfigError
+			var ce *usererr.Config
 			if errors.As(err, &ce) {
 				if firstErr == nil {
 					firstErr = err

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -100,7 +101,7 @@ func orDefault(v, d int) int {
 }
 
 // Check verifies every check-worthy claim in in.Text. Bad input returns a
-// *UserError. A claim whose verification fails is reported with its Error
+// *usererr.Error. A claim whose verification fails is reported with its Error
 // set; Check returns an error only when nothing could be checked.
 func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 	var mu sync.Mutex
@@ -114,10 +115,10 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 	}
 	text := strings.TrimSpace(in.Text)
 	if text == "" {
-		return nil, UserErrorf("There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\".")
+		return nil, usererr.Errorf("There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\".")
 	}
 	if max := orDefault(c.MaxInput, DefaultMaxInput); len(text) > max {
-		return nil, UserErrorf("The text is too long to check (%d characters; the limit is %d). Send the part you want checked.", len(text), max)
+		return nil, usererr.Errorf("The text is too long to check (%d characters; the limit is %d). Send the part you want checked.", len(text), max)
 	}
 	rep := &Report{Input: in.Text, CheckedAt: c.now(), Model: c.Model.Name(), Claims: []*Verdict{}, NotCheckable: []NotCheckable{}}
 
@@ -207,7 +208,7 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 		reason := "the model could not be reached"
 		if errors.Is(err, ErrRateLimited) {
 			reason = "the model's rate limit was reached"
-		} else if msg, ok := IsUserError(err); ok {
+		} else if msg, ok := usererr.Message(err); ok {
 			reason = msg
 		} else if ctx.Err() != nil {
 			reason = "the check was cancelled"
@@ -252,14 +253,14 @@ func (c *Checker) extract(ctx context.Context, in Input, text string) (*Extracti
 
 func (c *Checker) readInputPage(ctx context.Context, u string) (*search.Page, error) {
 	if c.Reader == nil {
-		return nil, UserErrorf("The message is only a link, and page reading is not configured. Paste the claim's text instead.")
+		return nil, usererr.Errorf("The message is only a link, and page reading is not configured. Paste the claim's text instead.")
 	}
 	p, err := c.Reader.Read(ctx, u)
 	if err != nil {
-		return nil, &UserError{Msg: fmt.Sprintf("The message is only a link, and the page could not be read (%v). Paste the claim's text instead.", err), Err: err}
+		return nil, &usererr.Error{Msg: fmt.Sprintf("The message is only a link, and the page could not be read (%v). Paste the claim's text instead.", err), Err: err}
 	}
 	if strings.TrimSpace(p.Text) == "" {
-		return nil, UserErrorf("The message is only a link, and the page has no readable text. Paste the claim's text instead.")
+		return nil, usererr.Errorf("The message is only a link, and the page has no readable text. Paste the claim's text instead.")
 	}
 	return p, nil
 }

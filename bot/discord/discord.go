@@ -22,8 +22,10 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/internal/wait"
 )
 
@@ -137,7 +139,7 @@ type ack struct {
 func New(cfg Config, svc Service) (*Adapter, error) {
 	tok := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cfg.Token), "Bot "))
 	if tok == "" {
-		return nil, &factcheck.ConfigError{Var: "DISCORD_BOT_TOKEN", Msg: "not set",
+		return nil, &usererr.Config{Var: "DISCORD_BOT_TOKEN", Msg: "not set",
 			Hint: "Discord Developer Portal → your application → Bot → Reset Token"}
 	}
 	a := &Adapter{cfg: cfg, svc: svc, acks: map[string]*ack{}, appID: cfg.AppID,
@@ -145,7 +147,7 @@ func New(cfg Config, svc Service) (*Adapter, error) {
 	if cfg.PublicKey != "" {
 		k, err := hex.DecodeString(strings.TrimSpace(cfg.PublicKey))
 		if err != nil || len(k) != ed25519.PublicKeySize {
-			return nil, &factcheck.ConfigError{Var: "DISCORD_PUBLIC_KEY", Msg: "not a 64-digit hex Ed25519 key",
+			return nil, &usererr.Config{Var: "DISCORD_PUBLIC_KEY", Msg: "not a 64-digit hex Ed25519 key",
 				Hint: "Discord Developer Portal → your application → General Information → Public Key"}
 		}
 		a.pub = k

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -109,12 +110,12 @@ func runCheck(ctx context.Context, a *app, args []string) int {
 	}
 	rep, err := checker.Check(ctx, in)
 	if err != nil {
-		var ce *factcheck.ConfigError
+		var ce *usererr.Config
 		if errors.As(err, &ce) {
 			fmt.Fprintf(a.stderr, "factbot: %v\n", ce)
 			return exitUsage
 		}
-		if msg, ok := factcheck.IsUserError(err); ok && rep == nil {
+		if msg, ok := usererr.Message(err); ok && rep == nil {
 			fmt.Fprintf(a.stderr, "factbot: %s\n", msg)
 			return exitUsage
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -31,13 +31,13 @@ func dbPath(a *app) string {
 // with the verdict freshness FACTBOT_CACHE_TTL (default 168h; "30d" works
 // too). A file held by another process gives an error wrapping
 // store.ErrLocked that says so; a bad FACTBOT_CACHE_TTL a
-// *factcheck.ConfigError. Commands report either with exit status 2.
+// *usererr.Config. Commands report either with exit status 2.
 func openStore(a *app) (*store.DB, error) {
 	ttl := defaultCacheTTL
 	if s := a.getenv("FACTBOT_CACHE_TTL"); s != "" {
 		d, err := parseAge(s)
 		if err != nil || d <= 0 {
-			return nil, &factcheck.ConfigError{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a positive duration", s), Hint: "e.g. 168h or 7d", Err: err}
+			return nil, &usererr.Config{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a positive duration", s), Hint: "e.g. 168h or 7d", Err: err}
 		}
 		ttl = d
 	}
@@ -49,7 +49,7 @@ func openStore(a *app) (*store.DB, error) {
 func openExistingStore(a *app) (*store.DB, error) {
 	p := dbPath(a)
 	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return nil, &factcheck.ConfigError{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", p), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
+		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", p), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
 	}
 	return openStore(a)
 }
@@ -58,11 +58,11 @@ func openExistingStore(a *app) (*store.DB, error) {
 // a configuration or usage problem, 1 for anything else.
 func storeFailed(a *app, err error) int {
 	fmt.Fprintf(a.stderr, "factbot: %v\n", err)
-	var ce *factcheck.ConfigError
+	var ce *usererr.Config
 	if errors.Is(err, store.ErrLocked) || errors.As(err, &ce) || errors.Is(err, store.ErrNewerSchema) {
 		return exitUsage
 	}
-	if _, ok := factcheck.IsUserError(err); ok {
+	if _, ok := usererr.Message(err); ok {
 		return exitUsage
 	}
 	return exitFailed

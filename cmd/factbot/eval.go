@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/factbot-dev/factbot/eval"
-	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 func init() {
@@ -170,7 +170,7 @@ Flags:`)
 		resumeHint = fmt.Sprintf("; continue with: factbot eval --resume --out %s (and the same --dataset)", *out)
 	}
 	if runErr != nil {
-		var ce *factcheck.ConfigError
+		var ce *usererr.Config
 		switch {
 		case errors.As(runErr, &ce):
 			fmt.Fprintf(a.stderr, "factbot eval: stopped: %v\n", ce)

@@ -19,6 +19,7 @@ import (
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 // scriptedChecker answers claim i with labels[claim] and counts calls.
@@ -235,7 +236,7 @@ func TestEvalBadInput(t *testing.T) {
 func TestEvalConfigErrorStops(t *testing.T) {
 	dataset, c := sixClaims(t)
 	c.onCall = func(n int) error {
-		return &factcheck.ConfigError{Var: "GEMINI_API_KEY", Msg: "the API rejected the key"}
+		return &usererr.Config{Var: "GEMINI_API_KEY", Msg: "the API rejected the key"}
 	}
 	useChecker(t, c)
 	_, stderr, code := runApp(context.Background(), "eval", "--dataset", dataset, "--concurrency", "1", "--quiet")

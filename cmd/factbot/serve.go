@@ -13,7 +13,7 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/slack"
-	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -46,7 +46,7 @@ type adapterSpec struct {
 	// configured reports whether the environment asks for this platform.
 	configured func(getenv func(string) string) bool
 	// build makes the adapter; it may add HTTP routes to mux. Errors that are
-	// *factcheck.ConfigError exit with status 2.
+	// *usererr.Config exit with status 2.
 	build func(ctx context.Context, a *app, svc *bot.Service, mux *http.ServeMux) (chatAdapter, error)
 }
 
@@ -71,15 +71,15 @@ func buildSlack(ctx context.Context, a *app, svc *bot.Service, mux *http.ServeMu
 		Logger:        serveLogger(a),
 	}
 	if cfg.BotToken == "" {
-		return nil, &factcheck.ConfigError{Var: "SLACK_BOT_TOKEN", Msg: "not set",
+		return nil, &usererr.Config{Var: "SLACK_BOT_TOKEN", Msg: "not set",
 			Hint: "the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page"}
 	}
 	if cfg.AppToken == "" && cfg.SigningSecret == "" {
-		return nil, &factcheck.ConfigError{Var: "SLACK_APP_TOKEN", Msg: "neither SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET is set",
+		return nil, &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "neither SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET is set",
 			Hint: "for Socket Mode create an app-level token (xapp-…) with connections:write under Basic Information; for HTTP mode set SLACK_SIGNING_SECRET from the same page"}
 	}
 	if cfg.AppToken != "" && !strings.HasPrefix(cfg.AppToken, "xapp-") {
-		return nil, &factcheck.ConfigError{Var: "SLACK_APP_TOKEN", Msg: "is not an app-level token (xapp-…)",
+		return nil, &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "is not an app-level token (xapp-…)",
 			Hint: "Basic Information → App-Level Tokens, scope connections:write"}
 	}
 	ad, err := slack.New(cfg, svc)
@@ -149,7 +149,7 @@ func runServe(ctx context.Context, a *app, args []string) int {
 	ck, err := serveChecker(ctx, a, db)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "factbot serve: %v\n", err)
-		if _, ok := factcheck.IsUserError(err); ok {
+		if _, ok := usererr.Message(err); ok {
 			return exitUsage
 		}
 		return exitFailed
@@ -167,7 +167,7 @@ func runServe(ctx context.Context, a *app, args []string) int {
 		ad, err := s.build(ctx, a, svc, mux)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "factbot serve: %s: %v\n", s.name, err)
-			var ce *factcheck.ConfigError
+			var ce *usererr.Config
 			if errors.As(err, &ce) {
 				return exitUsage
 			}

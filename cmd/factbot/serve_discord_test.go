@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
-	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 func TestDiscordConfigErrors(t *testing.T) {
@@ -31,7 +32,7 @@ func TestDiscordConfigErrors(t *testing.T) {
 		"short public key": {"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"},
 	} {
 		_, err := buildDiscord(func(k string) string { return env[k] }, svc, http.NewServeMux(), log)
-		var ce *factcheck.ConfigError
+		var ce *usererr.Config
 		if !errors.As(err, &ce) || !strings.HasPrefix(ce.Var, "DISCORD_") {
 			t.Errorf("%s: err = %v, want a ConfigError naming the variable", name, err)
 		}

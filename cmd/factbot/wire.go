@@ -10,6 +10,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/openai"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -33,11 +34,11 @@ func newModel(ctx context.Context, a *app) (factcheck.Model, error) {
 		return gemini.New(ctx, gemini.Config{APIKey: geminiKey(a), Model: name})
 	case "openai":
 		if name == "" {
-			return nil, &factcheck.ConfigError{Var: "FACTBOT_MODEL", Msg: "not set", Hint: "with FACTBOT_LLM=openai, name the model, e.g. gpt-4.1-mini or qwen3:8b for Ollama"}
+			return nil, &usererr.Config{Var: "FACTBOT_MODEL", Msg: "not set", Hint: "with FACTBOT_LLM=openai, name the model, e.g. gpt-4.1-mini or qwen3:8b for Ollama"}
 		}
 		return openai.New(openai.Config{APIKey: a.getenv("OPENAI_API_KEY"), BaseURL: a.getenv("OPENAI_BASE_URL"), Model: name})
 	default:
-		return nil, &factcheck.ConfigError{Var: "FACTBOT_LLM", Msg: fmt.Sprintf("unknown provider %q", llm), Hint: "use gemini (the default) or openai"}
+		return nil, &usererr.Config{Var: "FACTBOT_LLM", Msg: fmt.Sprintf("unknown provider %q", llm), Hint: "use gemini (the default) or openai"}
 	}
 }
 
@@ -49,28 +50,28 @@ func newProviders(a *app) ([]search.Provider, error) {
 		"tavily": func() (search.Provider, error) {
 			k := a.getenv("TAVILY_API_KEY")
 			if k == "" {
-				return nil, &factcheck.ConfigError{Var: "TAVILY_API_KEY", Msg: "not set", Hint: "get a key at https://app.tavily.com"}
+				return nil, &usererr.Config{Var: "TAVILY_API_KEY", Msg: "not set", Hint: "get a key at https://app.tavily.com"}
 			}
 			return search.NewTavily(search.TavilyConfig{APIKey: k, BaseURL: a.getenv("FACTBOT_TAVILY_URL")}), nil
 		},
 		"brave": func() (search.Provider, error) {
 			k := a.getenv("BRAVE_API_KEY")
 			if k == "" {
-				return nil, &factcheck.ConfigError{Var: "BRAVE_API_KEY", Msg: "not set", Hint: "get a key at https://brave.com/search/api/"}
+				return nil, &usererr.Config{Var: "BRAVE_API_KEY", Msg: "not set", Hint: "get a key at https://brave.com/search/api/"}
 			}
 			return search.NewBrave(search.BraveConfig{APIKey: k, BaseURL: a.getenv("FACTBOT_BRAVE_URL")}), nil
 		},
 		"searxng": func() (search.Provider, error) {
 			u := a.getenv("SEARXNG_URL")
 			if u == "" {
-				return nil, &factcheck.ConfigError{Var: "SEARXNG_URL", Msg: "not set", Hint: "the base URL of your SearXNG instance, with the json format enabled"}
+				return nil, &usererr.Config{Var: "SEARXNG_URL", Msg: "not set", Hint: "the base URL of your SearXNG instance, with the json format enabled"}
 			}
 			return search.NewSearXNG(search.SearXNGConfig{BaseURL: u}), nil
 		},
 		"gemini": func() (search.Provider, error) {
 			k := geminiKey(a)
 			if k == "" {
-				return nil, &factcheck.ConfigError{Var: "GEMINI_API_KEY", Msg: "not set", Hint: "Google Search through Gemini needs a Gemini key: https://aistudio.google.com/apikey"}
+				return nil, &usererr.Config{Var: "GEMINI_API_KEY", Msg: "not set", Hint: "Google Search through Gemini needs a Gemini key: https://aistudio.google.com/apikey"}
 			}
 			c, err := genai.NewClient(context.Background(), &genai.ClientConfig{APIKey: k, Backend: genai.BackendGeminiAPI})
 			if err != nil {
@@ -100,7 +101,7 @@ func newProviders(a *app) ([]search.Provider, error) {
 	for _, n := range names {
 		mk, ok := avail[n]
 		if !ok {
-			return nil, &factcheck.ConfigError{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"}
+			return nil, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"}
 		}
 		p, err := mk()
 		if err != nil {
@@ -126,7 +127,7 @@ func newChecker(ctx context.Context, a *app, db *store.DB) (*factcheck.Checker, 
 	if ttl := a.getenv("FACTBOT_CACHE_TTL"); ttl != "" {
 		d, err := parseAge(ttl)
 		if err != nil || d <= 0 {
-			return nil, &factcheck.ConfigError{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a duration", ttl), Hint: "e.g. 168h or 7d"}
+			return nil, &usererr.Config{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a duration", ttl), Hint: "e.g. 168h or 7d"}
 		}
 		c.CacheTTL = d
 	}

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/internal/wait"
 )
 
@@ -71,10 +72,10 @@ const localIDPrefix = "gemini-local-"
 var _ factcheck.Model = (*Model)(nil)
 
 // New returns a Model for cfg. It makes no network calls; a wrong key or
-// model name shows up, as a *factcheck.ConfigError, on the first Generate.
+// model name shows up, as a *usererr.Config, on the first Generate.
 func New(ctx context.Context, cfg Config) (*Model, error) {
 	if cfg.APIKey == "" {
-		return nil, &factcheck.ConfigError{
+		return nil, &usererr.Config{
 			Var:  "GEMINI_API_KEY",
 			Msg:  "not set",
 			Hint: "get a key at https://aistudio.google.com/apikey; GOOGLE_API_KEY also works",
@@ -85,7 +86,7 @@ func New(ctx context.Context, cfg Config) (*Model, error) {
 		name = DefaultModel
 	}
 	if strings.ContainsAny(name, "?&# \t\r\n") || strings.Contains(name, "..") {
-		return nil, &factcheck.ConfigError{
+		return nil, &usererr.Config{
 			Var:  "FACTBOT_MODEL",
 			Msg:  fmt.Sprintf("%q is not a valid Gemini model name", name),
 			Hint: "see https://ai.google.dev/gemini-api/docs/models; the default is " + DefaultModel,
@@ -137,7 +138,7 @@ func (m *Model) Name() string { return m.name }
 // API asks for (RetryInfo) or an exponential backoff, capped at
 // MaxRetryDelay. A 429 that outlasts the retries wraps
 // factcheck.ErrRateLimited; an unknown model or a rejected key is a
-// *factcheck.ConfigError; a refusal wraps ErrBlocked.
+// *usererr.Config; a refusal wraps ErrBlocked.
 func (m *Model) Generate(ctx context.Context, req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
 	contents, config, err := convertRequest(req)
 	if err != nil {
@@ -228,13 +229,13 @@ func serverRetryDelay(e genai.APIError) (time.Duration, bool) {
 }
 
 // configError turns errors the user must fix in the configuration into a
-// *factcheck.ConfigError, or returns nil.
+// *usererr.Config, or returns nil.
 func (m *Model) configError(e genai.APIError) error {
 	wrapped := &APIError{APIError: e}
 	keyHint := "get a key at https://aistudio.google.com/apikey; GOOGLE_API_KEY also works"
 	switch {
 	case e.Code == http.StatusNotFound:
-		return &factcheck.ConfigError{
+		return &usererr.Config{
 			Var:  "FACTBOT_MODEL",
 			Msg:  fmt.Sprintf("the Gemini API does not know model %q", m.name),
 			Hint: "see https://ai.google.dev/gemini-api/docs/models; the default is " + DefaultModel,
@@ -242,7 +243,7 @@ func (m *Model) configError(e genai.APIError) error {
 		}
 	case e.Code == http.StatusUnauthorized, e.Code == http.StatusForbidden,
 		e.Code == http.StatusBadRequest && isKeyError(e):
-		return &factcheck.ConfigError{
+		return &usererr.Config{
 			Var:  "GEMINI_API_KEY",
 			Msg:  "the Gemini API rejected the key: " + e.Message,
 			Hint: keyHint,

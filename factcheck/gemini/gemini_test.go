@@ -16,6 +16,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 const testKey = "test-key"
@@ -465,9 +466,9 @@ func TestConfigErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, srv, _ := newModel(t, geminitest.Repeat(tt.reply), gemini.Config{Model: "gemini-9-ultra"})
 			_, err := m.Generate(t.Context(), &factcheck.ModelRequest{Messages: []factcheck.Message{userText("x")}})
-			var ce *factcheck.ConfigError
+			var ce *usererr.Config
 			if !errors.As(err, &ce) {
-				t.Fatalf("err = %v (%T), want a *factcheck.ConfigError", err, err)
+				t.Fatalf("err = %v (%T), want a *usererr.Config", err, err)
 			}
 			if ce.Var != tt.wantVar || ce.Hint == "" {
 				t.Errorf("ConfigError = %+v, want Var %s and a hint", ce, tt.wantVar)
@@ -475,7 +476,7 @@ func TestConfigErrors(t *testing.T) {
 			if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
 				t.Errorf("err = %v, want errors.Is %v", err, tt.wantIs)
 			}
-			if msg, ok := factcheck.IsUserError(err); !ok || msg == "" {
+			if msg, ok := usererr.Message(err); !ok || msg == "" {
 				t.Errorf("IsUserError(%v) = %q, %v; want a message to show", err, msg, ok)
 			}
 			if srv.Calls() != 1 {
@@ -508,7 +509,7 @@ func TestNewConfigErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("GEMINI_API_KEY", "from-env") // New must not fall back to the SDK's env lookup
 			_, err := gemini.New(t.Context(), tt.cfg)
-			var ce *factcheck.ConfigError
+			var ce *usererr.Config
 			if !errors.As(err, &ce) || ce.Var != tt.wantVar {
 				t.Fatalf("err = %v, want ConfigError naming %s", err, tt.wantVar)
 			}

@@ -25,6 +25,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/internal/wait"
 )
 
@@ -71,12 +72,12 @@ type Model struct {
 
 var _ factcheck.Model = (*Model)(nil)
 
-// New returns a Model. It fails with a *factcheck.ConfigError when the model
+// New returns a Model. It fails with a *usererr.Config when the model
 // name is missing, the base URL is not a URL, or the hosted default is used
 // without an API key.
 func New(cfg Config) (*Model, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
-		return nil, &factcheck.ConfigError{Var: "FACTBOT_MODEL", Msg: "no model name given for the OpenAI-compatible provider",
+		return nil, &usererr.Config{Var: "FACTBOT_MODEL", Msg: "no model name given for the OpenAI-compatible provider",
 			Hint: "set FACTBOT_MODEL to a model your server serves, e.g. gpt-4.1-mini, or qwen3:8b on Ollama"}
 	}
 	base := strings.TrimSpace(cfg.BaseURL)
@@ -85,12 +86,12 @@ func New(cfg Config) (*Model, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &factcheck.ConfigError{Var: "OPENAI_BASE_URL", Msg: fmt.Sprintf("%q is not an http(s) URL", cfg.BaseURL),
+		return nil, &usererr.Config{Var: "OPENAI_BASE_URL", Msg: fmt.Sprintf("%q is not an http(s) URL", cfg.BaseURL),
 			Hint: "e.g. http://localhost:11434/v1 for Ollama, http://localhost:8000/v1 for vLLM", Err: err}
 	}
 	hosted := u.Host == "api.openai.com"
 	if hosted && cfg.APIKey == "" {
-		return nil, &factcheck.ConfigError{Var: "OPENAI_API_KEY", Msg: "no API key for the hosted OpenAI API",
+		return nil, &usererr.Config{Var: "OPENAI_API_KEY", Msg: "no API key for the hosted OpenAI API",
 			Hint: "create one at https://platform.openai.com/api-keys, or set OPENAI_BASE_URL to a local server such as http://localhost:11434/v1"}
 	}
 	opts := []option.RequestOption{
@@ -239,14 +240,14 @@ func (m *Model) classify(f *failure) error {
 	msg := strings.ToLower(f.message)
 	switch {
 	case f.status == http.StatusUnauthorized:
-		return &factcheck.ConfigError{Var: "OPENAI_API_KEY", Msg: fmt.Sprintf("the server refused the API key (%s)", f),
+		return &usererr.Config{Var: "OPENAI_API_KEY", Msg: fmt.Sprintf("the server refused the API key (%s)", f),
 			Hint: "check OPENAI_API_KEY for the server at OPENAI_BASE_URL"}
 	case f.status == http.StatusNotFound || f.code == "model_not_found":
-		return &factcheck.ConfigError{Var: "FACTBOT_MODEL", Msg: fmt.Sprintf("the server does not know model %q (%s)", m.name, f),
+		return &usererr.Config{Var: "FACTBOT_MODEL", Msg: fmt.Sprintf("the server does not know model %q (%s)", m.name, f),
 			Hint: "list the server's models (GET /v1/models, or `ollama list`) and set FACTBOT_MODEL to one of them; check that OPENAI_BASE_URL ends in /v1",
 			Err:  factcheck.ErrUnknownModel}
 	case f.status >= 400 && f.status < 500 && noToolSupport(msg):
-		return &factcheck.ConfigError{Var: "FACTBOT_MODEL", Msg: fmt.Sprintf("model %q cannot call tools on this server (%s)", m.name, f),
+		return &usererr.Config{Var: "FACTBOT_MODEL", Msg: fmt.Sprintf("model %q cannot call tools on this server (%s)", m.name, f),
 			Hint: "factbot needs tool (function) calling: pick a model that supports it (e.g. qwen3, llama3.1 or mistral-nemo on Ollama), " +
 				"start vLLM with --enable-auto-tool-choice --tool-call-parser, or llama-server with --jinja",
 			Err: ErrNoTools}

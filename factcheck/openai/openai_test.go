@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
 var testTools = []factcheck.ToolSpec{
@@ -387,9 +388,9 @@ func TestConfigErrors(t *testing.T) {
 			_, err := m.Generate(context.Background(), &factcheck.ModelRequest{
 				Messages: []factcheck.Message{{Role: factcheck.RoleUser, Text: "x"}}, Tools: testTools,
 			})
-			var ce *factcheck.ConfigError
+			var ce *usererr.Config
 			if !errors.As(err, &ce) {
-				t.Fatalf("err = %v (%T), want *factcheck.ConfigError", err, err)
+				t.Fatalf("err = %v (%T), want *usererr.Config", err, err)
 			}
 			if ce.Var != tc.wantVar {
 				t.Errorf("Var = %q, want %q (%v)", ce.Var, tc.wantVar, err)
@@ -397,7 +398,7 @@ func TestConfigErrors(t *testing.T) {
 			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
 				t.Errorf("err = %v, want it to wrap %v", err, tc.wantErr)
 			}
-			if _, ok := factcheck.IsUserError(err); !ok {
+			if _, ok := usererr.Message(err); !ok {
 				t.Errorf("IsUserError(%v) = false", err)
 			}
 			if n := len(f.requests()); n != 1 {
@@ -431,7 +432,7 @@ func TestNewConfig(t *testing.T) {
 				}
 				return
 			}
-			var ce *factcheck.ConfigError
+			var ce *usererr.Config
 			if !errors.As(err, &ce) || ce.Var != tc.wantVar {
 				t.Errorf("New err = %v, want ConfigError for %s", err, tc.wantVar)
 			}

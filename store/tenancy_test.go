@@ -107,7 +107,7 @@ func TestTenancy(t *testing.T) {
 	if _, err := db.History(ctx, "", HistoryQuery{}); !errors.Is(err, ErrNoTenant) {
 		t.Errorf("History without tenant: %v, want ErrNoTenant", err)
 	}
-	mustf(t, db.verify(), "verify")
+	mustf(t, db.checkInvariants(), "verify")
 }
 
 func ignoreNotFound(err error) error {

@@ -118,18 +118,25 @@ func (db *DB) saveCheck(tx *bolt.Tx, c *Check, now time.Time) error {
 	return nil
 }
 
-// newID returns an unused time-ordered ID: the time, then 4 random hex
-// digits (more after repeated collisions).
-func newID(checks *bolt.Bucket, t time.Time) string {
+// NewCheckID returns an unused ID for a check created at t: the time (so
+// IDs sort by creation time, to the second), then 4 random hex digits, more
+// after repeated collisions. taken reports whether an ID is in use in the
+// check's tenant. Every backend makes check IDs this way.
+func NewCheckID(t time.Time, taken func(id string) bool) string {
 	prefix := t.UTC().Format(idTimeLayout) + "-"
 	for try := 0; ; try++ {
 		b := make([]byte, 2+try/4)
 		rand.Read(b)
 		id := prefix + hex.EncodeToString(b)
-		if checks.Get([]byte(id)) == nil {
+		if !taken(id) {
 			return id
 		}
 	}
+}
+
+// newID returns an unused check ID in the checks bucket.
+func newID(checks *bolt.Bucket, t time.Time) string {
+	return NewCheckID(t, func(id string) bool { return checks.Get([]byte(id)) != nil })
 }
 
 // putCheck writes a check, its summary, search text and index entries,
@@ -238,6 +245,9 @@ func indexEntries(s *CheckSummary) []indexEntry {
 	}
 	return out
 }
+
+// Summary returns the check's history line, as History returns it.
+func (c *Check) Summary() CheckSummary { return *summarize(c) }
 
 func summarize(c *Check) *CheckSummary {
 	s := &CheckSummary{

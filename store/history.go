@@ -182,6 +182,23 @@ func spaced(words []string) [][]byte {
 	return out
 }
 
+// Matches reports whether q selects c, its Limit aside: History returns the
+// newest checks that match, at most the limit of them. A backend without
+// indexes may filter with it.
+func (q *HistoryQuery) Matches(c *Check) bool {
+	if !q.matches(summarize(c)) {
+		return false
+	}
+	text := searchText(c)
+	for _, w := range strings.Fields(Normalize(q.Search)) {
+		if !strings.Contains(text, " "+w) {
+			return false
+		}
+	}
+	return true
+}
+
+// matches is Matches without the search words, on a stored summary.
 func (q *HistoryQuery) matches(s *CheckSummary) bool {
 	if q.HidePrivate && s.Private && (q.Viewer == "" || s.User != q.Viewer) {
 		return false

@@ -31,13 +31,16 @@ func Run(t *testing.T, open Opener) {
 		name string
 		run  func(t *testing.T, b Backend, clk *clock)
 	}{
-		{"Requests", testRequests},
+		{"AcceptRequest", testAcceptRequest},
+		{"UpdateRequest", testUpdateRequest},
+		{"FinishRequest", testFinishRequest},
 		{"FinishRequestKeepsSavedCheck", testFinishKeepsSavedCheck},
 		{"SaveCheckAndShow", testSaveCheckAndShow},
 		{"SaveCheckOncePerRequest", testSaveCheckOncePerRequest},
 		{"History", testHistory},
 		{"HistoryDefaultLimit", testHistoryDefaultLimit},
 		{"HistoryHidesOthersPrivateChecks", testHistoryHidesOthersPrivateChecks},
+		{"TenancyHistory", testTenancyHistory},
 		{"Tenancy", testTenancy},
 		{"NoTenant", testNoTenant},
 		{"CanceledContext", testCanceledContext},

@@ -12,10 +12,12 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-// testTenancy: records of tenant A never appear in any query of tenant B.
-// Both tenants use the same channel, user, text and request key, so only
-// the tenant can tell them apart.
-func testTenancy(t *testing.T, b Backend, clk *clock) {
+// tenancyFixture saves tenant A's request (slack:event:Ev1), its check
+// (with feedback) and a request of tenant B, and returns A's check. Both
+// tenants use the same channel, user, text and request key, so only the
+// tenant can tell them apart.
+func tenancyFixture(t *testing.T, b Backend, clk *clock) *store.Check {
+	t.Helper()
 	const text = "The Eiffel Tower is 330 m tall"
 	a := check("A", "C1", "U1", text, clk.Now(), map[string]factcheck.Label{text: factcheck.Supported})
 	a.RequestKey = "slack:event:Ev1"
@@ -27,7 +29,12 @@ func testTenancy(t *testing.T, b Backend, clk *clock) {
 	_, err = b.AcceptRequest(ctx, &store.Request{Key: "other", Tenant: "B", Text: "other"})
 	mustf(t, err, "accept B")
 	clk.Add(time.Hour)
+	return a
+}
 
+// testTenancyHistory: no history query of tenant B finds A's check.
+func testTenancyHistory(t *testing.T, b Backend, clk *clock) {
+	tenancyFixture(t, b, clk)
 	for _, q := range []store.HistoryQuery{
 		{}, {Channel: "C1"}, {User: "U1"}, {Verdict: factcheck.Supported}, {Since: t0.Add(-time.Hour)}, {Search: "eiffel"},
 		{Channel: "C1", User: "U1", Verdict: factcheck.Supported, Search: "tower", Since: t0},
@@ -39,6 +46,11 @@ func testTenancy(t *testing.T, b Backend, clk *clock) {
 			t.Errorf("History(A, %+v) = %v, %v; want A's check", q, ids(h), err)
 		}
 	}
+}
+
+// testTenancy: no read or write of tenant B finds or changes A's records.
+func testTenancy(t *testing.T, b Backend, clk *clock) {
+	a := tenancyFixture(t, b, clk)
 	tests := []struct {
 		name string
 		run  func(tenant string) (found bool, err error)

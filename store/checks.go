@@ -47,45 +47,6 @@ type Feedback struct {
 	At    time.Time `json:"at"`
 }
 
-// HistoryQuery selects checks of one tenant. Zero fields do not filter.
-type HistoryQuery struct {
-	Channel string
-	User    string
-	Verdict factcheck.Label // checks with at least one claim of this verdict
-	Since   time.Time       // checks created at or after
-	// Search keeps checks whose claims or input contain every word, each
-	// matched at the start of a word, after the same normalisation as the
-	// cache (case, Unicode form, punctuation).
-	Search string
-	Limit  int // default 20, at most 1000
-	// HidePrivate leaves out private checks, except those of Viewer. Chat
-	// history sets it; the operator's CLI does not.
-	Viewer      string
-	HidePrivate bool
-}
-
-// CheckSummary is one history line.
-type CheckSummary struct {
-	ID        string            `json:"id"`
-	Channel   string            `json:"channel,omitempty"`
-	User      string            `json:"user,omitempty"`
-	Text      string            `json:"text"` // the input, cut to summaryText bytes
-	CreatedAt time.Time         `json:"created_at"`
-	Verdicts  []factcheck.Label `json:"verdicts"` // one per claim
-	Claims    []string          `json:"claims"`
-	Cached    bool              `json:"cached,omitempty"`  // some verdict came from the cache
-	Private   bool              `json:"private,omitempty"` // answered to the asker only
-}
-
-// summaryText bounds CheckSummary.Text.
-const summaryText = 300
-
-// Default and maximum History limits.
-const (
-	DefaultLimit = 20
-	MaxLimit     = 1000
-)
-
 // SaveCheck assigns c.ID (and CreatedAt) if empty and stores the check with
 // its indexes. If c.RequestKey names a request of the tenant, the check id
 // is recorded on the request in the same transaction; if that request
@@ -157,18 +118,25 @@ func (db *DB) saveCheck(tx *bolt.Tx, c *Check, now time.Time) error {
 	return nil
 }
 
-// newID returns an unused time-ordered ID: the time, then 4 random hex
-// digits (more after repeated collisions).
-func newID(checks *bolt.Bucket, t time.Time) string {
+// NewCheckID returns an unused ID for a check created at t: the time (so
+// IDs sort by creation time, to the second), then 4 random hex digits, more
+// after repeated collisions. taken reports whether an ID is in use in the
+// check's tenant. Every backend makes check IDs this way.
+func NewCheckID(t time.Time, taken func(id string) bool) string {
 	prefix := t.UTC().Format(idTimeLayout) + "-"
 	for try := 0; ; try++ {
 		b := make([]byte, 2+try/4)
 		rand.Read(b)
 		id := prefix + hex.EncodeToString(b)
-		if checks.Get([]byte(id)) == nil {
+		if !taken(id) {
 			return id
 		}
 	}
+}
+
+// newID returns an unused check ID in the checks bucket.
+func newID(checks *bolt.Bucket, t time.Time) string {
+	return NewCheckID(t, func(id string) bool { return checks.Get([]byte(id)) != nil })
 }
 
 // putCheck writes a check, its summary, search text and index entries,
@@ -278,6 +246,9 @@ func indexEntries(s *CheckSummary) []indexEntry {
 	return out
 }
 
+// Summary returns the check's history line, as History returns it.
+func (c *Check) Summary() CheckSummary { return *summarize(c) }
+
 func summarize(c *Check) *CheckSummary {
 	s := &CheckSummary{
 		ID:        c.ID,
@@ -383,157 +354,6 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 	})
 	if err != nil {
 		return fmt.Errorf("add feedback to %q: %w", checkID, err)
-	}
-	return nil
-}
-
-// History returns the tenant's checks matching q, newest first. With
-// search words it intersects the word index's prefix ranges of the words
-// (see wordCandidates) and reads only the candidates; otherwise, or when
-// every word is too common for the index to help, it walks one index
-// (user, channel or verdict, in that order of preference, or all checks)
-// from the newest entry. Either way it stops after q.Limit matches or at
-// q.Since.
-func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if q.Limit <= 0 {
-		q.Limit = DefaultLimit
-	}
-	if q.Limit > MaxLimit {
-		q.Limit = MaxLimit
-	}
-	words := strings.Fields(Normalize(q.Search))
-	var stop []byte
-	if !q.Since.IsZero() {
-		stop = []byte(q.Since.UTC().Format(idTimeLayout))
-	}
-	out := []CheckSummary{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil || tb == nil {
-			return err
-		}
-		sums, text := sub(tb, bSums), sub(tb, bText)
-		if sums == nil {
-			return nil
-		}
-		var confirm [][]byte // words to find in the search text
-		visit := func(id []byte) (bool, error) {
-			if stop != nil && bytes.Compare(id, stop) < 0 {
-				return false, nil
-			}
-			if len(confirm) > 0 {
-				t := text.Get(id)
-				for _, w := range confirm {
-					if !bytes.Contains(t, w) {
-						return true, nil
-					}
-				}
-			}
-			var s CheckSummary
-			if err := decode(sums.Get(id), &s); err != nil {
-				return false, fmt.Errorf("summary %s: %w", id, err)
-			}
-			if !q.matches(&s) {
-				return true, nil
-			}
-			out = append(out, s)
-			return len(out) < q.Limit, nil
-		}
-		if len(words) > 0 {
-			ids, rest, ok := wordCandidates(sub(tb, bWords), words, maxWordRange)
-			if ok {
-				confirm = spaced(rest)
-				for _, id := range ids {
-					if more, err := visit(id); err != nil || !more {
-						return err
-					}
-				}
-				return nil
-			}
-			confirm = spaced(words)
-		}
-		var b *bolt.Bucket
-		var prefix []byte
-		switch {
-		case q.User != "":
-			b, prefix = sub(tb, bByUser), indexKey(q.User, "")
-		case q.Channel != "":
-			b, prefix = sub(tb, bByChannel), indexKey(q.Channel, "")
-		case q.Verdict != "":
-			b, prefix = sub(tb, bByVerdict), indexKey(string(q.Verdict), "")
-		default:
-			b = sums
-		}
-		if b == nil {
-			return nil
-		}
-		return walkDesc(b, prefix, visit)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	return out, nil
-}
-
-// spaced returns each word with a leading space: a search text contains
-// " "+w exactly when one of its words starts with w.
-func spaced(words []string) [][]byte {
-	out := make([][]byte, len(words))
-	for i, w := range words {
-		out[i] = []byte(" " + w)
-	}
-	return out
-}
-
-func (q *HistoryQuery) matches(s *CheckSummary) bool {
-	if q.HidePrivate && s.Private && (q.Viewer == "" || s.User != q.Viewer) {
-		return false
-	}
-	if q.User != "" && s.User != q.User {
-		return false
-	}
-	if q.Channel != "" && s.Channel != q.Channel {
-		return false
-	}
-	if !q.Since.IsZero() && s.CreatedAt.Before(q.Since) {
-		return false
-	}
-	if q.Verdict != "" {
-		found := false
-		for _, l := range s.Verdicts {
-			found = found || l == q.Verdict
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-// walkDesc calls fn with the IDs under prefix in b, newest first, while fn
-// returns true. With a nil prefix the keys themselves are the IDs.
-func walkDesc(b *bolt.Bucket, prefix []byte, fn func(id []byte) (bool, error)) error {
-	c := b.Cursor()
-	var k []byte
-	if len(prefix) == 0 {
-		k, _ = c.Last()
-	} else {
-		// prefix ends in 0x00; every key under it is below prefix[:n-1]+0x01.
-		upper := append(bytes.Clone(prefix[:len(prefix)-1]), 1)
-		if k, _ = c.Seek(upper); k == nil {
-			k, _ = c.Last()
-		} else {
-			k, _ = c.Prev()
-		}
-	}
-	for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
-		more, err := fn(k[len(prefix):])
-		if err != nil || !more {
-			return err
-		}
 	}
 	return nil
 }

@@ -168,7 +168,7 @@ func checkCrashState(t *testing.T, path string, accepted map[string]bool, allDon
 	db, err := Open(path, Options{})
 	mustf(t, err, "reopen")
 	defer db.Close()
-	if err := db.verify(); err != nil {
+	if err := db.checkInvariants(); err != nil {
 		t.Fatalf("inconsistent after kill: %v", err)
 	}
 	checksOf := map[string][]string{}

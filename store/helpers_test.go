@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
+
+var ctx = context.Background()
 
 // t0 is the fake clock's start.
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -121,3 +124,11 @@ func mustf(t testing.TB, err error, format string, args ...any) {
 // cmpOpts compares stored values: unexported fields (a verdict's in-memory
 // error cause) are not stored.
 var cmpOpts = cmp.Options{cmpopts.IgnoreUnexported(factcheck.Verdict{}), cmpopts.EquateEmpty()}
+
+func keys(rs []*Request) []string {
+	out := []string{}
+	for _, r := range rs {
+		out = append(out, r.Key)
+	}
+	return out
+}

@@ -118,7 +118,7 @@ func TestMigrateFromV1(t *testing.T) {
 	if h, _ := db.History(ctx, "G9", HistoryQuery{User: "U7"}); len(h) != 1 {
 		t.Errorf("second tenant's migrated check: %v", ids(h))
 	}
-	mustf(t, db.verify(), "verify")
+	mustf(t, db.checkInvariants(), "verify")
 	db.Close()
 
 	// The file now says version 3, and opening again changes nothing.

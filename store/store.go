@@ -31,13 +31,8 @@
 package store
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"strconv"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -47,11 +42,6 @@ import (
 // schemaVersion is the version written into every record envelope and into
 // meta/schema. Open migrates files of older versions.
 const schemaVersion = 3
-
-// oldestRecordVersion is the oldest envelope version whose payload decodes
-// as the current one: version 3 added the word index, not a record format,
-// so version 2 records are read as they are rather than rewritten.
-const oldestRecordVersion = 2
 
 // Default option values.
 const (
@@ -128,70 +118,6 @@ func (db *DB) Close() error { return db.bolt.Close() }
 // Path returns the file's path.
 func (db *DB) Path() string { return db.path }
 
-// Backup writes a consistent copy of the whole database to w from a read
-// transaction, so it may run while the bot writes. It returns the bytes
-// written.
-func (db *DB) Backup(ctx context.Context, w io.Writer) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	var n int64
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		var err error
-		n, err = tx.WriteTo(w)
-		return err
-	})
-	if err != nil {
-		return n, fmt.Errorf("backup: %w", err)
-	}
-	return n, nil
-}
-
-// BackupFile writes a consistent copy to path, through a temporary file in
-// the same directory that is synced and renamed into place. It refuses to
-// overwrite an existing file.
-func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
-	if _, err := os.Lstat(path); err == nil {
-		return 0, fmt.Errorf("backup: %s already exists; choose a new file name", path)
-	}
-	f, err := os.CreateTemp(dirOf(path), ".factbot-backup-*")
-	if err != nil {
-		return 0, fmt.Errorf("backup: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	n, err := db.Backup(ctx, f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		// Link fails if path appeared meanwhile, unlike Rename.
-		err = os.Link(tmp, path)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("backup: %w", err)
-	}
-	return n, nil
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			if i == 0 {
-				return path[:1]
-			}
-			return path[:i]
-		}
-	}
-	return "."
-}
-
 // Bucket names.
 var (
 	bMeta        = []byte("meta")
@@ -247,61 +173,4 @@ func get(b *bolt.Bucket, k []byte) []byte {
 		return nil
 	}
 	return b.Get(k)
-}
-
-// encode wraps v in the versioned envelope {"v":3,"data":…}.
-func encode(v any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 0, len(data)+16)
-	out = append(out, `{"v":`...)
-	out = strconv.AppendInt(out, schemaVersion, 10)
-	out = append(out, `,"data":`...)
-	out = append(out, data...)
-	out = append(out, '}')
-	return out, nil
-}
-
-// envelope is the versioned wrapper of every record.
-type envelope struct {
-	V    int             `json:"v"`
-	Data json.RawMessage `json:"data"`
-}
-
-// openEnvelope returns the version and payload of an envelope.
-func openEnvelope(b []byte) (int, []byte, error) {
-	const prefix = `{"v":`
-	const mid = `,"data":`
-	// Fast path for what encode writes.
-	if len(b) > len(prefix)+len(mid)+2 && string(b[:len(prefix)]) == prefix && b[len(b)-1] == '}' {
-		i := len(prefix)
-		v := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			v = v*10 + int(b[i]-'0')
-			i++
-		}
-		if i+len(mid) <= len(b) && string(b[i:i+len(mid)]) == mid {
-			return v, b[i+len(mid) : len(b)-1], nil
-		}
-	}
-	var e envelope
-	if err := json.Unmarshal(b, &e); err != nil || e.V == 0 {
-		return 0, nil, fmt.Errorf("store: record is not a versioned envelope")
-	}
-	return e.V, e.Data, nil
-}
-
-// decode unpacks an envelope of a version between oldestRecordVersion and
-// schemaVersion into v.
-func decode(b []byte, v any) error {
-	ver, data, err := openEnvelope(b)
-	if err != nil {
-		return err
-	}
-	if ver < oldestRecordVersion || ver > schemaVersion {
-		return fmt.Errorf("store: record of schema version %d, want %d to %d", ver, oldestRecordVersion, schemaVersion)
-	}
-	return json.Unmarshal(data, v)
 }

@@ -109,7 +109,7 @@ func TestPruneWeb(t *testing.T) {
 	if h, err := db.History(ctx, WebTenant, HistoryQuery{}); err != nil || len(h) != 0 {
 		t.Errorf("history of the web tenant: %v, %v", h, err)
 	}
-	mustf(t, db.verify(), "verify")
+	mustf(t, db.checkInvariants(), "verify")
 	// Pruning again removes nothing more.
 	st, err = db.Prune(ctx, clk.Now().Add(-30*24*time.Hour))
 	if err != nil || st != (PruneStats{}) {

@@ -97,7 +97,7 @@ func TestWordIndex(t *testing.T) {
 			}
 		})
 	}
-	mustf(t, db.verify(), "verify")
+	mustf(t, db.checkInvariants(), "verify")
 }
 
 // The index gives the same answers as reading every check's text, on a
@@ -175,7 +175,7 @@ func TestWordIndexMaintained(t *testing.T) {
 	if diff := cmp.Diff([]string{first.ID}, search("T1", "okapi striped")); diff != "" {
 		t.Errorf("replacement's words (-want +got):\n%s", diff)
 	}
-	mustf(t, db.verify(), "verify after replacement")
+	mustf(t, db.checkInvariants(), "verify after replacement")
 
 	// Forget.
 	clk.Add(time.Hour)
@@ -190,7 +190,7 @@ func TestWordIndexMaintained(t *testing.T) {
 	if got := search("T1", "smile"); len(got) != 0 {
 		t.Errorf("forgotten words still found: %v", got)
 	}
-	mustf(t, db.verify(), "verify after forget")
+	mustf(t, db.checkInvariants(), "verify after forget")
 
 	// Prune.
 	clk.Add(40 * 24 * time.Hour)
@@ -206,7 +206,7 @@ func TestWordIndexMaintained(t *testing.T) {
 			t.Errorf("pruned word %q still found: %v", w, got)
 		}
 	}
-	mustf(t, db.verify(), "verify after prune")
+	mustf(t, db.checkInvariants(), "verify after prune")
 	db.bolt.View(func(tx *bolt.Tx) error {
 		tb, _ := tenantBucket(tx, "T1")
 		if n := tb.Bucket(bWords).Stats().KeyN; n != len(textWords([]byte(" okapis are giraffids okapis are giraffids "))) {
@@ -224,7 +224,7 @@ func TestMigrateFromV2(t *testing.T) {
 	db, err := Open(path, Options{Now: func() time.Time { return time.Date(2026, 10, 6, 0, 0, 0, 0, time.UTC) }})
 	mustf(t, err, "open v2 file")
 	defer db.Close()
-	mustf(t, db.verify(), "verify")
+	mustf(t, db.checkInvariants(), "verify")
 	tests := []struct {
 		tenant, search string
 		want           []string

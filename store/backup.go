@@ -1,0 +1,74 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Backup writes a consistent copy of the whole database to w from a read
+// transaction, so it may run while the bot writes. It returns the bytes
+// written.
+func (db *DB) Backup(ctx context.Context, w io.Writer) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("backup: %w", err)
+	}
+	return n, nil
+}
+
+// BackupFile writes a consistent copy to path, through a temporary file in
+// the same directory that is synced and renamed into place. It refuses to
+// overwrite an existing file.
+func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
+	if _, err := os.Lstat(path); err == nil {
+		return 0, fmt.Errorf("backup: %s already exists; choose a new file name", path)
+	}
+	f, err := os.CreateTemp(dirOf(path), ".factbot-backup-*")
+	if err != nil {
+		return 0, fmt.Errorf("backup: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after the rename
+	n, err := db.Backup(ctx, f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o600)
+	}
+	if err == nil {
+		// Link fails if path appeared meanwhile, unlike Rename.
+		err = os.Link(tmp, path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("backup: %w", err)
+	}
+	return n, nil
+}
+
+func dirOf(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if os.IsPathSeparator(path[i]) {
+			if i == 0 {
+				return path[:1]
+			}
+			return path[:i]
+		}
+	}
+	return "."
+}

@@ -1,0 +1,69 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// oldestRecordVersion is the oldest envelope version whose payload decodes
+// as the current one: version 3 added the word index, not a record format,
+// so version 2 records are read as they are rather than rewritten.
+const oldestRecordVersion = 2
+
+// encode wraps v in the versioned envelope {"v":3,"data":…}.
+func encode(v any) ([]byte, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(data)+16)
+	out = append(out, `{"v":`...)
+	out = strconv.AppendInt(out, schemaVersion, 10)
+	out = append(out, `,"data":`...)
+	out = append(out, data...)
+	out = append(out, '}')
+	return out, nil
+}
+
+// envelope is the versioned wrapper of every record.
+type envelope struct {
+	V    int             `json:"v"`
+	Data json.RawMessage `json:"data"`
+}
+
+// openEnvelope returns the version and payload of an envelope.
+func openEnvelope(b []byte) (int, []byte, error) {
+	const prefix = `{"v":`
+	const mid = `,"data":`
+	// Fast path for what encode writes.
+	if len(b) > len(prefix)+len(mid)+2 && string(b[:len(prefix)]) == prefix && b[len(b)-1] == '}' {
+		i := len(prefix)
+		v := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			v = v*10 + int(b[i]-'0')
+			i++
+		}
+		if i+len(mid) <= len(b) && string(b[i:i+len(mid)]) == mid {
+			return v, b[i+len(mid) : len(b)-1], nil
+		}
+	}
+	var e envelope
+	if err := json.Unmarshal(b, &e); err != nil || e.V == 0 {
+		return 0, nil, fmt.Errorf("store: record is not a versioned envelope")
+	}
+	return e.V, e.Data, nil
+}
+
+// decode unpacks an envelope of a version between oldestRecordVersion and
+// schemaVersion into v.
+func decode(b []byte, v any) error {
+	ver, data, err := openEnvelope(b)
+	if err != nil {
+		return err
+	}
+	if ver < oldestRecordVersion || ver > schemaVersion {
+		return fmt.Errorf("store: record of schema version %d, want %d to %d", ver, oldestRecordVersion, schemaVersion)
+	}
+	return json.Unmarshal(data, v)
+}

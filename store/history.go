@@ -1,0 +1,250 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// HistoryQuery selects checks of one tenant. Zero fields do not filter.
+type HistoryQuery struct {
+	Channel string
+	User    string
+	Verdict factcheck.Label // checks with at least one claim of this verdict
+	Since   time.Time       // checks created at or after
+	// Search keeps checks whose claims or input contain every word, each
+	// matched at the start of a word, after the same normalisation as the
+	// cache (case, Unicode form, punctuation).
+	Search string
+	Limit  int // default 20, at most 1000
+	// HidePrivate leaves out private checks, except those of Viewer. Chat
+	// history sets it; the operator's CLI does not.
+	Viewer      string
+	HidePrivate bool
+}
+
+// CheckSummary is one history line.
+type CheckSummary struct {
+	ID        string            `json:"id"`
+	Channel   string            `json:"channel,omitempty"`
+	User      string            `json:"user,omitempty"`
+	Text      string            `json:"text"` // the input, cut to summaryText bytes
+	CreatedAt time.Time         `json:"created_at"`
+	Verdicts  []factcheck.Label `json:"verdicts"` // one per claim
+	Claims    []string          `json:"claims"`
+	Cached    bool              `json:"cached,omitempty"`  // some verdict came from the cache
+	Private   bool              `json:"private,omitempty"` // answered to the asker only
+}
+
+// summaryText bounds CheckSummary.Text.
+const summaryText = 300
+
+// Default and maximum History limits.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 1000
+)
+
+// History returns the tenant's checks matching q, newest first. With
+// search words it intersects the word index's prefix ranges of the words
+// (see wordCandidates) and reads only the candidates; otherwise, or when
+// every word is too common for the index to help, it walks one index
+// (user, channel or verdict, in that order of preference, or all checks)
+// from the newest entry. Either way it stops after q.Limit matches or at
+// q.Since.
+func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	q.Limit = q.limit()
+	out := []CheckSummary{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil || tb == nil {
+			return err
+		}
+		h := &historyScan{q: &q, tb: tb, sums: sub(tb, bSums), text: sub(tb, bText), out: out}
+		if h.sums == nil {
+			return nil
+		}
+		if !q.Since.IsZero() {
+			h.stop = []byte(q.Since.UTC().Format(idTimeLayout))
+		}
+		err = h.run(strings.Fields(Normalize(q.Search)))
+		out = h.out
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return out, nil
+}
+
+// limit returns q.Limit, defaulted and bounded.
+func (q *HistoryQuery) limit() int {
+	switch {
+	case q.Limit <= 0:
+		return DefaultLimit
+	case q.Limit > MaxLimit:
+		return MaxLimit
+	}
+	return q.Limit
+}
+
+// historyScan is one History read: it visits candidate check IDs, newest
+// first, and collects the summaries that match until the limit.
+type historyScan struct {
+	q          *HistoryQuery
+	tb         *bolt.Bucket // the tenant's bucket
+	sums, text *bolt.Bucket
+	stop       []byte   // IDs below this are older than q.Since
+	confirm    [][]byte // spaced words to find in each candidate's search text
+	out        []CheckSummary
+}
+
+// run visits the candidates: those the word index gives for the search
+// words, if it is narrow enough, or else the entries of the most selective
+// index of the query.
+func (h *historyScan) run(words []string) error {
+	if len(words) > 0 {
+		ids, rest, ok := wordCandidates(sub(h.tb, bWords), words, maxWordRange)
+		if ok {
+			h.confirm = spaced(rest)
+			for _, id := range ids {
+				if more, err := h.visit(id); err != nil || !more {
+					return err
+				}
+			}
+			return nil
+		}
+		h.confirm = spaced(words)
+	}
+	b, prefix := h.index()
+	if b == nil {
+		return nil
+	}
+	return walkDesc(b, prefix, h.visit)
+}
+
+// index returns the bucket to walk and the key prefix of the query's
+// entries in it: the user, channel or verdict index, in that order of
+// preference, or all summaries.
+func (h *historyScan) index() (*bolt.Bucket, []byte) {
+	switch q := h.q; {
+	case q.User != "":
+		return sub(h.tb, bByUser), indexKey(q.User, "")
+	case q.Channel != "":
+		return sub(h.tb, bByChannel), indexKey(q.Channel, "")
+	case q.Verdict != "":
+		return sub(h.tb, bByVerdict), indexKey(string(q.Verdict), "")
+	}
+	return h.sums, nil
+}
+
+// visit adds the check id to the page if it matches, and says whether to go
+// on: false once the page is full or the IDs are older than q.Since.
+func (h *historyScan) visit(id []byte) (bool, error) {
+	if h.stop != nil && bytes.Compare(id, h.stop) < 0 {
+		return false, nil
+	}
+	if len(h.confirm) > 0 {
+		t := h.text.Get(id)
+		for _, w := range h.confirm {
+			if !bytes.Contains(t, w) {
+				return true, nil
+			}
+		}
+	}
+	var s CheckSummary
+	if err := decode(h.sums.Get(id), &s); err != nil {
+		return false, fmt.Errorf("summary %s: %w", id, err)
+	}
+	if !h.q.matches(&s) {
+		return true, nil
+	}
+	h.out = append(h.out, s)
+	return len(h.out) < h.q.Limit, nil
+}
+
+// spaced returns each word with a leading space: a search text contains
+// " "+w exactly when one of its words starts with w.
+func spaced(words []string) [][]byte {
+	out := make([][]byte, len(words))
+	for i, w := range words {
+		out[i] = []byte(" " + w)
+	}
+	return out
+}
+
+// Matches reports whether q selects c, its Limit aside: History returns the
+// newest checks that match, at most the limit of them. A backend without
+// indexes may filter with it.
+func (q *HistoryQuery) Matches(c *Check) bool {
+	if !q.matches(summarize(c)) {
+		return false
+	}
+	text := searchText(c)
+	for _, w := range strings.Fields(Normalize(q.Search)) {
+		if !strings.Contains(text, " "+w) {
+			return false
+		}
+	}
+	return true
+}
+
+// matches is Matches without the search words, on a stored summary.
+func (q *HistoryQuery) matches(s *CheckSummary) bool {
+	if q.HidePrivate && s.Private && (q.Viewer == "" || s.User != q.Viewer) {
+		return false
+	}
+	if q.User != "" && s.User != q.User {
+		return false
+	}
+	if q.Channel != "" && s.Channel != q.Channel {
+		return false
+	}
+	if !q.Since.IsZero() && s.CreatedAt.Before(q.Since) {
+		return false
+	}
+	if q.Verdict != "" {
+		found := false
+		for _, l := range s.Verdicts {
+			found = found || l == q.Verdict
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// walkDesc calls fn with the IDs under prefix in b, newest first, while fn
+// returns true. With a nil prefix the keys themselves are the IDs.
+func walkDesc(b *bolt.Bucket, prefix []byte, fn func(id []byte) (bool, error)) error {
+	c := b.Cursor()
+	var k []byte
+	if len(prefix) == 0 {
+		k, _ = c.Last()
+	} else {
+		// prefix ends in 0x00; every key under it is below prefix[:n-1]+0x01.
+		upper := append(bytes.Clone(prefix[:len(prefix)-1]), 1)
+		if k, _ = c.Seek(upper); k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
+		more, err := fn(k[len(prefix):])
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}

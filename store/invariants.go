@@ -1,0 +1,142 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// checkInvariants checks the file's page structure and the schema's
+// invariants: every check has a summary and search text and its index
+// entries (word index included), every index entry names a check, and the
+// pending index matches the pending requests. It returns every violation
+// found, joined.
+func (db *DB) checkInvariants() error {
+	return db.bolt.View(func(tx *bolt.Tx) error {
+		var errs []error
+		for err := range tx.Check() {
+			errs = append(errs, err)
+		}
+		root := tx.Bucket(bTenants)
+		err := root.ForEachBucket(func(name []byte) error {
+			tenantErrs, err := tenantInvariants(string(name), root.Bucket(name))
+			errs = append(errs, tenantErrs...)
+			return err
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// tenantInvariants returns the violations in one tenant's bucket; err is
+// for a check record that does not decode.
+func tenantInvariants(name string, tb *bolt.Bucket) (errs []error, err error) {
+	want, errs, err := derivedRecords(name, tb)
+	if err != nil {
+		return errs, err
+	}
+	errs = append(errs, indexInvariants(name, tb, want)...)
+	errs = append(errs, pendingInvariants(name, tb)...)
+	return errs, nil
+}
+
+// derivedRecords reads every check of tenant bucket tb, checks that its
+// summary and search text are stored and current, and returns the index
+// entries the checks call for: index bucket name → keys.
+func derivedRecords(name string, tb *bolt.Bucket) (want map[string]map[string]bool, errs []error, err error) {
+	want = map[string]map[string]bool{}
+	add := func(bucket []byte, key []byte) {
+		if want[string(bucket)] == nil {
+			want[string(bucket)] = map[string]bool{}
+		}
+		want[string(bucket)][string(key)] = true
+	}
+	checks, sums, text := tb.Bucket(bChecks), tb.Bucket(bSums), tb.Bucket(bText)
+	if checks == nil {
+		return want, nil, nil
+	}
+	err = checks.ForEach(func(k, v []byte) error {
+		var c Check
+		if err := decode(v, &c); err != nil {
+			return fmt.Errorf("%s/check %s: %w", name, k, err)
+		}
+		if sums.Get(k) == nil || text.Get(k) == nil {
+			errs = append(errs, fmt.Errorf("%s/check %s: no summary or text", name, k))
+		}
+		st := searchText(&c)
+		if t := text.Get(k); t != nil && string(t) != st {
+			errs = append(errs, fmt.Errorf("%s/check %s: stale search text", name, k))
+		}
+		for _, w := range textWords([]byte(st)) {
+			add(bWords, indexKey(w, string(k)))
+		}
+		for _, e := range indexEntries(summarize(&c)) {
+			add(e.bucket, e.key)
+		}
+		return nil
+	})
+	for _, b := range []*bolt.Bucket{sums, text} {
+		if b != nil && b.Stats().KeyN != checks.Stats().KeyN {
+			errs = append(errs, fmt.Errorf("%s: derived bucket size differs from checks", name))
+		}
+	}
+	return want, errs, err
+}
+
+// indexInvariants compares the index buckets of tenant bucket tb with the
+// entries its checks call for.
+func indexInvariants(name string, tb *bolt.Bucket, want map[string]map[string]bool) []error {
+	var errs []error
+	for _, ib := range [][]byte{bByChannel, bByUser, bByVerdict, bWords} {
+		got := 0
+		if b := tb.Bucket(ib); b != nil {
+			b.ForEach(func(k, _ []byte) error {
+				got++
+				if !want[string(ib)][string(k)] {
+					errs = append(errs, fmt.Errorf("%s/%s: stray entry %q", name, ib, k))
+				}
+				return nil
+			})
+		}
+		if got != len(want[string(ib)]) {
+			errs = append(errs, fmt.Errorf("%s/%s: %d entries, want %d", name, ib, got, len(want[string(ib)])))
+		}
+	}
+	return errs
+}
+
+// pendingInvariants checks that the pending index of tenant bucket tb
+// holds exactly the pending requests.
+func pendingInvariants(name string, tb *bolt.Bucket) []error {
+	var errs []error
+	pending := map[string]bool{}
+	if p := tb.Bucket(bPending); p != nil {
+		p.ForEach(func(k, _ []byte) error {
+			pending[string(bytes.Clone(k))] = true
+			return nil
+		})
+	}
+	if rb := tb.Bucket(bRequests); rb != nil {
+		rb.ForEach(func(k, v []byte) error {
+			var r Request
+			if err := decode(v, &r); err != nil {
+				errs = append(errs, fmt.Errorf("%s/request %s: %w", name, k, err))
+				return nil
+			}
+			pk := string(pendingKey(&r))
+			if r.State == RequestPending != pending[pk] {
+				errs = append(errs, fmt.Errorf("%s/request %s: state %s, pending entry %v", name, k, r.State, pending[pk]))
+			}
+			delete(pending, pk)
+			return nil
+		})
+	}
+	for k := range pending {
+		errs = append(errs, fmt.Errorf("%s/pending: stray entry %q", name, k))
+	}
+	return errs
+}

@@ -1,0 +1,185 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// PruneStats counts what Prune removed.
+type PruneStats struct {
+	Checks      int `json:"checks"`
+	Requests    int `json:"requests"`
+	Verdicts    int `json:"verdicts"`
+	Extractions int `json:"extractions"`
+	// Web counts web cache entries (search answers, pages) and page
+	// snapshots.
+	Web int `json:"web"`
+}
+
+// Prune removes, in every tenant, checks created before cutoff (with their
+// index entries), finished (done or failed) requests last updated before
+// cutoff, and cached verdicts and extractions made before cutoff. Pending
+// requests are kept whatever their age: they are still owed an answer.
+// Each tenant is pruned in its own transaction. Then it removes what was
+// retrieved from the web before cutoff (see WebTenant), except the page
+// snapshots that a remaining check or cached verdict cites: an auditor can
+// still see every page a kept verdict was based on.
+func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
+	var st PruneStats
+	tenants, err := db.userTenants()
+	if err != nil {
+		return st, fmt.Errorf("prune: %w", err)
+	}
+	for _, t := range tenants {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		var ts PruneStats
+		err := db.bolt.Update(func(tx *bolt.Tx) error {
+			tb, err := tenantBucket(tx, t)
+			if err != nil {
+				return err
+			}
+			return pruneTenant(tb, cutoff, &ts)
+		})
+		if err != nil {
+			return st, fmt.Errorf("prune tenant %s: %w", t, err)
+		}
+		st.Checks += ts.Checks
+		st.Requests += ts.Requests
+		st.Verdicts += ts.Verdicts
+		st.Extractions += ts.Extractions
+	}
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	st.Web, err = db.pruneWebCache(ctx, cutoff, tenants)
+	if err != nil {
+		return st, fmt.Errorf("prune web cache: %w", err)
+	}
+	return st, nil
+}
+
+// userTenants lists every tenant but WebTenant.
+func (db *DB) userTenants() ([]string, error) {
+	var tenants []string
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bTenants).ForEachBucket(func(k []byte) error {
+			if string(k) != WebTenant {
+				tenants = append(tenants, string(k))
+			}
+			return nil
+		})
+	})
+	return tenants, err
+}
+
+// pruneTenant removes from tenant bucket tb what Prune removes before
+// cutoff, counting it in st.
+func pruneTenant(tb *bolt.Bucket, cutoff time.Time, st *PruneStats) error {
+	var err error
+	if st.Checks, err = pruneChecks(tb, cutoff); err != nil {
+		return err
+	}
+	if st.Requests, err = pruneRequests(tb, cutoff); err != nil {
+		return err
+	}
+	if st.Verdicts, err = pruneCache(sub(tb, bVerdicts), cutoff, cachedAt); err != nil {
+		return err
+	}
+	st.Extractions, err = pruneCache(sub(tb, bExtractions), cutoff, cachedAt)
+	return err
+}
+
+// cachedAt returns the time of a cached verdict or extraction.
+func cachedAt(v []byte) (time.Time, error) {
+	var e struct {
+		At time.Time `json:"at"`
+	}
+	err := decode(v, &e)
+	return e.At, err
+}
+
+// pruneChecks removes the checks created before cutoff, with everything
+// derived from them. It reads the summaries oldest first, up to the
+// cutoff's second (IDs start with their time), deciding by CreatedAt.
+func pruneChecks(tb *bolt.Bucket, cutoff time.Time) (int, error) {
+	stop := []byte(cutoff.UTC().Add(time.Second).Format(idTimeLayout))
+	var old []*CheckSummary
+	c := sub(tb, bSums).Cursor()
+	for k, v := c.First(); k != nil && bytes.Compare(k, stop) < 0; k, v = c.Next() {
+		var s CheckSummary
+		if err := decode(v, &s); err != nil {
+			return 0, fmt.Errorf("summary %s: %w", k, err)
+		}
+		if s.CreatedAt.Before(cutoff) {
+			old = append(old, &s)
+		}
+	}
+	for _, s := range old {
+		if err := deleteCheck(tb, s); err != nil {
+			return 0, err
+		}
+	}
+	return len(old), nil
+}
+
+// pruneRequests removes the finished requests last updated before cutoff.
+func pruneRequests(tb *bolt.Bucket, cutoff time.Time) (int, error) {
+	reqs, err := requestsWhere(tb, func(r *Request) bool {
+		return r.State != RequestPending && r.UpdatedAt.Before(cutoff)
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range reqs {
+		if err := deleteRequest(tb, r); err != nil {
+			return 0, err
+		}
+	}
+	return len(reqs), nil
+}
+
+// pruneWebCache removes what was retrieved from the web before cutoff,
+// keeping the page snapshots that the tenants' checks and cached verdicts
+// cite.
+func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []string) (int, error) {
+	cited, err := db.citedPages(ctx, cutoff, tenants)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		var err error
+		n, err = pruneWeb(tx, cutoff, cited)
+		return err
+	})
+	return n, err
+}
+
+func pruneCache(b *bolt.Bucket, cutoff time.Time, at func([]byte) (time.Time, error)) (int, error) {
+	var keys [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		t, err := at(v)
+		if err != nil {
+			return fmt.Errorf("cache entry %q: %w", k, err)
+		}
+		if t.Before(cutoff) {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}

@@ -1,0 +1,84 @@
+package storetest
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// testSaveCheckAndShow: SaveCheck assigns a time-ordered ID, Check returns
+// what was saved, AddFeedback appends to it.
+func testSaveCheckAndShow(t *testing.T, b Backend, clk *clock) {
+	c := check("T1", "C1", "U1", "The tower is 330 m tall.", t0, map[string]factcheck.Label{"The tower is 330 m tall": factcheck.Supported})
+	mustf(t, b.SaveCheck(ctx, c), "save")
+	if c.ID == "" || c.ID[:17] != "20261129T120000Z-" {
+		t.Errorf("ID = %q, want the creation time first", c.ID)
+	}
+	got, err := b.Check(ctx, "T1", c.ID)
+	mustf(t, err, "check")
+	if diff := cmp.Diff(c, got, cmpOpts); diff != "" {
+		t.Errorf("Check (-want +got):\n%s", diff)
+	}
+	if _, err := b.Check(ctx, "T1", "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("missing check: %v, want ErrNotFound", err)
+	}
+	mustf(t, b.AddFeedback(ctx, "T1", c.ID, store.Feedback{User: "U2", Claim: 0, Note: "source B is paywalled"}), "feedback")
+	got, _ = b.Check(ctx, "T1", c.ID)
+	want := []store.Feedback{{User: "U2", Claim: 0, Note: "source B is paywalled", At: t0}}
+	if diff := cmp.Diff(want, got.Feedback, cmpOpts); diff != "" {
+		t.Errorf("feedback (-want +got):\n%s", diff)
+	}
+	if err := b.AddFeedback(ctx, "T1", "nope", store.Feedback{}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("feedback on a missing check: %v, want ErrNotFound", err)
+	}
+
+	// CreatedAt defaults to now; a check without a request key records
+	// nothing on any request.
+	clk.Add(time.Hour)
+	bare := &store.Check{Tenant: "T1", Text: "no report"}
+	mustf(t, b.SaveCheck(ctx, bare), "save without a time")
+	if !bare.CreatedAt.Equal(clk.Now()) || bare.ID[:17] != "20261129T130000Z-" || bare.ID == c.ID {
+		t.Errorf("saved at %v with ID %q, want now and a new ID", bare.CreatedAt, bare.ID)
+	}
+}
+
+// testSaveCheckOncePerRequest: a check saved twice for one request (a
+// resumed request after a crash) replaces the first and is recorded on the
+// request.
+func testSaveCheckOncePerRequest(t *testing.T, b Backend, clk *clock) {
+	_, err := b.AcceptRequest(ctx, &store.Request{Key: "k1", Tenant: "T1", User: "U1", Text: "x"})
+	mustf(t, err, "accept")
+	c1 := check("T1", "C1", "U1", "x", clk.Now(), map[string]factcheck.Label{"a": factcheck.Supported})
+	c1.RequestKey = "k1"
+	mustf(t, b.SaveCheck(ctx, c1), "save 1")
+	r, _ := b.Request(ctx, "T1", "k1")
+	if r.CheckID != c1.ID || r.State != store.RequestPending {
+		t.Errorf("request after save: check %q state %q, want %q pending", r.CheckID, r.State, c1.ID)
+	}
+	clk.Add(time.Minute)
+	c2 := check("T1", "C1", "U1", "x", clk.Now(), map[string]factcheck.Label{"a": factcheck.Contradicted})
+	c2.RequestKey = "k1"
+	mustf(t, b.SaveCheck(ctx, c2), "save 2")
+	if c2.ID != c1.ID {
+		t.Errorf("second save got ID %q, want the first's %q", c2.ID, c1.ID)
+	}
+	h, err := b.History(ctx, "T1", store.HistoryQuery{})
+	mustf(t, err, "history")
+	if len(h) != 1 || h[0].Verdicts[0] != factcheck.Contradicted {
+		t.Errorf("history = %+v, want the one replaced check", h)
+	}
+	h, _ = b.History(ctx, "T1", store.HistoryQuery{Verdict: factcheck.Supported})
+	if len(h) != 0 {
+		t.Errorf("stale verdict index entry: %v", ids(h))
+	}
+	got, err := b.Check(ctx, "T1", c1.ID)
+	mustf(t, err, "check")
+	if diff := cmp.Diff(c2, got, cmpOpts); diff != "" {
+		t.Errorf("replaced check (-want +got):\n%s", diff)
+	}
+}

@@ -26,7 +26,8 @@ const (
 	msgGivenUp         = "Sorry, this check failed repeatedly and was given up. Please try again."
 	msgRecheckNotFound = "I could not find that earlier check to repeat it."
 	msgClaimFailed     = "This claim could not be checked."
-	msgQuoteNotFound   = "summary, not a verbatim quote"
+	msgQuoteFound      = "quote found on the page"
+	msgQuoteNotFound   = "summary, not found verbatim on the page"
 
 	msgHistoryFailed    = "Sorry, I could not load the history right now."
 	msgFeedbackNotFound = "I could not find that check any more, so the feedback was not recorded."

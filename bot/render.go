@@ -105,11 +105,14 @@ func (e EvidenceView) Stance() string {
 	return "refutes"
 }
 
-// QuoteNote marks a piece of evidence whose quote was not found verbatim
-// in the page retrieved, or "".
+// QuoteNote says whether the quote was found verbatim in the page
+// retrieved; "" when there is no quote.
 func (e EvidenceView) QuoteNote() string {
-	if e.Quote == "" || e.QuoteFound {
+	switch {
+	case e.Quote == "":
 		return ""
+	case e.QuoteFound:
+		return msgQuoteFound
 	}
 	return msgQuoteNotFound
 }

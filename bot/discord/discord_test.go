@@ -484,6 +484,24 @@ func TestRateLimitRetriedWithinBound(t *testing.T) {
 	}
 }
 
+// TestRetryAfterOverTheBoundGivesUp: a 429 asking for longer than
+// MaxRetryWait is not waited out.
+func TestRetryAfterOverTheBoundGivesUp(t *testing.T) {
+	h := newHarness(t)
+	h.fake.RateLimit(1, 2*time.Minute, false, func(method, path string) bool {
+		return method == "POST" && strings.HasPrefix(path, "/channels/")
+	})
+	_, err := h.a.Post(context.Background(), &store.Request{Key: "k", Channel: channel, Thread: "1"}, bot.RenderPlaceholder())
+	if !errors.Is(err, discord.ErrRateLimited) {
+		t.Fatalf("Post err = %v, want ErrRateLimited", err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sleeps) != 0 {
+		t.Errorf("slept %v, want no wait", h.sleeps)
+	}
+}
+
 func TestHTTPInteractions(t *testing.T) {
 	h := newHarness(t)
 	mux := http.NewServeMux()

@@ -271,6 +271,36 @@ func TestHistoryListsOnlyThisServersChecks(t *testing.T) {
 			checkNoMentions(t, []discordtest.Request{cb})
 		})
 	}
+	// "mine": the asker's own checks; another member has none.
+	mine := historyCmd("510000000000000006", guild, channel, 0, "")
+	mineOpt := &discordgo.ApplicationCommandInteractionDataOption{Name: "mine", Type: discordgo.ApplicationCommandOptionBoolean, Value: true}
+	data := mine.Data.(discordgo.ApplicationCommandInteractionData)
+	data.Options = append(data.Options, mineOpt)
+	mine.Data = data
+	other := historyCmd("510000000000000007", guild, channel, 0, "")
+	other.Data = data
+	other.Member = &discordgo.Member{User: user("399999999999999999")}
+	for _, tc := range []struct {
+		i    *discordgo.Interaction
+		want []string
+	}{{mine, []string{a3, a2, a1}}, {other, nil}} {
+		if err := fake.InteractionCreate(tc.i); err != nil {
+			t.Fatal(err)
+		}
+		resp := responseOf(t, s.callback(tc.i))
+		if tc.want == nil {
+			if resp.Data == nil || !strings.Contains(resp.Data.Content, "No checks yet") {
+				t.Errorf("another member's \"mine\" = %+v, want no checks", resp.Data)
+			}
+			continue
+		}
+		if diff := cmp.Diff(tc.want, historyIDs(t, resp)); diff != "" {
+			t.Errorf("\"mine\" listed (-want +got):\n%s", diff)
+		}
+		if title := resp.Data.Embeds[0].Title; !strings.HasPrefix(title, "Your latest checks") {
+			t.Errorf("\"mine\" title = %q", title)
+		}
+	}
 	if n := len(fake.Matching("POST", "/webhooks/")); n != 0 {
 		t.Errorf("%d follow-ups, want the history in the response itself", n)
 	}

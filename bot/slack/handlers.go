@@ -324,14 +324,16 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 // ---- HTTP mode ----
 
 // Routes adds the HTTP-mode endpoints to mux when a signing secret is
-// configured: POST /slack/events, /slack/commands, /slack/interactions.
-func (a *Adapter) Routes(mux *http.ServeMux) {
+// configured (POST /slack/events, /slack/commands, /slack/interactions);
+// it reports whether it did.
+func (a *Adapter) Routes(mux *http.ServeMux) bool {
 	if a.cfg.SigningSecret == "" {
-		return
+		return false
 	}
 	mux.Handle("POST /slack/events", a.verified(a.serveEvents))
 	mux.Handle("POST /slack/commands", a.verified(a.serveCommands))
 	mux.Handle("POST /slack/interactions", a.verified(a.serveInteractions))
+	return true
 }
 
 const maxBody = 1 << 20

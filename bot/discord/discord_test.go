@@ -278,6 +278,20 @@ func TestMentionRepliesToTheMessage(t *testing.T) {
 	checkNoMentions(t, h.fake.Requests())
 }
 
+// TestOnlyALinkReachesTheCoreAsItsURL: a link written <https://…> (no
+// preview) reaches the core and the engine as the plain URL.
+func TestOnlyALinkReachesTheCoreAsItsURL(t *testing.T) {
+	h := newHarness(t)
+	m := h.mention("400000000000000051", "<https://example.com/a?b=1>")
+	if err := h.fake.MessageCreate(m); err != nil {
+		t.Fatal(err)
+	}
+	h.waitDone(guild, "discord:message:"+m.ID)
+	if got := h.checker.Calls(); len(got) != 1 || got[0].Text != "https://example.com/a?b=1" {
+		t.Errorf("checked %+v, want the URL alone", got)
+	}
+}
+
 func TestIgnoresBotsAndUnmentionedMessages(t *testing.T) {
 	h := newHarness(t)
 	fromBot := h.mention("400000000000000011", "claim")

@@ -1,7 +1,7 @@
 // Package slack is factbot's Slack adapter. It only translates: Slack events,
-// slash commands, shortcuts and buttons become neutral bot.Requests handed to
-// the core, and the core's bot.Messages become Block Kit, escaped and paced.
-// It speaks Socket Mode (SLACK_APP_TOKEN) and HTTP mode (SLACK_SIGNING_SECRET).
+// slash commands, shortcuts and buttons become store.Requests and calls of
+// the chat core (bot.Core), and the core's bot.Messages become Block Kit,
+// escaped and paced. It speaks Socket Mode (SLACK_APP_TOKEN) and HTTP mode (SLACK_SIGNING_SECRET).
 package slack
 
 import (

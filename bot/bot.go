@@ -4,8 +4,13 @@
 // abstract Message that each platform adapter (bot/slack, bot/discord) turns
 // into its own markup, and resumes unfinished requests after a restart.
 //
-// The package knows nothing of Slack or Discord types. Adapters implement
-// Platform and hand Requests to a Service.
+// The core owns the chat policy: input limits, per-user limits, history
+// arguments and limits, feedback, "Check again", and the wording of every
+// message a user sees. Adapters only translate: platform events become
+// store.Requests handed to a Core, Messages become platform calls.
+//
+// The package knows nothing of Slack or Discord types. Requests, checks and
+// history are the store's own record types.
 package bot
 
 import (
@@ -13,6 +18,7 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // Request kinds.
@@ -23,117 +29,58 @@ const (
 	KindRecheck  = "recheck"  // "Check again" on an earlier report (Fresh)
 )
 
-// Request states, as in the store.
-const (
-	StatePending = "pending"
-	StateDone    = "done"
-	StateFailed  = "failed"
-)
-
 // MetaCheckID is the Request.Meta key naming the earlier check a KindRecheck
 // request repeats; the core loads its text when Request.Text is empty.
 const MetaCheckID = "check_id"
 
-// Request is one chat request, platform neutral. Adapters fill the
-// identifying fields; the core fills the bookkeeping ones.
-type Request struct {
-	Key      string // platform idempotency key, e.g. "slack:event:Ev0123"
-	Tenant   string // Slack team id, Discord guild id
-	Platform string // Platform.Name() of the adapter that answers it
-	Kind     string // KindMention, KindCommand, ...
-	Channel  string
-	Thread   string // where to reply: thread ts / message id
-	Link     string // permalink to the asked message, if known
-	User     string
-	Text     string
-	Private  bool // answer visible to the asker only
-	Fresh    bool // ignore the verdict cache
-	// Reply is the adapter's opaque handle of the posted placeholder.
-	Reply string
-	// Meta holds adapter-specific extras (response_url, interaction token…).
-	Meta map[string]string
-
-	State     string
-	CheckID   string
-	Attempts  int
-	CreatedAt time.Time
-	UpdatedAt time.Time
-}
-
-// Check is a saved, answered request (history and audit).
-type Check struct {
-	ID                                            string
-	Tenant, Platform, Channel, Thread, Link, User string
-	RequestKey                                    string
-	Text                                          string
-	Report                                        *factcheck.Report
-	CreatedAt                                     time.Time
-	Feedback                                      []Feedback
-	Private                                       bool // answered to the asker only: hidden from others' history
-}
-
-// Feedback is a user's "Wrong verdict?" note on a check.
-type Feedback struct {
-	User  string
-	Claim int // -1 for the whole check
-	Note  string
-	At    time.Time
-}
-
-// HistoryQuery selects checks of one tenant.
-type HistoryQuery struct {
-	Channel, User string
-	Verdict       factcheck.Label
-	Since         time.Time
-	Search        string
-	Limit         int
-	// Viewer is who asks for the history: private checks are shown to their
-	// own asker only. Service.History always hides the others.
-	Viewer      string
-	HidePrivate bool
-}
-
-// CheckSummary is one line of history.
-type CheckSummary struct {
-	ID, Channel, User, Text string
-	CreatedAt               time.Time
-	Verdicts                []factcheck.Label
-	Claims                  []string
-	Cached                  bool
-	Private                 bool
-}
-
-// ErrNotFound is returned by Store.Check for an unknown id. Store
-// implementations wrap or return it (the store package's ErrNotFound is
-// translated by FromDB).
-var ErrNotFound = errNotFound{}
-
-type errNotFound struct{}
-
-func (errNotFound) Error() string { return "not found" }
-
-// Store is what the core needs of the durable store. *store.DB satisfies it
-// through FromDB; tests use an in-memory fake (see bot/bottest).
+// Store is what the core needs of the durable store, in the store's own
+// record types: *store.DB satisfies it; tests use an in-memory fake (see
+// bot/bottest). Unknown requests and checks are reported with
+// store.ErrNotFound.
 type Store interface {
 	// AcceptRequest stores r durably unless its Key exists; false means a
 	// redelivery and nothing was written.
-	AcceptRequest(ctx context.Context, r *Request) (bool, error)
-	UpdateRequest(ctx context.Context, tenant, key string, fn func(*Request) error) error
+	AcceptRequest(ctx context.Context, r *store.Request) (bool, error)
+	UpdateRequest(ctx context.Context, tenant, key string, fn func(*store.Request) error) error
 	FinishRequest(ctx context.Context, tenant, key, state, checkID string) error
 	Tenants(ctx context.Context) ([]string, error)
-	PendingRequests(ctx context.Context, tenant string) ([]*Request, error)
+	PendingRequests(ctx context.Context, tenant string) ([]*store.Request, error)
 	// SaveCheck saves c, assigning c.ID, and in the same write records
 	// c.ID as the CheckID of the request named c.RequestKey, if any (so a
 	// request resumed after a restart re-posts the saved answer).
-	SaveCheck(ctx context.Context, c *Check) error
-	Check(ctx context.Context, tenant, id string) (*Check, error)
-	History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error)
-	AddFeedback(ctx context.Context, tenant, checkID string, f Feedback) error
+	SaveCheck(ctx context.Context, c *store.Check) error
+	Check(ctx context.Context, tenant, id string) (*store.Check, error)
+	History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error)
+	AddFeedback(ctx context.Context, tenant, checkID string, f store.Feedback) error
 }
+
+var _ Store = (*store.DB)(nil)
 
 // Checker checks text; *factcheck.Checker satisfies it.
 type Checker interface {
 	Check(ctx context.Context, in factcheck.Input) (*factcheck.Report, error)
+}
+
+// Core is what an adapter needs of the chat core; *Service satisfies it.
+// Every error it returns has a message safe to show the asker (see
+// UserMessage).
+type Core interface {
+	// Submit validates r, stores it durably and queues it. An error means
+	// nothing was stored: the platform must not be acknowledged (or, where
+	// it does not redeliver, the asker is told with UserMessage(err)).
+	Submit(ctx context.Context, r *store.Request) (Result, error)
+	// History lists a tenant's latest checks as viewer may see them.
+	History(ctx context.Context, tenant, viewer string, args HistoryArgs) (*History, error)
+	// Feedback records a "Wrong verdict?" on a check and returns the
+	// thank-you to show.
+	Feedback(ctx context.Context, tenant, checkID string, f store.Feedback) (string, error)
+}
+
+// AckObserver is implemented by cores that record acknowledgement latency
+// (*Service: the factbot_ack_seconds histogram). Adapters find it on their
+// Core with a type assertion, so wrappers of the Service can record it too.
+type AckObserver interface {
+	ObserveAck(platform string, d time.Duration)
 }
 
 // Platform is what an adapter gives the core to answer requests it
@@ -144,10 +91,10 @@ type Platform interface {
 	Name() string
 	// Post posts m as the answer to r (in r's thread, or privately when
 	// r.Private) and returns an opaque handle for later updates.
-	Post(ctx context.Context, r *Request, m *Message) (reply string, err error)
+	Post(ctx context.Context, r *store.Request, m *Message) (reply string, err error)
 	// Update replaces the answer posted earlier. Adapters may skip
 	// intermediate (non-Final) updates they cannot show, e.g. ephemeral ones.
-	Update(ctx context.Context, r *Request, reply string, m *Message) error
+	Update(ctx context.Context, r *store.Request, reply string, m *Message) error
 	// Notify shows a short note to the asker only (a refusal, a thank-you).
-	Notify(ctx context.Context, r *Request, text string) error
+	Notify(ctx context.Context, r *store.Request, text string) error
 }

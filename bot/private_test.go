@@ -18,7 +18,7 @@ func TestPrivateChecksStayOutOfOthersHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	for name, st := range map[string]bot.Store{"fake": bottest.NewStore(), "bbolt": bot.FromDB(db)} {
+	for name, st := range map[string]bot.Store{"fake": bottest.NewStore(), "bbolt": db} {
 		t.Run(name, func(t *testing.T) {
 			p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 			s := newService(t, st, &bottest.Checker{}, p, bot.Options{})
@@ -31,12 +31,12 @@ func TestPrivateChecksStayOutOfOthersHistory(t *testing.T) {
 			public := waitFinal(t, p).Msg.CheckID
 
 			ids := func(viewer string) []string {
-				h, err := s.History(ctx, "T1", bot.HistoryQuery{Viewer: viewer})
+				h, err := s.History(ctx, "T1", viewer, bot.HistoryArgs{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				var out []string
-				for _, c := range h {
+				for _, c := range h.Lines {
 					out = append(out, c.ID)
 				}
 				return out

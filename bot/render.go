@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // Action ids carried by report buttons.
@@ -43,7 +44,9 @@ type ClaimView struct {
 	CheckedAt  time.Time
 	// StoppedBy names a budget that ended the run, explained to users.
 	StoppedBy string
-	Error     string
+	// Error, if set, says the claim could not be checked, in words safe
+	// to show (never the internal error's text).
+	Error string
 }
 
 // EvidenceView is one source of a claim. URL was retrieved in the run (the
@@ -100,6 +103,18 @@ func (e EvidenceView) Stance() string {
 		return "supports"
 	}
 	return "refutes"
+}
+
+// QuoteNote says whether the quote was found verbatim in the page
+// retrieved; "" when there is no quote.
+func (e EvidenceView) QuoteNote() string {
+	switch {
+	case e.Quote == "":
+		return ""
+	case e.QuoteFound:
+		return msgQuoteFound
+	}
+	return msgQuoteNotFound
 }
 
 // StoppedText explains a budget that ended a run, or "".
@@ -176,7 +191,9 @@ func ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 		Cached:     v.Cached,
 		CheckedAt:  v.CheckedAt,
 		StoppedBy:  v.StoppedBy,
-		Error:      v.Error,
+	}
+	if v.Error != "" {
+		c.Error = msgClaimFailed
 	}
 	if !c.Label.Valid() {
 		c.Label = factcheck.Unverifiable
@@ -277,7 +294,7 @@ type HistoryLine struct {
 }
 
 // HistoryLines turns summaries into display lines (text cut to 80 runes).
-func HistoryLines(s []CheckSummary) []HistoryLine {
+func HistoryLines(s []store.CheckSummary) []HistoryLine {
 	out := make([]HistoryLine, 0, len(s))
 	for _, c := range s {
 		var b strings.Builder

@@ -58,14 +58,14 @@ func TestRenderReport(t *testing.T) {
 		Claim: "A", Verdict: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R",
 		Evidence: []factcheck.Evidence{{SourceURL: "https://x.org", SourceTitle: "X", Supports: true, QuoteOrSummary: "q", QuoteFound: true}},
 		Cached:   true, CheckedAt: at,
-	}, {Claim: "B", Verdict: "", Error: "model failed"}}}
+	}, {Claim: "B", Verdict: "", Error: "dial tcp 10.0.0.1: model failed"}}}
 	got := bot.RenderReport(rep, "ID9")
 	want := &bot.Message{
 		Final: true, Title: "Fact-check: 2 claims", Notice: "Only the first 8 claims were checked.", CheckID: "ID9",
 		Claims: []bot.ClaimView{
 			{Claim: "A", Label: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R", Cached: true, CheckedAt: at,
 				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Quote: "q", QuoteFound: true}}},
-			{Claim: "B", Label: factcheck.Unverifiable, Error: "model failed"},
+			{Claim: "B", Label: factcheck.Unverifiable, Error: "This claim could not be checked."}, // never the internal text
 		},
 		Actions: []bot.Action{{ID: bot.ActionRecheck, Label: "Check again", Value: "ID9"}, {ID: bot.ActionWrong, Label: "Wrong verdict?", Value: "ID9"}},
 	}

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // Options configure a Service. Zero fields take defaults.
@@ -23,7 +23,8 @@ type Options struct {
 	UserLimit Limit
 	// NoUserLimit disables the per-user limit.
 	NoUserLimit bool
-	// MaxInput bounds a request's text in bytes (default 8000).
+	// MaxInput bounds a request's text in bytes (default
+	// factcheck.DefaultMaxInput, the engine's own bound).
 	MaxInput int
 	// CheckTimeout bounds one check's wall time (default 5m).
 	CheckTimeout time.Duration
@@ -89,7 +90,7 @@ type Service struct {
 
 	mu        sync.Mutex
 	platforms map[string]Platform
-	queue     []*Request
+	queue     []*store.Request
 	queued    map[string]bool // keys queued or running
 	wake      chan struct{}
 	started   bool
@@ -112,7 +113,7 @@ func New(st Store, ck Checker, opts Options) *Service {
 		opts.UserLimit = Limit{}
 	}
 	if opts.MaxInput <= 0 {
-		opts.MaxInput = 8000
+		opts.MaxInput = factcheck.DefaultMaxInput
 	}
 	if opts.CheckTimeout <= 0 {
 		opts.CheckTimeout = 5 * time.Minute
@@ -145,8 +146,7 @@ func (s *Service) Metrics() *Metrics { return s.metrics }
 
 // ObserveAck records one acknowledgement's latency for platform: from the
 // adapter holding the decoded event to the acknowledgement handed to the
-// platform (factbot_ack_seconds). Adapters find it on their core with a type
-// assertion, so wrappers of the Service can record it too.
+// platform (factbot_ack_seconds). It implements AckObserver.
 func (s *Service) ObserveAck(platform string, d time.Duration) {
 	s.metrics.Ack.WithLabelValues(platform).Observe(d.Seconds())
 }
@@ -224,20 +224,21 @@ func (s *Service) Close() error {
 
 // Submit validates r, stores it durably and queues it. Call it before
 // acknowledging the platform: an error means nothing was stored and the
-// platform should redeliver. Adapters set Key, Tenant, Platform, Kind,
-// Channel, Thread, User, Text (and Private, Fresh, Meta as needed).
-func (s *Service) Submit(ctx context.Context, r *Request) (Result, error) {
+// platform should redeliver; its message is safe to show the asker.
+// Adapters set Key, Tenant, Platform, Kind, Channel, Thread, User, Text (and
+// Private, Fresh, Meta as needed).
+func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) {
 	s.mu.Lock()
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		return Result{}, ErrClosed
+		return Result{}, &usererr.Error{Msg: MsgNotStored, Err: ErrClosed}
 	}
 	if r.Key == "" || r.Tenant == "" || r.Platform == "" {
 		return Result{}, errors.New("bot: request needs Key, Tenant and Platform")
 	}
 	now := s.opts.Now()
-	r.State = StatePending
+	r.State = store.RequestPending
 	r.CreatedAt, r.UpdatedAt = now, now
 	r.Text = strings.TrimSpace(r.Text)
 	if r.Kind == KindRecheck {
@@ -247,7 +248,7 @@ func (s *Service) Submit(ctx context.Context, r *Request) (Result, error) {
 	isNew, err := s.store.AcceptRequest(ctx, r)
 	if err != nil {
 		s.metrics.Errors.WithLabelValues("store").Inc()
-		return Result{}, fmt.Errorf("bot: accept request %s: %w", r.Key, err)
+		return Result{}, &usererr.Error{Msg: MsgNotStored, Err: fmt.Errorf("bot: accept request %s: %w", r.Key, err)}
 	}
 	if !isNew {
 		s.metrics.Requests.WithLabelValues(r.Platform, r.Kind, "duplicate").Inc()
@@ -269,16 +270,14 @@ func (s *Service) Submit(ctx context.Context, r *Request) (Result, error) {
 	return Result{Status: Accepted}, nil
 }
 
-func (s *Service) validate(r *Request) string {
+// validate refuses empty and too long input in the engine's own words
+// (factcheck.ValidateInput), before the request is queued.
+func (s *Service) validate(r *store.Request) string {
 	if r.Kind == KindRecheck && r.Text == "" && r.Meta[MetaCheckID] != "" {
 		return ""
 	}
-	if r.Text == "" {
-		return "Give me something to check, e.g. \"The Eiffel Tower is 330 m tall.\""
-	}
-	if len(r.Text) > s.opts.MaxInput {
-		return fmt.Sprintf("That text is too long to check (%d characters; the limit is %d). Send a shorter passage.",
-			utf8.RuneCountInString(r.Text), s.opts.MaxInput)
+	if err := factcheck.ValidateInput(r.Text, s.opts.MaxInput); err != nil {
+		return UserMessage(err)
 	}
 	return ""
 }
@@ -295,7 +294,7 @@ func fmtDuration(d time.Duration) string {
 
 // refuse records r as failed and shows the notice to the asker, in the
 // background.
-func (s *Service) refuse(r *Request, notice string) {
+func (s *Service) refuse(r *store.Request, notice string) {
 	p := s.platform(r.Platform)
 	s.mu.Lock()
 	if s.closed {
@@ -308,7 +307,7 @@ func (s *Service) refuse(r *Request, notice string) {
 		defer s.wg.Done()
 		ctx, cancel := context.WithTimeout(s.ctx, time.Minute)
 		defer cancel()
-		if err := s.store.FinishRequest(ctx, r.Tenant, r.Key, StateFailed, ""); err != nil {
+		if err := s.store.FinishRequest(ctx, r.Tenant, r.Key, store.RequestFailed, ""); err != nil {
 			s.log.Error("finish refused request", "key", r.Key, "err", err)
 		}
 		if p == nil {
@@ -327,7 +326,7 @@ func (s *Service) platform(name string) Platform {
 	return s.platforms[name]
 }
 
-func (s *Service) enqueue(r *Request) bool {
+func (s *Service) enqueue(r *store.Request) bool {
 	s.mu.Lock()
 	if s.queued[r.Key] {
 		s.mu.Unlock()
@@ -343,7 +342,7 @@ func (s *Service) enqueue(r *Request) bool {
 	return true
 }
 
-func (s *Service) next() *Request {
+func (s *Service) next() *store.Request {
 	for {
 		s.mu.Lock()
 		if len(s.queue) > 0 {
@@ -385,7 +384,7 @@ func (s *Service) worker() {
 
 // process runs one request to its final answer. If the service closes
 // meanwhile the request stays pending.
-func (s *Service) process(r *Request) {
+func (s *Service) process(r *store.Request) {
 	ctx := s.ctx
 	p := s.platform(r.Platform)
 	if p == nil {
@@ -393,9 +392,59 @@ func (s *Service) process(r *Request) {
 	}
 	s.metrics.InFlight.Inc()
 	defer s.metrics.InFlight.Dec()
-	log := s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform)
+	j := &job{s: s, ctx: ctx, p: p, r: r, log: s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform)}
+	if !j.begin() {
+		return
+	}
+	if r.Attempts > s.opts.MaxAttempts {
+		j.log.Error("giving up after repeated attempts", "attempts", r.Attempts)
+		j.answer(RenderError(msgGivenUp))
+		j.finish(store.RequestFailed, "")
+		return
+	}
+	// A check saved before a restart is answered from the store.
+	if r.CheckID != "" {
+		if c, err := s.store.Check(ctx, r.Tenant, r.CheckID); err == nil && c.Report != nil {
+			j.answer(RenderReport(c.Report, c.ID))
+			j.finish(store.RequestDone, c.ID)
+			return
+		}
+	}
+	text, ok := j.text()
+	if !ok {
+		return
+	}
+	rep, err := j.check(text)
+	if ctx.Err() != nil {
+		return // shutting down: stays pending, resumed on restart
+	}
+	if err != nil {
+		s.metrics.Errors.WithLabelValues("check").Inc()
+		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
+		j.log.Error("check failed", "err", err)
+		j.answer(RenderError(checkMessage(err)))
+		j.finish(store.RequestFailed, "")
+		return
+	}
+	s.metrics.observeReport(rep)
+	j.deliver(text, rep)
+}
 
-	if err := s.store.UpdateRequest(ctx, r.Tenant, r.Key, func(q *Request) error {
+// job is one request being processed.
+type job struct {
+	s     *Service
+	ctx   context.Context
+	p     Platform
+	r     *store.Request
+	log   *slog.Logger
+	reply string // the handle of the answer posted so far
+}
+
+// begin counts the attempt and posts the placeholder unless one was posted
+// before a restart. false means the service is closing.
+func (j *job) begin() bool {
+	ctx, r := j.ctx, j.r
+	if err := j.s.store.UpdateRequest(ctx, r.Tenant, r.Key, func(q *store.Request) error {
 		q.Attempts++
 		r.Attempts = q.Attempts
 		if q.Reply != "" {
@@ -407,189 +456,137 @@ func (s *Service) process(r *Request) {
 		return nil
 	}); err != nil {
 		if ctx.Err() != nil {
-			return
+			return false
 		}
-		s.metrics.Errors.WithLabelValues("store").Inc()
-		log.Error("update request", "err", err)
+		j.s.metrics.Errors.WithLabelValues("store").Inc()
+		j.log.Error("update request", "err", err)
 	}
-
-	reply := r.Reply
-	if reply == "" {
-		var err error
-		reply, err = p.Post(ctx, r, RenderPlaceholder())
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			s.metrics.Errors.WithLabelValues("post").Inc()
-			log.Warn("post placeholder", "err", err)
-		} else {
-			r.Reply = reply
-			s.saveReply(ctx, r, reply, log)
+	j.reply = r.Reply
+	if j.reply != "" {
+		return true
+	}
+	reply, err := j.p.Post(ctx, r, RenderPlaceholder())
+	if err != nil {
+		if ctx.Err() != nil {
+			return false
 		}
+		j.s.metrics.Errors.WithLabelValues("post").Inc()
+		j.log.Warn("post placeholder", "err", err)
+		return true
 	}
+	j.reply, r.Reply = reply, reply
+	j.saveReply(reply)
+	return true
+}
 
-	if r.Attempts > s.opts.MaxAttempts {
-		log.Error("giving up after repeated attempts", "attempts", r.Attempts)
-		s.answer(ctx, p, r, &reply, RenderError("Sorry, this check failed repeatedly and was given up. Please try again."), log)
-		s.finish(ctx, r, StateFailed, "", log)
-		return
+// text returns the text to check: the request's, or for "Check again" the
+// earlier check's. false means the request was answered or the service is
+// closing.
+func (j *job) text() (string, bool) {
+	r := j.r
+	if r.Text != "" || r.Kind != KindRecheck {
+		return r.Text, true
 	}
-
-	// A check saved before a restart is answered from the store.
-	if r.CheckID != "" {
-		if c, err := s.store.Check(ctx, r.Tenant, r.CheckID); err == nil && c.Report != nil {
-			s.answer(ctx, p, r, &reply, RenderReport(c.Report, c.ID), log)
-			s.finish(ctx, r, StateDone, c.ID, log)
-			return
+	c, err := j.s.store.Check(j.ctx, r.Tenant, r.Meta[MetaCheckID])
+	if err != nil {
+		if j.ctx.Err() != nil {
+			return "", false
 		}
+		j.log.Warn("recheck: load check", "check", r.Meta[MetaCheckID], "err", err)
+		j.answer(RenderError(msgRecheckNotFound))
+		j.finish(store.RequestFailed, "")
+		return "", false
 	}
+	return c.Text, true
+}
 
-	text := r.Text
-	if text == "" && r.Kind == KindRecheck {
-		c, err := s.store.Check(ctx, r.Tenant, r.Meta[MetaCheckID])
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			log.Warn("recheck: load check", "check", r.Meta[MetaCheckID], "err", err)
-			s.answer(ctx, p, r, &reply, RenderError("I could not find that earlier check to repeat it."), log)
-			s.finish(ctx, r, StateFailed, "", log)
-			return
-		}
-		text = c.Text
-	}
-
-	prog := s.startProgress(ctx, p, r, reply)
-	cctx, cancel := context.WithTimeout(ctx, s.opts.CheckTimeout)
-	rep, err := s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Fresh: r.Fresh, Progress: prog.event})
+// check runs the engine on text, showing its progress.
+func (j *job) check(text string) (*factcheck.Report, error) {
+	r := j.r
+	prog := j.s.startProgress(j.ctx, j.p, r, j.reply)
+	cctx, cancel := context.WithTimeout(j.ctx, j.s.opts.CheckTimeout)
+	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Fresh: r.Fresh, Progress: prog.event})
 	cancel()
 	prog.stop()
-	if ctx.Err() != nil {
-		return // shutting down: stays pending, resumed on restart
-	}
 	if err == nil && rep == nil {
 		err = errors.New("checker returned no report")
 	}
-	if err != nil {
-		s.metrics.Errors.WithLabelValues("check").Inc()
-		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
-		log.Error("check failed", "err", err)
-		s.answer(ctx, p, r, &reply, RenderError(userMessage(err)), log)
-		s.finish(ctx, r, StateFailed, "", log)
-		return
-	}
-	s.metrics.observeReport(rep)
+	return rep, err
+}
 
-	c := &Check{
+// deliver saves the check and answers with its report.
+func (j *job) deliver(text string, rep *factcheck.Report) {
+	s, r := j.s, j.r
+	c := &store.Check{
 		Tenant: r.Tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread, Link: r.Link,
 		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(), Private: r.Private,
 	}
 	// SaveCheck also records the check's id on the request.
 	s.saveMu.Lock()
-	err = s.store.SaveCheck(ctx, c)
+	err := s.store.SaveCheck(j.ctx, c)
 	s.saveMu.Unlock()
 	if err != nil {
-		if ctx.Err() != nil {
+		if j.ctx.Err() != nil {
 			return
 		}
 		s.metrics.Errors.WithLabelValues("store").Inc()
-		log.Error("save check", "err", err)
+		j.log.Error("save check", "err", err)
 	}
-	if !s.answer(ctx, p, r, &reply, RenderReport(rep, c.ID), log) && ctx.Err() != nil {
+	if !j.answer(RenderReport(rep, c.ID)) && j.ctx.Err() != nil {
 		return
 	}
 	s.metrics.Checks.WithLabelValues(r.Platform, "done").Inc()
 	s.metrics.Latency.WithLabelValues(r.Platform).Observe(s.opts.Now().Sub(r.CreatedAt).Seconds())
-	s.finish(ctx, r, StateDone, c.ID, log)
+	j.finish(store.RequestDone, c.ID)
 }
 
-func (s *Service) saveReply(ctx context.Context, r *Request, reply string, log *slog.Logger) {
-	if err := s.store.UpdateRequest(ctx, r.Tenant, r.Key, func(q *Request) error {
+func (j *job) saveReply(reply string) {
+	if err := j.s.store.UpdateRequest(j.ctx, j.r.Tenant, j.r.Key, func(q *store.Request) error {
 		q.Reply = reply
 		return nil
-	}); err != nil && ctx.Err() == nil {
-		s.metrics.Errors.WithLabelValues("store").Inc()
-		log.Warn("record reply", "err", err)
+	}); err != nil && j.ctx.Err() == nil {
+		j.s.metrics.Errors.WithLabelValues("store").Inc()
+		j.log.Warn("record reply", "err", err)
 	}
 }
 
 // answer updates the reply with m, or posts m when there is no reply or the
 // update fails. It reports whether m reached the platform.
-func (s *Service) answer(ctx context.Context, p Platform, r *Request, reply *string, m *Message, log *slog.Logger) bool {
-	if *reply != "" {
-		err := p.Update(ctx, r, *reply, m)
+func (j *job) answer(m *Message) bool {
+	ctx, r := j.ctx, j.r
+	if j.reply != "" {
+		err := j.p.Update(ctx, r, j.reply, m)
 		if err == nil {
 			return true
 		}
 		if ctx.Err() != nil {
 			return false
 		}
-		s.metrics.Errors.WithLabelValues("update").Inc()
-		log.Warn("update reply; posting a new one", "err", err)
+		j.s.metrics.Errors.WithLabelValues("update").Inc()
+		j.log.Warn("update reply; posting a new one", "err", err)
 	}
-	nr, err := p.Post(ctx, r, m)
+	nr, err := j.p.Post(ctx, r, m)
 	if err != nil {
 		if ctx.Err() == nil {
-			s.metrics.Errors.WithLabelValues("post").Inc()
-			log.Error("post answer", "err", err)
+			j.s.metrics.Errors.WithLabelValues("post").Inc()
+			j.log.Error("post answer", "err", err)
 		}
 		return false
 	}
-	*reply = nr
-	r.Reply = nr
-	s.saveReply(ctx, r, nr, log)
+	j.reply, r.Reply = nr, nr
+	j.saveReply(nr)
 	return true
 }
 
-func (s *Service) finish(ctx context.Context, r *Request, state, checkID string, log *slog.Logger) {
+func (j *job) finish(state, checkID string) {
 	// The answer was delivered: record it even if the service is closing,
 	// or the request would be answered again after a restart.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(j.ctx), 10*time.Second)
 	defer cancel()
-	if err := s.store.FinishRequest(ctx, r.Tenant, r.Key, state, checkID); err != nil && ctx.Err() == nil {
-		s.metrics.Errors.WithLabelValues("store").Inc()
-		log.Error("finish request", "err", err)
+	if err := j.s.store.FinishRequest(ctx, j.r.Tenant, j.r.Key, state, checkID); err != nil && ctx.Err() == nil {
+		j.s.metrics.Errors.WithLabelValues("store").Inc()
+		j.log.Error("finish request", "err", err)
 	}
-}
-
-// userMessage is the short, honest error shown for a failed check.
-func userMessage(err error) string {
-	if msg, ok := usererr.Message(err); ok {
-		return msg
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "Sorry, the check took too long and was stopped. Try a shorter text, or try again later."
-	}
-	if errors.Is(err, factcheck.ErrRateLimited) {
-		return "Sorry, the model or search service is rate limiting factbot right now. Try again in a few minutes."
-	}
-	return "Sorry, the check failed because of an internal error. It has been logged; please try again later."
-}
-
-// History returns the tenant's latest n checks, newest first. Private
-// checks are left out unless q.Viewer asked them.
-func (s *Service) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
-	q.HidePrivate = true
-	if q.Limit <= 0 {
-		q.Limit = 10
-	}
-	q.Limit = min(q.Limit, 50)
-	return s.store.History(ctx, tenant, q)
-}
-
-// Feedback records a user's "Wrong verdict?" on a check.
-func (s *Service) Feedback(ctx context.Context, tenant, checkID string, f Feedback) error {
-	if f.At.IsZero() {
-		f.At = s.opts.Now()
-	}
-	if f.Note == "" {
-		f.Note = "wrong verdict"
-	}
-	if err := s.store.AddFeedback(ctx, tenant, checkID, f); err != nil {
-		return fmt.Errorf("bot: feedback on %s: %w", checkID, err)
-	}
-	return nil
 }
 
 // progress coalesces progress updates: one in flight at a time, and only
@@ -603,7 +600,7 @@ type progress struct {
 	done     chan struct{}
 }
 
-func (s *Service) startProgress(ctx context.Context, p Platform, r *Request, reply string) *progress {
+func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Request, reply string) *progress {
 	pr := &progress{verdicts: map[int]*factcheck.Verdict{}, dirty: make(chan struct{}, 1),
 		quit: make(chan struct{}), done: make(chan struct{})}
 	if reply == "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -33,8 +34,8 @@ func newService(t *testing.T, st bot.Store, ck bot.Checker, p bot.Platform, opts
 	return s
 }
 
-func req(key, text string) *bot.Request {
-	return &bot.Request{Key: key, Tenant: "T1", Platform: "test", Kind: bot.KindMention,
+func req(key, text string) *store.Request {
+	return &store.Request{Key: key, Tenant: "T1", Platform: "test", Kind: bot.KindMention,
 		Channel: "C1", Thread: "1700000000.000100", User: "U1", Text: text}
 }
 
@@ -76,7 +77,7 @@ func TestMentionPostedThenUpdatedWithVerdict(t *testing.T) {
 		t.Errorf("final lacks check id or actions: %+v", final.Msg)
 	}
 	r, _ := st.Request("T1", "k1")
-	if r.State != bot.StateDone || r.CheckID != final.Msg.CheckID || r.Reply != posts[0].Reply {
+	if r.State != store.RequestDone || r.CheckID != final.Msg.CheckID || r.Reply != posts[0].Reply {
 		t.Errorf("stored request = %+v, want done with check id and reply", r)
 	}
 	c, err := st.Check(context.Background(), "T1", r.CheckID)
@@ -121,7 +122,7 @@ func TestRefusals(t *testing.T) {
 		n    int // submissions by the same user
 		want string
 	}{
-		{"empty", "", 1, "Give me something to check"},
+		{"empty", "", 1, "There is nothing to check"},
 		{"too long", strings.Repeat("x", 101), 1, "too long to check (101 characters; the limit is 100)"},
 		{"user limit", "ok", 3, "limit of 2 checks per 10 minutes. Try again after 12:10 UTC"},
 	}
@@ -153,7 +154,7 @@ func TestRefusals(t *testing.T) {
 				t.Errorf("notices (-want +got):\n%s", diff)
 			}
 			r, ok := st.Request("T1", tt.name+string(rune('a'+tt.n-1)))
-			if !ok || r.State != bot.StateFailed || r.Text != tt.text {
+			if !ok || r.State != store.RequestFailed || r.Text != tt.text {
 				t.Errorf("stored = %+v, want the refused request kept as failed", r)
 			}
 		})
@@ -184,7 +185,7 @@ func TestCheckErrorIsShortAndHonest(t *testing.T) {
 			if !strings.Contains(final.Msg.Error, tt.want) || strings.Contains(final.Msg.Error, "secret") {
 				t.Errorf("error shown = %q, want it to contain %q and no details", final.Msg.Error, tt.want)
 			}
-			if r, _ := st.Request("T1", "e"); r.State != bot.StateFailed {
+			if r, _ := st.Request("T1", "e"); r.State != store.RequestFailed {
 				t.Errorf("state = %q, want failed", r.State)
 			}
 		})
@@ -201,7 +202,7 @@ func TestResumeAfterRestartCompletesOnce(t *testing.T) {
 	}
 	<-ck1.Started // placeholder posted, check running
 	s1.Close()    // "kill" mid-check
-	if r, _ := st.Request("T1", "r1"); r.State != bot.StatePending || r.Reply != "reply-1" {
+	if r, _ := st.Request("T1", "r1"); r.State != store.RequestPending || r.Reply != "reply-1" {
 		t.Fatalf("after close: %+v, want pending with reply", r)
 	}
 
@@ -217,7 +218,7 @@ func TestResumeAfterRestartCompletesOnce(t *testing.T) {
 	if final.Reply != "reply-1" {
 		t.Errorf("final updated %q, want reply-1", final.Reply)
 	}
-	if r, _ := st.Request("T1", "r1"); r.State != bot.StateDone || r.Attempts != 2 {
+	if r, _ := st.Request("T1", "r1"); r.State != store.RequestDone || r.Attempts != 2 {
 		t.Errorf("after resume: %+v, want done after 2 attempts", r)
 	}
 	// A third start has nothing to do.
@@ -257,21 +258,22 @@ func TestFeedbackAndHistory(t *testing.T) {
 	s.Submit(context.Background(), req("a", "Claim one"))
 	final := waitFinal(t, p)
 	ctx := context.Background()
-	if err := s.Feedback(ctx, "T1", final.Msg.CheckID, bot.Feedback{User: "U2", Claim: -1}); err != nil {
-		t.Fatal(err)
+	if note, err := s.Feedback(ctx, "T1", final.Msg.CheckID, store.Feedback{User: "U2", Claim: -1}); err != nil || !strings.Contains(note, "Thank you") {
+		t.Fatalf("Feedback = %q, %v", note, err)
 	}
-	if err := s.Feedback(ctx, "T1", "nope", bot.Feedback{User: "U2"}); !errors.Is(err, bot.ErrNotFound) {
-		t.Errorf("feedback on unknown check: %v, want ErrNotFound", err)
+	if _, err := s.Feedback(ctx, "T1", "nope", store.Feedback{User: "U2"}); !errors.Is(err, store.ErrNotFound) ||
+		!strings.Contains(bot.UserMessage(err), "could not find that check") {
+		t.Errorf("feedback on unknown check: %v, want store.ErrNotFound shown as \"could not find that check\"", err)
 	}
 	c, _ := st.Check(ctx, "T1", final.Msg.CheckID)
 	if len(c.Feedback) != 1 || c.Feedback[0].User != "U2" || c.Feedback[0].Note != "wrong verdict" {
 		t.Errorf("feedback = %+v", c.Feedback)
 	}
-	h, err := s.History(ctx, "T1", bot.HistoryQuery{Limit: 5})
-	if err != nil || len(h) != 1 || h[0].ID != final.Msg.CheckID {
+	h, err := s.History(ctx, "T1", "U2", bot.HistoryArgs{Count: 5})
+	if err != nil || len(h.Lines) != 1 || h.Lines[0].ID != final.Msg.CheckID {
 		t.Errorf("history = %+v, %v", h, err)
 	}
-	if h, _ := s.History(ctx, "T2", bot.HistoryQuery{}); len(h) != 0 {
+	if h, _ := s.History(ctx, "T2", "U2", bot.HistoryArgs{}); len(h.Lines) != 0 {
 		t.Errorf("other tenant's history = %+v, want none", h)
 	}
 }

@@ -100,6 +100,20 @@ func orDefault(v, d int) int {
 	return d
 }
 
+// ValidateInput returns the *usererr.Error Check answers for text that is
+// empty or longer than max bytes (max <= 0: DefaultMaxInput). The chat core
+// calls it to refuse such input, in the same words, before queueing it.
+func ValidateInput(text string, max int) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return usererr.Errorf("There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\".")
+	}
+	if max = orDefault(max, DefaultMaxInput); len(text) > max {
+		return usererr.Errorf("The text is too long to check (%d characters; the limit is %d). Send the part you want checked.", len(text), max)
+	}
+	return nil
+}
+
 // Check verifies every check-worthy claim in in.Text. Bad input returns a
 // *usererr.Error. A claim whose verification fails is reported with its Error
 // set; Check returns an error only when nothing could be checked.
@@ -114,11 +128,8 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 		in.Progress(e)
 	}
 	text := strings.TrimSpace(in.Text)
-	if text == "" {
-		return nil, usererr.Errorf("There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\".")
-	}
-	if max := orDefault(c.MaxInput, DefaultMaxInput); len(text) > max {
-		return nil, usererr.Errorf("The text is too long to check (%d characters; the limit is %d). Send the part you want checked.", len(text), max)
+	if err := ValidateInput(text, c.MaxInput); err != nil {
+		return nil, err
 	}
 	rep := &Report{Input: in.Text, CheckedAt: c.now(), Model: c.Model.Name(), Claims: []*Verdict{}, NotCheckable: []NotCheckable{}}
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,13 +14,14 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // Store is an in-memory bot.Store.
 type Store struct {
 	mu       sync.Mutex
-	reqs     map[string]*bot.Request // tenant\x00key
-	checks   map[string]*bot.Check   // tenant\x00id
+	reqs     map[string]*store.Request // tenant\x00key
+	checks   map[string]*store.Check   // tenant\x00id
 	order    []string
 	seq      int
 	Accepted int // AcceptRequest calls that stored a request
@@ -27,17 +29,17 @@ type Store struct {
 
 // NewStore returns an empty Store.
 func NewStore() *Store {
-	return &Store{reqs: map[string]*bot.Request{}, checks: map[string]*bot.Check{}}
+	return &Store{reqs: map[string]*store.Request{}, checks: map[string]*store.Check{}}
 }
 
-func cloneReq(r *bot.Request) *bot.Request {
+func cloneReq(r *store.Request) *store.Request {
 	c := *r
 	c.Meta = maps.Clone(r.Meta)
 	return &c
 }
 
 // AcceptRequest implements bot.Store.
-func (s *Store) AcceptRequest(ctx context.Context, r *bot.Request) (bool, error) {
+func (s *Store) AcceptRequest(ctx context.Context, r *store.Request) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := r.Tenant + "\x00" + r.Key
@@ -45,19 +47,19 @@ func (s *Store) AcceptRequest(ctx context.Context, r *bot.Request) (bool, error)
 		return false, nil
 	}
 	c := cloneReq(r)
-	c.State = bot.StatePending
+	c.State = store.RequestPending
 	s.reqs[k] = c
 	s.Accepted++
 	return true, nil
 }
 
 // UpdateRequest implements bot.Store.
-func (s *Store) UpdateRequest(ctx context.Context, tenant, key string, fn func(*bot.Request) error) error {
+func (s *Store) UpdateRequest(ctx context.Context, tenant, key string, fn func(*store.Request) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.reqs[tenant+"\x00"+key]
 	if !ok {
-		return bot.ErrNotFound
+		return store.ErrNotFound
 	}
 	c := cloneReq(r)
 	if err := fn(c); err != nil {
@@ -69,7 +71,7 @@ func (s *Store) UpdateRequest(ctx context.Context, tenant, key string, fn func(*
 
 // FinishRequest implements bot.Store.
 func (s *Store) FinishRequest(ctx context.Context, tenant, key, state, checkID string) error {
-	return s.UpdateRequest(ctx, tenant, key, func(r *bot.Request) error {
+	return s.UpdateRequest(ctx, tenant, key, func(r *store.Request) error {
 		r.State, r.CheckID = state, checkID
 		return nil
 	})
@@ -82,7 +84,7 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range s.reqs {
-		if r.State == bot.StatePending && !seen[r.Tenant] {
+		if r.State == store.RequestPending && !seen[r.Tenant] {
 			seen[r.Tenant] = true
 			out = append(out, r.Tenant)
 		}
@@ -92,12 +94,12 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 }
 
 // PendingRequests implements bot.Store.
-func (s *Store) PendingRequests(ctx context.Context, tenant string) ([]*bot.Request, error) {
+func (s *Store) PendingRequests(ctx context.Context, tenant string) ([]*store.Request, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []*bot.Request
+	var out []*store.Request
 	for _, r := range s.reqs {
-		if r.Tenant == tenant && r.State == bot.StatePending {
+		if r.Tenant == tenant && r.State == store.RequestPending {
 			out = append(out, cloneReq(r))
 		}
 	}
@@ -106,7 +108,7 @@ func (s *Store) PendingRequests(ctx context.Context, tenant string) ([]*bot.Requ
 }
 
 // Request returns a stored request (tests).
-func (s *Store) Request(tenant, key string) (*bot.Request, bool) {
+func (s *Store) Request(tenant, key string) (*store.Request, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.reqs[tenant+"\x00"+key]
@@ -117,7 +119,7 @@ func (s *Store) Request(tenant, key string) (*bot.Request, bool) {
 }
 
 // SaveCheck implements bot.Store.
-func (s *Store) SaveCheck(ctx context.Context, c *bot.Check) error {
+func (s *Store) SaveCheck(ctx context.Context, c *store.Check) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c.ID == "" {
@@ -136,28 +138,31 @@ func (s *Store) SaveCheck(ctx context.Context, c *bot.Check) error {
 }
 
 // Check implements bot.Store.
-func (s *Store) Check(ctx context.Context, tenant, id string) (*bot.Check, error) {
+func (s *Store) Check(ctx context.Context, tenant, id string) (*store.Check, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.checks[tenant+"\x00"+id]
 	if !ok {
-		return nil, bot.ErrNotFound
+		return nil, store.ErrNotFound
 	}
 	cc := *c
 	return &cc, nil
 }
 
 // History implements bot.Store.
-func (s *Store) History(ctx context.Context, tenant string, q bot.HistoryQuery) ([]bot.CheckSummary, error) {
+func (s *Store) History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []bot.CheckSummary
+	var out []store.CheckSummary
 	for i := len(s.order) - 1; i >= 0; i-- {
 		c := s.checks[s.order[i]]
-		if c.Tenant != tenant || (q.HidePrivate && c.Private && c.User != q.Viewer) {
+		if c.Tenant != tenant || (q.HidePrivate && c.Private && c.User != q.Viewer) || (q.User != "" && c.User != q.User) {
 			continue
 		}
-		sum := bot.CheckSummary{ID: c.ID, Channel: c.Channel, User: c.User, Text: c.Text, CreatedAt: c.CreatedAt}
+		if q.Verdict != "" && (c.Report == nil || !slices.ContainsFunc(c.Report.Claims, func(v *factcheck.Verdict) bool { return v.Verdict == q.Verdict })) {
+			continue
+		}
+		sum := store.CheckSummary{ID: c.ID, Channel: c.Channel, User: c.User, Text: c.Text, CreatedAt: c.CreatedAt}
 		if c.Report != nil {
 			for _, v := range c.Report.Claims {
 				sum.Verdicts = append(sum.Verdicts, v.Verdict)
@@ -173,12 +178,12 @@ func (s *Store) History(ctx context.Context, tenant string, q bot.HistoryQuery) 
 }
 
 // AddFeedback implements bot.Store.
-func (s *Store) AddFeedback(ctx context.Context, tenant, checkID string, f bot.Feedback) error {
+func (s *Store) AddFeedback(ctx context.Context, tenant, checkID string, f store.Feedback) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.checks[tenant+"\x00"+checkID]
 	if !ok {
-		return bot.ErrNotFound
+		return store.ErrNotFound
 	}
 	c.Feedback = append(c.Feedback, f)
 	return nil
@@ -266,7 +271,7 @@ func Report(in factcheck.Input, label factcheck.Label) *factcheck.Report {
 type Post struct {
 	Op    string // "post", "update", "notify"
 	Reply string
-	Req   *bot.Request
+	Req   *store.Request
 	Msg   *bot.Message
 	Text  string // notify
 }
@@ -305,7 +310,7 @@ func (p *Platform) record(x Post) {
 }
 
 // Post implements bot.Platform.
-func (p *Platform) Post(ctx context.Context, r *bot.Request, m *bot.Message) (string, error) {
+func (p *Platform) Post(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
 	if p.PostErr != nil {
 		return "", p.PostErr
 	}
@@ -318,13 +323,13 @@ func (p *Platform) Post(ctx context.Context, r *bot.Request, m *bot.Message) (st
 }
 
 // Update implements bot.Platform.
-func (p *Platform) Update(ctx context.Context, r *bot.Request, reply string, m *bot.Message) error {
+func (p *Platform) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
 	p.record(Post{Op: "update", Reply: reply, Req: cloneReq(r), Msg: m})
 	return nil
 }
 
 // Notify implements bot.Platform.
-func (p *Platform) Notify(ctx context.Context, r *bot.Request, text string) error {
+func (p *Platform) Notify(ctx context.Context, r *store.Request, text string) error {
 	p.record(Post{Op: "notify", Req: cloneReq(r), Text: text})
 	return nil
 }

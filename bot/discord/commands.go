@@ -1,7 +1,10 @@
 package discord
 
 import (
+	"fmt"
+
 	"github.com/bwmarrin/discordgo"
+	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -34,8 +37,10 @@ func Commands() []*discordgo.ApplicationCommand {
 			Type:        discordgo.ChatApplicationCommand,
 			Description: "This server's latest fact-checks (shown to you only)",
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: "How many (1-25, default 10)", MinValue: &minCount, MaxValue: 25},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: fmt.Sprintf("How many (1-%d, default %d)", bot.MaxHistory, bot.DefaultHistory),
+					MinValue: &minCount, MaxValue: bot.MaxHistory},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "verdict", Description: "Only checks with this verdict", Choices: choices},
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "mine", Description: "Only your own checks"},
 			},
 		},
 		{

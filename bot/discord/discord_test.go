@@ -1,4 +1,4 @@
-package discord
+package discord_test
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/wait"
@@ -60,7 +61,7 @@ func (o *orderedService) ObserveAck(platform string, d time.Duration) {
 	o.mu.Unlock()
 }
 
-func (o *orderedService) Submit(ctx context.Context, r *bot.Request) (bot.Result, error) {
+func (o *orderedService) Submit(ctx context.Context, r *store.Request) (bot.Result, error) {
 	res, err := o.Service.Submit(ctx, r)
 	if o.noOrderCheck {
 		return res, err
@@ -68,7 +69,7 @@ func (o *orderedService) Submit(ctx context.Context, r *bot.Request) (bot.Result
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.submits++
-	if id := r.Meta[metaInteraction]; id != "" && len(o.fake.Matching("POST", "/interactions/"+id+"/")) > 0 {
+	if id, ok := strings.CutPrefix(r.Key, "discord:interaction:"); ok && len(o.fake.Matching("POST", "/interactions/"+id+"/")) > 0 {
 		o.ackedBefore = append(o.ackedBefore, r.Key)
 	}
 	return res, err
@@ -80,18 +81,18 @@ type harness struct {
 	store   *bottest.Store
 	checker *bottest.Checker
 	svc     *orderedService
-	a       *Adapter
+	a       *discord.Adapter
 	key     ed25519.PrivateKey
 
 	mu     sync.Mutex
 	sleeps []time.Duration
 }
 
-type option func(*Config, *bot.Options, *bottest.Checker)
+type option func(*discord.Config, *bot.Options, *bottest.Checker)
 
 func newHarness(t testing.TB, opts ...option) *harness {
 	t.Helper()
-	h := &harness{fake: discordtest.New(t), store: bottest.NewStore(), checker: &bottest.Checker{}}
+	h := &harness{tracker: newTracker(t), fake: discordtest.New(t), store: bottest.NewStore(), checker: &bottest.Checker{}}
 	var st bot.Store = h.store
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
@@ -100,9 +101,9 @@ func newHarness(t testing.TB, opts ...option) *harness {
 	h.key = priv
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	bo := bot.Options{NoUserLimit: true, Logger: logger}
-	cfg := Config{
+	cfg := discord.Config{
 		Token: h.fake.Token, AppID: h.fake.AppID, APIURL: h.fake.APIURL(), PublicKey: hex.EncodeToString(pub),
-		Logger: logger,
+		Logger: h.logger(),
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			h.mu.Lock()
 			h.sleeps = append(h.sleeps, d)
@@ -119,15 +120,15 @@ func newHarness(t testing.TB, opts ...option) *harness {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		st = bot.FromDB(db)
+		st = db
 		bo.Metrics = nil
 	}
 	h.svc = &orderedService{Service: bot.New(st, h.checker, bo), fake: h.fake}
-	h.a, err = New(cfg, h.svc)
+	h.a, err = discord.New(cfg, h.svc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.tracker = run(t, h.svc.Service, h.a)
+	run(t, h.svc.Service, h.a)
 	t.Cleanup(func() {
 		h.svc.Close()
 		h.a.Close()
@@ -136,13 +137,13 @@ func newHarness(t testing.TB, opts ...option) *harness {
 }
 
 // waitDone waits until the request is finished in the store.
-func (h *harness) waitDone(tenant, key string) *bot.Request {
+func (h *harness) waitDone(tenant, key string) *store.Request {
 	h.t.Helper()
-	var r *bot.Request
+	var r *store.Request
 	h.poll(func(context.Context) bool {
 		var ok bool
 		r, ok = h.store.Request(tenant, key)
-		return ok && r.State != bot.StatePending
+		return ok && r.State != store.RequestPending
 	}, func() string { return fmt.Sprintf("request %s not finished", key) })
 	return r
 }
@@ -164,7 +165,7 @@ func slash(id, text string, private bool) *discordgo.Interaction {
 	return &discordgo.Interaction{ID: id, AppID: "100000000000000001", Type: discordgo.InteractionApplicationCommand,
 		GuildID: guild, ChannelID: channel, Token: "tok-" + id, Version: 1,
 		Member: &discordgo.Member{User: user(asker)},
-		Data:   discordgo.ApplicationCommandInteractionData{ID: "cmd1", Name: CommandFactcheck, CommandType: discordgo.ChatApplicationCommand, Options: opts},
+		Data:   discordgo.ApplicationCommandInteractionData{ID: "cmd1", Name: discord.CommandFactcheck, CommandType: discordgo.ChatApplicationCommand, Options: opts},
 	}
 }
 
@@ -212,14 +213,14 @@ func checkNoMentions(t *testing.T, reqs []discordtest.Request) {
 }
 
 func TestStartIdentifiesAndRegistersCommands(t *testing.T) {
-	h := newHarness(t, func(c *Config, _ *bot.Options, _ *bottest.Checker) { c.GuildID = guild })
+	h := newHarness(t, func(c *discord.Config, _ *bot.Options, _ *bottest.Checker) { c.GuildID = guild })
 	var id struct {
 		Intents int `json:"intents"`
 	}
 	if err := json.Unmarshal(h.fake.Identify(), &id); err != nil {
 		t.Fatal(err)
 	}
-	if id.Intents != int(Intents) || Intents != 1|1<<9|1<<12 {
+	if id.Intents != int(discord.Intents) || discord.Intents != 1|1<<9|1<<12 {
 		t.Errorf("intents = %d, want guilds|guild messages|direct messages = %d", id.Intents, 1|1<<9|1<<12)
 	}
 	reqs := h.fake.Matching("PUT", "/applications/"+h.fake.AppID+"/guilds/"+guild+"/commands")
@@ -232,7 +233,7 @@ func TestStartIdentifiesAndRegistersCommands(t *testing.T) {
 	for _, c := range cmds {
 		names = append(names, c.Name)
 	}
-	if diff := cmp.Diff([]string{CommandFactcheck, CommandHistory, CommandMessage}, names); diff != "" {
+	if diff := cmp.Diff([]string{discord.CommandFactcheck, discord.CommandHistory, discord.CommandMessage}, names); diff != "" {
 		t.Errorf("commands (-want +got):\n%s", diff)
 	}
 }
@@ -245,12 +246,12 @@ func TestGlobalCommandsWithoutGuild(t *testing.T) {
 }
 
 func TestMentionRepliesToTheMessage(t *testing.T) {
-	h := newHarness(t, func(_ *Config, _ *bot.Options, ck *bottest.Checker) { ck.Label = factcheck.Contradicted })
+	h := newHarness(t, func(_ *discord.Config, _ *bot.Options, ck *bottest.Checker) { ck.Label = factcheck.Contradicted })
 	if err := h.fake.MessageCreate(h.mention("400000000000000001", "The Eiffel Tower is 500 m tall.")); err != nil {
 		t.Fatal(err)
 	}
 	r := h.waitDone(guild, "discord:message:400000000000000001")
-	if r.State != bot.StateDone {
+	if r.State != store.RequestDone {
 		t.Fatalf("state = %s", r.State)
 	}
 	posts := h.fake.Matching("POST", "/channels/"+channel+"/messages")
@@ -268,13 +269,27 @@ func TestMentionRepliesToTheMessage(t *testing.T) {
 	}
 	id := strings.TrimPrefix(r.Reply, "msg:"+channel+":")
 	m := h.fake.Message(id)
-	if len(m.Embeds) != 1 || !strings.Contains(m.Embeds[0].Title, "Contradicted") || m.Embeds[0].Color != colorContradicted {
+	if len(m.Embeds) != 1 || !strings.Contains(m.Embeds[0].Title, "Contradicted") || m.Embeds[0].Color != discord.Color(factcheck.Contradicted) {
 		t.Errorf("final embeds = %+v", m.Embeds)
 	}
 	if got := h.checker.Calls(); len(got) != 1 || got[0].Text != "The Eiffel Tower is 500 m tall." || got[0].Tenant != guild {
 		t.Errorf("checked %+v", got)
 	}
 	checkNoMentions(t, h.fake.Requests())
+}
+
+// TestOnlyALinkReachesTheCoreAsItsURL: a link written <https://…> (no
+// preview) reaches the core and the engine as the plain URL.
+func TestOnlyALinkReachesTheCoreAsItsURL(t *testing.T) {
+	h := newHarness(t)
+	m := h.mention("400000000000000051", "<https://example.com/a?b=1>")
+	if err := h.fake.MessageCreate(m); err != nil {
+		t.Fatal(err)
+	}
+	h.waitDone(guild, "discord:message:"+m.ID)
+	if got := h.checker.Calls(); len(got) != 1 || got[0].Text != "https://example.com/a?b=1" {
+		t.Errorf("checked %+v, want the URL alone", got)
+	}
 }
 
 func TestIgnoresBotsAndUnmentionedMessages(t *testing.T) {
@@ -305,7 +320,7 @@ func TestSlashCommandDeferredThenEdited(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := h.waitDone(guild, "discord:interaction:"+i.ID)
-			if r.State != bot.StateDone || r.Reply != replyOriginal {
+			if r.State != store.RequestDone || r.Reply != "@original" {
 				t.Fatalf("request = %+v", r)
 			}
 			reqs := h.fake.Requests()
@@ -357,7 +372,7 @@ func TestMessageCommandRepliesToTarget(t *testing.T) {
 	target := &discordgo.Message{ID: "600000000000000001", ChannelID: channel, Content: "The Moon is made of cheese.", Author: user("777")}
 	i := &discordgo.Interaction{ID: "600000000000000002", AppID: h.fake.AppID, Type: discordgo.InteractionApplicationCommand,
 		GuildID: guild, ChannelID: channel, Token: "tok-msgcmd", Member: &discordgo.Member{User: user(asker)},
-		Data: discordgo.ApplicationCommandInteractionData{ID: "cmd3", Name: CommandMessage, CommandType: discordgo.MessageApplicationCommand,
+		Data: discordgo.ApplicationCommandInteractionData{ID: "cmd3", Name: discord.CommandMessage, CommandType: discordgo.MessageApplicationCommand,
 			TargetID: target.ID, Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Messages: map[string]*discordgo.Message{target.ID: target}}},
 	}
 	if err := h.fake.InteractionCreate(i); err != nil {
@@ -412,7 +427,7 @@ func TestRedeliveryAnsweredOnce(t *testing.T) {
 
 func TestMentionsNeverPing(t *testing.T) {
 	claim := "@everyone listen: <@&123> and <@456> say @here the [prize](https://evil.example) is real"
-	h := newHarness(t, func(_ *Config, _ *bot.Options, ck *bottest.Checker) {
+	h := newHarness(t, func(_ *discord.Config, _ *bot.Options, ck *bottest.Checker) {
 		ck.Func = func(ctx context.Context, in factcheck.Input) (*factcheck.Report, error) {
 			progress := in.Progress
 			in.Progress = nil
@@ -446,7 +461,7 @@ func TestMentionsNeverPing(t *testing.T) {
 }
 
 func TestRateLimitRetriedWithinBound(t *testing.T) {
-	h := newHarness(t, func(c *Config, _ *bot.Options, _ *bottest.Checker) { c.MaxRetries = 2 })
+	h := newHarness(t, func(c *discord.Config, _ *bot.Options, _ *bottest.Checker) { c.MaxRetries = 2 })
 	isPost := func(method, path string) bool { return method == "POST" && strings.HasPrefix(path, "/channels/") }
 
 	// Two 429s, then success: posted after waiting retry_after each time.
@@ -454,7 +469,7 @@ func TestRateLimitRetriedWithinBound(t *testing.T) {
 	m := h.mention("400000000000000041", "Sharks are fish.")
 	h.fake.MessageCreate(m)
 	r := h.waitDone(guild, "discord:message:"+m.ID)
-	if r.State != bot.StateDone || !strings.HasPrefix(r.Reply, "msg:") {
+	if r.State != store.RequestDone || !strings.HasPrefix(r.Reply, "msg:") {
 		t.Fatalf("request = %+v", r)
 	}
 	var statuses []int
@@ -474,12 +489,30 @@ func TestRateLimitRetriedWithinBound(t *testing.T) {
 	// Always 429: the call gives up after 1 + MaxRetries attempts.
 	h.fake.RateLimit(100, 10*time.Millisecond, true, isPost)
 	before := len(h.fake.Matching("POST", "/channels/"+channel+"/messages"))
-	_, err := h.a.Post(context.Background(), &bot.Request{Key: "k", Channel: channel, Thread: "1"}, bot.RenderPlaceholder())
-	if !errors.Is(err, ErrRateLimited) {
+	_, err := h.a.Post(context.Background(), &store.Request{Key: "k", Channel: channel, Thread: "1"}, bot.RenderPlaceholder())
+	if !errors.Is(err, discord.ErrRateLimited) {
 		t.Fatalf("Post err = %v, want ErrRateLimited", err)
 	}
 	if n := len(h.fake.Matching("POST", "/channels/"+channel+"/messages")) - before; n != 3 {
 		t.Errorf("attempts = %d, want 3", n)
+	}
+}
+
+// TestRetryAfterOverTheBoundGivesUp: a 429 asking for longer than
+// MaxRetryWait is not waited out.
+func TestRetryAfterOverTheBoundGivesUp(t *testing.T) {
+	h := newHarness(t)
+	h.fake.RateLimit(1, 2*time.Minute, false, func(method, path string) bool {
+		return method == "POST" && strings.HasPrefix(path, "/channels/")
+	})
+	_, err := h.a.Post(context.Background(), &store.Request{Key: "k", Channel: channel, Thread: "1"}, bot.RenderPlaceholder())
+	if !errors.Is(err, discord.ErrRateLimited) {
+		t.Fatalf("Post err = %v, want ErrRateLimited", err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sleeps) != 0 {
+		t.Errorf("slept %v, want no wait", h.sleeps)
 	}
 }
 
@@ -491,7 +524,7 @@ func TestHTTPInteractions(t *testing.T) {
 	}
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	url := srv.URL + InteractionsPath
+	url := srv.URL + discord.InteractionsPath
 	ctx := h.ctx()
 
 	ping := &discordgo.Interaction{ID: "700000000000000001", AppID: h.fake.AppID, Type: discordgo.InteractionPing, Token: "p", Version: 1}
@@ -540,7 +573,7 @@ func TestHTTPInteractions(t *testing.T) {
 		t.Errorf("response = %s, want a deferred ephemeral response", body)
 	}
 	r := h.waitDone(guild, "discord:interaction:"+i.ID)
-	if r.State != bot.StateDone {
+	if r.State != store.RequestDone {
 		t.Fatalf("state = %s", r.State)
 	}
 	if o := h.fake.Original(i.Token); o == nil || len(o.Embeds) != 1 || !strings.Contains(o.Embeds[0].Title, "Supported") {
@@ -552,7 +585,7 @@ func TestHTTPInteractions(t *testing.T) {
 }
 
 func TestRefusalShownInAcknowledgement(t *testing.T) {
-	h := newHarness(t, func(_ *Config, o *bot.Options, _ *bottest.Checker) { o.MaxInput = 20 })
+	h := newHarness(t, func(_ *discord.Config, o *bot.Options, _ *bottest.Checker) { o.MaxInput = 20 })
 	i := slash("800000000000000001", strings.Repeat("long text ", 10), false)
 	h.fake.InteractionCreate(i)
 	cb, err := h.fake.WaitRequests(h.ctx(), 1, func(r discordtest.Request) bool { return strings.HasPrefix(r.Path, "/interactions/"+i.ID) })
@@ -575,7 +608,7 @@ func TestTokenExpiredFinishesWithChannelMessage(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	h := newHarness(t, func(c *Config, _ *bot.Options, ck *bottest.Checker) {
+	h := newHarness(t, func(c *discord.Config, _ *bot.Options, ck *bottest.Checker) {
 		c.Now = clock
 		ck.Block = make(chan struct{})
 		ck.Started = make(chan factcheck.Input, 1)
@@ -641,13 +674,12 @@ func BenchmarkDeferralBurst(b *testing.B) {
 	for _, name := range []string{"memstore/burst", "bbolt/burst", "memstore/spread1s", "bbolt/spread1s"} {
 		b.Run(name, func(b *testing.B) {
 			backend, pattern, _ := strings.Cut(name, "/")
-			h := newHarness(b, func(c *Config, o *bot.Options, _ *bottest.Checker) {
+			h := newHarness(b, func(c *discord.Config, o *bot.Options, _ *bottest.Checker) {
 				c.SubmitTimeout = time.Minute
 				if backend == "bbolt" {
 					o.Metrics = bot.NewMetrics(nil)
 				}
 			})
-			h.a.handled = nil
 			h.svc.noOrderCheck = true
 			spacing := time.Duration(0)
 			if pattern == "spread1s" {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/internal/retry"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // errTokenExpired is returned by Update when the interaction token is too
@@ -21,11 +23,11 @@ var errTokenExpired = errors.New("discord: interaction token expired")
 // answersInResponse reports whether r is answered by editing its
 // interaction response (slash command, "Check again"); mentions and the
 // message command are answered with a reply to the message.
-func answersInResponse(r *bot.Request) bool {
+func answersInResponse(r *store.Request) bool {
 	return r.Meta[metaToken] != "" && r.Kind != bot.KindShortcut
 }
 
-func (a *Adapter) tokenUsable(r *bot.Request) bool {
+func (a *Adapter) tokenUsable(r *store.Request) bool {
 	ms, err := strconv.ParseInt(r.Meta[metaReceived], 10, 64)
 	if err != nil || r.Meta[metaToken] == "" {
 		return false
@@ -33,12 +35,12 @@ func (a *Adapter) tokenUsable(r *bot.Request) bool {
 	return a.cfg.Now().Sub(time.UnixMilli(ms)) < tokenTTL-tokenMargin
 }
 
-func interactionOf(r *bot.Request) *discordgo.Interaction {
+func interactionOf(r *store.Request) *discordgo.Interaction {
 	return &discordgo.Interaction{ID: r.Meta[metaInteraction], AppID: r.Meta[metaAppID], Token: r.Meta[metaToken]}
 }
 
 // Post implements bot.Platform.
-func (a *Adapter) Post(ctx context.Context, r *bot.Request, m *bot.Message) (string, error) {
+func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
 	rm := render(m)
 	if r.Meta[metaToken] != "" {
 		acked, _, err := a.waitAck(ctx, r.Key)
@@ -59,7 +61,7 @@ func (a *Adapter) Post(ctx context.Context, r *bot.Request, m *bot.Message) (str
 // postMessage answers with a normal message: a reply to the asked message,
 // a plain channel message once an interaction token has expired, or a
 // direct message when the answer is private.
-func (a *Adapter) postMessage(ctx context.Context, r *bot.Request, rm *rendered) (string, error) {
+func (a *Adapter) postMessage(ctx context.Context, r *store.Request, rm *rendered) (string, error) {
 	channel := r.Channel
 	var ref *discordgo.MessageReference
 	switch {
@@ -111,29 +113,29 @@ func (rm *rendered) editParts() ([]*discordgo.MessageEmbed, []discordgo.MessageC
 	return embeds, comps
 }
 
-func (a *Adapter) editOriginal(ctx context.Context, r *bot.Request, rm *rendered) error {
+func (a *Adapter) editOriginal(ctx context.Context, r *store.Request, rm *rendered) error {
 	embeds, comps := rm.editParts()
 	edit := &discordgo.WebhookEdit{Content: &rm.Content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions()}
 	i := interactionOf(r)
-	for attempt := 0; ; attempt++ {
-		err := a.rest.do(ctx, func(o ...discordgo.RequestOption) error {
+	// An HTTP interaction's response may still be on its way to Discord:
+	// "Unknown Message/Webhook" right after it is retried (250 ms, 500 ms).
+	p := retry.Policy{Attempts: 3, Base: 250 * time.Millisecond, Sleep: a.cfg.Sleep}
+	return retry.Do(ctx, p, responsePending, func(ctx context.Context) error {
+		return a.rest.do(ctx, func(o ...discordgo.RequestOption) error {
 			_, err := a.s.InteractionResponseEdit(i, edit, o...)
 			return err
 		})
-		// An HTTP interaction's response may still be on its way to
-		// Discord: "Unknown Message/Webhook" right after it is retried.
-		var re *discordgo.RESTError
-		if attempt >= 2 || !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != http.StatusNotFound {
-			return err
-		}
-		if err := a.cfg.Sleep(ctx, time.Duration(attempt+1)*250*time.Millisecond); err != nil {
-			return err
-		}
-	}
+	})
+}
+
+// responsePending retries a 404 from editing an interaction response.
+func responsePending(err error) retry.Decision {
+	var re *discordgo.RESTError
+	return retry.Decision{Retry: errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusNotFound}
 }
 
 // Update implements bot.Platform.
-func (a *Adapter) Update(ctx context.Context, r *bot.Request, reply string, m *bot.Message) error {
+func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
 	rm := render(m)
 	if reply == replyOriginal {
 		if !a.tokenUsable(r) {
@@ -161,7 +163,7 @@ func (a *Adapter) Update(ctx context.Context, r *bot.Request, reply string, m *b
 // Notify implements bot.Platform: an ephemeral follow-up for interactions
 // (unless the acknowledgement already said it), a reply to the message
 // otherwise.
-func (a *Adapter) Notify(ctx context.Context, r *bot.Request, text string) error {
+func (a *Adapter) Notify(ctx context.Context, r *store.Request, text string) error {
 	content := bot.Truncate(Escape(text), maxContent)
 	if r.Meta[metaToken] != "" {
 		acked, notified, err := a.waitAck(ctx, r.Key)

@@ -198,7 +198,7 @@ func claimEmbed(c bot.ClaimView, budget int, checkID string) *discordgo.MessageE
 		}
 	}
 	if c.Error != "" {
-		desc = append(desc, "⚠️ This claim could not be checked.")
+		desc = append(desc, "⚠️ "+Escape(c.Error))
 	}
 	left := budget - runes(e.Title)
 	// Keep room for a few sources.
@@ -250,13 +250,7 @@ func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {
 		v = append(v, Escape(strings.TrimSpace(ev.Publisher+": "+ev.Rating)))
 	}
 	if ev.Quote != "" {
-		q := "> " + Escape(oneLine(ev.Quote))
-		if ev.QuoteFound {
-			q += " *(quote found on the page)*"
-		} else {
-			q += " *(summary; not found verbatim)*"
-		}
-		v = append(v, q)
+		v = append(v, "> "+Escape(oneLine(ev.Quote))+" *("+ev.QuoteNote()+")*")
 	}
 	if len(v) == 0 {
 		v = append(v, "—")
@@ -273,16 +267,19 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // renderHistory renders /factcheck-history's answer; where names the
 // tenant ("this server", "our direct messages").
-func renderHistory(lines []bot.HistoryLine, verdict factcheck.Label, where string) *rendered {
+func renderHistory(h *bot.History, where string) *rendered {
 	title := "Latest checks in " + where
-	if verdict != "" {
-		title += " (" + bot.LabelText(verdict) + ")"
+	if h.Mine {
+		title = "Your latest checks in " + where
 	}
-	if len(lines) == 0 {
+	if h.Verdict != "" {
+		title += " (" + bot.LabelText(h.Verdict) + ")"
+	}
+	if len(h.Lines) == 0 {
 		return &rendered{Content: "No checks yet. Mention me with a claim or use `/factcheck`."}
 	}
 	var b strings.Builder
-	for _, l := range lines {
+	for _, l := range h.Lines {
 		line := fmt.Sprintf("`%s` %s %s %s", safeID(l.ID), l.When.UTC().Format("2006-01-02 15:04"), l.Verdicts, Escape(l.Text))
 		if l.Cached {
 			line += " *(cached)*"

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/factbot-dev/factbot/internal/retry"
 )
 
 // DefaultAPIURL is Discord's REST base URL as discordgo builds it.
@@ -39,14 +41,14 @@ func (rb rebase) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // retrier calls the REST API with a bounded number of retries on 429:
 // discordgo's own 429 handling (ShouldRetryOnRateLimit) retries without
-// bound, so it is switched off and the wait is done here, honouring
-// retry_after. discordgo's buckets still pace requests using the
-// X-RateLimit-* headers, and it retries 502s up to MaxRestRetries.
+// bound, so it is switched off and the wait is done here with retry.Do,
+// honouring retry_after up to maxWait. discordgo's buckets still pace
+// requests using the X-RateLimit-* headers, and it retries 502s up to
+// MaxRestRetries.
 type retrier struct {
 	max     int
 	maxWait time.Duration
 	sleep   func(ctx context.Context, d time.Duration) error
-	onRetry func(wait time.Duration) // optional, for tests and metrics
 }
 
 // ErrRateLimited is wrapped when Discord kept answering 429 after the
@@ -54,22 +56,21 @@ type retrier struct {
 var ErrRateLimited = errors.New("discord: rate limited")
 
 func (rt *retrier) do(ctx context.Context, f func(opts ...discordgo.RequestOption) error) error {
-	opts := []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false)}
-	for attempt := 0; ; attempt++ {
-		err := f(opts...)
-		var rl *discordgo.RateLimitError
-		if !errors.As(err, &rl) {
-			return err
-		}
-		wait := rl.RetryAfter
-		if attempt >= rt.max || wait > rt.maxWait {
-			return fmt.Errorf("%w after %d attempts (retry after %v): %v", ErrRateLimited, attempt+1, wait, err)
-		}
-		if rt.onRetry != nil {
-			rt.onRetry(wait)
-		}
-		if err := rt.sleep(ctx, wait); err != nil {
-			return err
-		}
+	p := retry.Policy{Attempts: rt.max + 1, MaxWait: rt.maxWait, Sleep: rt.sleep}
+	err := retry.Do(ctx, p, rateLimited, func(ctx context.Context) error {
+		return f(discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+	})
+	if retry.Exhausted(err) {
+		return fmt.Errorf("%w: %w", ErrRateLimited, err)
 	}
+	return err
+}
+
+// rateLimited retries Discord's 429s, after the retry_after they carry.
+func rateLimited(err error) retry.Decision {
+	var rl *discordgo.RateLimitError
+	if !errors.As(err, &rl) {
+		return retry.Decision{}
+	}
+	return retry.Decision{Retry: true, After: rl.RetryAfter}
 }

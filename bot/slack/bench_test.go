@@ -14,7 +14,6 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
-	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
@@ -35,7 +34,7 @@ func benchStore(b *testing.B, kind string) bot.Store {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	return bot.FromDB(db)
+	return db
 }
 
 // ackRecorder is the adapter's core in tests and benchmarks: the service,
@@ -95,7 +94,7 @@ func BenchmarkAckBurst(b *testing.B) {
 				b.Cleanup(func() { close(ck.Block) })
 			}
 			var rec *ackRecorder
-			e := start(b, setup{store: benchStore(b, kind), checker: ck, core: func(s *bot.Service) slack.Core {
+			e := start(b, setup{store: benchStore(b, kind), checker: ck, core: func(s *bot.Service) bot.Core {
 				rec = &ackRecorder{Service: s}
 				return rec
 			}})
@@ -192,7 +191,7 @@ func BenchmarkMemory50InFlight(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		for i := range 50 {
-			r := &bot.Request{Key: fmt.Sprintf("mem-%d", i), Tenant: "T1", Platform: "slack", Kind: bot.KindMention,
+			r := &store.Request{Key: fmt.Sprintf("mem-%d", i), Tenant: "T1", Platform: "slack", Kind: bot.KindMention,
 				Channel: fmt.Sprintf("C%d", i), Thread: "1700000000.000100", User: fmt.Sprintf("U%d", i), Text: strings.Repeat("A claim to check. ", 40)}
 			if _, err := svc.Submit(context.Background(), r); err != nil {
 				b.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	fct "github.com/factbot-dev/factbot/factcheck/factchecktest"
@@ -45,7 +44,7 @@ func TestRealEngineThroughSlack(t *testing.T) {
 			Snippet: "The Great Wall is not visible to the naked eye from low Earth orbit."}}}},
 		Reader: &fct.Reader{Pages: map[string]*search.Page{}},
 	}
-	e := start(t, setup{store: bot.FromDB(db), checker: ck})
+	e := start(t, setup{store: db, checker: ck})
 
 	report := func(eventID, ts string) string {
 		t.Helper()

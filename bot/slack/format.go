@@ -9,7 +9,6 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/factbot-dev/factbot/bot"
-	"github.com/factbot-dev/factbot/factcheck"
 )
 
 // Slack's limits for one message.
@@ -107,8 +106,8 @@ func claimBlocks(i int, c bot.ClaimView) []slack.Block {
 			}
 			if e.Quote != "" {
 				fmt.Fprintf(&b, ": “%s”", Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), maxQuote)))
-				if !e.QuoteFound {
-					b.WriteString(" _(summary, not a verbatim quote)_")
+				if n := e.QuoteNote(); n != "" {
+					b.WriteString(" _(" + n + ")_")
 				}
 			}
 			b.WriteString("\n")
@@ -126,7 +125,7 @@ func claimBlocks(i int, c bot.ClaimView) []slack.Block {
 		notes = append(notes, Escape(s))
 	}
 	if c.Error != "" {
-		notes = append(notes, "could not be checked: "+Escape(bot.Truncate(c.Error, 200)))
+		notes = append(notes, ":warning: "+Escape(c.Error))
 	}
 	if len(notes) > 0 {
 		blocks = append(blocks, contextBlock(strings.Join(notes, " · ")))
@@ -198,14 +197,21 @@ func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
 	return blocks, fallback
 }
 
-// renderHistory renders history lines as mrkdwn.
-func renderHistory(lines []bot.HistoryLine) string {
-	if len(lines) == 0 {
+// renderHistory renders a history answer as mrkdwn.
+func renderHistory(h *bot.History) string {
+	if len(h.Lines) == 0 {
 		return "No checks yet in this workspace."
 	}
 	var b strings.Builder
-	b.WriteString("*Latest checks in this workspace*\n")
-	for _, l := range lines {
+	b.WriteString("*Latest checks in this workspace")
+	if h.Mine {
+		b.WriteString(", yours")
+	}
+	if h.Verdict != "" {
+		b.WriteString(" (" + bot.LabelText(h.Verdict) + ")")
+	}
+	b.WriteString("*\n")
+	for _, l := range h.Lines {
 		v := l.Verdicts
 		if v == "" {
 			v = "–"
@@ -213,10 +219,4 @@ func renderHistory(lines []bot.HistoryLine) string {
 		fmt.Fprintf(&b, "%s `%s` %s — %s\n", v, Escape(l.ID), l.When.UTC().Format("2006-01-02 15:04"), Escape(l.Text))
 	}
 	return cut(b.String(), maxBlockText)
-}
-
-// labelFromArg parses an optional verdict filter for history.
-func labelFromArg(s string) (factcheck.Label, bool) {
-	l := factcheck.Label(strings.ToLower(s))
-	return l, l.Valid()
 }

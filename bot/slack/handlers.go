@@ -22,6 +22,7 @@ import (
 	"github.com/slack-go/slack/socketmode"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // CallbackShortcut is the message shortcut's callback id (see the manifest).
@@ -58,6 +59,22 @@ func plainText(s, botUser string) string {
 	return strings.TrimSpace(unescaper.Replace(s))
 }
 
+// messageText is the plain text of a message the user asked about. A
+// message that is only a link becomes its URL, whatever its label, so that
+// the core and the engine see a link and never Slack's <url|label> markup.
+func messageText(s, botUser string) string {
+	t := strings.TrimSpace(reMention.ReplaceAllStringFunc(s, func(m string) string {
+		if reMention.FindStringSubmatch(m)[1] == botUser {
+			return ""
+		}
+		return m
+	}))
+	if g := reLink.FindStringSubmatch(t); g != nil && g[0] == t {
+		return unescaper.Replace(g[1])
+	}
+	return plainText(s, botUser)
+}
+
 // handleEvent translates an Events API event. It returns an error only when
 // the request could not be stored (the event must not be acknowledged).
 func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent) error {
@@ -76,10 +93,10 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if thread == "" {
 		thread = m.TimeStamp
 	}
-	r := &bot.Request{
-		Key: "slack:event:" + cb.EventID, Tenant: firstNonEmpty(cb.TeamID, ev.TeamID), Platform: PlatformName,
+	r := &store.Request{
+		Key: "slack:event:" + cb.EventID, Tenant: firstNonEmpty(cb.TeamID, ev.TeamID), Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
-		Text: plainText(m.Text, a.botUserID()),
+		Text: messageText(m.Text, a.botUserID()),
 	}
 	_, err := a.core.Submit(ctx, r)
 	return err
@@ -100,9 +117,9 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	case "history":
 		return ephemeral(a.history(ctx, c.TeamID, c.UserID, rest)), nil
 	}
-	r := &bot.Request{
+	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
-		Platform: PlatformName, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
+		Platform: Name, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
 		Meta: map[string]string{},
 	}
 	if strings.EqualFold(word, "private") {
@@ -131,28 +148,21 @@ func (a *Adapter) help() string {
 		"• Mention me with a claim: `@factbot The Eiffel Tower is 330 m tall` — I answer in the thread.\n" +
 		"• `" + c + " <text>` — check a paragraph; the report appears in this channel.\n" +
 		"• `" + c + " private <text>` — only you see the report.\n" +
-		"• `" + c + " history [N] [verdict]` — this workspace's latest checks, visible to you only.\n" +
+		"• `" + c + " history " + bot.HistoryUsage + "` — this workspace's latest checks (yours with `mine`), visible to you only.\n" +
 		"• Message menu → *Fact-check this message* — the report in that message's thread.\n" +
 		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."
 }
 
 func (a *Adapter) history(ctx context.Context, tenant, viewer, args string) string {
-	q := bot.HistoryQuery{Limit: 10, Viewer: viewer}
-	for _, f := range strings.Fields(args) {
-		if n, err := strconv.Atoi(f); err == nil && n > 0 {
-			q.Limit = min(n, 50)
-		} else if l, ok := labelFromArg(f); ok {
-			q.Verdict = l
-		} else {
-			return "Usage: `" + a.cfg.Command + " history [N] [supported|contradicted|contested|unverifiable]`"
-		}
-	}
-	sums, err := a.core.History(ctx, tenant, q)
+	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
-		a.log.Error("slack: history", "tenant", tenant, "err", err)
-		return "Sorry, I could not read the history right now."
+		return bot.UserMessage(err)
 	}
-	return renderHistory(bot.HistoryLines(sums))
+	h, err := a.core.History(ctx, tenant, viewer, q)
+	if err != nil {
+		return bot.UserMessage(err)
+	}
+	return renderHistory(h)
 }
 
 // handleInteraction translates shortcuts and buttons. It returns the
@@ -164,9 +174,9 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			return nil, nil
 		}
 		thread := firstNonEmpty(cb.Message.ThreadTimestamp, cb.Message.Timestamp, cb.MessageTs)
-		r := &bot.Request{
-			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: PlatformName, Kind: bot.KindShortcut,
-			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: plainText(cb.Message.Text, a.botUserID()),
+		r := &store.Request{
+			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: Name, Kind: bot.KindShortcut,
+			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserID()),
 			Meta: map[string]string{},
 		}
 		if cb.ResponseURL != "" {
@@ -187,9 +197,9 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback, act *slack.BlockAction) error {
 	channel := firstNonEmpty(cb.Container.ChannelID, cb.Channel.ID)
 	thread := firstNonEmpty(cb.Container.ThreadTs, cb.Message.ThreadTimestamp, cb.Container.MessageTs)
-	r := &bot.Request{
+	r := &store.Request{
 		Key: "slack:action:" + firstNonEmpty(cb.TriggerID, act.ActionTs+":"+cb.User.ID), Tenant: cb.Team.ID,
-		Platform: PlatformName, Channel: channel, Thread: thread, User: cb.User.ID,
+		Platform: Name, Channel: channel, Thread: thread, User: cb.User.ID,
 		Private: cb.Container.IsEphemeral, Meta: map[string]string{},
 	}
 	if cb.ResponseURL != "" {
@@ -202,13 +212,9 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 		_, err := a.core.Submit(ctx, r)
 		return err
 	case bot.ActionWrong:
-		note := "Thanks — your feedback on this check was recorded for review."
-		if err := a.core.Feedback(ctx, r.Tenant, act.Value, bot.Feedback{User: r.User, Claim: -1, Note: "wrong verdict"}); err != nil {
-			a.log.Error("slack: feedback", "check", act.Value, "err", err)
-			note = "Sorry, I could not record your feedback."
-			if errors.Is(err, bot.ErrNotFound) {
-				note = "I could not find that check any more."
-			}
+		note, err := a.core.Feedback(ctx, r.Tenant, act.Value, store.Feedback{User: r.User, Claim: -1})
+		if err != nil {
+			note = bot.UserMessage(err)
 		}
 		go func() { // after the ack
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -318,14 +324,16 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 // ---- HTTP mode ----
 
 // Routes adds the HTTP-mode endpoints to mux when a signing secret is
-// configured: POST /slack/events, /slack/commands, /slack/interactions.
-func (a *Adapter) Routes(mux *http.ServeMux) {
+// configured (POST /slack/events, /slack/commands, /slack/interactions);
+// it reports whether it did.
+func (a *Adapter) Routes(mux *http.ServeMux) bool {
 	if a.cfg.SigningSecret == "" {
-		return
+		return false
 	}
 	mux.Handle("POST /slack/events", a.verified(a.serveEvents))
 	mux.Handle("POST /slack/commands", a.verified(a.serveCommands))
 	mux.Handle("POST /slack/interactions", a.verified(a.serveInteractions))
+	return true
 }
 
 const maxBody = 1 << 20
@@ -419,7 +427,7 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request, body []b
 	payload, err := a.handleCommand(r.Context(), c)
 	if err != nil {
 		a.log.Error("slack: command not stored", "err", err)
-		writeJSON(w, ephemeral("Sorry, factbot could not take your request right now. Please try again."))
+		writeJSON(w, ephemeral(bot.UserMessage(err)))
 		return
 	}
 	writeJSON(w, payload)

@@ -1,7 +1,7 @@
 // Package slack is factbot's Slack adapter. It only translates: Slack events,
-// slash commands, shortcuts and buttons become neutral bot.Requests handed to
-// the core, and the core's bot.Messages become Block Kit, escaped and paced.
-// It speaks Socket Mode (SLACK_APP_TOKEN) and HTTP mode (SLACK_SIGNING_SECRET).
+// slash commands, shortcuts and buttons become store.Requests and calls of
+// the chat core (bot.Core), and the core's bot.Messages become Block Kit,
+// escaped and paced. It speaks Socket Mode (SLACK_APP_TOKEN) and HTTP mode (SLACK_SIGNING_SECRET).
 package slack
 
 import (
@@ -18,11 +18,13 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/internal/retry"
 	"github.com/factbot-dev/factbot/internal/wait"
+	"github.com/factbot-dev/factbot/store"
 )
 
-// PlatformName is Request.Platform for Slack requests.
-const PlatformName = "slack"
+// Name is the adapter's platform name (store.Request.Platform).
+const Name = "slack"
 
 // Reply handles for answers that cannot be edited with chat.update.
 const (
@@ -41,19 +43,6 @@ type API interface {
 	PostEphemeralContext(ctx context.Context, channelID, userID string, options ...slack.MsgOption) (string, error)
 }
 
-// Core is the part of *bot.Service the adapter uses.
-type Core interface {
-	Submit(ctx context.Context, r *bot.Request) (bot.Result, error)
-	History(ctx context.Context, tenant string, q bot.HistoryQuery) ([]bot.CheckSummary, error)
-	Feedback(ctx context.Context, tenant, checkID string, f bot.Feedback) error
-}
-
-// ackObserver is implemented by cores that record acknowledgement latency
-// (*bot.Service: the factbot_ack_seconds histogram).
-type ackObserver interface {
-	ObserveAck(platform string, d time.Duration)
-}
-
 // Config configures the adapter. BotToken is required; AppToken enables
 // Socket Mode, SigningSecret enables HTTP mode.
 type Config struct {
@@ -67,8 +56,11 @@ type Config struct {
 	BotUserID string
 	// PerChannel paces posts and updates per channel (default 1/s).
 	PerChannel rate.Limit
-	// MaxRetries bounds retries after 429 (default 3).
-	MaxRetries int
+	// MaxRetries bounds retries after 429 (default 3); MaxRetryWait bounds
+	// one wait (default and at most 60 s): a longer Retry-After fails the
+	// call at once.
+	MaxRetries   int
+	MaxRetryWait time.Duration
 	// Now and Sleep are the clock (tests inject them).
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -83,8 +75,8 @@ type Adapter struct {
 	cfg    Config
 	client *slack.Client
 	api    API
-	core   Core
-	acks   ackObserver // nil if the core does not record ack latency
+	core   bot.Core
+	acks   bot.AckObserver // nil if the core does not record ack latency
 	log    *slog.Logger
 
 	mu       sync.Mutex
@@ -93,7 +85,7 @@ type Adapter struct {
 }
 
 // New returns an adapter posting with the real slack-go client.
-func New(cfg Config, core Core) (*Adapter, error) {
+func New(cfg Config, core bot.Core) (*Adapter, error) {
 	if cfg.BotToken == "" {
 		return nil, errors.New("slack: SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token, xoxb-…)")
 	}
@@ -117,12 +109,15 @@ func New(cfg Config, core Core) (*Adapter, error) {
 
 // NewWithAPI returns an adapter over any API (unit tests); client is used
 // for Socket Mode and may be nil when Config.AppToken is empty.
-func NewWithAPI(cfg Config, client *slack.Client, api API, core Core) *Adapter {
+func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapter {
 	if cfg.PerChannel == 0 {
 		cfg.PerChannel = 1
 	}
 	if cfg.MaxRetries <= 0 {
 		cfg.MaxRetries = 3
+	}
+	if cfg.MaxRetryWait <= 0 || cfg.MaxRetryWait > retry.DefaultMaxWait {
+		cfg.MaxRetryWait = retry.DefaultMaxWait
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -136,7 +131,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core Core) *Adapter {
 	if cfg.Command == "" {
 		cfg.Command = "/factcheck"
 	}
-	obs, _ := core.(ackObserver)
+	obs, _ := core.(bot.AckObserver)
 	return &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger,
 		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID}
 }
@@ -145,12 +140,12 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core Core) *Adapter {
 // acknowledgement's latency.
 func (a *Adapter) observeAck(t0 time.Time) {
 	if a.acks != nil {
-		a.acks.ObserveAck(PlatformName, time.Since(t0))
+		a.acks.ObserveAck(Name, time.Since(t0))
 	}
 }
 
 // Name implements bot.Platform.
-func (a *Adapter) Name() string { return PlatformName }
+func (a *Adapter) Name() string { return Name }
 
 // Init finds the bot's own user id with auth.test (to ignore its own
 // messages and strip its mention).
@@ -203,27 +198,33 @@ func (a *Adapter) pace(ctx context.Context, channel string) error {
 	return a.cfg.Sleep(ctx, d)
 }
 
-// call runs one Web API call paced for channel, honouring 429 Retry-After
-// a bounded number of times.
+// call runs one Web API call paced for channel, retrying after 429 a
+// bounded number of times and waiting the Retry-After Slack asked for (1 s,
+// 2 s, … when it named none).
 func (a *Adapter) call(ctx context.Context, channel string, fn func() error) error {
-	for attempt := 0; ; attempt++ {
+	p := retry.Policy{
+		Attempts: a.cfg.MaxRetries + 1,
+		MaxWait:  a.cfg.MaxRetryWait,
+		Sleep:    a.cfg.Sleep,
+		OnRetry: func(_ int, d time.Duration, _ error) {
+			a.log.Info("slack rate limited; waiting", "retry_after", d, "channel", channel)
+		},
+	}
+	return retry.Do(ctx, p, rateLimited, func(ctx context.Context) error {
 		if err := a.pace(ctx, channel); err != nil {
 			return err
 		}
-		err := fn()
-		var rl *slack.RateLimitedError
-		if !errors.As(err, &rl) || attempt >= a.cfg.MaxRetries {
-			return err
-		}
-		wait := rl.RetryAfter
-		if wait <= 0 {
-			wait = time.Second
-		}
-		a.log.Info("slack rate limited; waiting", "retry_after", wait, "channel", channel)
-		if err := a.cfg.Sleep(ctx, wait); err != nil {
-			return err
-		}
+		return fn()
+	})
+}
+
+// rateLimited retries Slack's 429s, after the Retry-After they carry.
+func rateLimited(err error) retry.Decision {
+	var rl *slack.RateLimitedError
+	if !errors.As(err, &rl) {
+		return retry.Decision{}
 	}
+	return retry.Decision{Retry: true, After: rl.RetryAfter}
 }
 
 func msgOptions(m *bot.Message) []slack.MsgOption {
@@ -233,7 +234,7 @@ func msgOptions(m *bot.Message) []slack.MsgOption {
 
 // Post implements bot.Platform: a threaded reply, or an ephemeral one for
 // private requests.
-func (a *Adapter) Post(ctx context.Context, r *bot.Request, m *bot.Message) (string, error) {
+func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
 	if r.Private {
 		return replyEphemeral, a.postPrivate(ctx, r, m)
 	}
@@ -269,7 +270,7 @@ func isNotInChannel(err error) bool {
 // Update implements bot.Platform with chat.update. Ephemeral and
 // response_url answers cannot be edited: only the final one is sent, as a
 // new message.
-func (a *Adapter) Update(ctx context.Context, r *bot.Request, reply string, m *bot.Message) error {
+func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
 	switch reply {
 	case replyEphemeral:
 		if !m.Final {
@@ -294,12 +295,12 @@ func (a *Adapter) Update(ctx context.Context, r *bot.Request, reply string, m *b
 }
 
 // Notify implements bot.Platform: an ephemeral note to the asker.
-func (a *Adapter) Notify(ctx context.Context, r *bot.Request, text string) error {
+func (a *Adapter) Notify(ctx context.Context, r *store.Request, text string) error {
 	m := &bot.Message{Final: true, Title: text}
 	return a.postPrivate(ctx, r, m)
 }
 
-func (a *Adapter) postPrivate(ctx context.Context, r *bot.Request, m *bot.Message) error {
+func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Message) error {
 	if r.Meta[metaResponseURL] != "" {
 		return a.postWebhook(ctx, r, m, slack.ResponseTypeEphemeral)
 	}
@@ -317,7 +318,7 @@ func (a *Adapter) postPrivate(ctx context.Context, r *bot.Request, m *bot.Messag
 	return nil
 }
 
-func (a *Adapter) postWebhook(ctx context.Context, r *bot.Request, m *bot.Message, responseType string) error {
+func (a *Adapter) postWebhook(ctx context.Context, r *store.Request, m *bot.Message, responseType string) error {
 	blocks, text := Render(m)
 	msg := &slack.WebhookMessage{Text: text, Blocks: &slack.Blocks{BlockSet: blocks}, ResponseType: responseType}
 	hc := a.cfg.HTTPClient

@@ -67,7 +67,7 @@ type setup struct {
 	http    bool // HTTP mode only (no app token)
 	now     func() time.Time
 	// core, if set, wraps the service as the adapter's core (benchmarks).
-	core func(*bot.Service) slack.Core
+	core func(*bot.Service) bot.Core
 }
 
 func start(t testing.TB, s setup) *env {
@@ -89,7 +89,7 @@ func start(t testing.TB, s setup) *env {
 	if s.http {
 		cfg.AppToken = ""
 	}
-	var core slack.Core = e.svc
+	var core bot.Core = e.svc
 	if s.core != nil {
 		core = s.core(e.svc)
 	}
@@ -405,7 +405,7 @@ func TestKillMidCheckAndRestartCompletesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocked := &bottest.Checker{Block: make(chan struct{}), Started: make(chan factcheck.Input, 1)}
-	e1 := start(t, setup{store: bot.FromDB(db), checker: blocked, fake: fake})
+	e1 := start(t, setup{store: db, checker: blocked, fake: fake})
 	id, _ := fake.Send("events_api", slacktest.Mention("EvKill", "C1", "U1", "1700000007.000100", "<@UBOT> Rome is in Italy"))
 	waitAck(t, fake, id)
 	<-blocked.Started
@@ -418,7 +418,7 @@ func TestKillMidCheckAndRestartCompletesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db2.Close() })
-	e2 := start(t, setup{store: bot.FromDB(db2), fake: fake})
+	e2 := start(t, setup{store: db2, fake: fake})
 	// Slack redelivers the unacknowledged-looking event once more: still one answer.
 	id, _ = fake.Send("events_api", slacktest.Mention("EvKill", "C1", "U1", "1700000007.000100", "<@UBOT> Rome is in Italy"))
 	waitAck(t, fake, id)
@@ -743,7 +743,7 @@ func TestHTTPModeEventsEndToEnd(t *testing.T) {
 
 func TestAckLatencyObserved(t *testing.T) {
 	var rec *ackRecorder
-	e := start(t, setup{core: func(s *bot.Service) slack.Core {
+	e := start(t, setup{core: func(s *bot.Service) bot.Core {
 		rec = &ackRecorder{Service: s, seen: make(chan time.Duration, 10)}
 		return rec
 	}})

@@ -156,7 +156,7 @@ func runServe(ctx context.Context, a *app, args []string) int {
 	}
 
 	reg := bot.NewRegistry()
-	svc := bot.New(bot.FromDB(db), ck, bot.Options{
+	svc := bot.New(db, ck, bot.Options{
 		Workers: *workers, UserLimit: userLimit, NoUserLimit: userLimit == (bot.Limit{}),
 		Metrics: bot.NewMetrics(reg), Logger: log,
 	})

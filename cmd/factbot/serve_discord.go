@@ -20,7 +20,7 @@ func init() {
 		vars:       "DISCORD_BOT_TOKEN",
 		configured: func(getenv func(string) string) bool { return getenv("DISCORD_BOT_TOKEN") != "" },
 		build: func(ctx context.Context, a *app, svc *bot.Service, mux *http.ServeMux) (chatAdapter, error) {
-			ad, err := buildDiscord(a.getenv, svc, mux, slog.Default())
+			ad, err := buildDiscord(a.getenv, svc, mux, serveLogger(a))
 			if err != nil {
 				return nil, err // not a typed nil in the interface
 			}
@@ -42,7 +42,7 @@ func discordConfig(getenv func(string) string) discord.Config {
 
 // buildDiscord makes the adapter and, with a public key, adds the HTTP
 // interactions route to mux. The gateway connects when serve calls Run.
-func buildDiscord(getenv func(string) string, svc discord.Service, mux *http.ServeMux, log *slog.Logger) (*discord.Adapter, error) {
+func buildDiscord(getenv func(string) string, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*discord.Adapter, error) {
 	cfg := discordConfig(getenv)
 	cfg.Logger = log
 	ad, err := discord.New(cfg, svc)

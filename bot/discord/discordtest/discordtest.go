@@ -501,18 +501,7 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 		}, nil
 
 	case r.Method == "POST" && is("channels", "*", "messages"):
-		var ms discordgo.Message // MessageSend cannot decode components
-		if err := json.Unmarshal(body, &ms); err != nil {
-			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
-		}
-		m := s.newMessage(seg[1], ms.Content, ms.Embeds, ms.Components, ms.Flags)
-		if ms.MessageReference != nil {
-			s.mu.Lock()
-			s.messages[m.ID].MessageReference = ms.MessageReference
-			s.mu.Unlock()
-			m.MessageReference = ms.MessageReference
-		}
-		return http.StatusOK, m, nil
+		return s.createMessage(seg[1], body)
 
 	case r.Method == "PATCH" && is("channels", "*", "messages", "*"):
 		m, ok := s.editMessage(seg[3], body)
@@ -543,44 +532,70 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 		return http.StatusNoContent, nil, nil
 
 	case (r.Method == "PATCH" || r.Method == "GET") && is("webhooks", "*", "*", "messages", "*"):
-		id := seg[4]
-		if id == "@original" {
-			s.mu.Lock()
-			oid, ok := s.originals[seg[2]]
-			s.mu.Unlock()
-			if !ok {
-				return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
-			}
-			id = oid
-		}
-		if r.Method == "GET" {
-			if m := s.Message(id); m != nil {
-				return http.StatusOK, m, nil
-			}
-			return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
-		}
-		m, ok := s.editMessage(id, body)
+		return s.webhookMessage(r.Method, seg[2], seg[4], body)
+
+	case r.Method == "PUT" && (is("applications", "*", "commands") || is("applications", "*", "guilds", "*", "commands")):
+		return s.putCommands(seg, body)
+	}
+	return http.StatusNotFound, apiError(0, "404: Not Found"), nil
+}
+
+// createMessage answers POST /channels/{channel}/messages.
+func (s *Server) createMessage(channel string, body []byte) (int, any, http.Header) {
+	var ms discordgo.Message // MessageSend cannot decode components
+	if err := json.Unmarshal(body, &ms); err != nil {
+		return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
+	}
+	m := s.newMessage(channel, ms.Content, ms.Embeds, ms.Components, ms.Flags)
+	if ms.MessageReference != nil {
+		s.mu.Lock()
+		s.messages[m.ID].MessageReference = ms.MessageReference
+		s.mu.Unlock()
+		m.MessageReference = ms.MessageReference
+	}
+	return http.StatusOK, m, nil
+}
+
+// webhookMessage answers GET and PATCH /webhooks/{app}/{token}/messages/{id}
+// (id "@original": the interaction's response).
+func (s *Server) webhookMessage(method, token, id string, body []byte) (int, any, http.Header) {
+	if id == "@original" {
+		s.mu.Lock()
+		oid, ok := s.originals[token]
+		s.mu.Unlock()
 		if !ok {
 			return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
 		}
-		return http.StatusOK, m, nil
-
-	case r.Method == "PUT" && (is("applications", "*", "commands") || is("applications", "*", "guilds", "*", "commands")):
-		var cmds []*discordgo.ApplicationCommand
-		if err := json.Unmarshal(body, &cmds); err != nil {
-			return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
-		}
-		for _, c := range cmds {
-			c.ID = s.newID()
-			c.ApplicationID = seg[1]
-			if len(seg) == 5 {
-				c.GuildID = seg[3]
-			}
-			c.Version = "1"
-		}
-		return http.StatusOK, cmds, nil
+		id = oid
 	}
-	return http.StatusNotFound, apiError(0, "404: Not Found"), nil
+	if method == "GET" {
+		if m := s.Message(id); m != nil {
+			return http.StatusOK, m, nil
+		}
+		return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
+	}
+	m, ok := s.editMessage(id, body)
+	if !ok {
+		return http.StatusNotFound, apiError(10008, "Unknown Message"), nil
+	}
+	return http.StatusOK, m, nil
+}
+
+// putCommands answers the bulk overwrite of an application's commands.
+func (s *Server) putCommands(seg []string, body []byte) (int, any, http.Header) {
+	var cmds []*discordgo.ApplicationCommand
+	if err := json.Unmarshal(body, &cmds); err != nil {
+		return http.StatusBadRequest, apiError(50035, "Invalid Form Body"), nil
+	}
+	for _, c := range cmds {
+		c.ID = s.newID()
+		c.ApplicationID = seg[1]
+		if len(seg) == 5 {
+			c.GuildID = seg[3]
+		}
+		c.Version = "1"
+	}
+	return http.StatusOK, cmds, nil
 }
 
 // acknowledge records an interaction response; the original response

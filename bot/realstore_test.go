@@ -21,7 +21,7 @@ func TestRealStoreKillAndRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := bot.FromDB(db)
+	st := db
 	p1 := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 	ck1 := &bottest.Checker{Block: make(chan struct{}), Started: make(chan factcheck.Input, 1)}
 	s1 := newService(t, st, ck1, p1, bot.Options{})
@@ -40,7 +40,7 @@ func TestRealStoreKillAndRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db2.Close()
-	st2 := bot.FromDB(db2)
+	st2 := db2
 	p2 := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 	s2 := newService(t, st2, &bottest.Checker{}, p2, bot.Options{})
 	final := waitFinal(t, p2)
@@ -57,15 +57,15 @@ func TestRealStoreKillAndRestart(t *testing.T) {
 	if err != nil || r.State != store.RequestDone || r.CheckID != final.Msg.CheckID {
 		t.Errorf("request = %+v, %v; want done with the check id", r, err)
 	}
-	h, err := st2.History(ctx, "T1", bot.HistoryQuery{Limit: 10})
+	h, err := st2.History(ctx, "T1", store.HistoryQuery{Limit: 10})
 	if err != nil || len(h) != 1 {
 		t.Errorf("history = %+v, %v; want exactly one check", h, err)
 	}
-	if err := s2.Feedback(ctx, "T1", final.Msg.CheckID, bot.Feedback{User: "U9", Claim: 0}); err != nil {
+	if _, err := s2.Feedback(ctx, "T1", final.Msg.CheckID, store.Feedback{User: "U9", Claim: 0}); err != nil {
 		t.Errorf("feedback: %v", err)
 	}
-	if _, err := st2.Check(ctx, "T1", "missing"); !errors.Is(err, bot.ErrNotFound) {
-		t.Errorf("Check(missing) = %v, want bot.ErrNotFound", err)
+	if _, err := st2.Check(ctx, "T1", "missing"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Check(missing) = %v, want store.ErrNotFound", err)
 	}
 	// Nothing is left to resume.
 	if pend, _ := st2.PendingRequests(ctx, "T1"); len(pend) != 0 {

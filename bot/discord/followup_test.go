@@ -1,4 +1,4 @@
-package discord
+package discord_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
@@ -38,7 +39,7 @@ type stack struct {
 	db      *store.DB
 	checker *bottest.Checker
 	svc     *bot.Service
-	a       *Adapter
+	a       *discord.Adapter
 
 	stopOnce sync.Once
 }
@@ -70,14 +71,14 @@ func tickingClock() func() time.Time {
 func startStack(t testing.TB, fake *discordtest.Server, db *store.DB, ck *bottest.Checker) *stack {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	s := &stack{fake: fake, db: db, checker: ck}
-	s.svc = bot.New(bot.FromDB(db), ck, bot.Options{NoUserLimit: true, Logger: logger, Now: tickingClock()})
+	s := &stack{tracker: newTracker(t), fake: fake, db: db, checker: ck}
+	s.svc = bot.New(db, ck, bot.Options{NoUserLimit: true, Logger: logger, Now: tickingClock()})
 	var err error
-	s.a, err = New(Config{Token: fake.Token, AppID: fake.AppID, APIURL: fake.APIURL(), Logger: logger}, s.svc)
+	s.a, err = discord.New(discord.Config{Token: fake.Token, AppID: fake.AppID, APIURL: fake.APIURL(), Logger: s.logger()}, s.svc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.tracker = run(t, s.svc, s.a)
+	run(t, s.svc, s.a)
 	t.Cleanup(s.stop)
 	return s
 }
@@ -99,7 +100,7 @@ func (s *stack) waitDone(tenant, key string) *store.Request {
 	var err error
 	s.poll(func(ctx context.Context) bool {
 		r, err = s.db.Request(ctx, tenant, key)
-		return err == nil && r.State != bot.StatePending
+		return err == nil && r.State != store.RequestPending
 	}, func() string { return fmt.Sprintf("request %s/%s not finished (last: %+v, %v)", tenant, key, r, err) })
 	return r
 }
@@ -142,7 +143,7 @@ func historyCmd(id, guildID, channelID string, count int, verdict factcheck.Labe
 		opts = append(opts, &discordgo.ApplicationCommandInteractionDataOption{Name: "verdict", Type: discordgo.ApplicationCommandOptionString, Value: string(verdict)})
 	}
 	return interaction(id, guildID, channelID, discordgo.InteractionApplicationCommand,
-		discordgo.ApplicationCommandInteractionData{ID: "cmd2", Name: CommandHistory, CommandType: discordgo.ChatApplicationCommand, Options: opts})
+		discordgo.ApplicationCommandInteractionData{ID: "cmd2", Name: discord.CommandHistory, CommandType: discordgo.ChatApplicationCommand, Options: opts})
 }
 
 // button is a click on the button customID under message m.
@@ -220,7 +221,7 @@ func TestHistoryListsOnlyThisServersChecks(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := s.waitDone(tenant, "discord:message:"+id)
-		if r.State != bot.StateDone || r.CheckID == "" {
+		if r.State != store.RequestDone || r.CheckID == "" {
 			t.Fatalf("request %s = %+v", id, r)
 		}
 		return r.CheckID
@@ -270,6 +271,36 @@ func TestHistoryListsOnlyThisServersChecks(t *testing.T) {
 			checkNoMentions(t, []discordtest.Request{cb})
 		})
 	}
+	// "mine": the asker's own checks; another member has none.
+	mine := historyCmd("510000000000000006", guild, channel, 0, "")
+	mineOpt := &discordgo.ApplicationCommandInteractionDataOption{Name: "mine", Type: discordgo.ApplicationCommandOptionBoolean, Value: true}
+	data := mine.Data.(discordgo.ApplicationCommandInteractionData)
+	data.Options = append(data.Options, mineOpt)
+	mine.Data = data
+	other := historyCmd("510000000000000007", guild, channel, 0, "")
+	other.Data = data
+	other.Member = &discordgo.Member{User: user("399999999999999999")}
+	for _, tc := range []struct {
+		i    *discordgo.Interaction
+		want []string
+	}{{mine, []string{a3, a2, a1}}, {other, nil}} {
+		if err := fake.InteractionCreate(tc.i); err != nil {
+			t.Fatal(err)
+		}
+		resp := responseOf(t, s.callback(tc.i))
+		if tc.want == nil {
+			if resp.Data == nil || !strings.Contains(resp.Data.Content, "No checks yet") {
+				t.Errorf("another member's \"mine\" = %+v, want no checks", resp.Data)
+			}
+			continue
+		}
+		if diff := cmp.Diff(tc.want, historyIDs(t, resp)); diff != "" {
+			t.Errorf("\"mine\" listed (-want +got):\n%s", diff)
+		}
+		if title := resp.Data.Embeds[0].Title; !strings.HasPrefix(title, "Your latest checks") {
+			t.Errorf("\"mine\" title = %q", title)
+		}
+	}
 	if n := len(fake.Matching("POST", "/webhooks/")); n != 0 {
 		t.Errorf("%d follow-ups, want the history in the response itself", n)
 	}
@@ -290,7 +321,7 @@ func TestCheckAgainRunsAFreshCheck(t *testing.T) {
 			}
 			r1 := s.waitDone(guild, "discord:interaction:"+first.ID)
 			o1 := fake.Original(first.Token)
-			if r1.State != bot.StateDone || o1 == nil {
+			if r1.State != store.RequestDone || o1 == nil {
 				t.Fatalf("first check: request %+v, response %+v", r1, o1)
 			}
 			wantButtons := []string{bot.ActionRecheck + ":" + r1.CheckID, bot.ActionWrong + ":" + r1.CheckID}
@@ -305,7 +336,7 @@ func TestCheckAgainRunsAFreshCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			r2 := s.waitDone(guild, "discord:interaction:"+again.ID)
-			if r2.State != bot.StateDone || r2.Kind != bot.KindRecheck || !r2.Fresh || r2.Private != private ||
+			if r2.State != store.RequestDone || r2.Kind != bot.KindRecheck || !r2.Fresh || r2.Private != private ||
 				r2.Meta[bot.MetaCheckID] != r1.CheckID {
 				t.Errorf("recheck request = %+v", r2)
 			}
@@ -360,7 +391,7 @@ func TestCheckAgainOnAnotherServersCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	r2 := s.waitDone(otherGuild, "discord:interaction:"+again.ID)
-	if r2.State != bot.StateFailed {
+	if r2.State != store.RequestFailed {
 		t.Errorf("state = %s, want failed", r2.State)
 	}
 	o := fake.Original(again.Token)
@@ -524,7 +555,7 @@ func TestResumeAfterRestartEditsTheSameReply(t *testing.T) {
 		{
 			name: "slash command", key: "discord:interaction:" + i.ID,
 			deliver: func(f *discordtest.Server) error { return f.InteractionCreate(i) },
-			reply:   replyOriginal,
+			reply:   "@original",
 			answer:  func(f *discordtest.Server, _ string) *discordgo.Message { return f.Original(i.Token) },
 			edits:   "/webhooks/" + i.AppID + "/" + i.Token + "/messages/@original",
 		},
@@ -547,7 +578,7 @@ func TestResumeAfterRestartEditsTheSameReply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r1.State != bot.StatePending || !strings.HasPrefix(r1.Reply, tc.reply) {
+			if r1.State != store.RequestPending || !strings.HasPrefix(r1.Reply, tc.reply) {
 				t.Fatalf("before the restart: request %+v, want pending with reply %s…", r1, tc.reply)
 			}
 			placeholder := tc.answer(fake, r1.Reply)
@@ -568,7 +599,7 @@ func TestResumeAfterRestartEditsTheSameReply(t *testing.T) {
 			ck2 := &bottest.Checker{Label: factcheck.Contradicted}
 			s2 := startStack(t, fake, openDB(t, path), ck2)
 			r2 := s2.waitDone(guild, tc.key)
-			if r2.State != bot.StateDone || r2.Reply != r1.Reply || r2.CheckID == "" || r2.Attempts != 2 {
+			if r2.State != store.RequestDone || r2.Reply != r1.Reply || r2.CheckID == "" || r2.Attempts != 2 {
 				t.Errorf("after the restart: request %+v, want done in attempt 2 with reply %s", r2, r1.Reply)
 			}
 			if diff := cmp.Diff([]factcheck.Input{{Tenant: guild, Text: text}}, ck2.Calls()); diff != "" {
@@ -614,7 +645,7 @@ func TestResumeAfterRestartEditsTheSameReply(t *testing.T) {
 			if n := len(ck2.Calls()); n != 1 {
 				t.Errorf("checks after the redelivery = %d, want 1", n)
 			}
-			if r, err := s2.db.Request(s2.ctx(), guild, tc.key); err != nil || r.State != bot.StateDone || r.Attempts != 2 {
+			if r, err := s2.db.Request(s2.ctx(), guild, tc.key); err != nil || r.State != store.RequestDone || r.Attempts != 2 {
 				t.Errorf("request after the redelivery = %+v, %v; want done after 2 attempts", r, err)
 			}
 		})
@@ -638,7 +669,7 @@ func TestDirectMessageMention(t *testing.T) {
 			}
 			dm := "dm:" + asker
 			r := s.waitDone(dm, "discord:message:"+m.ID)
-			if r.State != bot.StateDone || r.Tenant != dm || r.Channel != dmChannel ||
+			if r.State != store.RequestDone || r.Tenant != dm || r.Channel != dmChannel ||
 				r.Link != "https://discord.com/channels/@me/"+dmChannel+"/"+m.ID {
 				t.Errorf("request = %+v", r)
 			}
@@ -668,7 +699,7 @@ func TestDirectMessageMention(t *testing.T) {
 				t.Fatal(err)
 			}
 			r2 := s.waitDone(dm, "discord:interaction:"+again.ID)
-			if o := fake.Original(again.Token); r2.State != bot.StateDone || o == nil || len(o.Embeds) != 1 {
+			if o := fake.Original(again.Token); r2.State != store.RequestDone || o == nil || len(o.Embeds) != 1 {
 				t.Errorf("Check again in a DM: request %+v, answer %+v", r2, o)
 			}
 			wantCalls := []factcheck.Input{{Tenant: dm, Text: "Honey never spoils."}, {Tenant: dm, Text: "Honey never spoils.", Fresh: true}}

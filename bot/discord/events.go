@@ -1,0 +1,418 @@
+package discord
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// ack tracks an interaction's acknowledgement so that answers wait for it.
+type ack struct {
+	done     chan struct{}
+	ok       bool // a (deferred) response exists: @original can be edited
+	notified bool // the refusal was shown in the acknowledgement itself
+}
+
+// logEvent ends the handling of every gateway or HTTP event with one debug
+// line saying what became of it.
+func (a *Adapter) logEvent(key, outcome string) {
+	a.log.Debug("event handled", "key", key, "outcome", outcome)
+}
+
+// ---- messages (mentions) ----
+
+func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCreate) {
+	key := "discord:message:" + m.ID
+	r := a.mentionRequest(m.Message)
+	if r == nil {
+		a.logEvent(key, "ignored")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := a.core.Submit(ctx, r)
+	if err != nil {
+		a.log.Error("store mention", "key", key, "err", err)
+		a.logEvent(key, "not stored")
+		return
+	}
+	a.logEvent(key, res.Status.String())
+}
+
+// mentionRequest turns a message into a request if it mentions the bot (or
+// is a direct message), and is not from a bot.
+func (a *Adapter) mentionRequest(m *discordgo.Message) *store.Request {
+	if m == nil || m.Author == nil || m.Author.Bot || m.Author.System || m.WebhookID != "" {
+		return nil
+	}
+	self := a.self()
+	if self == "" || m.Author.ID == self {
+		return nil
+	}
+	mention1, mention2 := "<@"+self+">", "<@!"+self+">"
+	dm := m.GuildID == ""
+	if !dm && !strings.Contains(m.Content, mention1) && !strings.Contains(m.Content, mention2) {
+		return nil // a reply ping or a role mention is not a request
+	}
+	text := strings.TrimSpace(strings.NewReplacer(mention1, " ", mention2, " ").Replace(m.Content))
+	// "@factbot" alone in reply to a message checks that message.
+	if text == "" && m.ReferencedMessage != nil {
+		text = m.ReferencedMessage.Content
+	}
+	return &store.Request{
+		Key: "discord:message:" + m.ID, Tenant: tenant(m.GuildID, m.Author.ID), Platform: Name,
+		Kind: bot.KindMention, Channel: m.ChannelID, Thread: m.ID, Link: messageLink(m.GuildID, m.ChannelID, m.ID),
+		User: m.Author.ID, Text: messageText(text), Meta: map[string]string{metaGuild: m.GuildID},
+	}
+}
+
+// reBareLink is a link written <https://…> (no preview in Discord).
+var reBareLink = regexp.MustCompile(`^<(https?://[^\s<>]+)>$`)
+
+// messageText is the text a user asked about: a message that is only a
+// link written <https://…> becomes the plain URL, so the core and the
+// engine never see Discord's markup.
+func messageText(s string) string {
+	s = strings.TrimSpace(s)
+	if g := reBareLink.FindStringSubmatch(s); g != nil {
+		return g[1]
+	}
+	return s
+}
+
+func tenant(guildID, userID string) string {
+	if guildID != "" {
+		return guildID
+	}
+	return "dm:" + userID
+}
+
+func messageLink(guildID, channelID, messageID string) string {
+	g := guildID
+	if g == "" {
+		g = "@me"
+	}
+	return "https://discord.com/channels/" + g + "/" + channelID + "/" + messageID
+}
+
+// ---- interactions ----
+
+// responder sends the interaction response: a REST callback for gateway
+// interactions, the HTTP response body for HTTP ones.
+type responder func(*discordgo.InteractionResponse) error
+
+func (a *Adapter) onInteractionCreate(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+	i := ic.Interaction
+	a.handleInteraction(context.Background(), i, func(resp *discordgo.InteractionResponse) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		select {
+		case a.callbacks <- struct{}{}:
+			defer func() { <-a.callbacks }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return a.rest.do(ctx, func(o ...discordgo.RequestOption) error {
+			return a.s.InteractionRespond(i, resp, o...)
+		})
+	})
+}
+
+func interactionUser(i *discordgo.Interaction) *discordgo.User {
+	if i.Member != nil && i.Member.User != nil {
+		return i.Member.User
+	}
+	if i.User != nil {
+		return i.User
+	}
+	return &discordgo.User{}
+}
+
+// handleInteraction answers one interaction.
+func (a *Adapter) handleInteraction(ctx context.Context, i *discordgo.Interaction, respond responder) {
+	outcome := "ignored"
+	switch {
+	case interactionUser(i).Bot:
+	case i.Type == discordgo.InteractionPing:
+		respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		outcome = "pong"
+	case i.Type == discordgo.InteractionApplicationCommand:
+		outcome = a.command(ctx, i, respond)
+	case i.Type == discordgo.InteractionMessageComponent:
+		outcome = a.component(ctx, i, respond)
+	case i.Type == discordgo.InteractionModalSubmit:
+		outcome = a.feedback(ctx, i, respond)
+	}
+	a.logEvent("discord:interaction:"+i.ID, outcome)
+}
+
+// command translates the application commands.
+func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond responder) string {
+	d := i.ApplicationCommandData()
+	switch d.Name {
+	case CommandFactcheck:
+		r := &store.Request{Kind: bot.KindCommand}
+		for _, o := range d.Options {
+			switch o.Name {
+			case "text":
+				r.Text = o.StringValue()
+			case "private":
+				r.Private = o.BoolValue()
+			}
+		}
+		return a.submitInteraction(ctx, i, r, respond)
+	case CommandHistory:
+		return a.history(ctx, i, d, respond)
+	case CommandMessage:
+		r := &store.Request{Kind: bot.KindShortcut, Thread: d.TargetID, Link: messageLink(i.GuildID, i.ChannelID, d.TargetID)}
+		if d.Resolved != nil {
+			if target := d.Resolved.Messages[d.TargetID]; target != nil {
+				r.Text = messageText(target.Content)
+			}
+		}
+		return a.submitInteraction(ctx, i, r, respond)
+	}
+	a.respondEphemeral(respond, "Unknown command.")
+	return "unknown command"
+}
+
+// component translates the report's buttons.
+func (a *Adapter) component(ctx context.Context, i *discordgo.Interaction, respond responder) string {
+	action, checkID, _ := strings.Cut(i.MessageComponentData().CustomID, ":")
+	switch action {
+	case bot.ActionRecheck:
+		r := &store.Request{Kind: bot.KindRecheck, Meta: map[string]string{bot.MetaCheckID: checkID},
+			Private: i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0}
+		return a.submitInteraction(ctx, i, r, respond)
+	case bot.ActionWrong:
+		respond(feedbackModal(checkID))
+		return "feedback form"
+	}
+	return "ignored"
+}
+
+// feedback translates the "Wrong verdict?" form.
+func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respond responder) string {
+	d := i.ModalSubmitData()
+	action, checkID, _ := strings.Cut(d.CustomID, ":")
+	if action != bot.ActionWrong {
+		return "ignored"
+	}
+	note := ""
+	for _, c := range d.Components {
+		if row, ok := c.(*discordgo.ActionsRow); ok {
+			for _, rc := range row.Components {
+				if ti, ok := rc.(*discordgo.TextInput); ok && ti.CustomID == "note" {
+					note = ti.Value
+				}
+			}
+		}
+	}
+	user := interactionUser(i)
+	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
+	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), checkID, store.Feedback{User: user.ID, Claim: -1, Note: note})
+	cancel()
+	if err != nil {
+		answer = bot.UserMessage(err)
+	}
+	a.respondEphemeral(respond, answer)
+	return "feedback"
+}
+
+func feedbackModal(checkID string) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseModal,
+		Data: &discordgo.InteractionResponseData{
+			CustomID: bot.ActionWrong + ":" + safeID(checkID),
+			Title:    "Wrong verdict?",
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.TextInput{CustomID: "note", Label: "What is wrong? (optional)", Style: discordgo.TextInputParagraph,
+					Required: false, MaxLength: 1000, Placeholder: "e.g. the second source says the opposite"},
+			}}},
+		},
+	}
+}
+
+func (a *Adapter) respondEphemeral(respond responder, text string) error {
+	return respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: bot.Truncate(Escape(text), maxContent),
+			Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
+	})
+}
+
+// submitInteraction completes r (Kind, Text, Private, Thread, Link and Meta
+// set by the caller) from the interaction, stores it, then acknowledges
+// the interaction: a deferred response (ephemeral when private) for answers
+// that replace the original response, an ephemeral note for the message
+// command (whose report is a reply to the target message), the refusal
+// itself when the core refused. It returns what became of the request.
+func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interaction, r *store.Request, respond responder) string {
+	t0 := time.Now() // the decoded interaction is in hand
+	a.fillInteraction(r, i)
+	ak := a.startAck(r.Key)
+	if ak == nil {
+		return "in flight" // the same interaction, delivered twice at once
+	}
+	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
+	res, err := a.core.Submit(sctx, r)
+	cancel()
+	if err != nil {
+		a.endAck(r.Key, ak, true)
+		a.log.Error("store interaction", "key", r.Key, "err", err)
+		// Discord does not redeliver interactions: say so rather than fail silently.
+		a.respondEphemeral(respond, bot.UserMessage(err))
+		return "not stored"
+	}
+	switch res.Status {
+	case bot.Duplicate:
+		a.endAck(r.Key, ak, true)
+		return res.Status.String()
+	case bot.Refused:
+		ak.notified = a.respondEphemeral(respond, res.Notice) == nil
+		a.endAck(r.Key, ak, false)
+		if ak.notified {
+			a.observeAck(t0)
+		}
+		return res.Status.String()
+	}
+	err = respond(acknowledgement(r))
+	ak.ok = err == nil
+	a.endAck(r.Key, ak, false)
+	if err != nil {
+		a.log.Warn("acknowledge interaction", "key", r.Key, "err", err)
+		return "not acknowledged"
+	}
+	a.observeAck(t0)
+	return res.Status.String()
+}
+
+// fillInteraction sets the request fields that come from the interaction.
+func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
+	user := interactionUser(i)
+	appID := i.AppID
+	if appID == "" {
+		a.mu.Lock()
+		appID = a.appID
+		a.mu.Unlock()
+	}
+	if r.Meta == nil {
+		r.Meta = map[string]string{}
+	}
+	r.Meta[metaToken] = i.Token
+	r.Meta[metaAppID] = appID
+	r.Meta[metaInteraction] = i.ID
+	r.Meta[metaGuild] = i.GuildID
+	r.Meta[metaReceived] = strconv.FormatInt(a.cfg.Now().UnixMilli(), 10)
+	r.Key, r.Tenant, r.Platform = "discord:interaction:"+i.ID, tenant(i.GuildID, user.ID), Name
+	r.Channel, r.User = i.ChannelID, user.ID
+}
+
+// acknowledgement is the interaction response for an accepted request.
+func acknowledgement(r *store.Request) *discordgo.InteractionResponse {
+	if r.Kind == bot.KindShortcut {
+		return &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{
+				Content: "Checking that message… the report will appear as a reply to it.",
+				Flags:   discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
+			},
+		}
+	}
+	var flags discordgo.MessageFlags
+	if r.Private {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	return &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: flags, AllowedMentions: noMentions()},
+	}
+}
+
+// startAck registers the interaction's acknowledgement as in flight; nil
+// means it already is.
+func (a *Adapter) startAck(key string) *ack {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, dup := a.inAck[key]; dup {
+		return nil
+	}
+	ak := &ack{done: make(chan struct{})}
+	a.inAck[key] = ak
+	return ak
+}
+
+// endAck releases the answers waiting for the acknowledgement; drop
+// forgets it at once (nothing will answer the request).
+func (a *Adapter) endAck(key string, ak *ack, drop bool) {
+	if drop {
+		a.dropAck(key)
+	}
+	close(ak.done)
+}
+
+func (a *Adapter) dropAck(key string) {
+	a.mu.Lock()
+	delete(a.inAck, key)
+	a.mu.Unlock()
+}
+
+// waitAck waits for the interaction's acknowledgement if it is in flight in
+// this process and reports (acked, notified). For requests resumed after a
+// restart there is nothing to wait for: the acknowledgement is assumed.
+func (a *Adapter) waitAck(ctx context.Context, key string) (acked, notified bool, err error) {
+	a.mu.Lock()
+	ak, ok := a.inAck[key]
+	a.mu.Unlock()
+	if !ok {
+		return true, false, nil
+	}
+	select {
+	case <-ak.done:
+	case <-ctx.Done():
+		return false, false, ctx.Err()
+	}
+	a.dropAck(key)
+	return ak.ok, ak.notified, nil
+}
+
+// history answers /factcheck-history, to the asker only.
+func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d discordgo.ApplicationCommandInteractionData, respond responder) string {
+	user := interactionUser(i)
+	var args bot.HistoryArgs
+	for _, o := range d.Options {
+		switch o.Name {
+		case "count":
+			args.Count = int(o.IntValue())
+		case "verdict":
+			args.Verdict = o.StringValue()
+		case "mine":
+			args.Mine = o.BoolValue()
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
+	h, err := a.core.History(sctx, tenant(i.GuildID, user.ID), user.ID, args)
+	cancel()
+	if err != nil {
+		a.respondEphemeral(respond, bot.UserMessage(err))
+		return "history refused"
+	}
+	where := "this server"
+	if i.GuildID == "" {
+		where = "our direct messages"
+	}
+	rm := renderHistory(h, where)
+	respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: rm.Content, Embeds: rm.Embeds,
+			Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
+	})
+	return "history"
+}

@@ -1,0 +1,153 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// The wording of the messages the core shows users, in one place.
+const (
+	// MsgNotStored answers a request that could not be stored.
+	MsgNotStored = "Sorry, I could not take this request right now. Please try again in a moment."
+	// MsgInternal is the fixed apology for any failure whose text is not
+	// safe to show.
+	MsgInternal = "Sorry, something went wrong on factbot's side. It has been logged; please try again later."
+
+	msgCheckInternal   = "Sorry, the check failed because of an internal error. It has been logged; please try again later."
+	msgCheckTimeout    = "Sorry, the check took too long and was stopped. Try a shorter text, or try again later."
+	msgRateLimited     = "Sorry, the model or search service is rate limiting factbot right now. Try again in a few minutes."
+	msgGivenUp         = "Sorry, this check failed repeatedly and was given up. Please try again."
+	msgRecheckNotFound = "I could not find that earlier check to repeat it."
+	msgClaimFailed     = "This claim could not be checked."
+	msgQuoteFound      = "quote found on the page"
+	msgQuoteNotFound   = "summary, not found verbatim on the page"
+
+	msgHistoryFailed    = "Sorry, I could not load the history right now."
+	msgFeedbackNotFound = "I could not find that check any more, so the feedback was not recorded."
+	msgFeedbackFailed   = "Sorry, I could not record your feedback right now. Please try again."
+)
+
+// UserMessage is the text to show a user for err: the message of a
+// usererr error, else a fixed apology. Internal error text never reaches a
+// chat.
+func UserMessage(err error) string {
+	if msg, ok := usererr.Message(err); ok {
+		return msg
+	}
+	return MsgInternal
+}
+
+// checkMessage is the short, honest error shown for a failed check.
+func checkMessage(err error) string {
+	if msg, ok := usererr.Message(err); ok {
+		return msg
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return msgCheckTimeout
+	}
+	if errors.Is(err, factcheck.ErrRateLimited) {
+		return msgRateLimited
+	}
+	return msgCheckInternal
+}
+
+// History limits: chat lists DefaultHistory checks unless asked for more,
+// and at most MaxHistory (what both platforms' answers can show).
+const (
+	DefaultHistory = 10
+	MaxHistory     = 25
+)
+
+// HistoryArgs is what a user asked of the history, from a text command
+// (ParseHistoryArgs) or a platform's command options.
+type HistoryArgs struct {
+	// Count is how many checks to list: 0 means DefaultHistory; more than
+	// MaxHistory lists MaxHistory.
+	Count int
+	// Verdict keeps checks with a claim of this verdict (any case); empty
+	// keeps all.
+	Verdict string
+	// Mine keeps the viewer's own checks.
+	Mine bool
+}
+
+// HistoryUsage describes the history arguments, for help texts.
+const HistoryUsage = "[N] [mine] [supported|contradicted|contested|unverifiable]"
+
+// ParseHistoryArgs parses "history" arguments written in a chat: a count,
+// "mine" and a verdict, in any order, e.g. "20 mine contradicted".
+func ParseHistoryArgs(s string) (HistoryArgs, error) {
+	var a HistoryArgs
+	for _, f := range strings.Fields(s) {
+		if n, err := strconv.Atoi(f); err == nil && n > 0 {
+			a.Count = n
+		} else if strings.EqualFold(f, "mine") {
+			a.Mine = true
+		} else if l := factcheck.Label(strings.ToLower(f)); l.Valid() {
+			a.Verdict = string(l)
+		} else {
+			return HistoryArgs{}, usererr.Errorf("I did not understand %q. History takes %s.", f, HistoryUsage)
+		}
+	}
+	return a, nil
+}
+
+// History is a history answer.
+type History struct {
+	Verdict factcheck.Label // the filter asked, if any
+	Mine    bool            // only the viewer's checks
+	Lines   []HistoryLine
+}
+
+// History lists the tenant's latest checks, newest first, as viewer may see
+// them: private checks of others are left out.
+func (s *Service) History(ctx context.Context, tenant, viewer string, args HistoryArgs) (*History, error) {
+	q := store.HistoryQuery{Viewer: viewer, HidePrivate: true, Limit: DefaultHistory}
+	if args.Count > 0 {
+		q.Limit = min(args.Count, MaxHistory)
+	}
+	if args.Verdict != "" {
+		q.Verdict = factcheck.Label(strings.ToLower(args.Verdict))
+		if !q.Verdict.Valid() {
+			return nil, usererr.Errorf("Unknown verdict %q; use supported, contradicted, contested or unverifiable.", args.Verdict)
+		}
+	}
+	if args.Mine {
+		q.User = viewer
+	}
+	sums, err := s.store.History(ctx, tenant, q)
+	if err != nil {
+		s.log.Error("history", "tenant", tenant, "err", err)
+		return nil, &usererr.Error{Msg: msgHistoryFailed, Err: fmt.Errorf("bot: history of %s: %w", tenant, err)}
+	}
+	return &History{Verdict: q.Verdict, Mine: args.Mine, Lines: HistoryLines(sums)}, nil
+}
+
+// Feedback records a user's "Wrong verdict?" on a check (an empty note is
+// recorded as "wrong verdict") and returns the thank-you to show. Errors
+// wrap store.ErrNotFound for an unknown check.
+func (s *Service) Feedback(ctx context.Context, tenant, checkID string, f store.Feedback) (string, error) {
+	if f.At.IsZero() {
+		f.At = s.opts.Now()
+	}
+	f.Note = strings.TrimSpace(f.Note)
+	if f.Note == "" {
+		f.Note = "wrong verdict"
+	}
+	if err := s.store.AddFeedback(ctx, tenant, checkID, f); err != nil {
+		err = fmt.Errorf("bot: feedback on %s: %w", checkID, err)
+		if errors.Is(err, store.ErrNotFound) {
+			return "", &usererr.Error{Msg: msgFeedbackNotFound, Err: err}
+		}
+		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
+		return "", &usererr.Error{Msg: msgFeedbackFailed, Err: err}
+	}
+	return "Thank you — your feedback was recorded with check " + checkID + ".", nil
+}

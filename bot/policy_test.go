@@ -14,6 +14,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 func TestParseHistoryArgs(t *testing.T) {
@@ -47,7 +48,7 @@ func TestParseHistoryArgs(t *testing.T) {
 }
 
 // failingStore fails History and AddFeedback with an internal error.
-type failingStore struct{ *bottest.Store }
+type failingStore struct{ *storetest.Memory }
 
 var errDisk = errors.New("open /var/lib/factbot/secret.db: input/output error")
 
@@ -64,7 +65,7 @@ func (failingStore) AcceptRequest(context.Context, *store.Request) (bool, error)
 }
 
 func TestHistoryPolicy(t *testing.T) {
-	st := bottest.NewStore()
+	st := storetest.NewMemory()
 	ck := &bottest.Checker{Func: func(_ context.Context, in factcheck.Input) (*factcheck.Report, error) {
 		l := factcheck.Supported
 		if strings.Contains(in.Text, "cheese") {
@@ -126,7 +127,7 @@ func TestHistoryPolicy(t *testing.T) {
 // TestInternalErrorsNeverShown: store failures reach the asker as fixed
 // apologies, never as the internal error's text.
 func TestInternalErrorsNeverShown(t *testing.T) {
-	s := bot.New(failingStore{bottest.NewStore()}, &bottest.Checker{}, bot.Options{Logger: quiet})
+	s := bot.New(failingStore{storetest.NewMemory()}, &bottest.Checker{}, bot.Options{Logger: quiet})
 	defer s.Close()
 	ctx := context.Background()
 	_, herr := s.History(ctx, "T1", "U1", bot.HistoryArgs{})

@@ -8,6 +8,7 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // A check answered privately stays out of everyone else's history, on the
@@ -18,7 +19,7 @@ func TestPrivateChecksStayOutOfOthersHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	for name, st := range map[string]bot.Store{"fake": bottest.NewStore(), "bbolt": db} {
+	for name, st := range map[string]bot.Store{"fake": storetest.NewMemory(), "bbolt": db} {
 		t.Run(name, func(t *testing.T) {
 			p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 			s := newService(t, st, &bottest.Checker{}, p, bot.Options{})

@@ -305,7 +305,9 @@ func (s *Service) refuse(r *store.Request, notice string) {
 	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		ctx, cancel := context.WithTimeout(s.ctx, time.Minute)
+		// Not s.ctx: Close cancels it, and the refusal must still be recorded
+		// (Close waits for this goroutine, at most the minute).
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
 		defer cancel()
 		if err := s.store.FinishRequest(ctx, r.Tenant, r.Key, store.RequestFailed, ""); err != nil {
 			s.log.Error("finish refused request", "key", r.Key, "err", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -52,7 +53,7 @@ func waitFinal(t *testing.T, p *bottest.Platform) bottest.Post {
 }
 
 func TestMentionPostedThenUpdatedWithVerdict(t *testing.T) {
-	st := bottest.NewStore()
+	st := storetest.NewMemory()
 	p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 	s := newService(t, st, &bottest.Checker{Label: factcheck.Contradicted}, p, bot.Options{})
 	res, err := s.Submit(context.Background(), req("k1", "The moon is made of cheese"))
@@ -76,7 +77,7 @@ func TestMentionPostedThenUpdatedWithVerdict(t *testing.T) {
 	if final.Msg.CheckID == "" || len(final.Msg.Actions) != 2 {
 		t.Errorf("final lacks check id or actions: %+v", final.Msg)
 	}
-	r, _ := st.Request("T1", "k1")
+	r, _ := st.Request(context.Background(), "T1", "k1")
 	if r.State != store.RequestDone || r.CheckID != final.Msg.CheckID || r.Reply != posts[0].Reply {
 		t.Errorf("stored request = %+v, want done with check id and reply", r)
 	}
@@ -87,7 +88,7 @@ func TestMentionPostedThenUpdatedWithVerdict(t *testing.T) {
 }
 
 func TestRedeliveryAnsweredOnce(t *testing.T) {
-	st := bottest.NewStore()
+	st := storetest.NewMemory()
 	p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 	s := newService(t, st, &bottest.Checker{}, p, bot.Options{})
 	var got []bot.Status
@@ -128,7 +129,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := bottest.NewStore()
+			st := storetest.NewMemory()
 			p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 			s := newService(t, st, &bottest.Checker{}, p,
 				bot.Options{MaxInput: 100, UserLimit: bot.Limit{N: 2, Window: 10 * time.Minute}, Now: func() time.Time { return now }})
@@ -153,8 +154,8 @@ func TestRefusals(t *testing.T) {
 			if diff := cmp.Diff([]string{res.Notice}, notes); diff != "" {
 				t.Errorf("notices (-want +got):\n%s", diff)
 			}
-			r, ok := st.Request("T1", tt.name+string(rune('a'+tt.n-1)))
-			if !ok || r.State != store.RequestFailed || r.Text != tt.text {
+			r, err := st.Request(context.Background(), "T1", tt.name+string(rune('a'+tt.n-1)))
+			if err != nil || r.State != store.RequestFailed || r.Text != tt.text {
 				t.Errorf("stored = %+v, want the refused request kept as failed", r)
 			}
 		})
@@ -173,7 +174,7 @@ func TestCheckErrorIsShortAndHonest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := bottest.NewStore()
+			st := storetest.NewMemory()
 			p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 			ck := &bottest.Checker{Func: func(context.Context, factcheck.Input) (*factcheck.Report, error) { return nil, tt.err }}
 			s := newService(t, st, ck, p, bot.Options{})
@@ -185,7 +186,7 @@ func TestCheckErrorIsShortAndHonest(t *testing.T) {
 			if !strings.Contains(final.Msg.Error, tt.want) || strings.Contains(final.Msg.Error, "secret") {
 				t.Errorf("error shown = %q, want it to contain %q and no details", final.Msg.Error, tt.want)
 			}
-			if r, _ := st.Request("T1", "e"); r.State != store.RequestFailed {
+			if r, _ := st.Request(context.Background(), "T1", "e"); r == nil || r.State != store.RequestFailed {
 				t.Errorf("state = %q, want failed", r.State)
 			}
 		})
@@ -193,7 +194,7 @@ func TestCheckErrorIsShortAndHonest(t *testing.T) {
 }
 
 func TestResumeAfterRestartCompletesOnce(t *testing.T) {
-	st := bottest.NewStore()
+	st := storetest.NewMemory()
 	p1 := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 	ck1 := &bottest.Checker{Block: make(chan struct{}), Started: make(chan factcheck.Input, 1)}
 	s1 := newService(t, st, ck1, p1, bot.Options{})
@@ -202,7 +203,7 @@ func TestResumeAfterRestartCompletesOnce(t *testing.T) {
 	}
 	<-ck1.Started // placeholder posted, check running
 	s1.Close()    // "kill" mid-check
-	if r, _ := st.Request("T1", "r1"); r.State != store.RequestPending || r.Reply != "reply-1" {
+	if r, _ := st.Request(context.Background(), "T1", "r1"); r == nil || r.State != store.RequestPending || r.Reply != "reply-1" {
 		t.Fatalf("after close: %+v, want pending with reply", r)
 	}
 
@@ -218,7 +219,7 @@ func TestResumeAfterRestartCompletesOnce(t *testing.T) {
 	if final.Reply != "reply-1" {
 		t.Errorf("final updated %q, want reply-1", final.Reply)
 	}
-	if r, _ := st.Request("T1", "r1"); r.State != store.RequestDone || r.Attempts != 2 {
+	if r, _ := st.Request(context.Background(), "T1", "r1"); r == nil || r.State != store.RequestDone || r.Attempts != 2 {
 		t.Errorf("after resume: %+v, want done after 2 attempts", r)
 	}
 	// A third start has nothing to do.
@@ -231,7 +232,7 @@ func TestResumeAfterRestartCompletesOnce(t *testing.T) {
 }
 
 func TestRecheckIsFreshWithOriginalText(t *testing.T) {
-	st := bottest.NewStore()
+	st := storetest.NewMemory()
 	p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 	ck := &bottest.Checker{}
 	s := newService(t, st, ck, p, bot.Options{})
@@ -252,7 +253,7 @@ func TestRecheckIsFreshWithOriginalText(t *testing.T) {
 }
 
 func TestFeedbackAndHistory(t *testing.T) {
-	st := bottest.NewStore()
+	st := storetest.NewMemory()
 	p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
 	s := newService(t, st, &bottest.Checker{}, p, bot.Options{})
 	s.Submit(context.Background(), req("a", "Claim one"))
@@ -299,7 +300,7 @@ func TestMux(t *testing.T) {
 
 func TestObserveAckFeedsHistogram(t *testing.T) {
 	reg := bot.NewRegistry()
-	s := bot.New(bottest.NewStore(), &bottest.Checker{}, bot.Options{Metrics: bot.NewMetrics(reg), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s := bot.New(storetest.NewMemory(), &bottest.Checker{}, bot.Options{Metrics: bot.NewMetrics(reg), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	s.ObserveAck("slack", 3*time.Millisecond)
 	s.ObserveAck("slack", 40*time.Millisecond)
 	srv := httptest.NewServer(bot.NewMux(reg, nil))

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/discord"
@@ -27,7 +29,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/wait"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/google/go-cmp/cmp"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 const (
@@ -78,7 +80,7 @@ func (o *orderedService) Submit(ctx context.Context, r *store.Request) (bot.Resu
 type harness struct {
 	*tracker
 	fake    *discordtest.Server
-	store   *bottest.Store
+	store   *storetest.Memory
 	checker *bottest.Checker
 	svc     *orderedService
 	a       *discord.Adapter
@@ -92,7 +94,7 @@ type option func(*discord.Config, *bot.Options, *bottest.Checker)
 
 func newHarness(t testing.TB, opts ...option) *harness {
 	t.Helper()
-	h := &harness{tracker: newTracker(t), fake: discordtest.New(t), store: bottest.NewStore(), checker: &bottest.Checker{}}
+	h := &harness{tracker: newTracker(t), fake: discordtest.New(t), store: storetest.NewMemory(), checker: &bottest.Checker{}}
 	var st bot.Store = h.store
 	pub, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
@@ -141,9 +143,9 @@ func (h *harness) waitDone(tenant, key string) *store.Request {
 	h.t.Helper()
 	var r *store.Request
 	h.poll(func(context.Context) bool {
-		var ok bool
-		r, ok = h.store.Request(tenant, key)
-		return ok && r.State != store.RequestPending
+		var err error
+		r, err = h.store.Request(context.Background(), tenant, key)
+		return err == nil && r.State != store.RequestPending
 	}, func() string { return fmt.Sprintf("request %s not finished", key) })
 	return r
 }
@@ -306,7 +308,7 @@ func TestIgnoresBotsAndUnmentionedMessages(t *testing.T) {
 		}
 		h.waitHandled("discord:message:"+m.ID, 1)
 	}
-	if n := h.store.Accepted; n != 0 {
+	if n := h.store.RequestCount(); n != 0 {
 		t.Errorf("stored %d requests, want 0", n)
 	}
 }
@@ -558,7 +560,7 @@ func TestHTTPInteractions(t *testing.T) {
 			t.Errorf("%s → %d, want 401", name, resp.StatusCode)
 		}
 	}
-	if n := h.store.Accepted; n != 0 {
+	if n := h.store.RequestCount(); n != 0 {
 		t.Errorf("stored %d requests from refused deliveries", n)
 	}
 

@@ -17,6 +17,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 func percentile(d []time.Duration, p float64) float64 {
@@ -27,7 +28,7 @@ func percentile(d []time.Duration, p float64) float64 {
 
 func benchStore(b *testing.B, kind string) bot.Store {
 	if kind == "mem" {
-		return bottest.NewStore()
+		return storetest.NewMemory()
 	}
 	db, err := store.Open(filepath.Join(b.TempDir(), "bench.db"), store.Options{})
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -77,7 +78,7 @@ func start(t testing.TB, s setup) *env {
 		t.Cleanup(s.fake.Close)
 	}
 	if s.store == nil {
-		s.store = bottest.NewStore()
+		s.store = storetest.NewMemory()
 	}
 	if s.checker == nil {
 		s.checker = &bottest.Checker{Label: factcheck.Contradicted}
@@ -652,8 +653,8 @@ func TestVerifyPublishedExample(t *testing.T) {
 	}
 }
 
-func httpEnv(t *testing.T, now time.Time, secret string) (*env, *httptest.Server, *bottest.Store) {
-	st := bottest.NewStore()
+func httpEnv(t *testing.T, now time.Time, secret string) (*env, *httptest.Server, *storetest.Memory) {
+	st := storetest.NewMemory()
 	e := start(t, setup{http: true, store: st, now: func() time.Time { return now }})
 	_ = secret
 	mux := bot.NewMux(bot.NewRegistry(), nil)
@@ -705,8 +706,8 @@ func TestHTTPModeSignature(t *testing.T) {
 		}
 	}
 	e.stop()
-	if st.Accepted != 0 || len(e.fake.Recorded()) != 0 {
-		t.Errorf("refused requests left traces: %d stored, %d calls", st.Accepted, len(e.fake.Recorded()))
+	if st.RequestCount() != 0 || len(e.fake.Recorded()) != 0 {
+		t.Errorf("refused requests left traces: %d stored, %d calls", st.RequestCount(), len(e.fake.Recorded()))
 	}
 }
 

@@ -21,10 +21,11 @@ import (
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 func TestDiscordConfigErrors(t *testing.T) {
-	svc := bot.New(bottest.NewStore(), &bottest.Checker{}, bot.Options{})
+	svc := bot.New(storetest.NewMemory(), &bottest.Checker{}, bot.Options{})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	for name, env := range map[string]map[string]string{
 		"no token":         {},
@@ -51,7 +52,7 @@ func TestServeDiscordEndToEnd(t *testing.T) {
 		"DISCORD_GUILD_ID":   "42",
 		"DISCORD_API_URL":    fake.APIURL(),
 	}
-	st := bottest.NewStore()
+	st := storetest.NewMemory()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := bot.New(st, &bottest.Checker{}, bot.Options{NoUserLimit: true, Logger: log})
 	mux := http.NewServeMux()

@@ -69,6 +69,10 @@ type Model struct {
 // (common before Gemini 3); they are sent back as no id at all.
 const localIDPrefix = "gemini-local-"
 
+// skipSignature is the thought signature Gemini documents for function
+// calls it did not generate (https://ai.google.dev/gemini-api/docs/thought-signatures).
+const skipSignature = "skip_thought_signature_validator"
+
 var _ factcheck.Model = (*Model)(nil)
 
 // New returns a Model for cfg. It makes no network calls; a wrong key or
@@ -277,9 +281,16 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 				if err != nil {
 					return nil, nil, fmt.Errorf("message %d: call %s: %w", i, tc.Name, err)
 				}
+				sig := tc.Signature
+				if len(sig) == 0 && tc.ID == "" {
+					// A call the engine read from the model's text: Gemini
+					// gave it no signature, and Gemini 3 accepts this
+					// documented sentinel for calls it did not make.
+					sig = []byte(skipSignature)
+				}
 				parts = append(parts, &genai.Part{
 					FunctionCall:     &genai.FunctionCall{ID: apiID(tc.ID), Name: tc.Name, Args: args},
-					ThoughtSignature: tc.Signature,
+					ThoughtSignature: sig,
 				})
 			}
 		case factcheck.RoleUser:

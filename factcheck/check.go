@@ -1,3 +1,13 @@
+// Package factcheck is the engine: it splits a text into claims and
+// verifies each under budgets, with evidence it retrieved itself.
+//
+// One tool loop (loop.go) drives the model for both steps: extraction
+// finishes with submit_claims (extract.go), verification with
+// submit_verdict after web_search, read_page and search_fact_checks
+// (verify.go, webtools.go). What a run retrieved bounds what its verdict
+// may cite (provenance.go). Models are reached through the Model
+// interface; the providers in factcheck/gemini and factcheck/openai only
+// translate.
 package factcheck
 
 import (
@@ -132,19 +142,53 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Input: in.Text, CheckedAt: c.now(), Model: c.Model.Name(), Claims: []*Verdict{}, NotCheckable: []NotCheckable{}}
-
-	source := in.Text // what claims are extracted from
-	userText := in.Text
-	if u := onlyURL(text); u != "" {
-		page, err := c.readInputPage(ctx, u)
-		if err != nil {
-			return nil, err
-		}
-		source = truncate(page.Title+"\n\n"+page.Text, pageInputChars)
-		rep.Notice = fmt.Sprintf("The message was only a link, so the claims of that page were checked: %s", page.Title)
-		emit(Event{Kind: EventNote, Claim: -1, Text: "reading the linked page " + u})
+	source, err := c.source(ctx, in.Text, rep, emit)
+	if err != nil {
+		return nil, err
 	}
+	claims, err := c.claims(ctx, in, source, rep)
+	if err != nil {
+		return nil, err
+	}
+	emit(Event{Kind: EventClaims, Claim: -1, Claims: claims})
+	rep.Claims = c.verifyAll(ctx, in, claims, emit)
 
+	var firstErr error
+	failed := 0
+	for _, v := range rep.Claims {
+		rep.Usage = rep.Usage.Add(v.Usage)
+		if v.Error != "" {
+			failed++
+			if firstErr == nil {
+				firstErr = v.err
+			}
+		}
+	}
+	if len(claims) > 0 && failed == len(claims) {
+		return rep, firstErr
+	}
+	return rep, nil
+}
+
+// source returns the text claims are extracted from: the input, or the
+// page it links to when it is nothing but a link.
+func (c *Checker) source(ctx context.Context, input string, rep *Report, emit func(Event)) (string, error) {
+	u := onlyURL(strings.TrimSpace(input))
+	if u == "" {
+		return input, nil
+	}
+	page, err := c.readInputPage(ctx, u)
+	if err != nil {
+		return "", err
+	}
+	rep.Notice = fmt.Sprintf("The message was only a link, so the claims of that page were checked: %s", page.Title)
+	emit(Event{Kind: EventNote, Claim: -1, Text: "reading the linked page " + u})
+	return truncate(page.Title+"\n\n"+page.Text, pageInputChars), nil
+}
+
+// claims extracts the claims of source into rep and returns those to
+// verify, at most MaxClaims.
+func (c *Checker) claims(ctx context.Context, in Input, source string, rep *Report) ([]ExtractedClaim, error) {
 	x, err := c.extract(ctx, in, source)
 	if err != nil {
 		return nil, err
@@ -168,9 +212,12 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 			rep.NotCheckable[i].Start, rep.NotCheckable[i].End = -1, -1
 		}
 	}
-	emit(Event{Kind: EventClaims, Claim: -1, Claims: claims})
+	return claims, nil
+}
 
-	rep.Claims = make([]*Verdict, len(claims))
+// verifyAll verifies the claims concurrently, at most Concurrency at once.
+func (c *Checker) verifyAll(ctx context.Context, in Input, claims []ExtractedClaim, emit func(Event)) []*Verdict {
+	out := make([]*Verdict, len(claims))
 	sem := make(chan struct{}, orDefault(c.Concurrency, DefaultConcurrency))
 	var wg sync.WaitGroup
 	for i, cl := range claims {
@@ -179,29 +226,14 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			v := c.checkClaim(ctx, in, cl, userText, i, emit)
+			v := c.checkClaim(ctx, in, cl, in.Text, i, emit)
 			v.Start, v.End, v.Span = cl.Start, cl.End, cl.Span
-			rep.Claims[i] = v
+			out[i] = v
 			emit(Event{Kind: EventVerdict, Claim: i, Verdict: v})
 		}()
 	}
 	wg.Wait()
-
-	var firstErr error
-	failed := 0
-	for _, v := range rep.Claims {
-		rep.Usage = rep.Usage.Add(v.Usage)
-		if v.Error != "" {
-			failed++
-			if firstErr == nil {
-				firstErr = v.err
-			}
-		}
-	}
-	if len(claims) > 0 && failed == len(claims) {
-		return rep, firstErr
-	}
-	return rep, nil
+	return out
 }
 
 // checkClaim answers one claim from the cache or by verification. Failures

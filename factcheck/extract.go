@@ -2,7 +2,6 @@ package factcheck
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -23,11 +22,8 @@ type claimsArgs struct {
 	NotCheckable []notCheckableArgs `json:"not_checkable,omitempty"`
 }
 
-var submitClaimsSpec = ToolSpec{
-	Name:        ToolSubmitClaims,
-	Description: "Submit the check-worthy claims found in the text, and the parts that are not checkable.",
-	Parameters:  SchemaFor[claimsArgs](),
-}
+// submitClaims is the extraction loop's finishing tool.
+var submitClaims = finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text, and the parts that are not checkable.", nil)
 
 // extractAttempts bounds the calls spent on one extraction.
 const extractAttempts = 2
@@ -35,71 +31,43 @@ const extractAttempts = 2
 // Extract splits text into self-contained claims and not-checkable parts.
 // The model proposes spans; the code finds their offsets in text.
 func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error) {
-	x := &Extraction{}
-	req := &ModelRequest{
-		System:   extractSystemPrompt,
-		Messages: []Message{{Role: RoleUser, Text: extractUserPrompt(text)}},
-		Tools:    []ToolSpec{submitClaimsSpec},
-		ToolMode: ToolRequired,
-		Allowed:  []string{ToolSubmitClaims},
+	tr := newTracer(c.now)
+	l := &loop[claimsArgs]{
+		model:    c.Model,
+		system:   extractSystemPrompt,
+		prompt:   extractUserPrompt(text),
+		finish:   submitClaims,
+		steps:    extractAttempts,
+		required: true,
+		text:     extractLoopText,
+		trace:    tr,
 	}
-	var got *claimsArgs
-	var lastErr error
-	for attempt := 0; attempt < extractAttempts && got == nil; attempt++ {
-		resp, err := c.Model.Generate(ctx, req)
-		if err != nil {
-			x.Trace = append(x.Trace, TraceEvent{At: c.now(), Kind: "model", Error: err.Error()})
-			return nil, fmt.Errorf("extracting claims: %w", err)
-		}
-		u := resp.Usage
-		x.Usage = x.Usage.Add(u)
-		x.Trace = append(x.Trace, TraceEvent{At: c.now(), Kind: "model", Usage: &u, FinishReason: resp.FinishReason})
-		req.Messages = append(req.Messages, resp.Message)
-		var results []ToolResult
-		for _, call := range resp.Message.ToolCalls {
-			var ca claimsArgs
-			err := errors.New("unknown tool; call submit_claims")
-			if call.Name == ToolSubmitClaims {
-				err = decodeArgs(call.Args, submitClaimsSpec.Parameters, &ca)
-			}
-			res := ToolResult{ID: call.ID, Name: call.Name, Content: []byte(`{"status":"received"}`)}
-			if err != nil {
-				lastErr = err
-				res.Content = errorObservation(err)
-				x.Trace = append(x.Trace, TraceEvent{At: c.now(), Kind: "tool", Tool: call.Name, Error: err.Error()})
-			} else if got == nil {
-				got = &ca
-				x.Trace = append(x.Trace, TraceEvent{At: c.now(), Kind: "tool", Tool: call.Name, Args: truncate(string(call.Args), 500)})
-			}
-			results = append(results, res)
-		}
-		if got == nil && len(resp.Message.ToolCalls) == 0 {
-			var ca claimsArgs
-			if jsonFromText(resp.Message.Text, &ca) {
-				got = &ca
-				x.Trace = append(x.Trace, TraceEvent{At: c.now(), Kind: "note", Note: "claims given as text, not through submit_claims; accepted"})
-				break
-			}
-			lastErr = errors.New("the model answered without calling submit_claims")
-			req.Messages = append(req.Messages, Message{Role: RoleUser, Text: "Answer by calling submit_claims."})
-			continue
-		}
-		if len(results) > 0 {
-			req.Messages = append(req.Messages, Message{Role: RoleUser, ToolResults: results})
-		}
+	o, err := l.run(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("extracting claims: %w", err)
 	}
-	if got == nil {
-		if looksLikeOneStatement(text) {
-			// A short single statement needs no splitting: check it whole.
-			x.Trace = append(x.Trace, TraceEvent{At: c.now(), Kind: "note", Note: fmt.Sprintf("extraction failed (%v); checking the input as one claim", lastErr)})
-			t := strings.TrimSpace(text)
-			start := strings.Index(text, t)
-			x.Claims = []ExtractedClaim{{Claim: t, Span: t, Start: start, End: start + len(t)}}
-			return x, nil
+	x := &Extraction{Usage: o.usage}
+	if o.result == nil {
+		if !looksLikeOneStatement(text) {
+			return nil, fmt.Errorf("extracting claims: the model gave no usable list of claims: %v", o.lastErr)
 		}
-		return nil, fmt.Errorf("extracting claims: the model gave no usable list of claims: %v", lastErr)
+		// A short single statement needs no splitting: check it whole.
+		tr.note(fmt.Sprintf("extraction failed (%v); checking the input as one claim", o.lastErr))
+		t := strings.TrimSpace(text)
+		start := strings.Index(text, t)
+		x.Claims = []ExtractedClaim{{Claim: t, Span: t, Start: start, End: start + len(t)}}
+	} else {
+		x.Claims, x.NotCheckable = placeClaims(text, o.result)
 	}
+	x.Trace = tr.list()
+	return x, nil
+}
 
+// placeClaims finds the claims' and the not-checkable parts' spans in text,
+// drops duplicate claims, and removes links the user did not write.
+func placeClaims(text string, got *claimsArgs) ([]ExtractedClaim, []NotCheckable) {
+	var claims []ExtractedClaim
+	var notCheckable []NotCheckable
 	cursor := 0
 	seen := map[string]bool{}
 	for _, ca := range got.Claims {
@@ -120,7 +88,7 @@ func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error)
 		if start >= 0 {
 			cursor = end
 		}
-		x.Claims = append(x.Claims, ExtractedClaim{Claim: claim, Span: strings.TrimSpace(ca.Span), Start: start, End: end})
+		claims = append(claims, ExtractedClaim{Claim: claim, Span: strings.TrimSpace(ca.Span), Start: start, End: end})
 	}
 	for _, nc := range got.NotCheckable {
 		if strings.TrimSpace(nc.Span) == "" {
@@ -131,9 +99,9 @@ func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error)
 		if reason == "" {
 			reason = "not a checkable statement of fact"
 		}
-		x.NotCheckable = append(x.NotCheckable, NotCheckable{Text: strings.TrimSpace(nc.Span), Reason: reason, Start: start, End: end})
+		notCheckable = append(notCheckable, NotCheckable{Text: strings.TrimSpace(nc.Span), Reason: reason, Start: start, End: end})
 	}
-	return x, nil
+	return claims, notCheckable
 }
 
 // findSpan returns the byte offsets of span in text, searching from

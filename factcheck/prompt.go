@@ -63,3 +63,15 @@ Answer by calling submit_claims.`
 func extractUserPrompt(text string) string {
 	return "Text to split into claims:\n<user_text>\n" + text + "\n</user_text>"
 }
+
+// verifyLoopText is what the verification loop tells the model.
+var verifyLoopText = loopText{
+	nudge:  "Use the tools, and finish by calling submit_verdict. Do not answer in plain text.",
+	usedUp: "the %s budget is used up; submit your verdict",
+	force:  "The %s budget is used up. Call submit_verdict now, using only the evidence already retrieved. If it is not enough, the verdict is unverifiable.",
+}
+
+// extractLoopText is what the extraction loop tells the model.
+var extractLoopText = loopText{
+	nudge: "Answer by calling submit_claims.",
+}

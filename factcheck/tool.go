@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -103,11 +105,7 @@ func SchemaFor[T any]() map[string]any {
 func callTool(ctx context.Context, tools map[string]Tool, call ToolCall) (content json.RawMessage, toolErr error) {
 	t, ok := tools[call.Name]
 	if !ok {
-		names := make([]string, 0, len(tools))
-		for n := range tools {
-			names = append(names, n)
-		}
-		toolErr = fmt.Errorf("unknown tool %q; the tools are: %s", call.Name, strings.Join(sortedStrings(names), ", "))
+		toolErr = fmt.Errorf("unknown tool %q; the tools are: %s", call.Name, strings.Join(slices.Sorted(maps.Keys(tools)), ", "))
 		return errorObservation(toolErr), toolErr
 	}
 	var out any

@@ -1,8 +1,25 @@
 package factcheck
 
-import "github.com/factbot-dev/factbot/search"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/factbot-dev/factbot/search"
+)
 
 // urlKey is the form in which URLs are compared: the canonical URL, so that
 // a cited URL matches the retrieved one despite case, trailing slashes or
 // tracking parameters.
 func urlKey(u string) string { return search.Canonical(u) }
+
+var urlRE = regexp.MustCompile(`https?://[^\s<>"'()\[\]{}|\\^` + "`" + `]+`)
+
+// urlsIn returns the http(s) URLs written in text, without trailing
+// punctuation.
+func urlsIn(text string) []string {
+	var out []string
+	for _, u := range urlRE.FindAllString(text, -1) {
+		out = append(out, strings.TrimRight(u, ".,;:!?'\""))
+	}
+	return out
+}

@@ -340,3 +340,48 @@ func TestURLsInProseAreScrubbed(t *testing.T) {
 		t.Errorf("quote keeps an unretrieved URL: %q", v.Evidence[0].QuoteOrSummary)
 	}
 }
+
+// A model that writes its calls and its verdict as text still gets through
+// the loop: the calls are run, the verdict is accepted after validation.
+func TestCallsAndVerdictAsText(t *testing.T) {
+	srch := wallSearcher()
+	m := &fct.Model{Handle: fct.Script(
+		fct.Text("Let me search.\n<tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"great wall visible from space\"}}\n</tool_call>"),
+		fct.Text("```json\n"+`{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"`+wallURL+`","source_title":"t","supports":false,"quote_or_summary":"not visible to the naked eye"}]}`+"\n```"),
+	)}
+	c := checker(m)
+	c.Search = srch
+	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || !v.Evidence[0].QuoteFound {
+		t.Errorf("got %s with %+v, want contradicted with the snippet quoted", v.Verdict, v.Evidence)
+	}
+	if srch.Calls() != 1 {
+		t.Errorf("searches = %d, want the one written as text", srch.Calls())
+	}
+	msgs := m.Requests()[1].Messages
+	if res := msgs[len(msgs)-1].ToolResults; len(res) != 1 || res[0].Name != "web_search" {
+		t.Errorf("second request ends with %+v, want the search's observation", msgs[len(msgs)-1])
+	}
+}
+
+// The forced final call is answered with the verdict as text.
+func TestForcedVerdictAsText(t *testing.T) {
+	m := &fct.Model{Handle: func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+		if req.ToolMode == factcheck.ToolRequired {
+			return fct.Text(`{"verdict":"unverifiable","confidence":"low","reasoning":"Out of steps."}`), nil
+		}
+		return fct.Text("Still thinking."), nil
+	}}
+	c := checker(m)
+	c.Budget = factcheck.Budget{Steps: 1}
+	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Reasoning != "Out of steps." || v.StoppedBy != factcheck.BudgetSteps {
+		t.Errorf("got %q stopped by %q, want the forced verdict, stopped by steps", v.Reasoning, v.StoppedBy)
+	}
+}

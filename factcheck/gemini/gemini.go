@@ -16,6 +16,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/retry"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/internal/wait"
 )
@@ -26,7 +27,6 @@ const DefaultModel = "gemini-flash-latest"
 const (
 	defaultMaxAttempts   = 4
 	defaultMaxRetryDelay = 30 * time.Second
-	firstRetryDelay      = time.Second
 )
 
 // ErrBlocked is wrapped when Gemini refuses to answer: the prompt was
@@ -68,6 +68,10 @@ type Model struct {
 // localIDPrefix marks call ids made up here because the API sent none
 // (common before Gemini 3); they are sent back as no id at all.
 const localIDPrefix = "gemini-local-"
+
+// skipSignature is the thought signature Gemini documents for function
+// calls it did not generate (https://ai.google.dev/gemini-api/docs/thought-signatures).
+const skipSignature = "skip_thought_signature_validator"
 
 var _ factcheck.Model = (*Model)(nil)
 
@@ -144,41 +148,57 @@ func (m *Model) Generate(ctx context.Context, req *factcheck.ModelRequest) (*fac
 	if err != nil {
 		return nil, fmt.Errorf("gemini: %w", err)
 	}
-	for attempt := 1; ; attempt++ {
-		resp, err := m.client.Models.GenerateContent(ctx, m.name, contents, config)
+	var resp *genai.GenerateContentResponse
+	call := func(ctx context.Context) error {
+		r, err := m.client.Models.GenerateContent(ctx, m.name, contents, config)
 		if err == nil {
-			return m.convertResponse(resp)
+			resp = r
+			return nil
 		}
 		var apiErr genai.APIError
 		if !errors.As(err, &apiErr) {
-			return nil, fmt.Errorf("gemini %s: %w", m.name, err)
+			return fmt.Errorf("gemini %s: %w", m.name, err)
 		}
 		if ce := m.configError(apiErr); ce != nil {
-			return nil, ce
+			return ce
 		}
-		e := &APIError{APIError: apiErr}
-		if !retryable(apiErr.Code) {
-			return nil, fmt.Errorf("gemini %s: %w", m.name, e)
-		}
-		if attempt >= m.maxAttempts {
-			return nil, m.gaveUp(e, fmt.Sprintf("after %d attempts", attempt))
-		}
-		d := m.retryDelay(attempt, apiErr)
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
-			return nil, m.gaveUp(e, fmt.Sprintf("after %d attempts (waiting %v more would pass the deadline)", attempt, d))
-		}
-		if err := m.sleep(ctx, d); err != nil {
-			return nil, fmt.Errorf("gemini %s: stopped waiting %v to retry: %w (after %w)", m.name, d, err, e)
-		}
+		return &APIError{APIError: apiErr}
 	}
+	policy := retry.Policy{Attempts: m.maxAttempts, MaxWait: m.maxDelay, Sleep: m.sleep}
+	if err := retry.Do(ctx, policy, m.classify, call); err != nil {
+		return nil, m.failed(ctx, err)
+	}
+	return m.convertResponse(resp)
 }
 
-// gaveUp is the error after the last retry of a retryable error.
-func (m *Model) gaveUp(e *APIError, how string) error {
-	if e.Code == http.StatusTooManyRequests {
-		return fmt.Errorf("gemini %s: %w %s: %w", m.name, factcheck.ErrRateLimited, how, e)
+// classify retries rate limits and server errors, waiting the delay the
+// API asks for (RetryInfo), capped at MaxRetryDelay.
+func (m *Model) classify(err error) retry.Decision {
+	var e *APIError
+	if !errors.As(err, &e) || !retryable(e.Code) {
+		return retry.Decision{}
 	}
-	return fmt.Errorf("gemini %s: server error %s: %w", m.name, how, e)
+	d, _ := retry.AfterRetryInfo(e.Details)
+	return retry.Decision{Retry: true, After: min(d, m.maxDelay)}
+}
+
+// failed wraps the error of a Generate that did not succeed.
+func (m *Model) failed(ctx context.Context, err error) error {
+	var e *APIError
+	if usererr.IsConfig(err) || !errors.As(err, &e) {
+		return err // a setting to fix, or already wrapped
+	}
+	var re *retry.Error
+	switch {
+	case errors.As(err, &re) && e.Code == http.StatusTooManyRequests:
+		return fmt.Errorf("gemini %s: %w %s: %w", m.name, factcheck.ErrRateLimited, re.Reason, e)
+	case errors.As(err, &re):
+		return fmt.Errorf("gemini %s: server error %s: %w", m.name, re.Reason, e)
+	case ctx.Err() != nil && !errors.Is(err, ctx.Err()):
+		// Cancelled as the answer arrived, before any wait started.
+		return fmt.Errorf("gemini %s: %w (after %w)", m.name, ctx.Err(), err)
+	}
+	return fmt.Errorf("gemini %s: %w", m.name, err)
 }
 
 // APIError is a Gemini API error with a one-line message; it wraps the
@@ -200,32 +220,6 @@ func retryable(code int) bool {
 		return true
 	}
 	return false
-}
-
-// retryDelay is the wait after the attempt-th failed call: the server's
-// RetryInfo delay if it gave one, else 1s, 2s, 4s, …; capped.
-func (m *Model) retryDelay(attempt int, e genai.APIError) time.Duration {
-	d, ok := serverRetryDelay(e)
-	if !ok {
-		d = firstRetryDelay << min(attempt-1, 20)
-	}
-	return min(max(d, 0), m.maxDelay)
-}
-
-// serverRetryDelay finds google.rpc.RetryInfo.retryDelay in e's details.
-func serverRetryDelay(e genai.APIError) (time.Duration, bool) {
-	for _, d := range e.Details {
-		if d["@type"] != "type.googleapis.com/google.rpc.RetryInfo" {
-			continue
-		}
-		// protobuf JSON Duration: "7s", "0.5s", "1.000340s".
-		if v, ok := d["retryDelay"].(string); ok {
-			if dur, err := time.ParseDuration(v); err == nil {
-				return dur, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // configError turns errors the user must fix in the configuration into a
@@ -287,9 +281,16 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 				if err != nil {
 					return nil, nil, fmt.Errorf("message %d: call %s: %w", i, tc.Name, err)
 				}
+				sig := tc.Signature
+				if len(sig) == 0 && tc.ID == "" {
+					// A call the engine read from the model's text: Gemini
+					// gave it no signature, and Gemini 3 accepts this
+					// documented sentinel for calls it did not make.
+					sig = []byte(skipSignature)
+				}
 				parts = append(parts, &genai.Part{
 					FunctionCall:     &genai.FunctionCall{ID: apiID(tc.ID), Name: tc.Name, Args: args},
-					ThoughtSignature: tc.Signature,
+					ThoughtSignature: sig,
 				})
 			}
 		case factcheck.RoleUser:
@@ -313,6 +314,14 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 		return nil, nil, errors.New("request has no messages")
 	}
 
+	if err := setTools(config, req); err != nil {
+		return nil, nil, err
+	}
+	return contents, config, nil
+}
+
+// setTools declares req's tools in config, with its tool mode.
+func setTools(config *genai.GenerateContentConfig, req *factcheck.ModelRequest) error {
 	if len(req.Tools) > 0 {
 		decls := make([]*genai.FunctionDeclaration, 0, len(req.Tools))
 		for _, t := range req.Tools {
@@ -328,7 +337,7 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 	case factcheck.ToolAuto:
 	case factcheck.ToolRequired:
 		if len(req.Tools) == 0 {
-			return nil, nil, errors.New("tool use required but no tools declared")
+			return errors.New("tool use required but no tools declared")
 		}
 		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{
 			Mode:                 genai.FunctionCallingConfigModeAny,
@@ -341,9 +350,9 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 			}}
 		}
 	default:
-		return nil, nil, fmt.Errorf("unknown tool mode %q", req.ToolMode)
+		return fmt.Errorf("unknown tool mode %q", req.ToolMode)
 	}
-	return contents, config, nil
+	return nil
 }
 
 // apiID is the id to send for a call or result: none for ids made up here.

@@ -690,3 +690,22 @@ func TestCallsWithoutIDs(t *testing.T) {
 		t.Error("thought signature not echoed")
 	}
 }
+
+// A call the loop read from the model's text has neither id nor thought
+// signature; it is sent with the sentinel Gemini accepts for calls it did
+// not make, and no id.
+func TestCallReadFromTextIsSentWithSentinelSignature(t *testing.T) {
+	m, srv, _ := newModel(t, geminitest.Script(geminitest.Text("ok")), gemini.Config{})
+	req := &factcheck.ModelRequest{Tools: searchTools, Messages: []factcheck.Message{
+		userText("x"),
+		{Role: factcheck.RoleModel, ToolCalls: []factcheck.ToolCall{{Name: "search", Args: json.RawMessage(`{"query":"q"}`)}}},
+		{Role: factcheck.RoleUser, ToolResults: []factcheck.ToolResult{{Name: "search", Content: json.RawMessage(`{}`)}}},
+	}}
+	if _, err := m.Generate(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	calls := srv.Requests()[0].LastFunctionCalls()
+	if len(calls) != 1 || string(calls[0].ThoughtSignature) != "skip_thought_signature_validator" || calls[0].FunctionCall.ID != "" {
+		t.Errorf("function calls sent = %+v, want one without id, with the sentinel signature", calls)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -179,8 +178,10 @@ type wireFunction struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-// decode reads a response body into a factcheck response.
-func (m *Model) decode(body []byte, req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+// decode reads a response body into a factcheck response. Text stays text,
+// even when it looks like a tool call: reading calls and results written as
+// text is the factcheck loop's work, not the provider's.
+func (m *Model) decode(body []byte) (*factcheck.ModelResponse, error) {
 	var w wireResponse
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, fmt.Errorf("openai: %s: undecodable response: %w", m.name, err)
@@ -207,11 +208,6 @@ func (m *Model) decode(body []byte, req *factcheck.ModelRequest) (*factcheck.Mod
 			continue
 		}
 		msg.ToolCalls = append(msg.ToolCalls, factcheck.ToolCall{ID: c.ID, Name: c.Function.Name, Args: normaliseArgs(c.Function.Arguments)})
-	}
-	if len(msg.ToolCalls) == 0 && req.ToolMode != factcheck.ToolNone && len(req.Tools) > 0 {
-		if tc, rest, ok := embeddedCalls(msg.Text, req.Tools); ok {
-			msg.ToolCalls, msg.Text = tc, rest
-		}
 	}
 	for i := range msg.ToolCalls {
 		if msg.ToolCalls[i].ID == "" {
@@ -268,78 +264,4 @@ func normaliseArgs(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return slices.Clone(raw)
-}
-
-var (
-	toolCallTag = regexp.MustCompile(`(?s)<tool_call>\s*(.*?)\s*(?:</tool_call>|$)`)
-	codeFence   = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
-)
-
-// embeddedCalls finds tool calls a model wrote into its text: inside
-// <tool_call>…</tool_call> tags (Hermes/Qwen style), or as the whole text,
-// a JSON object {"name": …, "arguments"|"parameters": …} or an array of
-// them, possibly in a code fence. Only names of offered tools count.
-func embeddedCalls(text string, tools []factcheck.ToolSpec) ([]factcheck.ToolCall, string, bool) {
-	known := func(n string) bool {
-		return slices.ContainsFunc(tools, func(t factcheck.ToolSpec) bool { return t.Name == n })
-	}
-	if strings.Contains(text, "<tool_call>") {
-		var calls []factcheck.ToolCall
-		for _, m := range toolCallTag.FindAllStringSubmatch(text, -1) {
-			cs, ok := parseCallJSON(m[1], known)
-			if !ok {
-				return nil, "", false
-			}
-			calls = append(calls, cs...)
-		}
-		if len(calls) == 0 {
-			return nil, "", false
-		}
-		return calls, strings.TrimSpace(toolCallTag.ReplaceAllString(text, "")), true
-	}
-	t := strings.TrimSpace(text)
-	if m := codeFence.FindStringSubmatch(t); m != nil {
-		t = m[1]
-	}
-	if calls, ok := parseCallJSON(t, known); ok {
-		return calls, "", true
-	}
-	return nil, "", false
-}
-
-func parseCallJSON(s string, known func(string) bool) ([]factcheck.ToolCall, bool) {
-	type call struct {
-		Name       string          `json:"name"`
-		Arguments  json.RawMessage `json:"arguments"`
-		Parameters json.RawMessage `json:"parameters"`
-		Function   *wireFunction   `json:"function"`
-	}
-	s = strings.TrimSpace(s)
-	var list []call
-	if strings.HasPrefix(s, "[") {
-		if json.Unmarshal([]byte(s), &list) != nil {
-			return nil, false
-		}
-	} else {
-		var c call
-		if json.Unmarshal([]byte(s), &c) != nil {
-			return nil, false
-		}
-		list = []call{c}
-	}
-	var out []factcheck.ToolCall
-	for _, c := range list {
-		if c.Function != nil && c.Name == "" {
-			c.Name, c.Arguments = c.Function.Name, c.Function.Arguments
-		}
-		if !known(c.Name) {
-			return nil, false
-		}
-		args := c.Arguments
-		if len(args) == 0 {
-			args = c.Parameters
-		}
-		out = append(out, factcheck.ToolCall{Name: c.Name, Args: normaliseArgs(args)})
-	}
-	return out, len(out) > 0
 }

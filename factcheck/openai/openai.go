@@ -5,8 +5,9 @@
 // Requests go through the official openai-go client. Responses are decoded
 // leniently by this package, because local servers return tool calls in
 // several shapes: arguments as a JSON object instead of a string, calls
-// without ids, finish_reason "stop" next to tool calls, and calls written
-// into the message text as JSON or inside <tool_call> tags.
+// without ids, finish_reason "stop" next to tool calls. Calls a model wrote
+// into its text (as JSON, or inside <tool_call> tags) are returned as text:
+// the factcheck loop reads them.
 package openai
 
 import (
@@ -25,6 +26,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/retry"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/internal/wait"
 )
@@ -126,40 +128,69 @@ func New(cfg Config) (*Model, error) {
 func (m *Model) Name() string { return m.name }
 
 // Generate sends one Chat Completions request, retrying 429 and 5xx answers
-// within bounds.
+// within bounds. A rate limit that outlasts them wraps
+// factcheck.ErrRateLimited; a setting to fix is a *usererr.Config.
 func (m *Model) Generate(ctx context.Context, req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
 	params := m.params(req)
-	for attempt := 1; ; attempt++ {
-		var body []byte
+	var body []byte
+	attempt := 0
+	call := func(ctx context.Context) error {
+		attempt++
 		var res *http.Response
+		body = nil
 		_, err := m.client.Chat.Completions.New(ctx, params, option.WithResponseBodyInto(&body), option.WithResponseInto(&res))
 		if err == nil {
-			return m.decode(body, req)
+			return nil
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		f := failureOf(err, res)
 		if f == nil {
-			return nil, fmt.Errorf("openai: %s: %w", m.name, err)
+			return fmt.Errorf("openai: %s: %w", m.name, err)
 		}
-		if cerr := m.classify(f); cerr != nil {
-			return nil, cerr
+		if cerr := m.configError(f); cerr != nil {
+			return cerr
 		}
-		if f.status != http.StatusTooManyRequests && f.status < 500 {
-			return nil, fmt.Errorf("openai: %s: %s", m.name, f)
-		}
-		wait, ok := retryWait(f.header, attempt)
-		if !ok || attempt >= m.maxAttempts {
-			if f.status == http.StatusTooManyRequests {
-				return nil, fmt.Errorf("openai: %s: %s after %d attempts: %w", m.name, f, attempt, factcheck.ErrRateLimited)
-			}
-			return nil, fmt.Errorf("openai: %s: %s after %d attempts", m.name, f, attempt)
-		}
-		if err := m.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
+		return f
 	}
+	classify := func(err error) retry.Decision {
+		var f *failure
+		if !errors.As(err, &f) || (f.status != http.StatusTooManyRequests && f.status < 500) {
+			return retry.Decision{}
+		}
+		d, ok := retry.AfterHeader(f.header, time.Now())
+		if !ok {
+			d = min(time.Second<<min(attempt-1, 20), 16*time.Second) // 1s, 2s, 4s, …
+		}
+		return retry.Decision{Retry: true, After: d}
+	}
+	policy := retry.Policy{Attempts: m.maxAttempts, MaxWait: maxRetryWait, Sleep: m.sleep}
+	if err := retry.Do(ctx, policy, classify, call); err != nil {
+		return nil, m.failed(ctx, err)
+	}
+	return m.decode(body)
+}
+
+// failed wraps the error of a Generate that did not succeed.
+func (m *Model) failed(ctx context.Context, err error) error {
+	var f *failure
+	var re *retry.Error
+	switch {
+	case ctx.Err() != nil:
+		if errors.Is(err, ctx.Err()) {
+			return err
+		}
+		return fmt.Errorf("openai: %s: %w (after %w)", m.name, ctx.Err(), err)
+	case errors.As(err, &re) && errors.As(err, &f):
+		if f.status == http.StatusTooManyRequests {
+			return fmt.Errorf("openai: %s: %s %s: %w", m.name, f, re.Reason, factcheck.ErrRateLimited)
+		}
+		return fmt.Errorf("openai: %s: %s %s", m.name, f, re.Reason)
+	case errors.As(err, &f):
+		return fmt.Errorf("openai: %s: %s", m.name, f)
+	}
+	return err // already wrapped, or a *usererr.Config
 }
 
 // failure is an HTTP error answer, whatever shape its body had.
@@ -170,7 +201,7 @@ type failure struct {
 	header  http.Header
 }
 
-func (f *failure) String() string {
+func (f *failure) Error() string {
 	if f.message != "" {
 		return fmt.Sprintf("HTTP %d: %s", f.status, f.message)
 	}
@@ -234,9 +265,9 @@ func errorMessage(b []byte) string {
 	return strings.TrimSpace(string(b))
 }
 
-// classify turns API errors the user can fix into ConfigErrors; nil means
-// the error is not one of those.
-func (m *Model) classify(f *failure) error {
+// configError turns API errors the user can fix into a *usererr.Config;
+// nil means the error is not one of those.
+func (m *Model) configError(f *failure) error {
 	msg := strings.ToLower(f.message)
 	switch {
 	case f.status == http.StatusUnauthorized:
@@ -276,32 +307,4 @@ func noToolSupport(msg string) bool {
 		}
 	}
 	return false
-}
-
-// retryWait returns how long to wait before attempt+1, honouring
-// retry-after-ms and Retry-After; false when the server asks for longer
-// than maxRetryWait.
-func retryWait(h http.Header, attempt int) (time.Duration, bool) {
-	if h != nil {
-		if v := h.Get("Retry-After-Ms"); v != "" {
-			var ms float64
-			if _, err := fmt.Sscanf(v, "%g", &ms); err == nil && ms >= 0 {
-				d := time.Duration(ms * float64(time.Millisecond))
-				return d, d <= maxRetryWait
-			}
-		}
-		if v := h.Get("Retry-After"); v != "" {
-			var s float64
-			if _, err := fmt.Sscanf(v, "%g", &s); err == nil && s >= 0 {
-				d := time.Duration(s * float64(time.Second))
-				return d, d <= maxRetryWait
-			}
-			if t, err := http.ParseTime(v); err == nil {
-				d := max(time.Until(t), 0)
-				return d, d <= maxRetryWait
-			}
-		}
-	}
-	d := time.Second << (attempt - 1) // 1s, 2s, 4s, …
-	return min(d, 16*time.Second), true
 }

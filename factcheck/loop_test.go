@@ -1,0 +1,129 @@
+package factcheck
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The loop is generic: any typed finishing tool, any tools.
+
+type sumArgs struct {
+	Total int `json:"total"`
+}
+
+type addArgs struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+
+func callOf(name, args string) *ModelResponse {
+	return &ModelResponse{Message: Message{Role: RoleModel, ToolCalls: []ToolCall{{ID: name, Name: name, Args: json.RawMessage(args)}}}, Usage: Usage{PromptTokens: 10}}
+}
+
+func textOf(s string) *ModelResponse {
+	return &ModelResponse{Message: Message{Role: RoleModel, Text: s}, Usage: Usage{PromptTokens: 10}}
+}
+
+func sumLoop(m Model) *loop[sumArgs] {
+	add := NewTool("add", "Add two numbers.", func(_ context.Context, a addArgs) (map[string]int, error) {
+		if a.A < 0 {
+			panic("negative")
+		}
+		if a.B < 0 {
+			return nil, errors.New("b must not be negative")
+		}
+		return map[string]int{"sum": a.A + a.B}, nil
+	})
+	return &loop[sumArgs]{
+		model: m, system: "Add.", prompt: "1+2?",
+		tools:  []Tool{add},
+		finish: finish[sumArgs]("answer", "Give the total.", nil),
+		limits: []toolLimit{{budget: "adds", max: 2, tools: []string{"add"}}},
+		steps:  5,
+		text:   loopText{nudge: "Call answer.", usedUp: "the %s budget is used up", force: "The %s budget is used up. Call answer."},
+		trace:  newTracer(time.Now),
+	}
+}
+
+// observations returns the contents of the tool results the model was sent.
+func observations(reqs []*ModelRequest) []string {
+	var out []string
+	last := reqs[len(reqs)-1]
+	for _, m := range last.Messages {
+		for _, r := range m.ToolResults {
+			out = append(out, string(r.Content))
+		}
+	}
+	return out
+}
+
+func TestLoop(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		replies   []*ModelResponse // the last repeats
+		want      *sumArgs
+		wantStop  string
+		wantCalls int
+		wantObs   []string
+	}{
+		{"tool then finish", []*ModelResponse{callOf("add", `{"a":1,"b":2}`), callOf("answer", `{"total":3}`)},
+			&sumArgs{3}, "", 2, []string{`{"sum":3}`}},
+		{"error and panic are observations", []*ModelResponse{callOf("add", `{"a":1,"b":-2}`), callOf("add", `{"a":-1,"b":2}`), callOf("answer", `{"total":3}`)},
+			&sumArgs{3}, "", 3, []string{`{"error":"b must not be negative"}`, `{"error":"tool add failed unexpectedly: negative"}`}},
+		{"tool limit forces the finisher", []*ModelResponse{callOf("add", `{"a":1,"b":2}`)},
+			&sumArgs{0}, "adds", 4, nil},
+		{"answer as fenced text", []*ModelResponse{textOf("The total:\n```json\n{\"total\": 3}\n```")},
+			&sumArgs{3}, "", 1, nil},
+		{"turn limit, then the forced call talks", []*ModelResponse{textOf("hmm")},
+			nil, BudgetSteps, 6, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var reqs []*ModelRequest
+			m := modelFunc(func(req *ModelRequest) (*ModelResponse, error) {
+				cp := *req
+				cp.Messages = append([]Message(nil), req.Messages...)
+				reqs = append(reqs, &cp)
+				if req.ToolMode == ToolRequired && tc.wantStop == "adds" {
+					return callOf("answer", `{"total":0}`), nil
+				}
+				return tc.replies[min(len(reqs), len(tc.replies))-1], nil
+			})
+			o, err := sumLoop(m).run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, o.result); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+			if o.stop != tc.wantStop || len(reqs) != tc.wantCalls || o.usage.PromptTokens != 10*tc.wantCalls {
+				t.Errorf("stopped by %q after %d calls (usage %+v); want %q after %d", o.stop, len(reqs), o.usage, tc.wantStop, tc.wantCalls)
+			}
+			if tc.wantObs != nil {
+				if diff := cmp.Diff(tc.wantObs, observations(reqs)); diff != "" {
+					t.Errorf("observations (-want +got):\n%s", diff)
+				}
+			}
+			if tc.wantStop != "" {
+				forced := reqs[len(reqs)-1]
+				if forced.ToolMode != ToolRequired || len(forced.Tools) != 1 || forced.Tools[0].Name != "answer" ||
+					!strings.Contains(forced.Messages[len(forced.Messages)-1].Text, "The "+tc.wantStop+" budget is used up") {
+					t.Errorf("forced call = %+v, want only answer, required, with the instruction", forced)
+				}
+			}
+		})
+	}
+}
+
+func TestLoopModelError(t *testing.T) {
+	boom := errors.New("boom")
+	m := modelFunc(func(*ModelRequest) (*ModelResponse, error) { return nil, boom })
+	if _, err := sumLoop(m).run(context.Background()); !errors.Is(err, boom) {
+		t.Errorf("err = %v, want boom", err)
+	}
+}

@@ -1,0 +1,246 @@
+package factcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/factbot-dev/factbot/search"
+)
+
+// The verification loop's research tools: web_search, read_page and
+// search_fact_checks. What they retrieve is remembered for provenance.
+
+type webSearchArgs struct {
+	Query string `json:"query" jsonschema:"description=A web search query. Short and specific; quote exact phrases when useful."`
+}
+
+type readPageArgs struct {
+	URL string `json:"url" jsonschema:"description=The URL to read. Must be a URL returned by a search in this conversation or written by the user."`
+}
+
+// searchResult is what the model sees of one search hit.
+type searchResult struct {
+	Title     string  `json:"title"`
+	URL       string  `json:"url"`
+	Snippet   string  `json:"snippet"`
+	Score     float64 `json:"score,omitempty"`
+	Published string  `json:"published,omitempty"`
+	Publisher string  `json:"publisher,omitempty"`
+	Rating    string  `json:"rating,omitempty"`
+}
+
+type searchObservation struct {
+	Query   string         `json:"query"`
+	Results []searchResult `json:"results"`
+	Hint    string         `json:"hint,omitempty"`
+}
+
+type pageObservation struct {
+	URL       string `json:"url"`
+	Title     string `json:"title,omitempty"`
+	Published string `json:"published,omitempty"`
+	Text      string `json:"text"`
+	Excerpted bool   `json:"excerpted,omitempty"`
+}
+
+const snippetChars = 250
+
+// tools returns the research tools in the order they are offered.
+func (r *run) tools() []Tool {
+	ts := []Tool{
+		NewTool(ToolWebSearch, "Search the web. Returns results with title, url, snippet and score.",
+			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
+				return r.doSearch(ctx, a.Query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
+					if r.c.Search == nil {
+						return nil, errors.New("no search provider is configured")
+					}
+					return r.c.Search.Search(ctx, q, n)
+				})
+			}),
+		NewTool(ToolReadPage, "Read a web page and return its main text (the parts most relevant to the claim if it is long).",
+			r.readPage),
+	}
+	if r.factChecks {
+		fc := NewTool(ToolFactChecks, "Search published fact-checks (ClaimReview) by fact-checking organisations. Returns the review's url, title, publisher and rating.",
+			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
+				obs, err := r.doSearch(ctx, a.Query, "fact_check", r.c.FactChecks.SearchFactChecks)
+				if errors.Is(err, search.ErrUnauthorized) || errors.Is(err, search.ErrMisconfigured) {
+					// A key without the Fact Check Tools API enabled fails every
+					// time: stop offering the tool to later runs.
+					r.c.factChecksOff.Store(true)
+					return nil, fmt.Errorf("%w; published fact-checks are not available, use web_search", err)
+				}
+				return obs, err
+			})
+		ts = append([]Tool{fc}, ts...)
+	}
+	return ts
+}
+
+func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.Context, string, int) (*search.Response, error)) (*searchObservation, error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return nil, errors.New("the query is empty")
+	}
+	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
+	resp, err := fn(ctx, query, r.b.Results)
+	if err != nil {
+		return nil, fmt.Errorf("search failed: %w", err)
+	}
+	for _, n := range resp.Notes {
+		r.trace.note(n)
+	}
+	if resp.Provider != "" {
+		r.trace.note(fmt.Sprintf("%s %q answered by %s", via, query, resp.Provider))
+	}
+	obs := &searchObservation{Query: query, Results: []searchResult{}}
+	for _, res := range resp.Results {
+		if len(obs.Results) >= r.b.Results {
+			break
+		}
+		if res.URL == "" {
+			continue
+		}
+		snip := truncate(strings.TrimSpace(res.Snippet), snippetChars)
+		r.remember(res.URL, res.Title, via, res.Snippet+"\n"+res.Title, func(d *doc) {
+			if res.Publisher != "" {
+				d.publisher, d.rating = res.Publisher, res.Rating
+			}
+		})
+		obs.Results = append(obs.Results, searchResult{
+			Title: res.Title, URL: res.URL, Snippet: snip, Score: res.Score,
+			Published: res.Published, Publisher: res.Publisher, Rating: res.Rating,
+		})
+	}
+	if len(obs.Results) == 0 {
+		obs.Hint = "No results. Rephrase: use fewer or different words, drop quotes, or search for the key fact in another way."
+	}
+	return obs, nil
+}
+
+func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, error) {
+	u := strings.TrimSpace(a.URL)
+	_, fromSearch := r.lookup(u)
+	_, fromUser := r.allow[urlKey(u)]
+	if !fromSearch && !fromUser {
+		return nil, fmt.Errorf("refused: %s was not returned by a search in this conversation nor written by the user; search first", u)
+	}
+	if r.c.Reader == nil {
+		return nil, errors.New("page reading is not configured")
+	}
+	r.emit(Event{Kind: EventRead, Claim: r.index, Text: u})
+	p, err := r.c.Reader.Read(ctx, u)
+	if err != nil {
+		return nil, fmt.Errorf("could not read %s: %w", u, err)
+	}
+	via := "read"
+	if fromUser && !fromSearch {
+		via = "input"
+	}
+	set := func(d *doc) {
+		d.sha256, d.fetchedAt = p.SHA256, p.FetchedAt
+		if p.Title != "" {
+			d.title = p.Title
+		}
+	}
+	r.remember(u, p.Title, via, p.Title+"\n"+p.Text, set)
+	if p.FinalURL != "" && urlKey(p.FinalURL) != urlKey(u) {
+		r.remember(p.FinalURL, p.Title, via, p.Title+"\n"+p.Text, set)
+	}
+	text, cut := relevantExcerpt(p.Text, r.claim, r.b.PageChars)
+	if strings.TrimSpace(text) == "" {
+		text = "(the page has no readable text)"
+	}
+	return &pageObservation{URL: u, Title: p.Title, Published: p.Published, Text: text, Excerpted: cut}, nil
+}
+
+// keywords returns the distinct lower-case words of s of four letters or
+// more, for ranking page passages by relevance to a claim.
+func keywords(s string) map[string]bool {
+	kw := map[string]bool{}
+	for _, w := range strings.Fields(normalizeForMatch(s)) {
+		if len([]rune(w)) >= 4 || isDigits(w) {
+			kw[w] = true
+		}
+	}
+	return kw
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// relevantExcerpt returns at most max bytes of text: all of it if it fits,
+// otherwise the paragraphs that share most words with the claim, kept in
+// their original order and joined by " … ".
+func relevantExcerpt(text, claim string, max int) (string, bool) {
+	if len(text) <= max {
+		return text, false
+	}
+	paras := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' })
+	kw := keywords(claim)
+	type scored struct {
+		i     int
+		score int
+	}
+	ss := make([]scored, 0, len(paras))
+	for i, p := range paras {
+		p = strings.TrimSpace(p)
+		paras[i] = p
+		if p == "" {
+			continue
+		}
+		sc := 0
+		for w := range keywords(p) {
+			if kw[w] {
+				sc++
+			}
+		}
+		// The opening usually states what the page is about.
+		if i == 0 {
+			sc++
+		}
+		ss = append(ss, scored{i, sc})
+	}
+	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })
+	keep := map[int]bool{}
+	used := 0
+	for _, s := range ss {
+		l := len(paras[s.i]) + 3
+		if used+l > max {
+			if used == 0 { // one huge paragraph: cut it
+				paras[s.i] = truncate(paras[s.i], max-3)
+				keep[s.i] = true
+			}
+			continue
+		}
+		keep[s.i] = true
+		used += l
+	}
+	var b strings.Builder
+	last := -1
+	for i, p := range paras {
+		if !keep[i] {
+			continue
+		}
+		if b.Len() > 0 {
+			if i == last+1 {
+				b.WriteString("\n")
+			} else {
+				b.WriteString("\n…\n")
+			}
+		}
+		b.WriteString(p)
+		last = i
+	}
+	return b.String(), true
+}

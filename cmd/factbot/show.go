@@ -205,74 +205,7 @@ func writeCheck(w io.Writer, c *store.Check, kept map[string]bool) {
 		fmt.Fprintln(w, "  No check-worthy factual claim was found.")
 	}
 	for i, v := range rep.Claims {
-		fmt.Fprintf(w, "\nClaim %d of %d: %s\n", i+1, len(rep.Claims), v.Claim)
-		mark := labelMarks[v.Verdict]
-		if mark == "" {
-			mark = string(v.Verdict)
-		}
-		fmt.Fprintf(w, "  %s (%s confidence), checked %s by %s", mark, v.Confidence, v.CheckedAt.UTC().Format("2006-01-02 15:04Z"), orDash(v.Model))
-		if v.Cached {
-			fmt.Fprint(w, ", cached answer")
-		}
-		if v.StoppedBy != "" {
-			fmt.Fprintf(w, ", %s budget reached", v.StoppedBy)
-		}
-		fmt.Fprintln(w)
-		if v.Error != "" {
-			fmt.Fprintf(w, "  Error: %s\n", v.Error)
-		}
-		if v.Reasoning != "" {
-			fmt.Fprintf(w, "  %s\n", wrap(termText(v.Reasoning), 76, "  "))
-		}
-		if len(v.Evidence) > 0 {
-			fmt.Fprintln(w, "  Evidence:")
-		}
-		for _, e := range v.Evidence {
-			side := "refutes"
-			if e.Supports {
-				side = "supports"
-			}
-			found := "quote found in the page"
-			if !e.QuoteFound {
-				found = "quote NOT found in the page"
-			}
-			fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
-			if e.Publisher != "" || e.Rating != "" {
-				fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))
-			}
-			fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, found)
-		}
-		if len(v.Sources) > 0 {
-			fmt.Fprintln(w, "  Sources retrieved:")
-		}
-		for _, s := range v.Sources {
-			extra := ""
-			if s.SHA256 != "" {
-				extra += " sha256:" + s.SHA256
-			}
-			if s.Cited {
-				extra += " cited"
-			}
-			if s.SHA256 != "" {
-				if kept[s.SHA256] {
-					extra += ", snapshot kept"
-				} else {
-					extra += ", no snapshot kept"
-				}
-			}
-			fmt.Fprintf(w, "    %s  %-10s %s%s\n", s.FetchedAt.UTC().Format("2006-01-02 15:04:05Z"), s.Via, oneLine(s.URL, 500), extra)
-		}
-		for _, s := range v.Sources {
-			if kept[s.SHA256] {
-				tenant := ""
-				if c.Tenant != cliTenant {
-					tenant = " --tenant " + c.Tenant
-				}
-				fmt.Fprintf(w, "    (what a kept page said then: factbot show %s%s --page %s)\n", c.ID, tenant, shortHash(s.SHA256))
-				break
-			}
-		}
-		writeTrace(w, v.Trace)
+		writeClaimRecord(w, c, i, v, kept)
 	}
 	if len(rep.NotCheckable) > 0 {
 		fmt.Fprintln(w, "\nNot checkable:")
@@ -284,15 +217,100 @@ func writeCheck(w io.Writer, c *store.Check, kept map[string]bool) {
 		fmt.Fprintln(w, "\nExtraction:")
 		writeTrace(w, rep.Trace)
 	}
-	if len(c.Feedback) > 0 {
-		fmt.Fprintln(w, "\nFeedback:")
-		for _, f := range c.Feedback {
-			claim := "the check"
-			if f.Claim >= 0 {
-				claim = fmt.Sprintf("claim %d", f.Claim+1)
-			}
-			fmt.Fprintf(w, "  %s %s on %s: %s\n", f.At.UTC().Format("2006-01-02 15:04Z"), orDash(f.User), claim, oneLine(f.Note, 200))
+	writeFeedback(w, c.Feedback)
+}
+
+// writeClaimRecord prints claim i of check c: the verdict, the evidence,
+// the sources retrieved and the trace.
+func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, kept map[string]bool) {
+	fmt.Fprintf(w, "\nClaim %d of %d: %s\n", i+1, len(c.Report.Claims), v.Claim)
+	mark := labelMarks[v.Verdict]
+	if mark == "" {
+		mark = string(v.Verdict)
+	}
+	fmt.Fprintf(w, "  %s (%s confidence), checked %s by %s", mark, v.Confidence, v.CheckedAt.UTC().Format("2006-01-02 15:04Z"), orDash(v.Model))
+	if v.Cached {
+		fmt.Fprint(w, ", cached answer")
+	}
+	if v.StoppedBy != "" {
+		fmt.Fprintf(w, ", %s budget reached", v.StoppedBy)
+	}
+	fmt.Fprintln(w)
+	if v.Error != "" {
+		fmt.Fprintf(w, "  Error: %s\n", v.Error)
+	}
+	if v.Reasoning != "" {
+		fmt.Fprintf(w, "  %s\n", wrap(termText(v.Reasoning), 76, "  "))
+	}
+	if len(v.Evidence) > 0 {
+		fmt.Fprintln(w, "  Evidence:")
+	}
+	for _, e := range v.Evidence {
+		side := "refutes"
+		if e.Supports {
+			side = "supports"
 		}
+		found := "quote found in the page"
+		if !e.QuoteFound {
+			found = "quote NOT found in the page"
+		}
+		fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
+		if e.Publisher != "" || e.Rating != "" {
+			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))
+		}
+		fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, found)
+	}
+	writeSources(w, c, v.Sources, kept)
+	writeTrace(w, v.Trace)
+}
+
+// writeSources prints the sources a claim's check retrieved and how to see
+// a kept page.
+func writeSources(w io.Writer, c *store.Check, sources []factcheck.Source, kept map[string]bool) {
+	if len(sources) > 0 {
+		fmt.Fprintln(w, "  Sources retrieved:")
+	}
+	for _, s := range sources {
+		extra := ""
+		if s.SHA256 != "" {
+			extra += " sha256:" + s.SHA256
+		}
+		if s.Cited {
+			extra += " cited"
+		}
+		if s.SHA256 != "" {
+			if kept[s.SHA256] {
+				extra += ", snapshot kept"
+			} else {
+				extra += ", no snapshot kept"
+			}
+		}
+		fmt.Fprintf(w, "    %s  %-10s %s%s\n", s.FetchedAt.UTC().Format("2006-01-02 15:04:05Z"), s.Via, oneLine(s.URL, 500), extra)
+	}
+	for _, s := range sources {
+		if kept[s.SHA256] {
+			tenant := ""
+			if c.Tenant != cliTenant {
+				tenant = " --tenant " + c.Tenant
+			}
+			fmt.Fprintf(w, "    (what a kept page said then: factbot show %s%s --page %s)\n", c.ID, tenant, shortHash(s.SHA256))
+			break
+		}
+	}
+}
+
+// writeFeedback prints the "Wrong verdict?" remarks on a check.
+func writeFeedback(w io.Writer, fb []store.Feedback) {
+	if len(fb) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nFeedback:")
+	for _, f := range fb {
+		claim := "the check"
+		if f.Claim >= 0 {
+			claim = fmt.Sprintf("claim %d", f.Claim+1)
+		}
+		fmt.Fprintf(w, "  %s %s on %s: %s\n", f.At.UTC().Format("2006-01-02 15:04Z"), orDash(f.User), claim, oneLine(f.Note, 200))
 	}
 }
 

@@ -35,7 +35,15 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 	writeConfig(a.stdout, cfg)
 	// What makes the configuration invalid: a malformed value, an engine
 	// that cannot run, a chat platform set up by half.
-	return errors.Join(loadErr, cfg.EngineErr(), cfg.Slack.Err())
+	var errs []error
+	seen := map[string]bool{}
+	for _, ce := range configErrors(errors.Join(loadErr, cfg.Model.Err(), cfg.SearchErr(), cfg.Slack.Err())) {
+		if !seen[ce.Error()] {
+			seen[ce.Error()] = true
+			errs = append(errs, ce)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // writeConfig prints the settings and the features they turn on.

@@ -197,7 +197,7 @@ func (c *Config) loadModel() error {
 		c.Model.Provider = LLMGemini
 	case LLMGemini, LLMOpenAI:
 	default:
-		errs = append(errs, &usererr.Config{Var: "FACTBOT_LLM", Msg: fmt.Sprintf("unknown provider %q", c.Model.Provider), Hint: "use gemini (the default) or openai"})
+		errs = append(errs, c.Model.Err())
 	}
 	for _, name := range []string{"GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL"} {
 		errs = append(errs, checkURL(e, name))
@@ -317,6 +317,8 @@ func (m Model) ModelName() string {
 // Err reports what the model provider lacks, or nil.
 func (m Model) Err() error {
 	switch m.Provider {
+	default:
+		return &usererr.Config{Var: "FACTBOT_LLM", Msg: fmt.Sprintf("unknown provider %q", m.Provider), Hint: "use gemini (the default) or openai"}
 	case LLMGemini:
 		if m.GeminiKey == "" {
 			return &usererr.Config{Var: "GEMINI_API_KEY", Msg: "not set", Hint: hintGeminiKey}

@@ -110,11 +110,15 @@ func (c *Config) Features() []Feature {
 		Feature{Name: "Database", On: true, Detail: fmt.Sprintf("%s, verdicts fresh for %s", c.DB, FormatDuration(c.CacheTTL))},
 		Feature{Name: "HTTP server (factbot serve)", On: true, Detail: c.HTTPAddr + ": /healthz, /metrics and the HTTP-mode webhooks"})
 	s, d := c.Slack, c.Discord
+	guild := "commands registered globally"
+	if d.GuildID != "" {
+		guild = "commands registered in server " + d.GuildID
+	}
 	fs = append(fs,
-		feature("Slack Socket Mode", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_APP_TOKEN", s.AppToken),
-		feature("Slack HTTP mode", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_SIGNING_SECRET", s.SigningSecret),
-		feature("Discord gateway", "DISCORD_BOT_TOKEN", d.Token),
-		feature("Discord HTTP interactions", "DISCORD_BOT_TOKEN", d.Token, "DISCORD_PUBLIC_KEY", d.PublicKey))
+		feature("Slack Socket Mode", "connects out, no public URL needed", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_APP_TOKEN", s.AppToken),
+		feature("Slack HTTP mode", "POST /slack/events, /slack/commands, /slack/interactions", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_SIGNING_SECRET", s.SigningSecret),
+		feature("Discord gateway", guild, "DISCORD_BOT_TOKEN", d.Token),
+		feature("Discord HTTP interactions", "POST /discord/interactions", "DISCORD_BOT_TOKEN", d.Token, "DISCORD_PUBLIC_KEY", d.PublicKey))
 	limit := "none (off)"
 	if c.UserLimit != (bot.Limit{}) {
 		limit = fmt.Sprintf("%d checks per %s", c.UserLimit.N, FormatDuration(c.UserLimit.Window))
@@ -148,14 +152,14 @@ func (c *Config) searchFeature() Feature {
 
 // feature is a feature that is on when every variable of vars (name,
 // value pairs) is set.
-func feature(name string, vars ...string) Feature {
+func feature(name, detail string, vars ...string) Feature {
 	var unset []string
 	for i := 0; i < len(vars); i += 2 {
 		if vars[i+1] == "" {
 			unset = append(unset, vars[i])
 		}
 	}
-	f := Feature{Name: name, On: len(unset) == 0}
+	f := Feature{Name: name, On: len(unset) == 0, Detail: detail}
 	if !f.On {
 		f.Missing = "set " + strings.Join(unset, " and ")
 	}
@@ -168,10 +172,10 @@ func missing(err error) string {
 	if !errors.As(err, &ce) {
 		return ""
 	}
-	m := "set " + ce.Var
 	if ce.Msg != "not set" {
-		m = ce.Var + " " + ce.Msg
+		return ce.Error()
 	}
+	m := "set " + ce.Var
 	if ce.Hint != "" {
 		m += " (" + ce.Hint + ")"
 	}

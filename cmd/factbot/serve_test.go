@@ -154,3 +154,36 @@ func TestServeSlackEndToEnd(t *testing.T) {
 		t.Errorf("serve exited %d after cancel, want 0:\n%s", code, errb)
 	}
 }
+
+// serve's -addr and -user-limit flags take precedence over
+// FACTBOT_HTTP_ADDR and FACTBOT_USER_LIMIT.
+func TestServeFlagsOverrideConfig(t *testing.T) {
+	env := map[string]string{"DISCORD_BOT_TOKEN": "d", "FACTBOT_HTTP_ADDR": "127.0.0.1:1", "FACTBOT_USER_LIMIT": "5/1m"}
+	tests := []struct {
+		args      []string
+		wantAddr  string
+		wantLimit bot.Limit
+	}{
+		{nil, "127.0.0.1:1", bot.Limit{N: 5, Window: time.Minute}},
+		{[]string{"-addr", ":9", "-user-limit", "off"}, ":9", bot.Limit{}},
+		{[]string{"-user-limit", "3/h"}, "127.0.0.1:1", bot.Limit{N: 3, Window: time.Hour}},
+	}
+	for _, tt := range tests {
+		a, _ := testApp(env)
+		f, err := parseServeFlags(a, tt.args)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		cfg, err := serveConfig(a, f)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		if cfg.HTTPAddr != tt.wantAddr || cfg.UserLimit != tt.wantLimit {
+			t.Errorf("%v: addr %q, limit %v; want %q, %v", tt.args, cfg.HTTPAddr, cfg.UserLimit, tt.wantAddr, tt.wantLimit)
+		}
+	}
+	a, errb := testApp(env)
+	if code := run(context.Background(), a, []string{"serve", "-user-limit", "lots"}); code != exitUsage || !strings.Contains(errb.String(), "-user-limit") {
+		t.Errorf("serve -user-limit lots: exit %d, stderr:\n%s", code, errb)
+	}
+}

@@ -126,7 +126,12 @@ func exitStatus(w io.Writer, name string, err error) int {
 		}
 		return exitUsage
 	case usererr.IsConfig(err):
-		for _, ce := range configErrors(err) {
+		ces := configErrors(err)
+		if len(ces) == 0 { // wrapped in a way configErrors does not follow
+			msg, _ := usererr.Message(err)
+			fmt.Fprintf(w, "%s%s\n", prefix, msg)
+		}
+		for _, ce := range ces {
 			fmt.Fprintf(w, "%s%s\n", prefix, ce)
 		}
 		return exitUsage

@@ -13,27 +13,30 @@ func init() {
 	})
 }
 
-func runBackup(ctx context.Context, a *app, args []string) int {
+func runBackup(ctx context.Context, a *app, args []string) error {
 	fs, _ := newStoreFlags(a, "backup", "factbot backup FILE\n\nWrites a consistent copy of FACTBOT_DB to FILE (which must not exist) from one read transaction.")
-	pos, code, ok := parseStoreFlags(a, fs, args, 1)
-	if !ok {
-		return code
+	pos, err := parseStoreFlags(a, fs, args, 1)
+	if err != nil {
+		return err
 	}
-	src, _ := filepath.Abs(dbPath(a))
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	src, _ := filepath.Abs(cfg.DB)
 	dst, _ := filepath.Abs(pos[0])
 	if src == dst {
-		fmt.Fprintf(a.stderr, "factbot backup: %s is the database itself; choose another file\n", pos[0])
-		return exitUsage
+		return usagef("%s is the database itself; choose another file", pos[0])
 	}
-	db, err := openExistingStore(a)
+	db, err := openExistingStore(cfg)
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	defer db.Close()
 	n, err := db.BackupFile(ctx, pos[0])
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
-	fmt.Fprintf(a.stdout, "Backed up %s to %s (%d bytes).\n", dbPath(a), pos[0], n)
-	return exitOK
+	fmt.Fprintf(a.stdout, "Backed up %s to %s (%d bytes).\n", cfg.DB, pos[0], n)
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
@@ -44,113 +43,141 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // parseArgs is parseInterspersed for a command: it returns the positional
-// arguments, or false and the exit status when the command should stop
-// (0 after -h, 2 after a bad flag, which fs has already reported).
-func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+// arguments, or flag.ErrHelp after -h and a *usageError after a bad flag,
+// which fs has already reported.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil, exitOK, false
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, &usageError{err: err}
 	}
-	if err != nil {
-		return nil, exitUsage, false
-	}
-	return pos, 0, true
+	return pos, err
 }
 
-func runCheck(ctx context.Context, a *app, args []string) int {
+// checkFlags are the flags of factbot check.
+type checkFlags struct {
+	json, fresh, noStore, quiet bool
+	user                        string
+}
+
+func runCheck(ctx context.Context, a *app, args []string) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
-	jsonOut := fs.Bool("json", false, "print the whole report as one JSON object on stdout")
-	fresh := fs.Bool("fresh", false, "ignore cached verdicts and check again")
-	noStore := fs.Bool("no-store", false, "use no database: no cache and no history")
-	quiet := fs.Bool("quiet", false, "print no progress on stderr")
-	user := fs.String("user", os.Getenv("USER"), "who is asking, as recorded in history")
+	var f checkFlags
+	fs.BoolVar(&f.json, "json", false, "print the whole report as one JSON object on stdout")
+	fs.BoolVar(&f.fresh, "fresh", false, "ignore cached verdicts and check again")
+	fs.BoolVar(&f.noStore, "no-store", false, "use no database: no cache and no history")
+	fs.BoolVar(&f.quiet, "quiet", false, "print no progress on stderr")
+	fs.StringVar(&f.user, "user", "", "who is asking, as recorded in history (default $USER)")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
-		return code
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
+	text, err := checkText(a, pos)
+	if err != nil {
+		return err
+	}
+	// Configuration errors first: a missing key is reported before any file
+	// is created.
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	if f.user == "" {
+		f.user = cfg.User
+	}
+	checker, err := newChecker(ctx, cfg, nil)
+	if err != nil {
+		return err
+	}
+	var db *store.DB
+	if !f.noStore {
+		if db, err = openStore(cfg); err != nil {
+			return err
+		}
+		defer db.Close()
+		useStore(cfg, checker, db)
+	}
+	in := factcheck.Input{Tenant: cliTenant, Text: text, Fresh: f.fresh}
+	if !f.quiet {
+		in.Progress = progressPrinter(a.stderr)
+	}
+	rep, err := checker.Check(ctx, in)
+	if rep == nil || usererr.IsConfig(err) {
+		return checkFailed(err)
+	}
+	id := saveCheck(ctx, a, db, f.user, text, rep)
+	if werr := writeCheckOutput(a, rep, id, f.json); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return fmt.Errorf("the check failed: %w", err)
+	}
+	return nil
+}
+
+// checkText returns the text to check: the arguments, or standard input
+// for "-".
+func checkText(a *app, pos []string) (string, error) {
 	text := strings.Join(pos, " ")
 	if text == "-" {
 		b, err := io.ReadAll(io.LimitReader(a.stdin, maxStdin))
 		if err != nil {
-			fmt.Fprintf(a.stderr, "factbot: reading standard input: %v\n", err)
-			return exitFailed
+			return "", fmt.Errorf("reading standard input: %w", err)
 		}
 		text = string(b)
 	}
 	if strings.TrimSpace(text) == "" {
-		fmt.Fprintln(a.stderr, "factbot: nothing to check: give the claim as arguments, e.g. factbot check \"The Great Wall of China is visible from space\"")
-		return exitUsage
+		return "", usagef("nothing to check: give the claim as arguments, e.g. factbot check \"The Great Wall of China is visible from space\"")
 	}
+	return text, nil
+}
 
-	// Configuration errors first: a missing key is reported before any file
-	// is created.
-	checker, err := newChecker(ctx, a, nil)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "factbot: %v\n", err)
-		return exitUsage
+// checkFailed is the error of a check that produced no report: a setting
+// to fix, input the engine refused (a usage error), or a failure.
+func checkFailed(err error) error {
+	if err == nil {
+		return errors.New("the check produced no report")
 	}
-	var db *store.DB
-	if !*noStore {
-		db, err = openStore(a)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "factbot: %v\n", err)
-			return exitUsage
-		}
-		defer db.Close()
-		useStore(a, checker, db)
+	if usererr.IsConfig(err) {
+		return err
 	}
-	in := factcheck.Input{Tenant: cliTenant, Text: text, Fresh: *fresh}
-	if !*quiet {
-		in.Progress = progressPrinter(a.stderr)
+	if msg, ok := usererr.Message(err); ok {
+		return &usageError{msg: msg, err: err}
 	}
-	rep, err := checker.Check(ctx, in)
-	if err != nil {
-		var ce *usererr.Config
-		if errors.As(err, &ce) {
-			fmt.Fprintf(a.stderr, "factbot: %v\n", ce)
-			return exitUsage
-		}
-		if msg, ok := usererr.Message(err); ok && rep == nil {
-			fmt.Fprintf(a.stderr, "factbot: %s\n", msg)
-			return exitUsage
-		}
-		if rep == nil {
-			fmt.Fprintf(a.stderr, "factbot: the check failed: %v\n", err)
-			return exitFailed
-		}
+	return fmt.Errorf("the check failed: %w", err)
+}
+
+// saveCheck keeps the check in history and returns its id; "" without a
+// database or when saving failed, which is only warned about.
+func saveCheck(ctx context.Context, a *app, db *store.DB, user, text string, rep *factcheck.Report) string {
+	if db == nil {
+		return ""
 	}
-	var id string
-	if db != nil {
-		c := &store.Check{Tenant: cliTenant, Platform: "cli", User: *user, Text: text, Report: rep}
-		if serr := db.SaveCheck(ctx, c); serr != nil {
-			fmt.Fprintf(a.stderr, "factbot: warning: the check was not saved to history: %v\n", serr)
-		} else {
-			id = c.ID
-		}
+	c := &store.Check{Tenant: cliTenant, Platform: "cli", User: user, Text: text, Report: rep}
+	if err := db.SaveCheck(ctx, c); err != nil {
+		fmt.Fprintf(a.stderr, "factbot check: warning: the check was not saved to history: %v\n", err)
+		return ""
 	}
-	if *jsonOut {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		out := struct {
-			ID string `json:"id,omitempty"`
-			*factcheck.Report
-		}{id, rep}
-		if err := enc.Encode(out); err != nil {
-			return exitFailed
-		}
-	} else {
+	return c.ID
+}
+
+// writeCheckOutput prints the report on stdout, as text or JSON.
+func writeCheckOutput(a *app, rep *factcheck.Report, id string, asJSON bool) error {
+	if !asJSON {
 		writeReport(a.stdout, rep, id)
+		return nil
 	}
-	if err != nil {
-		fmt.Fprintf(a.stderr, "factbot: the check failed: %v\n", err)
-		return exitFailed
-	}
-	return exitOK
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	out := struct {
+		ID string `json:"id,omitempty"`
+		*factcheck.Report
+	}{id, rep}
+	return enc.Encode(out)
 }
 
 // progressPrinter writes progress events to w as they happen.

@@ -5,85 +5,46 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
-// Database defaults (the README's configuration table).
-const (
-	defaultDBPath   = "factbot.db"
-	defaultCacheTTL = 168 * time.Hour
-)
-
-// dbPath returns FACTBOT_DB or its default.
-func dbPath(a *app) string {
-	if p := a.getenv("FACTBOT_DB"); p != "" {
-		return p
+// openStore opens the configured database (FACTBOT_DB) with the verdict
+// freshness FACTBOT_CACHE_TTL. A file held by another process or written
+// by a newer factbot is a *usererr.Config naming FACTBOT_DB that wraps
+// store.ErrLocked or store.ErrNewerSchema.
+func openStore(cfg *config.Config) (*store.DB, error) {
+	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL})
+	if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNewerSchema) {
+		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: err.Error(), Err: err}
 	}
-	return defaultDBPath
-}
-
-// openStore opens the database named by FACTBOT_DB (default factbot.db)
-// with the verdict freshness FACTBOT_CACHE_TTL (default 168h; "30d" works
-// too). A file held by another process gives an error wrapping
-// store.ErrLocked that says so; a bad FACTBOT_CACHE_TTL a
-// *usererr.Config. Commands report either with exit status 2.
-func openStore(a *app) (*store.DB, error) {
-	ttl := defaultCacheTTL
-	if s := a.getenv("FACTBOT_CACHE_TTL"); s != "" {
-		d, err := parseAge(s)
-		if err != nil || d <= 0 {
-			return nil, &usererr.Config{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a positive duration", s), Hint: "e.g. 168h or 7d", Err: err}
-		}
-		ttl = d
-	}
-	return store.Open(dbPath(a), store.Options{CacheTTL: ttl})
+	return db, err
 }
 
 // openExistingStore is openStore for commands that only make sense on a
 // database that exists: it does not create an empty file.
-func openExistingStore(a *app) (*store.DB, error) {
-	p := dbPath(a)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", p), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
+func openExistingStore(cfg *config.Config) (*store.DB, error) {
+	if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", cfg.DB), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
 	}
-	return openStore(a)
+	return openStore(cfg)
 }
 
-// storeFailed prints err and returns the exit status: 2 for a locked file,
-// a configuration or usage problem, 1 for anything else.
-func storeFailed(a *app, err error) int {
-	fmt.Fprintf(a.stderr, "factbot: %v\n", err)
-	var ce *usererr.Config
-	if errors.Is(err, store.ErrLocked) || errors.As(err, &ce) || errors.Is(err, store.ErrNewerSchema) {
-		return exitUsage
+// loadAndOpen loads the configuration and opens the existing database:
+// the start of every command that looks after history.
+func loadAndOpen(a *app) (*store.DB, error) {
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
 	}
-	if _, ok := usererr.Message(err); ok {
-		return exitUsage
-	}
-	return exitFailed
+	return openExistingStore(cfg)
 }
 
 // parseAge parses a Go duration ("36h", "90m") or a number of days ("30d").
-func parseAge(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.ParseFloat(d, 64)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("%q: want a duration such as 30d or 72h", s)
-		}
-		return time.Duration(n * float64(24*time.Hour)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q: want a duration such as 30d or 72h", s)
-	}
-	return d, nil
-}
+func parseAge(s string) (time.Duration, error) { return config.ParseAge(s) }
 
 // parseSince parses a --since value: a date (2026-11-01), a time
 // (RFC 3339), or an age ("7d", "36h") counted back from now.
@@ -112,16 +73,16 @@ func newStoreFlags(a *app, name, usage string) (*flag.FlagSet, *string) {
 }
 
 // parseStoreFlags parses args (flags anywhere) and returns the positional
-// arguments, or an exit status when the command should stop.
-func parseStoreFlags(a *app, fs *flag.FlagSet, args []string, npos int) ([]string, int, bool) {
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
-		return nil, code, false
+// arguments, of which there must be npos.
+func parseStoreFlags(a *app, fs *flag.FlagSet, args []string, npos int) ([]string, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
 	}
 	if len(pos) != npos {
 		fmt.Fprintf(a.stderr, "factbot %s: want %d argument(s), got %d\n", fs.Name(), npos, len(pos))
 		fs.Usage()
-		return nil, exitUsage, false
+		return nil, &usageError{}
 	}
-	return pos, 0, true
+	return pos, nil
 }

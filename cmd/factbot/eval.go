@@ -25,25 +25,39 @@ func init() {
 // evalChecker builds the checker an evaluation runs; tests replace it.
 // Evaluations use no database: nothing is cached or kept in history.
 var evalChecker = func(ctx context.Context, a *app) (eval.Checker, error) {
-	return newChecker(ctx, a, nil)
+	cfg, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	return newChecker(ctx, cfg, nil)
 }
 
-func runEval(ctx context.Context, a *app, args []string) int {
+// evalFlags are the flags of factbot eval.
+type evalFlags struct {
+	dataset, format, out, html string
+	limit, conc                int
+	resume, json, quiet        bool
+	compare                    bool
+	prices                     eval.Prices
+}
+
+func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
-	dataset := fs.String("dataset", "", "labeled claims: JSON Lines {\"claim\",\"label\",\"id\"?,\"notes\"?} or AVeriTeC's dev.json; '-' reads stdin (default: the built-in set)")
-	format := fs.String("format", "auto", "dataset format: auto, jsonl or averitec")
-	limit := fs.Int("limit", 0, "check only the first N claims (0: all)")
-	conc := fs.Int("concurrency", 2, "claims checked at once")
-	out := fs.String("out", "", "write each claim's result to this JSON Lines file as soon as it is known")
-	resume := fs.Bool("resume", false, "continue the run in --out, re-checking nothing already done there")
-	jsonOut := fs.Bool("json", false, "print the summary, with every result, as JSON on stdout")
-	htmlOut := fs.String("html", "", "also write a self-contained HTML report to this file")
-	priceIn := fs.Float64("price-in", eval.DefaultPrices.InputPerM, "model price in USD per million input tokens (default: Gemini 2.5 Flash)")
-	priceOut := fs.Float64("price-out", eval.DefaultPrices.OutputPerM, "model price in USD per million output tokens, thinking included (default: Gemini 2.5 Flash)")
-	priceCached := fs.Float64("price-cached", eval.DefaultPrices.CachedPerM, "price in USD per million input tokens served from the prompt cache (default: Gemini's implicit caching, 10% of input)")
-	quiet := fs.Bool("quiet", false, "draw no progress bar on stderr")
-	compare := fs.Bool("compare", false, "compare two runs instead: factbot eval --compare A.json B.json (summaries from --json or files from --out)")
+	f := &evalFlags{}
+	fs.StringVar(&f.dataset, "dataset", "", "labeled claims: JSON Lines {\"claim\",\"label\",\"id\"?,\"notes\"?} or AVeriTeC's dev.json; '-' reads stdin (default: the built-in set)")
+	fs.StringVar(&f.format, "format", "auto", "dataset format: auto, jsonl or averitec")
+	fs.IntVar(&f.limit, "limit", 0, "check only the first N claims (0: all)")
+	fs.IntVar(&f.conc, "concurrency", 2, "claims checked at once")
+	fs.StringVar(&f.out, "out", "", "write each claim's result to this JSON Lines file as soon as it is known")
+	fs.BoolVar(&f.resume, "resume", false, "continue the run in --out, re-checking nothing already done there")
+	fs.BoolVar(&f.json, "json", false, "print the summary, with every result, as JSON on stdout")
+	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to this file")
+	fs.Float64Var(&f.prices.InputPerM, "price-in", eval.DefaultPrices.InputPerM, "model price in USD per million input tokens (default: Gemini 2.5 Flash)")
+	fs.Float64Var(&f.prices.OutputPerM, "price-out", eval.DefaultPrices.OutputPerM, "model price in USD per million output tokens, thinking included (default: Gemini 2.5 Flash)")
+	fs.Float64Var(&f.prices.CachedPerM, "price-cached", eval.DefaultPrices.CachedPerM, "price in USD per million input tokens served from the prompt cache (default: Gemini's implicit caching, 10% of input)")
+	fs.BoolVar(&f.quiet, "quiet", false, "draw no progress bar on stderr")
+	fs.BoolVar(&f.compare, "compare", false, "compare two runs instead: factbot eval --compare A.json B.json (summaries from --json or files from --out)")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, `Usage: factbot eval [flags]
        factbot eval --compare A.json B.json
@@ -55,138 +69,145 @@ and cost. AVeriTeC's dev.json is downloaded separately: see the README.
 Flags:`)
 		fs.PrintDefaults()
 	}
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
-		return code
-	}
-	if *compare {
-		return runCompare(a, pos, *jsonOut)
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(a.stderr, "factbot eval: unexpected argument %q (the dataset is given with --dataset)\n", pos[0])
-		return exitUsage
-	}
+	return fs, f
+}
+
+// validate checks the flags' values and returns the dataset format.
+func (f *evalFlags) validate(pos []string) (eval.Format, error) {
 	switch {
-	case *limit < 0:
-		fmt.Fprintln(a.stderr, "factbot eval: --limit must be 0 or more")
-		return exitUsage
-	case *conc < 1 || *conc > 64:
-		fmt.Fprintln(a.stderr, "factbot eval: --concurrency must be between 1 and 64")
-		return exitUsage
-	case *priceIn < 0 || *priceOut < 0:
-		fmt.Fprintln(a.stderr, "factbot eval: prices cannot be negative")
-		return exitUsage
-	case *resume && *out == "":
-		fmt.Fprintln(a.stderr, "factbot eval: --resume continues the run in --out: give --out RESULTS too")
-		return exitUsage
+	case len(pos) > 0:
+		return "", usagef("unexpected argument %q (the dataset is given with --dataset)", pos[0])
+	case f.limit < 0:
+		return "", usagef("--limit must be 0 or more")
+	case f.conc < 1 || f.conc > 64:
+		return "", usagef("--concurrency must be between 1 and 64")
+	case f.prices.InputPerM < 0 || f.prices.OutputPerM < 0:
+		return "", usagef("prices cannot be negative")
+	case f.resume && f.out == "":
+		return "", usagef("--resume continues the run in --out: give --out RESULTS too")
 	}
-	f := eval.Format(*format)
-	if f == "auto" {
-		f = eval.FormatAuto
+	format := eval.Format(f.format)
+	if format == "auto" {
+		format = eval.FormatAuto
 	}
-	if f != eval.FormatAuto && f != eval.FormatJSONL && f != eval.FormatAVeriTeC {
-		fmt.Fprintf(a.stderr, "factbot eval: unknown --format %q (want auto, jsonl or averitec)\n", *format)
-		return exitUsage
+	if format != eval.FormatAuto && format != eval.FormatJSONL && format != eval.FormatAVeriTeC {
+		return "", usagef("unknown --format %q (want auto, jsonl or averitec)", f.format)
 	}
+	return format, nil
+}
 
-	// The dataset.
-	var cases []eval.Case
-	var err error
-	name := eval.ShippedName
-	switch *dataset {
-	case "":
-		cases = eval.Shipped()
-	case "-":
-		name = "stdin"
-		cases, err = eval.Load(a.stdin, f)
-	default:
-		name = filepath.Base(*dataset)
-		cases, err = eval.LoadFile(*dataset, f)
-	}
-	if err == nil && len(cases) == 0 {
-		err = errors.New("no claims in the dataset")
-	}
+func runEval(ctx context.Context, a *app, args []string) error {
+	fs, f := newEvalFlags(a)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "factbot eval: %v\n", err)
-		return exitUsage
+		return err
 	}
-	if *limit > 0 && *limit < len(cases) {
-		cases = cases[:*limit]
+	if f.compare {
+		return runCompare(a, pos, f.json)
 	}
-
+	format, err := f.validate(pos)
+	if err != nil {
+		return err
+	}
+	name, cases, err := loadCases(a, f.dataset, format)
+	if err != nil {
+		return &usageError{msg: err.Error(), err: err}
+	}
+	if f.limit > 0 && f.limit < len(cases) {
+		cases = cases[:f.limit]
+	}
 	// The results file, and what an earlier run already did.
 	var done []eval.Result
 	var outFile *os.File
-	if *out != "" {
-		done, outFile, err = openResults(*out, *resume, cases)
+	if f.out != "" {
+		done, outFile, err = openResults(f.out, f.resume, cases)
 		if err != nil {
-			fmt.Fprintf(a.stderr, "factbot eval: %v\n", err)
-			return exitUsage
+			return &usageError{msg: err.Error(), err: err}
 		}
 		defer outFile.Close()
 	}
-
 	checker, err := evalChecker(ctx, a)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "factbot eval: %v\n", err)
-		return exitUsage
+		return err
 	}
-	r := &eval.Runner{Checker: checker, Concurrency: *conc}
+	r := &eval.Runner{Checker: checker, Concurrency: f.conc}
 	if outFile != nil {
 		r.Out = outFile
 	}
-	if !*quiet {
+	if !f.quiet {
 		r.Progress = a.stderr
 	}
 	results, runErr := r.Run(ctx, cases, done)
 	if outFile != nil {
 		if err := outFile.Sync(); err != nil && runErr == nil {
-			runErr = fmt.Errorf("writing %s: %w", *out, err)
+			runErr = fmt.Errorf("writing %s: %w", f.out, err)
 		}
 	}
-
-	s := eval.Summarize(results, len(cases), eval.Prices{InputPerM: *priceIn, OutputPerM: *priceOut, CachedPerM: *priceCached})
+	s := eval.Summarize(results, len(cases), f.prices)
 	s.Dataset = name
-	if s.Scored+s.Errors > 0 {
-		if *jsonOut {
-			err = eval.WriteJSON(a.stdout, s)
-		} else {
-			err = eval.WriteTable(a.stdout, s)
-		}
-		if err != nil {
-			fmt.Fprintf(a.stderr, "factbot eval: %v\n", err)
-			return exitFailed
-		}
-		if *htmlOut != "" {
-			if err := writeHTMLReport(*htmlOut, s); err != nil {
-				fmt.Fprintf(a.stderr, "factbot eval: %v\n", err)
-				return exitFailed
-			}
-		}
+	if err := writeEvalSummary(a, f, s); err != nil {
+		return err
 	}
+	return evalOutcome(f, s, runErr)
+}
 
+// loadCases reads the dataset: the built-in set, stdin ("-") or a file.
+func loadCases(a *app, dataset string, format eval.Format) (name string, cases []eval.Case, err error) {
+	switch dataset {
+	case "":
+		name, cases = eval.ShippedName, eval.Shipped()
+	case "-":
+		name = "stdin"
+		cases, err = eval.Load(a.stdin, format)
+	default:
+		name = filepath.Base(dataset)
+		cases, err = eval.LoadFile(dataset, format)
+	}
+	if err == nil && len(cases) == 0 {
+		err = errors.New("no claims in the dataset")
+	}
+	return name, cases, err
+}
+
+// writeEvalSummary prints the summary (a table or JSON) and writes the HTML
+// report, when anything was checked.
+func writeEvalSummary(a *app, f *evalFlags, s *eval.Summary) error {
+	if s.Scored+s.Errors == 0 {
+		return nil
+	}
+	var err error
+	if f.json {
+		err = eval.WriteJSON(a.stdout, s)
+	} else {
+		err = eval.WriteTable(a.stdout, s)
+	}
+	if err != nil {
+		return err
+	}
+	if f.html != "" {
+		return writeHTMLReport(f.html, s)
+	}
+	return nil
+}
+
+// evalOutcome is the run's error: a configuration error that stopped it,
+// an interruption (with how to resume), claims that could not be checked.
+func evalOutcome(f *evalFlags, s *eval.Summary, runErr error) error {
 	resumeHint := ""
-	if *out != "" {
-		resumeHint = fmt.Sprintf("; continue with: factbot eval --resume --out %s (and the same --dataset)", *out)
+	if f.out != "" {
+		resumeHint = fmt.Sprintf("; continue with: factbot eval --resume --out %s (and the same --dataset)", f.out)
 	}
-	if runErr != nil {
-		var ce *usererr.Config
-		switch {
-		case errors.As(runErr, &ce):
-			fmt.Fprintf(a.stderr, "factbot eval: stopped: %v\n", ce)
-			return exitUsage
-		case errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded):
-			fmt.Fprintf(a.stderr, "factbot eval: interrupted after %d of %d claims%s\n", s.Scored+s.Errors, s.Cases, resumeHint)
-		default:
-			fmt.Fprintf(a.stderr, "factbot eval: stopped: %v\n", runErr)
-		}
-		return exitFailed
+	switch {
+	case runErr == nil && s.Errors > 0:
+		return fmt.Errorf("%d of %d claims could not be checked (see \"error\" in the results)%s", s.Errors, s.Cases, resumeHint)
+	case runErr == nil:
+		return nil
+	case usererr.IsConfig(runErr):
+		return fmt.Errorf("stopped: %w", runErr)
+	case errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded):
+		return fmt.Errorf("interrupted after %d of %d claims%s", s.Scored+s.Errors, s.Cases, resumeHint)
 	}
-	if s.Errors > 0 {
-		fmt.Fprintf(a.stderr, "factbot eval: %d of %d claims could not be checked (see \"error\" in the results)%s\n", s.Errors, s.Cases, resumeHint)
-		return exitFailed
-	}
-	return exitOK
+	return fmt.Errorf("stopped: %w", runErr)
 }
 
 // openResults opens the results file for appending. Without resume it
@@ -244,31 +265,23 @@ func writeHTMLReport(path string, s *eval.Summary) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-func runCompare(a *app, files []string, jsonOut bool) int {
+func runCompare(a *app, files []string, jsonOut bool) error {
 	if len(files) != 2 {
-		fmt.Fprintln(a.stderr, "factbot eval: --compare needs two runs: factbot eval --compare A.json B.json")
-		return exitUsage
+		return usagef("--compare needs two runs: factbot eval --compare A.json B.json")
 	}
 	var runs [2][]eval.Result
 	for i, f := range files {
 		res, err := eval.LoadRun(f)
 		if err != nil {
-			fmt.Fprintf(a.stderr, "factbot eval: %v\n", err)
-			return exitUsage
+			return &usageError{msg: err.Error(), err: err}
 		}
 		runs[i] = res
 	}
 	c := eval.Compare(runs[0], runs[1])
-	var err error
 	if jsonOut {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(c)
-	} else {
-		err = eval.WriteComparison(a.stdout, c)
+		return enc.Encode(c)
 	}
-	if err != nil {
-		return exitFailed
-	}
-	return exitOK
+	return eval.WriteComparison(a.stdout, c)
 }

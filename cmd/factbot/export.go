@@ -27,59 +27,62 @@ func init() {
 var csvHeader = []string{"id", "created_at", "tenant", "platform", "channel", "thread", "link", "user", "request_key", "text",
 	"claim_index", "claim", "verdict", "confidence", "cached", "checked_at", "model", "reasoning", "evidence", "sources"}
 
-func runExport(ctx context.Context, a *app, args []string) int {
+func runExport(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "export", "factbot export [--format jsonl|csv] [--tenant T]\n       factbot export --feedback [--tenant T]\n\nWrites a tenant's checks to standard output, oldest first. With --feedback it writes instead the claims people flagged as wrongly judged, as a factbot eval dataset (JSON Lines): {\"id\": \"CHECK-N\", \"claim\", \"label\": \"\", \"previous_verdict\", \"notes\"}, N counting claims from 1. The label is empty because nobody has said yet what is right: fill it in (supported, contradicted, contested or unverifiable) before factbot eval --dataset, which refuses empty labels.")
 	format := fs.String("format", "jsonl", "jsonl (one JSON check per line, everything) or csv (one row per claim, for spreadsheets)")
 	feedback := fs.Bool("feedback", false, "export the claims flagged by \"wrong verdict?\" feedback as an eval dataset (JSON Lines) to label")
-	if _, code, ok := parseStoreFlags(a, fs, args, 0); !ok {
-		return code
+	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {
+		return err
 	}
 	if *format != "jsonl" && *format != "csv" {
-		fmt.Fprintf(a.stderr, "factbot export: --format %q: want jsonl or csv\n", *format)
-		return exitUsage
+		return usagef("--format %q: want jsonl or csv", *format)
 	}
 	formatSet := false
 	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
 	if *feedback && formatSet && *format != "jsonl" {
-		fmt.Fprintln(a.stderr, "factbot export: --feedback writes JSON Lines (the eval dataset format); drop --format")
-		return exitUsage
+		return usagef("--feedback writes JSON Lines (the eval dataset format); drop --format")
 	}
-	db, err := openExistingStore(a)
+	db, err := loadAndOpen(a)
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	defer db.Close()
 	if *feedback {
 		return exportFeedback(ctx, a, db, *tenant)
 	}
+	return exportChecks(ctx, a, db, *tenant, *format)
+}
+
+// exportChecks writes every check of tenant as JSON Lines or CSV.
+func exportChecks(ctx context.Context, a *app, db *store.DB, tenant, format string) error {
 	bw := bufio.NewWriter(a.stdout)
 	n := 0
 	var each func(*store.Check) error
 	var cw *csv.Writer
-	if *format == "jsonl" {
+	if format == "jsonl" {
 		enc := json.NewEncoder(bw)
 		each = func(c *store.Check) error { n++; return enc.Encode(c) }
 	} else {
 		cw = csv.NewWriter(bw)
 		if err := cw.Write(csvHeader); err != nil {
-			return storeFailed(a, err)
+			return err
 		}
 		each = func(c *store.Check) error { n++; return cw.WriteAll(csvRows(c)) }
 	}
-	if err := db.EachCheck(ctx, *tenant, each); err != nil {
-		return storeFailed(a, err)
+	if err := db.EachCheck(ctx, tenant, each); err != nil {
+		return err
 	}
 	if cw != nil {
 		cw.Flush()
 		if err := cw.Error(); err != nil {
-			return storeFailed(a, err)
+			return err
 		}
 	}
 	if err := bw.Flush(); err != nil {
-		return storeFailed(a, err)
+		return err
 	}
-	fmt.Fprintf(a.stderr, "Exported %d checks of tenant %s.\n", n, *tenant)
-	return exitOK
+	fmt.Fprintf(a.stderr, "Exported %d checks of tenant %s.\n", n, tenant)
+	return nil
 }
 
 func csvRows(c *store.Check) [][]string {
@@ -136,7 +139,7 @@ type feedbackCase struct {
 // exportFeedback writes one feedbackCase per claim of the tenant flagged by
 // feedback (feedback on claim -1 flags every claim of its check), oldest
 // check first. Several remarks on one claim share its line.
-func exportFeedback(ctx context.Context, a *app, db *store.DB, tenant string) int {
+func exportFeedback(ctx context.Context, a *app, db *store.DB, tenant string) error {
 	bw := bufio.NewWriter(a.stdout)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
@@ -163,7 +166,7 @@ func exportFeedback(ctx context.Context, a *app, db *store.DB, tenant string) in
 		err = bw.Flush()
 	}
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	fmt.Fprintf(a.stderr, "Exported %d flagged claims of %d checks of tenant %s", lines, checks, tenant)
 	if skipped > 0 {
@@ -173,7 +176,7 @@ func exportFeedback(ctx context.Context, a *app, db *store.DB, tenant string) in
 	if lines > 0 {
 		fmt.Fprintln(a.stderr, "Each \"label\" is empty: set it to supported, contradicted, contested or unverifiable before using the file with factbot eval --dataset.")
 	}
-	return exitOK
+	return nil
 }
 
 func reportClaims(c *store.Check) []*factcheck.Verdict {

@@ -12,26 +12,25 @@ func init() {
 	})
 }
 
-func runForget(ctx context.Context, a *app, args []string) int {
+func runForget(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "forget", "factbot forget --user U [--tenant T]\n\nDeletes the user's checks, requests, and the cached verdicts of their claims, in one tenant.")
 	user := fs.String("user", "", "the user id as shown by factbot history (required)")
-	if _, code, ok := parseStoreFlags(a, fs, args, 0); !ok {
-		return code
+	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {
+		return err
 	}
 	if *user == "" {
-		fmt.Fprintln(a.stderr, "factbot forget: --user is required (the id shown by factbot history)")
-		return exitUsage
+		return usagef("--user is required (the id shown by factbot history)")
 	}
-	db, err := openExistingStore(a)
+	db, err := loadAndOpen(a)
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	defer db.Close()
 	st, err := db.Forget(ctx, *tenant, *user)
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	fmt.Fprintf(a.stdout, "Forgot user %s in tenant %s: %d checks, %d requests, %d cached verdicts, %d cached extractions deleted.\n",
 		*user, *tenant, st.Checks, st.Requests, st.Verdicts, st.Extractions)
-	return exitOK
+	return nil
 }

@@ -20,7 +20,7 @@ func init() {
 	})
 }
 
-func runHistory(ctx context.Context, a *app, args []string) int {
+func runHistory(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "history", "factbot history [--json] [--tenant T] [--channel C] [--user U] [--verdict V] [--since DATE] [--search WORDS] [--limit N]")
 	jsonOut := fs.Bool("json", false, "print a JSON array")
 	var q store.HistoryQuery
@@ -30,51 +30,45 @@ func runHistory(ctx context.Context, a *app, args []string) int {
 	since := fs.String("since", "", "only checks since a date (2026-11-01), a time (RFC 3339) or an age (7d, 36h)")
 	fs.StringVar(&q.Search, "search", "", "only checks whose claims or text contain all these words (word starts, any case)")
 	fs.IntVar(&q.Limit, "limit", store.DefaultLimit, fmt.Sprintf("at most this many checks (up to %d)", store.MaxLimit))
-	if _, code, ok := parseStoreFlags(a, fs, args, 0); !ok {
-		return code
+	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {
+		return err
 	}
 	if *verdict != "" {
 		q.Verdict = factcheck.Label(strings.ToLower(*verdict))
 		if !q.Verdict.Valid() {
-			fmt.Fprintf(a.stderr, "factbot history: --verdict %q: want supported, contradicted, contested or unverifiable\n", *verdict)
-			return exitUsage
+			return usagef("--verdict %q: want supported, contradicted, contested or unverifiable", *verdict)
 		}
 	}
 	if *since != "" {
 		t, err := parseSince(*since, time.Now())
 		if err != nil {
-			fmt.Fprintf(a.stderr, "factbot history: %v\n", err)
-			return exitUsage
+			return &usageError{msg: err.Error(), err: err}
 		}
 		q.Since = t
 	}
 	if q.Limit <= 0 || q.Limit > store.MaxLimit {
-		fmt.Fprintf(a.stderr, "factbot history: --limit %d: want 1 to %d\n", q.Limit, store.MaxLimit)
-		return exitUsage
+		return usagef("--limit %d: want 1 to %d", q.Limit, store.MaxLimit)
 	}
-	db, err := openExistingStore(a)
+	db, err := loadAndOpen(a)
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	defer db.Close()
 	h, err := db.History(ctx, *tenant, q)
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	if *jsonOut {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(h); err != nil {
-			return exitFailed
-		}
-		return exitOK
+		return enc.Encode(h)
 	}
 	if len(h) == 0 {
 		fmt.Fprintf(a.stderr, "No checks found in tenant %s.\n", *tenant)
-		return exitOK
+		return nil
 	}
 	writeHistory(a.stdout, h)
-	return exitOK
+	return nil
 }
 
 // writeHistory prints one line per check:

@@ -23,7 +23,7 @@ type readResult struct {
 	Refused bool   `json:"refused,omitempty"`
 }
 
-func runRead(ctx context.Context, a *app, args []string) int {
+func runRead(ctx context.Context, a *app, args []string) error {
 	fs := flag.NewFlagSet("read", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
 	asJSON := fs.Bool("json", false, "print the page as one JSON object")
@@ -35,20 +35,24 @@ func runRead(ctx context.Context, a *app, args []string) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+			return err
 		}
-		return exitUsage
+		return &usageError{err: err}
 	}
 	if fs.NArg() != 1 || strings.TrimSpace(fs.Arg(0)) == "" {
 		fmt.Fprintln(a.stderr, "factbot read: give exactly one URL")
 		fs.Usage()
-		return exitUsage
+		return &usageError{}
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
 	}
 	raw := strings.TrimSpace(fs.Arg(0))
 	if !strings.Contains(raw, "://") && !strings.Contains(raw, ":") {
 		raw = "https://" + raw // "example.com/page" means the web page
 	}
-	r := search.NewReader(search.ReaderOptions{AllowPrivate: a.getenv("FACTBOT_ALLOW_PRIVATE_FETCH") == "1"})
+	r := search.NewReader(search.ReaderOptions{AllowPrivate: cfg.AllowPrivateFetch})
 	p, err := r.Read(ctx, raw)
 	if err != nil {
 		var refused *search.RefusedError
@@ -56,18 +60,17 @@ func runRead(ctx context.Context, a *app, args []string) int {
 		if *asJSON {
 			writeReadJSON(a.stdout, readResult{Page: &search.Page{URL: raw}, Error: err.Error(), Refused: isRefused})
 		}
-		fmt.Fprintf(a.stderr, "factbot read: %v\n", err)
-		if isRefused && a.getenv("FACTBOT_ALLOW_PRIVATE_FETCH") != "1" && strings.Contains(err.Error(), " address") {
-			fmt.Fprintln(a.stderr, "(set FACTBOT_ALLOW_PRIVATE_FETCH=1 to read private and loopback addresses)")
+		if isRefused && !cfg.AllowPrivateFetch && strings.Contains(err.Error(), " address") {
+			return fmt.Errorf("%w\n(set FACTBOT_ALLOW_PRIVATE_FETCH=1 to read private and loopback addresses)", err)
 		}
-		return exitFailed
+		return err
 	}
 	if *asJSON {
 		writeReadJSON(a.stdout, readResult{Page: p})
-		return exitOK
+		return nil
 	}
 	printReadPage(a.stdout, p)
-	return exitOK
+	return nil
 }
 
 func writeReadJSON(w io.Writer, v any) {

@@ -20,6 +20,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
+	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store/storetest"
 )
@@ -32,12 +33,22 @@ func TestDiscordConfigErrors(t *testing.T) {
 		"bad public key":   {"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "nothex"},
 		"short public key": {"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"},
 	} {
-		_, err := buildDiscord(func(k string) string { return env[k] }, svc, http.NewServeMux(), log)
+		_, err := discordFromEnv(env, svc, http.NewServeMux(), log)
 		var ce *usererr.Config
 		if !errors.As(err, &ce) || !strings.HasPrefix(ce.Var, "DISCORD_") {
 			t.Errorf("%s: err = %v, want a ConfigError naming the variable", name, err)
 		}
 	}
+}
+
+// discordFromEnv reads env as factbot does and builds the adapter as serve
+// does: a configuration error may come from either.
+func discordFromEnv(env map[string]string, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*discord.Adapter, error) {
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		return nil, err
+	}
+	return buildDiscord(cfg.Discord, svc, mux, log)
 }
 
 // TestServeDiscordEndToEnd wires the adapter as serve does, against the
@@ -56,7 +67,7 @@ func TestServeDiscordEndToEnd(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := bot.New(st, &bottest.Checker{}, bot.Options{NoUserLimit: true, Logger: log})
 	mux := http.NewServeMux()
-	ad, err := buildDiscord(func(k string) string { return env[k] }, svc, mux, log)
+	ad, err := discordFromEnv(env, svc, mux, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -58,7 +59,7 @@ func TestServeConfigErrors(t *testing.T) {
 	}
 	restore := serveChecker
 	defer func() { serveChecker = restore }()
-	serveChecker = func(context.Context, *app, *store.DB) (bot.Checker, error) { return &bottest.Checker{}, nil }
+	serveChecker = func(context.Context, *config.Config, *store.DB) (bot.Checker, error) { return &bottest.Checker{}, nil }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.env["FACTBOT_DB"] = db
@@ -82,7 +83,7 @@ func TestServeSlackEndToEnd(t *testing.T) {
 	defer fake.Close()
 	restoreC, restoreL := serveChecker, serveListening
 	defer func() { serveChecker, serveListening = restoreC, restoreL }()
-	serveChecker = func(context.Context, *app, *store.DB) (bot.Checker, error) {
+	serveChecker = func(context.Context, *config.Config, *store.DB) (bot.Checker, error) {
 		return &bottest.Checker{Label: factcheck.Supported}, nil
 	}
 	addrc := make(chan net.Addr, 1)
@@ -151,5 +152,38 @@ func TestServeSlackEndToEnd(t *testing.T) {
 	cancel()
 	if code := <-done; code != exitOK {
 		t.Errorf("serve exited %d after cancel, want 0:\n%s", code, errb)
+	}
+}
+
+// serve's -addr and -user-limit flags take precedence over
+// FACTBOT_HTTP_ADDR and FACTBOT_USER_LIMIT.
+func TestServeFlagsOverrideConfig(t *testing.T) {
+	env := map[string]string{"DISCORD_BOT_TOKEN": "d", "FACTBOT_HTTP_ADDR": "127.0.0.1:1", "FACTBOT_USER_LIMIT": "5/1m"}
+	tests := []struct {
+		args      []string
+		wantAddr  string
+		wantLimit bot.Limit
+	}{
+		{nil, "127.0.0.1:1", bot.Limit{N: 5, Window: time.Minute}},
+		{[]string{"-addr", ":9", "-user-limit", "off"}, ":9", bot.Limit{}},
+		{[]string{"-user-limit", "3/h"}, "127.0.0.1:1", bot.Limit{N: 3, Window: time.Hour}},
+	}
+	for _, tt := range tests {
+		a, _ := testApp(env)
+		f, err := parseServeFlags(a, tt.args)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		cfg, err := serveConfig(a, f)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		if cfg.HTTPAddr != tt.wantAddr || cfg.UserLimit != tt.wantLimit {
+			t.Errorf("%v: addr %q, limit %v; want %q, %v", tt.args, cfg.HTTPAddr, cfg.UserLimit, tt.wantAddr, tt.wantLimit)
+		}
+	}
+	a, errb := testApp(env)
+	if code := run(context.Background(), a, []string{"serve", "-user-limit", "lots"}); code != exitUsage || !strings.Contains(errb.String(), "-user-limit") {
+		t.Errorf("serve -user-limit lots: exit %d, stderr:\n%s", code, errb)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -20,26 +21,25 @@ func init() {
 	})
 }
 
-func runShow(ctx context.Context, a *app, args []string) int {
+func runShow(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "show", "factbot show ID [--json] [--tenant T] [--page SHA256]\n\nPrints a past check: who asked, what they sent, each verdict with its evidence, every source retrieved (with its fetch time, content hash and whether a snapshot of the page is kept) and the trace. With --page, prints instead the kept snapshot of one page the check read, as it was read.")
 	jsonOut := fs.Bool("json", false, "print the check (or with --page the page) as one JSON object")
 	page := fs.String("page", "", "print the snapshot of a page this check read, by its SHA-256 or a unique prefix of at least 8 hex digits")
-	pos, code, ok := parseStoreFlags(a, fs, args, 1)
-	if !ok {
-		return code
-	}
-	db, err := openExistingStore(a)
+	pos, err := parseStoreFlags(a, fs, args, 1)
 	if err != nil {
-		return storeFailed(a, err)
+		return err
+	}
+	db, err := loadAndOpen(a)
+	if err != nil {
+		return err
 	}
 	defer db.Close()
 	c, err := db.Check(ctx, *tenant, pos[0])
 	if errors.Is(err, store.ErrNotFound) {
-		fmt.Fprintf(a.stderr, "factbot show: no check %q in tenant %s (see factbot history --tenant %s)\n", pos[0], *tenant, *tenant)
-		return exitFailed
+		return &usererr.Error{Msg: fmt.Sprintf("no check %q in tenant %s (see factbot history --tenant %s)", pos[0], *tenant, *tenant), Err: err}
 	}
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	if *page != "" {
 		return showPage(ctx, a, db, c, *page, *jsonOut)
@@ -47,21 +47,18 @@ func runShow(ctx context.Context, a *app, args []string) int {
 	if *jsonOut {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(c); err != nil {
-			return exitFailed
-		}
-		return exitOK
+		return enc.Encode(c)
 	}
 	kept := map[string]bool{}
 	for _, sha := range pageHashes(c) {
 		_, err := db.PageSnapshot(ctx, sha)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return storeFailed(a, err)
+			return err
 		}
 		kept[sha] = err == nil
 	}
 	writeCheck(a.stdout, c, kept)
-	return exitOK
+	return nil
 }
 
 // pageHashes returns the distinct content hashes of the pages a check read.
@@ -84,7 +81,7 @@ func pageHashes(c *store.Check) []string {
 
 // showPage prints the kept snapshot of a page the check read: what the
 // page said when the verdict was made, even if it has changed since.
-func showPage(ctx context.Context, a *app, db *store.DB, c *store.Check, arg string, jsonOut bool) int {
+func showPage(ctx context.Context, a *app, db *store.DB, c *store.Check, arg string, jsonOut bool) error {
 	want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(arg), "sha256:"))
 	hashes := pageHashes(c)
 	var match []string
@@ -99,33 +96,26 @@ func showPage(ctx context.Context, a *app, db *store.DB, c *store.Check, arg str
 	}
 	switch {
 	case len(match) > 1:
-		fmt.Fprintf(a.stderr, "factbot show: --page %s matches %d pages of check %s; give more of the hash:\n  %s\n", arg, len(match), c.ID, strings.Join(match, "\n  "))
-		return exitUsage
+		return usagef("--page %s matches %d pages of check %s; give more of the hash:\n  %s", arg, len(match), c.ID, strings.Join(match, "\n  "))
 	case len(match) == 0 && len(hashes) == 0:
-		fmt.Fprintf(a.stderr, "factbot show: check %s read no page, so it has no page snapshot\n", c.ID)
-		return exitFailed
+		return usererr.Errorf("check %s read no page, so it has no page snapshot", c.ID)
 	case len(match) == 0:
-		fmt.Fprintf(a.stderr, "factbot show: check %s read no page with SHA-256 %q (a full hash, or a prefix of at least 8 hex digits); the pages it read:\n  %s\n", c.ID, arg, strings.Join(hashes, "\n  "))
-		return exitFailed
+		return usererr.Errorf("check %s read no page with SHA-256 %q (a full hash, or a prefix of at least 8 hex digits); the pages it read:\n  %s", c.ID, arg, strings.Join(hashes, "\n  "))
 	}
 	p, err := db.PageSnapshot(ctx, match[0])
 	if errors.Is(err, store.ErrNotFound) {
-		fmt.Fprintf(a.stderr, "factbot show: no snapshot of page %s is kept (it was pruned, or read before factbot kept snapshots)\n", match[0])
-		return exitFailed
+		return &usererr.Error{Msg: fmt.Sprintf("no snapshot of page %s is kept (it was pruned, or read before factbot kept snapshots)", match[0]), Err: err}
 	}
 	if err != nil {
-		return storeFailed(a, err)
+		return err
 	}
 	if jsonOut {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(p); err != nil {
-			return exitFailed
-		}
-		return exitOK
+		return enc.Encode(p)
 	}
 	writePage(a.stdout, c, p)
-	return exitOK
+	return nil
 }
 
 // writePage prints a page snapshot. Page text is the web's: control
@@ -215,74 +205,7 @@ func writeCheck(w io.Writer, c *store.Check, kept map[string]bool) {
 		fmt.Fprintln(w, "  No check-worthy factual claim was found.")
 	}
 	for i, v := range rep.Claims {
-		fmt.Fprintf(w, "\nClaim %d of %d: %s\n", i+1, len(rep.Claims), v.Claim)
-		mark := labelMarks[v.Verdict]
-		if mark == "" {
-			mark = string(v.Verdict)
-		}
-		fmt.Fprintf(w, "  %s (%s confidence), checked %s by %s", mark, v.Confidence, v.CheckedAt.UTC().Format("2006-01-02 15:04Z"), orDash(v.Model))
-		if v.Cached {
-			fmt.Fprint(w, ", cached answer")
-		}
-		if v.StoppedBy != "" {
-			fmt.Fprintf(w, ", %s budget reached", v.StoppedBy)
-		}
-		fmt.Fprintln(w)
-		if v.Error != "" {
-			fmt.Fprintf(w, "  Error: %s\n", v.Error)
-		}
-		if v.Reasoning != "" {
-			fmt.Fprintf(w, "  %s\n", wrap(termText(v.Reasoning), 76, "  "))
-		}
-		if len(v.Evidence) > 0 {
-			fmt.Fprintln(w, "  Evidence:")
-		}
-		for _, e := range v.Evidence {
-			side := "refutes"
-			if e.Supports {
-				side = "supports"
-			}
-			found := "quote found in the page"
-			if !e.QuoteFound {
-				found = "quote NOT found in the page"
-			}
-			fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
-			if e.Publisher != "" || e.Rating != "" {
-				fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))
-			}
-			fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, found)
-		}
-		if len(v.Sources) > 0 {
-			fmt.Fprintln(w, "  Sources retrieved:")
-		}
-		for _, s := range v.Sources {
-			extra := ""
-			if s.SHA256 != "" {
-				extra += " sha256:" + s.SHA256
-			}
-			if s.Cited {
-				extra += " cited"
-			}
-			if s.SHA256 != "" {
-				if kept[s.SHA256] {
-					extra += ", snapshot kept"
-				} else {
-					extra += ", no snapshot kept"
-				}
-			}
-			fmt.Fprintf(w, "    %s  %-10s %s%s\n", s.FetchedAt.UTC().Format("2006-01-02 15:04:05Z"), s.Via, oneLine(s.URL, 500), extra)
-		}
-		for _, s := range v.Sources {
-			if kept[s.SHA256] {
-				tenant := ""
-				if c.Tenant != cliTenant {
-					tenant = " --tenant " + c.Tenant
-				}
-				fmt.Fprintf(w, "    (what a kept page said then: factbot show %s%s --page %s)\n", c.ID, tenant, shortHash(s.SHA256))
-				break
-			}
-		}
-		writeTrace(w, v.Trace)
+		writeClaimRecord(w, c, i, v, kept)
 	}
 	if len(rep.NotCheckable) > 0 {
 		fmt.Fprintln(w, "\nNot checkable:")
@@ -294,15 +217,100 @@ func writeCheck(w io.Writer, c *store.Check, kept map[string]bool) {
 		fmt.Fprintln(w, "\nExtraction:")
 		writeTrace(w, rep.Trace)
 	}
-	if len(c.Feedback) > 0 {
-		fmt.Fprintln(w, "\nFeedback:")
-		for _, f := range c.Feedback {
-			claim := "the check"
-			if f.Claim >= 0 {
-				claim = fmt.Sprintf("claim %d", f.Claim+1)
-			}
-			fmt.Fprintf(w, "  %s %s on %s: %s\n", f.At.UTC().Format("2006-01-02 15:04Z"), orDash(f.User), claim, oneLine(f.Note, 200))
+	writeFeedback(w, c.Feedback)
+}
+
+// writeClaimRecord prints claim i of check c: the verdict, the evidence,
+// the sources retrieved and the trace.
+func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, kept map[string]bool) {
+	fmt.Fprintf(w, "\nClaim %d of %d: %s\n", i+1, len(c.Report.Claims), v.Claim)
+	mark := labelMarks[v.Verdict]
+	if mark == "" {
+		mark = string(v.Verdict)
+	}
+	fmt.Fprintf(w, "  %s (%s confidence), checked %s by %s", mark, v.Confidence, v.CheckedAt.UTC().Format("2006-01-02 15:04Z"), orDash(v.Model))
+	if v.Cached {
+		fmt.Fprint(w, ", cached answer")
+	}
+	if v.StoppedBy != "" {
+		fmt.Fprintf(w, ", %s budget reached", v.StoppedBy)
+	}
+	fmt.Fprintln(w)
+	if v.Error != "" {
+		fmt.Fprintf(w, "  Error: %s\n", v.Error)
+	}
+	if v.Reasoning != "" {
+		fmt.Fprintf(w, "  %s\n", wrap(termText(v.Reasoning), 76, "  "))
+	}
+	if len(v.Evidence) > 0 {
+		fmt.Fprintln(w, "  Evidence:")
+	}
+	for _, e := range v.Evidence {
+		side := "refutes"
+		if e.Supports {
+			side = "supports"
 		}
+		found := "quote found in the page"
+		if !e.QuoteFound {
+			found = "quote NOT found in the page"
+		}
+		fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
+		if e.Publisher != "" || e.Rating != "" {
+			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))
+		}
+		fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, found)
+	}
+	writeSources(w, c, v.Sources, kept)
+	writeTrace(w, v.Trace)
+}
+
+// writeSources prints the sources a claim's check retrieved and how to see
+// a kept page.
+func writeSources(w io.Writer, c *store.Check, sources []factcheck.Source, kept map[string]bool) {
+	if len(sources) > 0 {
+		fmt.Fprintln(w, "  Sources retrieved:")
+	}
+	for _, s := range sources {
+		extra := ""
+		if s.SHA256 != "" {
+			extra += " sha256:" + s.SHA256
+		}
+		if s.Cited {
+			extra += " cited"
+		}
+		if s.SHA256 != "" {
+			if kept[s.SHA256] {
+				extra += ", snapshot kept"
+			} else {
+				extra += ", no snapshot kept"
+			}
+		}
+		fmt.Fprintf(w, "    %s  %-10s %s%s\n", s.FetchedAt.UTC().Format("2006-01-02 15:04:05Z"), s.Via, oneLine(s.URL, 500), extra)
+	}
+	for _, s := range sources {
+		if kept[s.SHA256] {
+			tenant := ""
+			if c.Tenant != cliTenant {
+				tenant = " --tenant " + c.Tenant
+			}
+			fmt.Fprintf(w, "    (what a kept page said then: factbot show %s%s --page %s)\n", c.ID, tenant, shortHash(s.SHA256))
+			break
+		}
+	}
+}
+
+// writeFeedback prints the "Wrong verdict?" remarks on a check.
+func writeFeedback(w io.Writer, fb []store.Feedback) {
+	if len(fb) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nFeedback:")
+	for _, f := range fb {
+		claim := "the check"
+		if f.Claim >= 0 {
+			claim = fmt.Sprintf("claim %d", f.Claim+1)
+		}
+		fmt.Fprintf(w, "  %s %s on %s: %s\n", f.At.UTC().Format("2006-01-02 15:04Z"), orDash(f.User), claim, oneLine(f.Note, 200))
 	}
 }
 

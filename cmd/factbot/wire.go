@@ -3,152 +3,85 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"google.golang.org/genai"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/openai"
-	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
 
-// This file turns the configuration table (README, "Configuration") into
-// the engine's parts. It is the only place that reads those variables.
+// This file turns the configuration (internal/config, read once by
+// app.config) into the engine's parts.
 
-// geminiKey returns the Gemini key from GEMINI_API_KEY or GOOGLE_API_KEY.
-func geminiKey(a *app) string {
-	if k := a.getenv("GEMINI_API_KEY"); k != "" {
-		return k
+// newModel builds the configured model provider.
+func newModel(ctx context.Context, m config.Model) (factcheck.Model, error) {
+	if err := m.Err(); err != nil {
+		return nil, err
 	}
-	return a.getenv("GOOGLE_API_KEY")
+	if m.Provider == config.LLMOpenAI {
+		return openai.New(openai.Config{APIKey: m.OpenAIKey, BaseURL: m.OpenAIBaseURL, Model: m.Name})
+	}
+	return gemini.New(ctx, gemini.Config{APIKey: m.GeminiKey, Model: m.Name, BaseURL: m.GeminiBaseURL})
 }
 
-// newModel builds the model provider named by FACTBOT_LLM.
-func newModel(ctx context.Context, a *app) (factcheck.Model, error) {
-	name := a.getenv("FACTBOT_MODEL")
-	switch llm := strings.ToLower(strings.TrimSpace(a.getenv("FACTBOT_LLM"))); llm {
-	case "", "gemini":
-		return gemini.New(ctx, gemini.Config{APIKey: geminiKey(a), Model: name})
-	case "openai":
-		if name == "" {
-			return nil, &usererr.Config{Var: "FACTBOT_MODEL", Msg: "not set", Hint: "with FACTBOT_LLM=openai, name the model, e.g. gpt-4.1-mini or qwen3:8b for Ollama"}
-		}
-		return openai.New(openai.Config{APIKey: a.getenv("OPENAI_API_KEY"), BaseURL: a.getenv("OPENAI_BASE_URL"), Model: name})
-	default:
-		return nil, &usererr.Config{Var: "FACTBOT_LLM", Msg: fmt.Sprintf("unknown provider %q", llm), Hint: "use gemini (the default) or openai"}
+// newProviders builds the search providers in failover order.
+func newProviders(ctx context.Context, cfg *config.Config) ([]search.Provider, error) {
+	if err := cfg.SearchErr(); err != nil {
+		return nil, err
 	}
-}
-
-// newProviders builds the search providers in FACTBOT_SEARCH order; by
-// default every configured one, and Google Search through Gemini when
-// none is configured.
-func newProviders(a *app) ([]search.Provider, error) {
-	avail := map[string]func() (search.Provider, error){
-		"tavily": func() (search.Provider, error) {
-			k := a.getenv("TAVILY_API_KEY")
-			if k == "" {
-				return nil, &usererr.Config{Var: "TAVILY_API_KEY", Msg: "not set", Hint: "get a key at https://app.tavily.com"}
-			}
-			return search.NewTavily(search.TavilyConfig{APIKey: k, BaseURL: a.getenv("FACTBOT_TAVILY_URL")}), nil
-		},
-		"brave": func() (search.Provider, error) {
-			k := a.getenv("BRAVE_API_KEY")
-			if k == "" {
-				return nil, &usererr.Config{Var: "BRAVE_API_KEY", Msg: "not set", Hint: "get a key at https://brave.com/search/api/"}
-			}
-			return search.NewBrave(search.BraveConfig{APIKey: k, BaseURL: a.getenv("FACTBOT_BRAVE_URL")}), nil
-		},
-		"searxng": func() (search.Provider, error) {
-			u := a.getenv("SEARXNG_URL")
-			if u == "" {
-				return nil, &usererr.Config{Var: "SEARXNG_URL", Msg: "not set", Hint: "the base URL of your SearXNG instance, with the json format enabled"}
-			}
-			return search.NewSearXNG(search.SearXNGConfig{BaseURL: u}), nil
-		},
-		"gemini": func() (search.Provider, error) {
-			k := geminiKey(a)
-			if k == "" {
-				return nil, &usererr.Config{Var: "GEMINI_API_KEY", Msg: "not set", Hint: "Google Search through Gemini needs a Gemini key: https://aistudio.google.com/apikey"}
-			}
-			c, err := genai.NewClient(context.Background(), &genai.ClientConfig{APIKey: k, Backend: genai.BackendGeminiAPI})
+	s := cfg.Search
+	var ps []search.Provider
+	for _, n := range s.Order {
+		switch n {
+		case config.SearchTavily:
+			ps = append(ps, search.NewTavily(search.TavilyConfig{APIKey: s.TavilyKey, BaseURL: s.TavilyURL}))
+		case config.SearchBrave:
+			ps = append(ps, search.NewBrave(search.BraveConfig{APIKey: s.BraveKey, BaseURL: s.BraveURL}))
+		case config.SearchSearXNG:
+			ps = append(ps, search.NewSearXNG(search.SearXNGConfig{BaseURL: s.SearXNGURL}))
+		case config.SearchGemini:
+			c, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: cfg.Model.GeminiKey, Backend: genai.BackendGeminiAPI,
+				HTTPOptions: genai.HTTPOptions{BaseURL: cfg.Model.GeminiBaseURL}})
 			if err != nil {
 				return nil, fmt.Errorf("gemini search: %w", err)
 			}
-			return search.NewGemini(search.GeminiConfig{Client: c}), nil
-		},
-	}
-	var names []string
-	if order := strings.TrimSpace(a.getenv("FACTBOT_SEARCH")); order != "" {
-		for _, n := range strings.Split(order, ",") {
-			if n = strings.ToLower(strings.TrimSpace(n)); n != "" {
-				names = append(names, n)
-			}
+			ps = append(ps, search.NewGemini(search.GeminiConfig{Client: c}))
 		}
-	} else {
-		for _, n := range []string{"tavily", "brave", "searxng"} {
-			if p, err := avail[n](); err == nil && p != nil {
-				names = append(names, n)
-			}
-		}
-		if len(names) == 0 {
-			names = []string{"gemini"}
-		}
-	}
-	var ps []search.Provider
-	for _, n := range names {
-		mk, ok := avail[n]
-		if !ok {
-			return nil, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"}
-		}
-		p, err := mk()
-		if err != nil {
-			return nil, err
-		}
-		ps = append(ps, p)
 	}
 	return ps, nil
 }
 
-// newChecker builds the engine from the environment. db may be nil (no
-// verdict cache, no search or page cache).
-func newChecker(ctx context.Context, a *app, db *store.DB) (*factcheck.Checker, error) {
-	model, err := newModel(ctx, a)
+// newChecker builds the engine. db may be nil (no verdict cache, no search
+// or page cache).
+func newChecker(ctx context.Context, cfg *config.Config, db *store.DB) (*factcheck.Checker, error) {
+	model, err := newModel(ctx, cfg.Model)
 	if err != nil {
 		return nil, err
 	}
-	providers, err := newProviders(a)
+	providers, err := newProviders(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{})}
-	if ttl := a.getenv("FACTBOT_CACHE_TTL"); ttl != "" {
-		d, err := parseAge(ttl)
-		if err != nil || d <= 0 {
-			return nil, &usererr.Config{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a duration", ttl), Hint: "e.g. 168h or 7d"}
-		}
-		c.CacheTTL = d
-	}
-	if k := a.getenv("FACTCHECK_API_KEY"); k != "" || a.getenv("GOOGLE_API_KEY") != "" {
-		if k == "" {
-			k = a.getenv("GOOGLE_API_KEY")
-		}
+	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{}), CacheTTL: cfg.CacheTTL}
+	if k := cfg.Search.FactCheckKey; k != "" {
 		fc, err := search.NewFactChecks(ctx, search.FactChecksConfig{APIKey: k})
 		if err != nil {
 			return nil, fmt.Errorf("fact-check search: %w", err)
 		}
 		c.FactChecks = fc
 	}
-	useStore(a, c, db)
+	useStore(cfg, c, db)
 	return c, nil
 }
 
 // useStore gives the engine the database as its verdict, search and page
 // cache (db may be nil: no caches).
-func useStore(a *app, c *factcheck.Checker, db *store.DB) {
-	ropts := search.ReaderOptions{AllowPrivate: a.getenv("FACTBOT_ALLOW_PRIVATE_FETCH") == "1"}
+func useStore(cfg *config.Config, c *factcheck.Checker, db *store.DB) {
+	ropts := search.ReaderOptions{AllowPrivate: cfg.AllowPrivateFetch}
 	if db != nil {
 		ropts.Cache = db
 		c.Cache = db

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/factbot-dev/factbot/internal/config"
+)
+
+func init() {
+	register("config", command{
+		summary: "print the effective configuration, what it enables and what is missing",
+		run:     runConfig,
+	})
+}
+
+func runConfig(ctx context.Context, a *app, args []string) error {
+	fs := flag.NewFlagSet("config", flag.ContinueOnError)
+	fs.SetOutput(a.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(a.stderr, "Usage: factbot config\n\nPrints every setting with its value (secrets masked) and whether it is the\ndefault, which platforms and modes are enabled, and what is missing for the\nrest. Exit status 0 when the configuration is valid, 2 when not.")
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	cfg, loadErr := a.config()
+	writeConfig(a.stdout, cfg)
+	// What makes the configuration invalid: a malformed value, an engine
+	// that cannot run, a chat platform set up by half.
+	var errs []error
+	seen := map[string]bool{}
+	for _, ce := range configErrors(errors.Join(loadErr, cfg.Model.Err(), cfg.SearchErr(), cfg.Slack.Err())) {
+		if !seen[ce.Error()] {
+			seen[ce.Error()] = true
+			errs = append(errs, ce)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// writeConfig prints the settings and the features they turn on.
+func writeConfig(w io.Writer, cfg *config.Config) {
+	fmt.Fprintln(w, "Settings (set: from the environment; default: not set, the default applies):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range cfg.Settings() {
+		src := "set"
+		if s.Default {
+			src = "default"
+			if s.Value == "" {
+				src = "not set"
+			}
+		}
+		fmt.Fprintf(tw, "  %s=%s\t%s\n", s.Name, termText(s.Value), src)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nEnabled:")
+	var off []config.Feature
+	for _, f := range cfg.Features() {
+		if !f.On {
+			off = append(off, f)
+			continue
+		}
+		fmt.Fprintf(w, "  %s: %s\n", f.Name, termText(f.Detail))
+	}
+	if len(off) > 0 {
+		fmt.Fprintln(w, "\nNot enabled:")
+	}
+	for _, f := range off {
+		fmt.Fprintf(w, "  %s: %s\n", f.Name, f.Missing)
+	}
+}

@@ -1,0 +1,446 @@
+// Package config reads factbot's settings from the environment, in one
+// place, into one typed and validated value. Every variable of the README's
+// configuration table is in Vars; nothing else in the program reads the
+// environment for configuration.
+package config
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/factcheck/gemini"
+	"github.com/factbot-dev/factbot/internal/usererr"
+)
+
+// Model providers (FACTBOT_LLM).
+const (
+	LLMGemini = "gemini"
+	LLMOpenAI = "openai"
+)
+
+// Search providers, by the names FACTBOT_SEARCH uses.
+const (
+	SearchTavily  = "tavily"
+	SearchBrave   = "brave"
+	SearchSearXNG = "searxng"
+	SearchGemini  = "gemini"
+)
+
+// Defaults of the settings that have one.
+const (
+	DefaultDB        = "factbot.db"
+	DefaultCacheTTL  = factcheck.DefaultCacheTTL
+	DefaultHTTPAddr  = ":8080"
+	DefaultUserLimit = "10/10m"
+)
+
+// Where to get a value: the hints of the configuration errors.
+const (
+	hintGeminiKey = "get a key at https://aistudio.google.com/apikey; GOOGLE_API_KEY also works"
+	hintSlackBot  = "the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page"
+	hintSlackMode = "for Socket Mode create an app-level token (xapp-…) with connections:write under Basic Information; for HTTP mode set SLACK_SIGNING_SECRET from the same page"
+)
+
+// Config is the whole program's configuration.
+type Config struct {
+	Model  Model
+	Search Search
+
+	// AllowPrivateFetch lets the page reader reach loopback and private
+	// addresses (FACTBOT_ALLOW_PRIVATE_FETCH=1).
+	AllowPrivateFetch bool
+	// DB is the bbolt file (FACTBOT_DB).
+	DB string
+	// CacheTTL is how long a verdict stays fresh (FACTBOT_CACHE_TTL).
+	CacheTTL time.Duration
+
+	// HTTPAddr is where serve listens (FACTBOT_HTTP_ADDR).
+	HTTPAddr string
+	// UserLimit is the per-user rate in chat (FACTBOT_USER_LIMIT); the
+	// zero Limit means none.
+	UserLimit bot.Limit
+	Slack     Slack
+	Discord   Discord
+
+	// User is who runs factbot check, for its history (USER).
+	User string
+
+	env map[string]string // the variables that are set, trimmed
+}
+
+// Model is the model provider's configuration.
+type Model struct {
+	// Provider is LLMGemini or LLMOpenAI (FACTBOT_LLM).
+	Provider string
+	// Name is the model (FACTBOT_MODEL); empty means the provider's
+	// default (Gemini's; the OpenAI-compatible provider has none).
+	Name string
+	// GeminiKey is GEMINI_API_KEY, or GOOGLE_API_KEY when that is unset.
+	GeminiKey string
+	// GeminiBaseURL is GOOGLE_GEMINI_BASE_URL (empty: Google's).
+	GeminiBaseURL string
+	// OpenAIKey and OpenAIBaseURL are OPENAI_API_KEY and OPENAI_BASE_URL
+	// (empty: the hosted API).
+	OpenAIKey, OpenAIBaseURL string
+}
+
+// Search is the search providers' configuration.
+type Search struct {
+	// Order is the providers in failover order (FACTBOT_SEARCH, by default
+	// every configured one, else gemini).
+	Order []string
+	// Explicit says Order came from FACTBOT_SEARCH.
+	Explicit bool
+
+	TavilyKey, TavilyURL string // TAVILY_API_KEY, FACTBOT_TAVILY_URL
+	BraveKey, BraveURL   string // BRAVE_API_KEY, FACTBOT_BRAVE_URL
+	SearXNGURL           string // SEARXNG_URL
+	// FactCheckKey is FACTCHECK_API_KEY, or GOOGLE_API_KEY when that is
+	// unset; empty means no fact-check search.
+	FactCheckKey string
+}
+
+// Slack is the Slack adapter's configuration.
+type Slack struct {
+	BotToken      string // SLACK_BOT_TOKEN (xoxb-…)
+	AppToken      string // SLACK_APP_TOKEN (xapp-…): Socket Mode
+	SigningSecret string // SLACK_SIGNING_SECRET: HTTP mode
+	APIURL        string // SLACK_API_URL (tests)
+}
+
+// Discord is the Discord adapter's configuration.
+type Discord struct {
+	Token     string // DISCORD_BOT_TOKEN
+	AppID     string // DISCORD_APP_ID
+	PublicKey string // DISCORD_PUBLIC_KEY: HTTP interactions
+	GuildID   string // DISCORD_GUILD_ID
+	APIURL    string // DISCORD_API_URL (tests)
+}
+
+// Var is one variable of the configuration table.
+type Var struct {
+	Name string
+	// Secret values are never printed whole.
+	Secret bool
+}
+
+// Vars lists every variable factbot reads, in the README's order.
+var Vars = []Var{
+	{"GEMINI_API_KEY", true}, {"GOOGLE_API_KEY", true},
+	{"FACTBOT_LLM", false}, {"FACTBOT_MODEL", false}, {"GOOGLE_GEMINI_BASE_URL", false},
+	{"OPENAI_API_KEY", true}, {"OPENAI_BASE_URL", false},
+	{"TAVILY_API_KEY", true}, {"FACTBOT_TAVILY_URL", false},
+	{"BRAVE_API_KEY", true}, {"FACTBOT_BRAVE_URL", false},
+	{"SEARXNG_URL", false},
+	{"FACTCHECK_API_KEY", true},
+	{"FACTBOT_SEARCH", false},
+	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
+	{"FACTBOT_DB", false},
+	{"FACTBOT_CACHE_TTL", false},
+	{"FACTBOT_HTTP_ADDR", false},
+	{"FACTBOT_USER_LIMIT", false},
+	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
+	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
+	{"USER", false},
+}
+
+// Load reads the configuration through getenv (os.Getenv in the program)
+// and checks every value that is set. Its error joins one *usererr.Config
+// per problem; the Config is returned even then, holding what could be
+// read, so that `factbot config` can show it.
+//
+// What a command needs beyond well-formed values — a model key for the
+// engine, a complete chat platform for serve — is checked by EngineErr and
+// ChatErr, so that commands that need neither (history, backup) run
+// without them.
+func Load(getenv func(string) string) (*Config, error) {
+	c := &Config{env: map[string]string{}}
+	for _, v := range Vars {
+		if s := strings.TrimSpace(getenv(v.Name)); s != "" {
+			c.env[v.Name] = s
+		}
+	}
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	add(c.loadModel())
+	add(c.loadSearch())
+	add(c.loadStore())
+	add(c.loadChat())
+	c.User = c.env["USER"]
+	return c, errors.Join(errs...)
+}
+
+func (c *Config) loadModel() error {
+	e := c.env
+	c.Model = Model{
+		Provider:      strings.ToLower(e["FACTBOT_LLM"]),
+		Name:          e["FACTBOT_MODEL"],
+		GeminiKey:     or(e["GEMINI_API_KEY"], e["GOOGLE_API_KEY"]),
+		GeminiBaseURL: e["GOOGLE_GEMINI_BASE_URL"],
+		OpenAIKey:     e["OPENAI_API_KEY"],
+		OpenAIBaseURL: e["OPENAI_BASE_URL"],
+	}
+	var errs []error
+	switch c.Model.Provider {
+	case "":
+		c.Model.Provider = LLMGemini
+	case LLMGemini, LLMOpenAI:
+	default:
+		errs = append(errs, c.Model.Err())
+	}
+	for _, name := range []string{"GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL"} {
+		errs = append(errs, checkURL(e, name))
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Config) loadSearch() error {
+	e := c.env
+	c.Search = Search{
+		TavilyKey: e["TAVILY_API_KEY"], TavilyURL: e["FACTBOT_TAVILY_URL"],
+		BraveKey: e["BRAVE_API_KEY"], BraveURL: e["FACTBOT_BRAVE_URL"],
+		SearXNGURL:   e["SEARXNG_URL"],
+		FactCheckKey: or(e["FACTCHECK_API_KEY"], e["GOOGLE_API_KEY"]),
+	}
+	var errs []error
+	for _, name := range []string{"FACTBOT_TAVILY_URL", "FACTBOT_BRAVE_URL", "SEARXNG_URL"} {
+		errs = append(errs, checkURL(e, name))
+	}
+	if order, ok := e["FACTBOT_SEARCH"]; ok {
+		c.Search.Explicit = true
+		for _, n := range strings.Split(order, ",") {
+			n = strings.ToLower(strings.TrimSpace(n))
+			switch n {
+			case "":
+			case SearchTavily, SearchBrave, SearchSearXNG, SearchGemini:
+				c.Search.Order = append(c.Search.Order, n)
+			default:
+				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"})
+			}
+		}
+	}
+	if len(c.Search.Order) == 0 {
+		c.Search.Explicit = false
+		for _, n := range []string{SearchTavily, SearchBrave, SearchSearXNG} {
+			if c.Search.providerErr(n, "") == nil {
+				c.Search.Order = append(c.Search.Order, n)
+			}
+		}
+		if len(c.Search.Order) == 0 {
+			c.Search.Order = []string{SearchGemini}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Config) loadStore() error {
+	e := c.env
+	c.DB = or(e["FACTBOT_DB"], DefaultDB)
+	c.CacheTTL = DefaultCacheTTL
+	var errs []error
+	if s, ok := e["FACTBOT_CACHE_TTL"]; ok {
+		d, err := ParseAge(s)
+		if err != nil || d <= 0 {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a positive duration", s), Hint: "e.g. 168h or 7d", Err: err})
+		} else {
+			c.CacheTTL = d
+		}
+	}
+	switch s := e["FACTBOT_ALLOW_PRIVATE_FETCH"]; s {
+	case "", "0":
+	case "1":
+		c.AllowPrivateFetch = true
+	default:
+		errs = append(errs, &usererr.Config{Var: "FACTBOT_ALLOW_PRIVATE_FETCH", Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: "1 lets the page reader reach loopback and private addresses; leave it unset otherwise"})
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Config) loadChat() error {
+	e := c.env
+	c.HTTPAddr = or(e["FACTBOT_HTTP_ADDR"], DefaultHTTPAddr)
+	var errs []error
+	lim, err := bot.ParseLimit(or(e["FACTBOT_USER_LIMIT"], DefaultUserLimit))
+	if err != nil {
+		errs = append(errs, &usererr.Config{Var: "FACTBOT_USER_LIMIT", Msg: err.Error(), Hint: "checks per user per window, e.g. 10/10m; off disables", Err: err})
+	}
+	c.UserLimit = lim
+	c.Slack = Slack{BotToken: e["SLACK_BOT_TOKEN"], AppToken: e["SLACK_APP_TOKEN"], SigningSecret: e["SLACK_SIGNING_SECRET"], APIURL: e["SLACK_API_URL"]}
+	if t := c.Slack.AppToken; t != "" && !strings.HasPrefix(t, "xapp-") {
+		errs = append(errs, &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "is not an app-level token (xapp-…)", Hint: "Basic Information → App-Level Tokens, scope connections:write"})
+	}
+	c.Discord = Discord{Token: e["DISCORD_BOT_TOKEN"], AppID: e["DISCORD_APP_ID"], PublicKey: e["DISCORD_PUBLIC_KEY"], GuildID: e["DISCORD_GUILD_ID"], APIURL: e["DISCORD_API_URL"]}
+	if k := c.Discord.PublicKey; k != "" {
+		if b, err := hex.DecodeString(k); err != nil || len(b) != 32 {
+			errs = append(errs, &usererr.Config{Var: "DISCORD_PUBLIC_KEY", Msg: "not a 64-digit hex Ed25519 key", Hint: "Discord Developer Portal → your application → General Information → Public Key"})
+		}
+	}
+	for _, name := range []string{"SLACK_API_URL", "DISCORD_API_URL"} {
+		errs = append(errs, checkURL(e, name))
+	}
+	return errors.Join(errs...)
+}
+
+// checkURL reports a variable that is set but not an http(s) URL.
+func checkURL(env map[string]string, name string) error {
+	s, ok := env[name]
+	if !ok {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is not an http(s) URL", s), Hint: "e.g. http://localhost:8080", Err: err}
+	}
+	return nil
+}
+
+// ModelName is the model that will be asked: FACTBOT_MODEL or the
+// provider's default.
+func (m Model) ModelName() string {
+	if m.Name == "" && m.Provider == LLMGemini {
+		return gemini.DefaultModel
+	}
+	return m.Name
+}
+
+// Err reports what the model provider lacks, or nil.
+func (m Model) Err() error {
+	switch m.Provider {
+	default:
+		return &usererr.Config{Var: "FACTBOT_LLM", Msg: fmt.Sprintf("unknown provider %q", m.Provider), Hint: "use gemini (the default) or openai"}
+	case LLMGemini:
+		if m.GeminiKey == "" {
+			return &usererr.Config{Var: "GEMINI_API_KEY", Msg: "not set", Hint: hintGeminiKey}
+		}
+	case LLMOpenAI:
+		if m.Name == "" {
+			return &usererr.Config{Var: "FACTBOT_MODEL", Msg: "not set", Hint: "with FACTBOT_LLM=openai, name the model, e.g. gpt-4.1-mini or qwen3:8b for Ollama"}
+		}
+		if m.OpenAIKey == "" && hostedOpenAI(m.OpenAIBaseURL) {
+			return &usererr.Config{Var: "OPENAI_API_KEY", Msg: "no API key for the hosted OpenAI API",
+				Hint: "create one at https://platform.openai.com/api-keys, or set OPENAI_BASE_URL to a local server such as http://localhost:11434/v1"}
+		}
+	}
+	return nil
+}
+
+// hostedOpenAI reports whether base (OPENAI_BASE_URL) is OpenAI's own API,
+// which needs a key; local servers usually need none.
+func hostedOpenAI(base string) bool {
+	if base == "" {
+		return true
+	}
+	u, err := url.Parse(base)
+	return err == nil && u.Host == "api.openai.com"
+}
+
+// providerErr reports what search provider name lacks; geminiKey is the
+// Gemini key Google Search through Gemini uses.
+func (s Search) providerErr(name, geminiKey string) error {
+	switch name {
+	case SearchTavily:
+		if s.TavilyKey == "" {
+			return &usererr.Config{Var: "TAVILY_API_KEY", Msg: "not set", Hint: "get a key at https://app.tavily.com"}
+		}
+	case SearchBrave:
+		if s.BraveKey == "" {
+			return &usererr.Config{Var: "BRAVE_API_KEY", Msg: "not set", Hint: "get a key at https://brave.com/search/api/"}
+		}
+	case SearchSearXNG:
+		if s.SearXNGURL == "" {
+			return &usererr.Config{Var: "SEARXNG_URL", Msg: "not set", Hint: "the base URL of your SearXNG instance, with the json format enabled"}
+		}
+	case SearchGemini:
+		if geminiKey == "" {
+			return &usererr.Config{Var: "GEMINI_API_KEY", Msg: "not set", Hint: "Google Search through Gemini needs a Gemini key: https://aistudio.google.com/apikey"}
+		}
+	}
+	return nil
+}
+
+// SearchErr reports the first search provider in Order that lacks its
+// key or URL, or nil.
+func (c *Config) SearchErr() error {
+	for _, n := range c.Search.Order {
+		if err := c.Search.providerErr(n, c.Model.GeminiKey); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EngineErr reports what the fact-checking engine (check, eval, serve)
+// lacks: the model's key or name, then a search provider's key.
+func (c *Config) EngineErr() error {
+	if err := c.Model.Err(); err != nil {
+		return err
+	}
+	return c.SearchErr()
+}
+
+// Configured reports whether any Slack variable asks for the adapter.
+func (s Slack) Configured() bool {
+	return s.BotToken != "" || s.AppToken != "" || s.SigningSecret != ""
+}
+
+// Err reports what a configured Slack adapter lacks, or nil.
+func (s Slack) Err() error {
+	if !s.Configured() {
+		return nil
+	}
+	if s.BotToken == "" {
+		return &usererr.Config{Var: "SLACK_BOT_TOKEN", Msg: "not set", Hint: hintSlackBot}
+	}
+	if s.AppToken == "" && s.SigningSecret == "" {
+		return &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "neither SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET is set", Hint: hintSlackMode}
+	}
+	return nil
+}
+
+// Configured reports whether DISCORD_BOT_TOKEN turns the adapter on.
+func (d Discord) Configured() bool { return d.Token != "" }
+
+// ChatErr reports why serve cannot run its chat platforms: none is
+// configured, or a configured one lacks a variable.
+func (c *Config) ChatErr() error {
+	if !c.Slack.Configured() && !c.Discord.Configured() {
+		return &usererr.Config{Var: "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", Msg: "no chat platform configured",
+			Hint: "set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode), or DISCORD_BOT_TOKEN"}
+	}
+	return c.Slack.Err()
+}
+
+// ParseAge parses a Go duration ("36h", "90m") or a number of days ("30d").
+func ParseAge(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(d, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q: want a duration such as 30d or 72h", s)
+		}
+		return time.Duration(n * float64(24*time.Hour)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q: want a duration such as 30d or 72h", s)
+	}
+	return d, nil
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

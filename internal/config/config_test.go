@@ -1,0 +1,250 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/internal/usererr"
+)
+
+func load(env map[string]string) (*Config, error) {
+	return Load(func(k string) string { return env[k] })
+}
+
+func TestLoad(t *testing.T) {
+	defaults := func(f func(c *Config)) *Config {
+		c := &Config{
+			Model:     Model{Provider: LLMGemini},
+			Search:    Search{Order: []string{SearchGemini}},
+			DB:        DefaultDB,
+			CacheTTL:  168 * time.Hour,
+			HTTPAddr:  DefaultHTTPAddr,
+			UserLimit: bot.Limit{N: 10, Window: 10 * time.Minute},
+		}
+		if f != nil {
+			f(c)
+		}
+		return c
+	}
+	tests := []struct {
+		name string
+		env  map[string]string
+		want *Config
+	}{
+		{"empty", map[string]string{}, defaults(nil)},
+		{"gemini key from GOOGLE_API_KEY, also for fact checks", map[string]string{"GOOGLE_API_KEY": "g"}, defaults(func(c *Config) {
+			c.Model.GeminiKey = "g"
+			c.Search.FactCheckKey = "g"
+		})},
+		{"GEMINI_API_KEY first; FACTCHECK_API_KEY first", map[string]string{"GOOGLE_API_KEY": "g", "GEMINI_API_KEY": "k", "FACTCHECK_API_KEY": "f"}, defaults(func(c *Config) {
+			c.Model.GeminiKey = "k"
+			c.Search.FactCheckKey = "f"
+		})},
+		{"openai", map[string]string{"FACTBOT_LLM": " OpenAI ", "FACTBOT_MODEL": "qwen3:8b", "OPENAI_BASE_URL": "http://localhost:11434/v1"}, defaults(func(c *Config) {
+			c.Model = Model{Provider: LLMOpenAI, Name: "qwen3:8b", OpenAIBaseURL: "http://localhost:11434/v1"}
+		})},
+		{"every configured search provider, in order", map[string]string{"SEARXNG_URL": "http://sx", "TAVILY_API_KEY": "t", "BRAVE_API_KEY": "b", "FACTBOT_BRAVE_URL": "http://brave"}, defaults(func(c *Config) {
+			c.Search = Search{Order: []string{SearchTavily, SearchBrave, SearchSearXNG}, TavilyKey: "t", BraveKey: "b", BraveURL: "http://brave", SearXNGURL: "http://sx"}
+		})},
+		{"explicit search order", map[string]string{"FACTBOT_SEARCH": "Brave, gemini,", "BRAVE_API_KEY": "b"}, defaults(func(c *Config) {
+			c.Search = Search{Order: []string{SearchBrave, SearchGemini}, Explicit: true, BraveKey: "b"}
+		})},
+		{"store and chat", map[string]string{"FACTBOT_DB": "/tmp/f.db", "FACTBOT_CACHE_TTL": "7d", "FACTBOT_ALLOW_PRIVATE_FETCH": "1",
+			"FACTBOT_HTTP_ADDR": "127.0.0.1:0", "FACTBOT_USER_LIMIT": "off", "USER": "ada",
+			"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": "http://slack/api/",
+			"DISCORD_BOT_TOKEN": "d", "DISCORD_APP_ID": "1", "DISCORD_GUILD_ID": "2", "DISCORD_API_URL": "http://discord/",
+			"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, defaults(func(c *Config) {
+			c.DB, c.CacheTTL, c.AllowPrivateFetch = "/tmp/f.db", 7*24*time.Hour, true
+			c.HTTPAddr, c.UserLimit, c.User = "127.0.0.1:0", bot.Limit{}, "ada"
+			c.Slack = Slack{BotToken: "xoxb-1", AppToken: "xapp-1", SigningSecret: "s", APIURL: "http://slack/api/"}
+			c.Discord = Discord{Token: "d", AppID: "1", GuildID: "2", APIURL: "http://discord/", PublicKey: strings.Repeat("ab", 32)}
+		})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := load(tt.env)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(Config{})); diff != "" {
+				t.Errorf("Load (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Every malformed value is reported, each as a *usererr.Config naming its
+// variable, and the rest of the configuration is still read.
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		env      map[string]string
+		wantVars []string
+	}{
+		{"unknown model provider", map[string]string{"FACTBOT_LLM": "claude"}, []string{"FACTBOT_LLM"}},
+		{"unknown search provider", map[string]string{"FACTBOT_SEARCH": "tavily,bing"}, []string{"FACTBOT_SEARCH"}},
+		{"bad TTL", map[string]string{"FACTBOT_CACHE_TTL": "soon"}, []string{"FACTBOT_CACHE_TTL"}},
+		{"zero TTL", map[string]string{"FACTBOT_CACHE_TTL": "0d"}, []string{"FACTBOT_CACHE_TTL"}},
+		{"bad user limit", map[string]string{"FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
+		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN"}},
+		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},
+		{"private fetch not 1", map[string]string{"FACTBOT_ALLOW_PRIVATE_FETCH": "yes"}, []string{"FACTBOT_ALLOW_PRIVATE_FETCH"}},
+		{"URL without scheme", map[string]string{"FACTBOT_TAVILY_URL": "localhost:9999"}, []string{"FACTBOT_TAVILY_URL"}},
+		{"several at once", map[string]string{"FACTBOT_LLM": "x", "FACTBOT_CACHE_TTL": "x", "SEARXNG_URL": "x", "FACTBOT_USER_LIMIT": "x"},
+			[]string{"FACTBOT_CACHE_TTL", "FACTBOT_LLM", "FACTBOT_USER_LIMIT", "SEARXNG_URL"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := load(tt.env)
+			if cfg == nil {
+				t.Fatal("Load returned no Config with its error")
+			}
+			if diff := cmp.Diff(tt.wantVars, configVars(t, err)); diff != "" {
+				t.Errorf("variables named (-want +got):\n%s\nerror: %v", diff, err)
+			}
+		})
+	}
+}
+
+// configVars returns the variables err's configuration errors name, and
+// fails if err holds any other kind of error.
+func configVars(t *testing.T, err error) []string {
+	t.Helper()
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else if err != nil {
+		errs = []error{err}
+	}
+	var vars []string
+	for _, e := range errs {
+		var ce *usererr.Config
+		if !errors.As(e, &ce) {
+			t.Fatalf("%v is not a *usererr.Config", e)
+		}
+		if ce.Hint == "" {
+			t.Errorf("%v says nothing about where to get a value", ce)
+		}
+		vars = append(vars, ce.Var)
+	}
+	sort.Strings(vars)
+	return vars
+}
+
+// What the engine and the chat adapters need beyond well-formed values.
+func TestRequirements(t *testing.T) {
+	tests := []struct {
+		name       string
+		env        map[string]string
+		engine     string // the variable EngineErr names, "" for none
+		chat       string // the variable ChatErr names, "" for none
+		slackValid bool
+	}{
+		{"nothing", map[string]string{}, "GEMINI_API_KEY", "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", true},
+		{"gemini", map[string]string{"GEMINI_API_KEY": "k", "DISCORD_BOT_TOKEN": "d"}, "", "", true},
+		{"openai without a model", map[string]string{"FACTBOT_LLM": "openai", "OPENAI_API_KEY": "k"}, "FACTBOT_MODEL", "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", true},
+		{"hosted openai without a key", map[string]string{"FACTBOT_LLM": "openai", "FACTBOT_MODEL": "gpt-4.1-mini"}, "OPENAI_API_KEY", "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", true},
+		{"local openai without a key", map[string]string{"FACTBOT_LLM": "openai", "FACTBOT_MODEL": "m", "OPENAI_BASE_URL": "http://localhost:11434/v1"}, "GEMINI_API_KEY", "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", true},
+		{"local openai with searxng", map[string]string{"FACTBOT_LLM": "openai", "FACTBOT_MODEL": "m", "OPENAI_BASE_URL": "http://localhost:11434/v1", "SEARXNG_URL": "http://sx"}, "", "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", true},
+		{"search order names a provider without a key", map[string]string{"GEMINI_API_KEY": "k", "FACTBOT_SEARCH": "gemini,brave"}, "BRAVE_API_KEY", "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", true},
+		{"slack bot token only", map[string]string{"GEMINI_API_KEY": "k", "SLACK_BOT_TOKEN": "xoxb-1"}, "", "SLACK_APP_TOKEN", false},
+		{"slack app token only", map[string]string{"GEMINI_API_KEY": "k", "SLACK_APP_TOKEN": "xapp-1"}, "", "SLACK_BOT_TOKEN", false},
+		{"slack HTTP mode", map[string]string{"GEMINI_API_KEY": "k", "SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}, "", "", true},
+	}
+	name := func(err error) string {
+		var ce *usererr.Config
+		if errors.As(err, &ce) {
+			return ce.Var
+		}
+		if err != nil {
+			return "not a *usererr.Config: " + err.Error()
+		}
+		return ""
+	}
+	for _, tt := range tests {
+		cfg, err := load(tt.env)
+		if err != nil {
+			t.Fatalf("%s: Load: %v", tt.name, err)
+		}
+		if got := name(cfg.EngineErr()); got != tt.engine {
+			t.Errorf("%s: EngineErr names %q, want %q", tt.name, got, tt.engine)
+		}
+		if got := name(cfg.ChatErr()); got != tt.chat {
+			t.Errorf("%s: ChatErr names %q, want %q", tt.name, got, tt.chat)
+		}
+		if got := cfg.Slack.Err() == nil; got != tt.slackValid {
+			t.Errorf("%s: Slack.Err() == nil is %v, want %v", tt.name, got, tt.slackValid)
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	for in, want := range map[string]string{
+		"AIzaSyA-0123456789abcdefghijklmnopqrstu": "AIza…(39 chars)",
+		"xoxb-1234567890-abcdef":                  "xoxb…(22 chars)",
+		"short-secret":                            "set",
+	} {
+		if got := Mask(in); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Secrets are never shown whole, whatever their length.
+func TestSettingsMaskSecrets(t *testing.T) {
+	env := map[string]string{}
+	for _, v := range Vars {
+		if v.Secret {
+			env[v.Name] = "secret-" + v.Name + "-0123456789"
+		}
+	}
+	cfg, _ := load(env)
+	for _, s := range cfg.Settings() {
+		if strings.Contains(s.Value, "secret-") {
+			t.Errorf("%s shown as %q", s.Name, s.Value)
+		}
+	}
+}
+
+// The README's configuration table lists exactly the variables Load reads.
+func TestReadmeTable(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := string(b)
+	i := strings.Index(sec, "\n## Configuration\n")
+	if i < 0 {
+		t.Fatal("README has no Configuration section")
+	}
+	sec = sec[i+1:]
+	sec = sec[:strings.Index(sec, "\n#")] // up to the next heading
+	var inTable []string
+	for _, line := range strings.Split(sec, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first := strings.Split(line, "|")[1]
+		for _, m := range regexp.MustCompile("`([A-Z_]+)`").FindAllStringSubmatch(first, -1) {
+			inTable = append(inTable, m[1])
+		}
+	}
+	var vars []string
+	for _, v := range Vars {
+		vars = append(vars, v.Name)
+	}
+	sort.Strings(inTable)
+	sort.Strings(vars)
+	if diff := cmp.Diff(vars, inTable); diff != "" {
+		t.Errorf("README's configuration table vs config.Vars (-Vars +README):\n%s", diff)
+	}
+}

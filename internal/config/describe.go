@@ -1,0 +1,195 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck/openai"
+	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/search"
+)
+
+// Setting is one variable as `factbot config` shows it.
+type Setting struct {
+	Name string
+	// Value is the value in effect: the variable's (secrets masked) or,
+	// when it is not set, the default ("" when there is none).
+	Value string
+	// Default says the variable is not set.
+	Default bool
+}
+
+// Settings returns every variable of Vars with its effective value.
+func (c *Config) Settings() []Setting {
+	var out []Setting
+	for _, v := range Vars {
+		s := Setting{Name: v.Name}
+		if val, ok := c.env[v.Name]; ok {
+			s.Value = val
+			if v.Secret {
+				s.Value = Mask(val)
+			}
+		} else {
+			s.Default = true
+			s.Value = c.defaultOf(v.Name)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// defaultOf describes what an unset variable means.
+func (c *Config) defaultOf(name string) string {
+	switch name {
+	case "FACTBOT_LLM":
+		return LLMGemini
+	case "FACTBOT_MODEL":
+		return c.Model.ModelName()
+	case "GOOGLE_GEMINI_BASE_URL":
+		return "Google's"
+	case "OPENAI_BASE_URL":
+		return openai.DefaultBaseURL
+	case "FACTBOT_TAVILY_URL":
+		return search.DefaultTavilyURL
+	case "FACTBOT_BRAVE_URL":
+		return search.DefaultBraveURL
+	case "FACTCHECK_API_KEY":
+		if k := c.env["GOOGLE_API_KEY"]; k != "" {
+			return "GOOGLE_API_KEY's"
+		}
+	case "FACTBOT_SEARCH":
+		return strings.Join(c.Search.Order, ",")
+	case "FACTBOT_ALLOW_PRIVATE_FETCH":
+		return "0"
+	case "FACTBOT_DB":
+		return DefaultDB
+	case "FACTBOT_CACHE_TTL":
+		return FormatDuration(DefaultCacheTTL)
+	case "FACTBOT_HTTP_ADDR":
+		return DefaultHTTPAddr
+	case "FACTBOT_USER_LIMIT":
+		return DefaultUserLimit
+	case "DISCORD_APP_ID":
+		return "from the gateway"
+	case "SLACK_API_URL", "DISCORD_API_URL":
+		return "the platform's"
+	}
+	return ""
+}
+
+// Mask shows a secret by at most its first 4 characters and its length;
+// a short one (under 16 characters) only as "set".
+func Mask(s string) string {
+	r := []rune(s)
+	if len(r) < 16 {
+		return "set"
+	}
+	return fmt.Sprintf("%s…(%d chars)", string(r[:4]), len(r))
+}
+
+// Feature is one thing factbot can do, and whether the configuration
+// enables it.
+type Feature struct {
+	Name string
+	On   bool
+	// Detail says how it is set up, when it is on.
+	Detail string
+	// Missing says what to set to turn it on, when it is off.
+	Missing string
+}
+
+// Features lists the model provider, the search providers in failover
+// order, the stores and servers, and each chat platform's modes.
+func (c *Config) Features() []Feature {
+	fs := []Feature{c.modelFeature(), c.searchFeature()}
+	fc := Feature{Name: "Google Fact Check Tools", On: c.Search.FactCheckKey != "", Detail: "search_fact_checks is offered first", Missing: "set FACTCHECK_API_KEY (or GOOGLE_API_KEY)"}
+	fs = append(fs, fc,
+		Feature{Name: "Database", On: true, Detail: fmt.Sprintf("%s, verdicts fresh for %s", c.DB, FormatDuration(c.CacheTTL))},
+		Feature{Name: "HTTP server (factbot serve)", On: true, Detail: c.HTTPAddr + ": /healthz, /metrics and the HTTP-mode webhooks"})
+	s, d := c.Slack, c.Discord
+	guild := "commands registered globally"
+	if d.GuildID != "" {
+		guild = "commands registered in server " + d.GuildID
+	}
+	fs = append(fs,
+		feature("Slack Socket Mode", "connects out, no public URL needed", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_APP_TOKEN", s.AppToken),
+		feature("Slack HTTP mode", "POST /slack/events, /slack/commands, /slack/interactions", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_SIGNING_SECRET", s.SigningSecret),
+		feature("Discord gateway", guild, "DISCORD_BOT_TOKEN", d.Token),
+		feature("Discord HTTP interactions", "POST /discord/interactions", "DISCORD_BOT_TOKEN", d.Token, "DISCORD_PUBLIC_KEY", d.PublicKey))
+	limit := "none (off)"
+	if c.UserLimit != (bot.Limit{}) {
+		limit = fmt.Sprintf("%d checks per %s", c.UserLimit.N, FormatDuration(c.UserLimit.Window))
+	}
+	if s.Configured() || d.Configured() {
+		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit})
+	}
+	return fs
+}
+
+func (c *Config) modelFeature() Feature {
+	f := Feature{Name: "Model provider", Detail: fmt.Sprintf("%s, model %s", c.Model.Provider, c.Model.ModelName())}
+	if c.Model.Provider == LLMOpenAI {
+		f.Detail += " at " + or(c.Model.OpenAIBaseURL, openai.DefaultBaseURL)
+	}
+	f.On = c.Model.Err() == nil
+	f.Missing = missing(c.Model.Err())
+	return f
+}
+
+func (c *Config) searchFeature() Feature {
+	f := Feature{Name: "Search (failover order)", Detail: strings.Join(c.Search.Order, " → ")}
+	if !c.Search.Explicit {
+		f.Detail += " (every configured provider; set FACTBOT_SEARCH to choose)"
+	}
+	err := c.SearchErr()
+	f.On = err == nil
+	f.Missing = missing(err)
+	return f
+}
+
+// feature is a feature that is on when every variable of vars (name,
+// value pairs) is set.
+func feature(name, detail string, vars ...string) Feature {
+	var unset []string
+	for i := 0; i < len(vars); i += 2 {
+		if vars[i+1] == "" {
+			unset = append(unset, vars[i])
+		}
+	}
+	f := Feature{Name: name, On: len(unset) == 0, Detail: detail}
+	if !f.On {
+		f.Missing = "set " + strings.Join(unset, " and ")
+	}
+	return f
+}
+
+// missing says what to set for a configuration error.
+func missing(err error) string {
+	var ce *usererr.Config
+	if !errors.As(err, &ce) {
+		return ""
+	}
+	if ce.Msg != "not set" {
+		return ce.Error()
+	}
+	m := "set " + ce.Var
+	if ce.Hint != "" {
+		m += " (" + ce.Hint + ")"
+	}
+	return m
+}
+
+// FormatDuration is d without trailing zero units: "168h", "1h30m", "10m".
+func FormatDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

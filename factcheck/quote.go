@@ -163,8 +163,9 @@ func containsParts(text string, parts []string) bool {
 }
 
 // ellipsisRE matches an ellipsis after NFKC, which turns "…" into "...":
-// three or more dots, possibly spaced (". . ."), or a midline ellipsis.
-var ellipsisRE = regexp.MustCompile(`\.(?:\s*\.){2,}|⋯`)
+// three or more dots, possibly with white space between them (". . ."), or a
+// midline ellipsis.
+var ellipsisRE = regexp.MustCompile(`\.(?:[\s\v\x{85}\p{Z}]*\.){2,}|⋯`)
 
 // quoteParts splits quote at its ellipses and normalises each part. It
 // returns nil when the quote cannot be verified: no words, a part shorter

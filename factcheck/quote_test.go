@@ -81,6 +81,7 @@ func TestMatchQuote(t *testing.T) {
 		{"in order", "alpha beta gamma delta … epsilon zeta eta theta", page(greek), onPage},
 		{"three dots", "alpha beta gamma delta...iota kappa lambda mu", page(greek), onPage},
 		{"spaced dots", "alpha beta gamma delta . . . iota kappa lambda mu", page(greek), onPage},
+		{"dots spaced by any white space", "alpha beta gamma delta .\v.\u2028. iota kappa lambda mu", page(greek), onPage},
 		{"bracketed ellipsis", "alpha beta gamma delta […] iota kappa lambda mu", page(greek), onPage},
 		{"out of order", "epsilon zeta eta theta … alpha beta gamma delta", page(greek), QuoteMatch{}},
 		{"overlapping parts", "alpha beta gamma delta … gamma delta epsilon zeta", page(greek), QuoteMatch{}},

@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -193,13 +194,19 @@ func trimName(text string, start, end int) (span, bool) {
 // part of an e-mail address.
 func hostLink(text string, start, end, from, to int) (link, bool) {
 	host := strings.Map(func(r rune) rune {
-		if isDot(r) {
+		switch {
+		case isDot(r):
 			return '.'
+		case unicode.Is(unicode.Cf, r):
+			return -1
 		}
 		return unicode.ToLower(r)
 	}, text[start:end])
 	labels := strings.Split(host, ".")
 	tld := labels[len(labels)-1]
+	if slices.Contains(labels, "") {
+		return link{}, false // a label of invisible characters only
+	}
 	ipv4 := isIPv4(labels)
 	if !ipv4 && !validTLD(tld) {
 		return link{}, false
@@ -373,9 +380,10 @@ func urlRune(r rune) bool {
 }
 
 // hostRune reports whether r may be part of a host name: a letter, digit,
-// combining mark, hyphen or dot.
+// combining mark, hyphen or dot, or an invisible format character (soft
+// hyphen, zero-width space, …) that a client may drop, hiding a name.
 func hostRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '-' || isDot(r)
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '-' || isDot(r) || unicode.Is(unicode.Cf, r)
 }
 
 // isDot reports whether r is a full stop that browsers read as a dot in a

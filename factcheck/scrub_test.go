@@ -40,6 +40,7 @@ func TestFindLinks(t *testing.T) {
 		{"evil.internal/login", []string{"evil.internal/login"}},
 		{"evil。com and ｅｖｉｌ．ｃｏｍ", []string{"evil。com", "ｅｖｉｌ．ｃｏｍ"}},
 		{"wait...evil.com", []string{"evil.com"}},
+		{"ev\u00adil.com and evil\u200b.com", []string{"ev\u00adil.com", "evil\u200b.com"}},
 		{"//evil.com/path", []string{"evil.com/path"}},
 		{"https:/evil.com", []string{"evil.com"}},
 		{"hxxps://evil[.]com", []string{"hxxps://evil"}},

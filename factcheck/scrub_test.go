@@ -127,23 +127,33 @@ func FuzzScrubLinks(f *testing.F) {
 	}
 	// A link is allowed when its canonical form mentions "good".
 	allowed := func(u string) bool { return strings.Contains(u, "good") }
-	f.Fuzz(func(t *testing.T, text string) {
-		checkLinks(t, text)
-		out, removed := scrubLinks(text, allowed)
-		if removed == nil && out != text {
-			t.Fatalf("scrubLinks(%q) = %q but removed nothing", text, out)
-		}
-		for _, l := range checkLinks(t, out) {
-			ok := false
-			for _, k := range l.keys {
-				ok = ok || allowed(k)
-			}
-			if !ok {
-				t.Errorf("scrubLinks(%q) = %q keeps %q", text, out, out[l.start:l.end])
-			}
-		}
-		if again, removed := scrubLinks(out, allowed); again != out || removed != nil {
-			t.Errorf("scrubLinks(%q) = %q, but scrubbing that again gives %q removing %q", text, out, again, removed)
+	f.Fuzz(func(t *testing.T, fuzzed string) {
+		// Random text seldom looks like a link: also try it inside links.
+		for _, text := range []string{fuzzed, "https://" + fuzzed, "www." + fuzzed + ".com", fuzzed + ".good.example/" + fuzzed} {
+			checkScrub(t, text, allowed)
 		}
 	})
+}
+
+// checkScrub checks that scrubbing text keeps no link that allowed refuses
+// and that scrubbing the result again changes nothing.
+func checkScrub(t *testing.T, text string, allowed func(string) bool) {
+	t.Helper()
+	checkLinks(t, text)
+	out, removed := scrubLinks(text, allowed)
+	if removed == nil && out != text {
+		t.Fatalf("scrubLinks(%q) = %q but removed nothing", text, out)
+	}
+	for _, l := range checkLinks(t, out) {
+		ok := false
+		for _, k := range l.keys {
+			ok = ok || allowed(k)
+		}
+		if !ok {
+			t.Errorf("scrubLinks(%q) = %q keeps %q", text, out, out[l.start:l.end])
+		}
+	}
+	if again, removed := scrubLinks(out, allowed); again != out || removed != nil {
+		t.Errorf("scrubLinks(%q) = %q, but scrubbing that again gives %q removing %q", text, out, again, removed)
+	}
 }

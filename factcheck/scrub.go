@@ -75,15 +75,17 @@ func scrubLinks(text string, allowed func(u string) bool) (string, []string) {
 // "report.pdf". Full-width and ideographic dots count as dots.
 func findLinks(text string) []link {
 	var links []link
-	pos := 0 // text before pos is searched
+	gap := 0 // text[gap:] follows the last link with a scheme
+	pos := 0 // text[pos:] is searched for the next "://"
 	for pos < len(text) {
 		i := strings.Index(text[pos:], "://")
 		if i < 0 {
 			break
 		}
 		i += pos
+		pos = i + 3
 		start := i
-		for start > pos && schemeByte(text[start-1]) {
+		for start > gap && schemeByte(text[start-1]) {
 			start--
 		}
 		for start < i && !isASCIILetter(text[start]) {
@@ -91,14 +93,13 @@ func findLinks(text string) []link {
 		}
 		end := urlEnd(text, ipv6End(text, i+3), len(text))
 		if start == i || end == i+3 {
-			pos = i + 3
 			continue
 		}
-		links = append(links, hostLinks(text, pos, start)...)
+		links = append(links, hostLinks(text, gap, start)...)
 		links = append(links, link{start: start, end: end, keys: []string{search.Canonical(text[start:end])}})
-		pos = end
+		gap, pos = end, end
 	}
-	return append(links, hostLinks(text, pos, len(text))...)
+	return append(links, hostLinks(text, gap, len(text))...)
 }
 
 // hostLinks finds the links without a scheme in text[from:to].

@@ -53,6 +53,7 @@ func TestFindLinks(t *testing.T) {
 		{"Node.js, report.pdf, main.go:42, file.txt", nil},
 		{"wait...what? ... …", nil},
 		{"http:// and ://x and x:// and 1://x", nil},
+		{"evil.com ://x https://evil.example", []string{"evil.com", "https://evil.example"}},
 		{"", nil},
 	} {
 		if diff := cmp.Diff(tc.want, linkTexts(tc.text)); diff != "" {
@@ -131,6 +132,16 @@ func FuzzScrubLinks(f *testing.F) {
 		// Random text seldom looks like a link: also try it inside links.
 		for _, text := range []string{fuzzed, "https://" + fuzzed, "www." + fuzzed + ".com", fuzzed + ".good.example/" + fuzzed} {
 			checkScrub(t, text, allowed)
+		}
+		// A plain host name between spaces is a link whatever surrounds it.
+		text := fuzzed + " evil.com " + fuzzed
+		at := len(fuzzed) + 1
+		found := false
+		for _, l := range checkLinks(t, text) {
+			found = found || l.start <= at && at+len("evil.com") <= l.end
+		}
+		if !found {
+			t.Errorf("findLinks(%q) misses evil.com", text)
 		}
 	})
 }

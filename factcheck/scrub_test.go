@@ -133,15 +133,17 @@ func FuzzScrubLinks(f *testing.F) {
 		for _, text := range []string{fuzzed, "https://" + fuzzed, "www." + fuzzed + ".com", fuzzed + ".good.example/" + fuzzed} {
 			checkScrub(t, text, allowed)
 		}
-		// A plain host name between spaces is a link whatever surrounds it.
-		text := fuzzed + " evil.com " + fuzzed
-		at := len(fuzzed) + 1
-		found := false
-		for _, l := range checkLinks(t, text) {
-			found = found || l.start <= at && at+len("evil.com") <= l.end
-		}
-		if !found {
-			t.Errorf("findLinks(%q) misses evil.com", text)
+		// A link between spaces is found whatever surrounds it.
+		for _, marker := range []string{"evil.com", "HTTPS://evil.example/x", "www.evil.example", "evil.example/login", "10.0.0.1:80"} {
+			text := fuzzed + " " + marker + " " + fuzzed
+			at := len(fuzzed) + 1
+			found := false
+			for _, l := range checkLinks(t, text) {
+				found = found || l.start <= at && at+len(marker) <= l.end
+			}
+			if !found {
+				t.Errorf("findLinks(%q) misses %s", text, marker)
+			}
 		}
 	})
 }

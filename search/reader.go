@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	"codeberg.org/readeck/go-readability/v2/render"
@@ -320,12 +321,34 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 	return p, nil
 }
 
+// metaCharset finds a charset declared in a <meta> tag, however far into
+// the head it is.
+var metaCharset = regexp.MustCompile(`(?i)<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.-]+)`)
+
+// toUTF8 decodes body as the header, a byte-order mark or a <meta> tag
+// says; with none of them, a body that is valid UTF-8 is read as UTF-8
+// and any other as Windows-1252. Browsers look past the first kilobyte
+// that the HTML prescan covers, and so does this.
 func toUTF8(body []byte, contentType string) ([]byte, error) {
-	rd, err := charset.NewReader(bytes.NewReader(body), contentType)
-	if err != nil {
-		return body, nil // unknown charset: read as is
+	enc, name, certain := charset.DetermineEncoding(body, contentType)
+	if !certain {
+		head := body[:min(len(body), 64<<10)]
+		if m := metaCharset.FindSubmatch(head); m != nil {
+			if e, n := charset.Lookup(string(m[1])); e != nil {
+				enc, name = e, n
+			}
+		} else if utf8.Valid(body) {
+			return body, nil
+		}
 	}
-	return io.ReadAll(rd)
+	if name == "utf-8" {
+		return body, nil
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return body, nil // undecodable: read as is
+	}
+	return out, nil
 }
 
 func siteOf(u *url.URL) string {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,8 +17,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	readability "codeberg.org/readeck/go-readability/v2"
-	"codeberg.org/readeck/go-readability/v2/render"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 )
@@ -62,6 +59,9 @@ type ReaderOptions struct {
 	// CacheTTL is how long a cached page stays fresh; 0 means
 	// DefaultPageTTL.
 	CacheTTL time.Duration
+	// ExtractTimeout caps the time spent extracting the text of a page
+	// once its body is read; 0 means DefaultExtractTimeout.
+	ExtractTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -97,6 +97,9 @@ func NewReader(opts ReaderOptions) *Reader {
 	}
 	if opts.CacheTTL <= 0 {
 		opts.CacheTTL = DefaultPageTTL
+	}
+	if opts.ExtractTimeout <= 0 {
+		opts.ExtractTimeout = DefaultExtractTimeout
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -213,7 +216,7 @@ func (r *Reader) fetch(parent context.Context, rawURL string, u *url.URL) (*Page
 		}
 	}
 	sum := sha256.Sum256(body)
-	p, err := extract(body, kind, ct, final)
+	p, err := extractBounded(parent, r.opts.ExtractTimeout, body, kind, ct, final)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", final, err)
 	}
@@ -272,53 +275,6 @@ func tidyText(s string) string {
 		lines[i] = strings.TrimSpace(l)
 	}
 	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
-}
-
-// extract reads a body already known to be HTML or text.
-func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
-	utf8Body, err := toUTF8(body, contentType)
-	if err != nil {
-		return nil, err
-	}
-	p := &Page{Site: siteOf(pageURL)}
-	if kind == "text" {
-		p.Text = tidyText(string(utf8Body))
-		if first, _, _ := strings.Cut(p.Text, "\n"); first != "" {
-			p.Title = clip(first, 120)
-		}
-		return p, nil
-	}
-	doc, err := html.Parse(bytes.NewReader(utf8Body))
-	if err != nil {
-		return nil, fmt.Errorf("the page is not readable HTML: %w", err)
-	}
-	docTitle := titleOf(doc)
-	removeFurniture(doc)
-	parser := readability.NewParser()
-	art, err := parser.ParseAndMutate(doc, pageURL)
-	if err == nil && art.Node != nil {
-		p.Text = tidyText(render.InnerText(art.Node))
-		p.Title = strings.TrimSpace(art.Title())
-		p.Byline = strings.TrimSpace(art.Byline())
-		if s := strings.TrimSpace(art.SiteName()); s != "" {
-			p.Site = s
-		}
-		if t, err := art.PublishedTime(); err == nil {
-			p.Published = t.UTC().Format(time.RFC3339)
-		}
-	}
-	if p.Text == "" {
-		// Readability found no article: fall back to the visible text.
-		doc, err := html.Parse(bytes.NewReader(utf8Body))
-		if err == nil {
-			stripNodes(doc)
-			p.Text = tidyText(render.InnerText(doc))
-		}
-	}
-	if p.Title == "" {
-		p.Title = docTitle
-	}
-	return p, nil
 }
 
 // metaCharset finds a charset declared in a <meta> tag, however far into
@@ -395,53 +351,4 @@ func stripNodes(n *html.Node) {
 		stripNodes(c)
 		c = next
 	}
-}
-
-// removeFurniture drops advertising, cookie and newsletter boxes that
-// readability keeps when a site puts them inside the article body.
-func removeFurniture(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode && isFurniture(c) {
-			n.RemoveChild(c)
-		} else {
-			removeFurniture(c)
-		}
-		c = next
-	}
-}
-
-func isFurniture(n *html.Node) bool {
-	if n.Data == "body" || n.Data == "html" || n.Data == "article" || n.Data == "main" {
-		return false
-	}
-	for _, a := range n.Attr {
-		switch a.Key {
-		case "data-ad-unit", "data-ad-slot", "data-ad-client":
-			return true
-		case "aria-label":
-			if strings.EqualFold(a.Val, "advertisement") {
-				return true
-			}
-		case "class", "id":
-			for _, tok := range strings.Fields(strings.ToLower(a.Val)) {
-				if furnitureToken(tok) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func furnitureToken(t string) bool {
-	switch {
-	case t == "ad" || t == "ads" || t == "adsbygoogle" || t == "advertisement":
-		return true
-	case strings.HasPrefix(t, "ad-") || strings.HasPrefix(t, "ads-") || strings.HasPrefix(t, "ad_") || strings.HasPrefix(t, "advert"):
-		return true
-	case strings.HasPrefix(t, "sponsor") || strings.HasPrefix(t, "cookie") || strings.HasPrefix(t, "newsletter"):
-		return true
-	}
-	return false
 }

@@ -188,15 +188,16 @@ func TestReaderReadsArticle(t *testing.T) {
 	}
 	sum := sha256.Sum256([]byte(articleHTML))
 	want := &Page{
-		URL:       "http://news.example/start",
-		FinalURL:  "http://other.example/story?id=7",
-		Title:     "Tower grows six metres | Example News", // readability keeps short titles whole
-		Site:      "Example News",
-		Byline:    "Jane Reporter",
-		Published: "2024-02-12T10:00:00Z",
-		FetchedAt: now,
-		SHA256:    hex.EncodeToString(sum[:]),
-		Bytes:     len(articleHTML),
+		URL:         "http://news.example/start",
+		FinalURL:    "http://other.example/story?id=7",
+		Title:       "Tower grows six metres", // the headline; the site's name is in Site
+		Site:        "Example News",
+		Byline:      "Jane Reporter",
+		Published:   "2024-02-12T10:00:00Z",
+		PublishedAt: time.Date(2024, 2, 12, 10, 0, 0, 0, time.UTC),
+		FetchedAt:   now,
+		SHA256:      hex.EncodeToString(sum[:]),
+		Bytes:       len(articleHTML),
 	}
 	if d := cmp.Diff(want, p, cmpopts.IgnoreFields(Page{}, "Text")); d != "" {
 		t.Errorf("page (-want +got):\n%s", d)

@@ -40,14 +40,18 @@ type Response struct {
 // Page is what the reader extracted from one URL.
 type Page struct {
 	// URL is the address asked for; FinalURL the one after redirects.
-	URL       string    `json:"url"`
-	FinalURL  string    `json:"final_url"`
-	Title     string    `json:"title"`
-	Site      string    `json:"site,omitempty"`
-	Byline    string    `json:"byline,omitempty"`
-	Published string    `json:"published,omitempty"`
-	Text      string    `json:"text"`
-	FetchedAt time.Time `json:"fetched_at"`
+	URL      string `json:"url"`
+	FinalURL string `json:"final_url"`
+	Title    string `json:"title"`
+	Site     string `json:"site,omitempty"`
+	Byline   string `json:"byline,omitempty"`
+	// Published is when the page says it was published, as RFC 3339, or
+	// a plain date (2006-01-02) when the page gives no time; empty when
+	// unknown. PublishedAt is the same instant, zero when unknown.
+	Published   string    `json:"published,omitempty"`
+	PublishedAt time.Time `json:"published_at,omitzero"`
+	Text        string    `json:"text"`
+	FetchedAt   time.Time `json:"fetched_at"`
 	// SHA256 is the hex digest of the body as fetched.
 	SHA256 string `json:"sha256"`
 	// Bytes is how many bytes of body were read.

@@ -1,0 +1,210 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strings"
+	"time"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"codeberg.org/readeck/go-readability/v2/render"
+	"github.com/markusmobius/go-htmldate"
+	trafilatura "github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+)
+
+// Extraction bounds.
+const (
+	// DefaultExtractTimeout caps the CPU time spent extracting one page,
+	// after its body is read.
+	DefaultExtractTimeout = 5 * time.Second
+	// MaxPageNodes and MaxPageDepth bound the parsed tree of a page that
+	// is read; a page past either is refused with ErrTooComplex.
+	MaxPageNodes = 100_000
+	MaxPageDepth = 250
+)
+
+// ErrTooComplex is wrapped by the error for a page whose tree is too
+// large or too deep to read, or whose extraction ran out of time.
+var ErrTooComplex = errors.New("page too complex to read")
+
+// extractSlots bounds how many extractions run at once, so that pages
+// that are slow to extract, and extractions left running after their
+// caller timed out, cannot take every core.
+var extractSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+
+// extractBounded runs extract in one of the extraction slots and gives up
+// waiting for it when ctx is done or timeout passes. Extraction cannot be
+// interrupted: one that runs late finishes in the background and only
+// then frees its slot.
+func extractBounded(ctx context.Context, timeout time.Duration, body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	select {
+	case extractSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, extractTimeoutError(ctx, timeout)
+	}
+	type result struct {
+		p   *Page
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() { <-extractSlots }()
+		p, err := extract(body, kind, contentType, pageURL)
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.p, r.err
+	case <-ctx.Done():
+		return nil, extractTimeoutError(ctx, timeout)
+	}
+}
+
+func extractTimeoutError(ctx context.Context, timeout time.Duration) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w: extracting its text took longer than %s", ErrTooComplex, timeout)
+	}
+	return ctx.Err()
+}
+
+// checkTree refuses a tree with more than MaxPageNodes nodes or nested
+// deeper than MaxPageDepth.
+func checkTree(doc *html.Node) error {
+	type item struct {
+		n     *html.Node
+		depth int
+	}
+	nodes := 0
+	stack := []item{{doc, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nodes++
+		if nodes > MaxPageNodes {
+			return fmt.Errorf("%w: it has more than %d nodes", ErrTooComplex, MaxPageNodes)
+		}
+		if it.depth > MaxPageDepth {
+			return fmt.Errorf("%w: its elements nest more than %d deep", ErrTooComplex, MaxPageDepth)
+		}
+		for c := it.n.FirstChild; c != nil; c = c.NextSibling {
+			stack = append(stack, item{c, it.depth + 1})
+		}
+	}
+	return nil
+}
+
+// extract reads a body already known to be HTML or text.
+func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	utf8Body, err := toUTF8(body, contentType)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Site: siteOf(pageURL)}
+	if kind == "text" {
+		p.Text = tidyText(string(utf8Body))
+		if first, _, _ := strings.Cut(p.Text, "\n"); first != "" {
+			p.Title = clip(first, 120)
+		}
+		return p, nil
+	}
+	doc, err := html.Parse(bytes.NewReader(utf8Body))
+	if err != nil {
+		return nil, fmt.Errorf("the page is not readable HTML: %w", err)
+	}
+	if err := checkTree(doc); err != nil {
+		return nil, err
+	}
+	extractHTML(doc, pageURL, p)
+	return p, nil
+}
+
+// extractHTML fills p from a parsed page. The main text comes from
+// trafilatura, which compares its own extraction with readability's and
+// DOM Distiller's and keeps the more plausible; the date from htmldate
+// (metadata, JSON-LD, the URL, then dates shown on the page).
+func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
+	docTitle := titleOf(doc)
+	date, err := htmldate.FromDocument(doc, htmldate.Options{
+		URL:                 pageURL.String(),
+		UseOriginalDate:     true,
+		ExtractTime:         true,
+		SkipExtensiveSearch: true,
+	})
+	if err != nil {
+		date = htmldate.Result{}
+	}
+	// readeck's readability is the better kept port; it works on its own
+	// copy, since it changes the tree it reads.
+	var candidate *html.Node
+	rp := readability.NewParser()
+	if art, err := rp.ParseAndMutate(cloneTree(doc), pageURL); err == nil && art.Node != nil {
+		candidate = art.Node
+		p.Byline = strings.TrimSpace(art.Byline())
+	}
+	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
+		OriginalURL:        pageURL,
+		EnableFallback:     true,
+		FallbackCandidates: &trafilatura.FallbackCandidates{Readability: candidate},
+		Focus:              trafilatura.FavorPrecision,
+		ExcludeComments:    true,
+		HtmlDateOverride:   &date,
+	})
+	if err == nil && res != nil {
+		p.Text = nodeText(res.ContentNode)
+		m := res.Metadata
+		p.Title = strings.TrimSpace(m.Title)
+		if p.Byline == "" {
+			p.Byline = strings.TrimSpace(m.Author)
+		}
+		if s := strings.TrimSpace(m.Sitename); s != "" {
+			p.Site = s
+		}
+	}
+	if !date.IsZero() {
+		setPublished(p, date.DateTime, date.HasTime)
+	}
+	if p.Text == "" {
+		// Nothing looked like an article: fall back to the visible text.
+		stripNodes(doc)
+		p.Text = nodeText(doc)
+	}
+	if p.Title == "" {
+		p.Title = docTitle
+	}
+}
+
+// setPublished records when the page says it was published: PublishedAt,
+// and Published as RFC 3339 (a plain date when no time is known).
+func setPublished(p *Page, t time.Time, hasTime bool) {
+	p.PublishedAt = t.UTC()
+	if hasTime {
+		p.Published = p.PublishedAt.Format(time.RFC3339)
+	} else {
+		p.Published = t.Format(time.DateOnly)
+	}
+}
+
+// nodeText renders a tree as text the way a browser lays it out: blocks
+// as paragraphs separated by a blank line, words as written.
+func nodeText(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	return tidyText(render.InnerText(n))
+}
+
+func cloneTree(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace}
+	c.Attr = append([]html.Attribute(nil), n.Attr...)
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.AppendChild(cloneTree(ch))
+	}
+	return c
+}

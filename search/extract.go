@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	readability "codeberg.org/readeck/go-readability/v2"
 	"codeberg.org/readeck/go-readability/v2/render"
 	"github.com/markusmobius/go-htmldate"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Extraction bounds.
@@ -140,29 +140,19 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	if err != nil {
 		date = htmldate.Result{}
 	}
-	// readeck's readability is the better kept port; it works on its own
-	// copy, since it changes the tree it reads.
-	var candidate *html.Node
-	rp := readability.NewParser()
-	if art, err := rp.ParseAndMutate(cloneTree(doc), pageURL); err == nil && art.Node != nil {
-		candidate = art.Node
-		p.Byline = strings.TrimSpace(art.Byline())
-	}
+	wrapLooseText(doc)
 	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
-		OriginalURL:        pageURL,
-		EnableFallback:     true,
-		FallbackCandidates: &trafilatura.FallbackCandidates{Readability: candidate},
-		Focus:              trafilatura.FavorPrecision,
-		ExcludeComments:    true,
-		HtmlDateOverride:   &date,
+		OriginalURL:      pageURL,
+		EnableFallback:   true,
+		Focus:            trafilatura.FavorPrecision,
+		ExcludeComments:  true,
+		HtmlDateOverride: &date,
 	})
 	if err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)
-		if p.Byline == "" {
-			p.Byline = strings.TrimSpace(m.Author)
-		}
+		p.Byline = strings.TrimSpace(m.Author)
 		if s := strings.TrimSpace(m.Sitename); s != "" {
 			p.Site = s
 		}
@@ -200,11 +190,74 @@ func nodeText(n *html.Node) string {
 	return tidyText(render.InnerText(n))
 }
 
-func cloneTree(n *html.Node) *html.Node {
-	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace}
-	c.Attr = append([]html.Attribute(nil), n.Attr...)
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		c.AppendChild(cloneTree(ch))
+// blockTags are the elements that start a block of their own.
+var blockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "dd": true, "details": true, "dialog": true,
+	"div": true, "dl": true, "dt": true, "fieldset": true, "figcaption": true, "figure": true, "footer": true,
+	"form": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "header": true,
+	"hr": true, "li": true, "main": true, "nav": true, "ol": true, "p": true, "pre": true, "section": true,
+	"table": true, "ul": true, "script": true, "style": true, "noscript": true, "iframe": true, "template": true,
+}
+
+// wrapLooseText puts text that sits directly in a container beside
+// blocks, or between <br>s, into paragraphs of its own, as a browser
+// lays it out. trafilatura reads paragraphs and drops such loose text,
+// which is often a story's first paragraph.
+func wrapLooseText(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			wrapLooseText(c)
+		}
 	}
-	return c
+	if n.Type != html.ElementNode {
+		return
+	}
+	switch n.Data {
+	case "div", "section", "article", "main", "td", "blockquote":
+	default:
+		return
+	}
+	hasLoose, hasBlock := false, false
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			hasLoose = true
+		case c.Type == html.ElementNode && (blockTags[c.Data] || c.Data == "br"):
+			hasBlock = true
+		}
+	}
+	if !hasLoose || !hasBlock {
+		return
+	}
+	var run []*html.Node
+	flush := func(before *html.Node) {
+		text := false
+		for _, r := range run {
+			if r.Type != html.TextNode || strings.TrimSpace(r.Data) != "" {
+				text = true
+			}
+		}
+		if text {
+			p := &html.Node{Type: html.ElementNode, Data: "p", DataAtom: atom.P}
+			n.InsertBefore(p, before)
+			for _, r := range run {
+				n.RemoveChild(r)
+				p.AppendChild(r)
+			}
+		}
+		run = run[:0]
+	}
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch {
+		case c.Type == html.ElementNode && c.Data == "br":
+			flush(c)
+		case c.Type == html.ElementNode && blockTags[c.Data]:
+			flush(c)
+		case c.Type == html.TextNode || c.Type == html.ElementNode:
+			run = append(run, c)
+		}
+		c = next
+	}
+	flush(nil)
 }

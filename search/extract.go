@@ -37,11 +37,19 @@ var ErrTooComplex = errors.New("page too complex to read")
 // caller timed out, cannot take every core.
 var extractSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 
-// extractBounded runs extract in one of the extraction slots and gives up
-// waiting for it when ctx is done or timeout passes. Extraction cannot be
-// interrupted: one that runs late finishes in the background and only
-// then frees its slot.
+// extractBounded runs extract in one of the extraction slots, giving up
+// when ctx is done or timeout passes.
 func extractBounded(ctx context.Context, timeout time.Duration, body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	return runBounded(ctx, timeout, func() (*Page, error) {
+		return extract(body, kind, contentType, pageURL)
+	})
+}
+
+// runBounded runs f in one of the extraction slots and stops waiting for
+// it when ctx is done or timeout passes. Extraction cannot be interrupted:
+// one that runs late finishes in the background and only then frees its
+// slot, so at most cap(extractSlots) of them ever take CPU at once.
+func runBounded(ctx context.Context, timeout time.Duration, f func() (*Page, error)) (*Page, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	select {
@@ -56,7 +64,7 @@ func extractBounded(ctx context.Context, timeout time.Duration, body []byte, kin
 	done := make(chan result, 1)
 	go func() {
 		defer func() { <-extractSlots }()
-		p, err := extract(body, kind, contentType, pageURL)
+		p, err := f()
 		done <- result{p, err}
 	}()
 	select {
@@ -72,6 +80,65 @@ func extractTimeoutError(ctx context.Context, timeout time.Duration) error {
 		return fmt.Errorf("%w: extracting its text took longer than %s", ErrTooComplex, timeout)
 	}
 	return ctx.Err()
+}
+
+// impliedEnd are the elements whose end tag a page may leave out: a
+// tokenizer cannot tell how deep they nest, so scanDepth does not count
+// them.
+var impliedEnd = map[string]bool{
+	"html": true, "head": true, "body": true, "p": true, "li": true, "dt": true, "dd": true,
+	"option": true, "optgroup": true, "tr": true, "td": true, "th": true, "tbody": true,
+	"thead": true, "tfoot": true, "colgroup": true, "caption": true, "rb": true, "rt": true, "rp": true,
+}
+
+// scanTree refuses a page with more than MaxPageNodes elements or that
+// nests elements more than MaxPageDepth deep, before it is parsed: the
+// parser's time grows with depth times size, and a 2 MiB page of 500
+// nested divs takes it the best part of a second. The tokenizer pass is
+// linear. checkTree checks the parsed tree exactly.
+func scanTree(body []byte) error {
+	z := html.NewTokenizer(bytes.NewReader(body))
+	var stack []string
+	elements := 0
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return nil // the end of the body, or nothing the parser can't take
+		case html.StartTagToken:
+			elements++
+			if elements > MaxPageNodes {
+				return fmt.Errorf("%w: it has more than %d elements", ErrTooComplex, MaxPageNodes)
+			}
+			name, _ := z.TagName()
+			tag := string(name)
+			if voidElements[tag] || impliedEnd[tag] {
+				continue
+			}
+			stack = append(stack, tag)
+			if len(stack) > MaxPageDepth {
+				return fmt.Errorf("%w: its elements nest more than %d deep", ErrTooComplex, MaxPageDepth)
+			}
+			if tag == "script" || tag == "style" || tag == "textarea" || tag == "title" {
+				// raw text up to the end tag; the tokenizer handles it
+				continue
+			}
+		case html.SelfClosingTagToken:
+			elements++
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			for i := len(stack) - 1; i >= 0; i-- {
+				if stack[i] == string(name) {
+					stack = stack[:i]
+					break
+				}
+			}
+		}
+	}
+}
+
+var voidElements = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+	"input": true, "link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
 }
 
 // checkTree refuses a tree with more than MaxPageNodes nodes or nested
@@ -113,6 +180,9 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 			p.Title = clip(first, 120)
 		}
 		return p, nil
+	}
+	if err := scanTree(utf8Body); err != nil {
+		return nil, err
 	}
 	doc, err := html.Parse(bytes.NewReader(utf8Body))
 	if err != nil {

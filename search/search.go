@@ -14,11 +14,15 @@ import (
 
 // Result is one hit returned by a search provider.
 type Result struct {
-	Title     string  `json:"title"`
-	URL       string  `json:"url"`
-	Snippet   string  `json:"snippet"`
-	Score     float64 `json:"score,omitempty"`
-	Published string  `json:"published,omitempty"`
+	Title   string  `json:"title"`
+	URL     string  `json:"url"`
+	Snippet string  `json:"snippet"`
+	Score   float64 `json:"score,omitempty"`
+	// Published is the publication date as the provider gave it, and
+	// PublishedAt the same date read, zero when absent, relative ("2 days
+	// ago") or unreadable.
+	Published   string    `json:"published,omitempty"`
+	PublishedAt time.Time `json:"published_at,omitzero"`
 	// Provider names the provider that returned the result.
 	Provider string `json:"provider,omitempty"`
 	// Publisher and Rating are set for published fact-checks (ClaimReview).

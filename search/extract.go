@@ -167,8 +167,16 @@ func checkTree(doc *html.Node) error {
 	return nil
 }
 
-// extract reads a body already known to be HTML or text.
+// extract reads a body already known to be HTML, text or PDF.
 func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	if kind == "pdf" {
+		p, err := extractPDF(body)
+		if err != nil {
+			return nil, err
+		}
+		p.Site = siteOf(pageURL)
+		return p, nil
+	}
 	utf8Body, err := toUTF8(body, contentType)
 	if err != nil {
 		return nil, err

@@ -185,7 +185,7 @@ func (r *Reader) fetch(parent context.Context, rawURL string, u *url.URL) (*Page
 		return nil, &RefusedError{URL: rawURL, Reason: fmt.Sprintf("%q is not a valid address", rawURL)}
 	}
 	req.Header.Set("User-Agent", r.opts.UserAgent)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/pdf,text/plain;q=0.9,*/*;q=0.1")
 	resp, err := r.client.Do(req)
 	if err != nil {
 		return nil, r.fetchError(parent, ctx, rawURL, err)
@@ -209,11 +209,25 @@ func (r *Reader) fetch(parent context.Context, rawURL string, u *url.URL) (*Page
 	if truncated {
 		body = body[:r.opts.MaxBytes]
 	}
-	if kind == "" { // no Content-Type: sniff
+	switch {
+	case kind == "binary" && isPDF(body):
+		kind = "pdf"
+	case kind == "binary":
+		return nil, typeRefusal(final, mediaType(ct))
+	case kind == "": // no Content-Type: sniff
 		ct = http.DetectContentType(body)
+		if isPDF(body) {
+			ct = "application/pdf"
+		}
 		if kind, err = pageKind(final, ct); err != nil {
 			return nil, err
 		}
+		if kind == "binary" {
+			return nil, typeRefusal(final, mediaType(ct))
+		}
+	}
+	if kind == "pdf" && truncated {
+		return nil, fmt.Errorf("reading %s: the PDF is larger than the %d-byte size cap, and a PDF cannot be read in part", final, r.opts.MaxBytes)
 	}
 	sum := sha256.Sum256(body)
 	p, err := extractBounded(parent, r.opts.ExtractTimeout, body, kind, ct, final)
@@ -247,23 +261,41 @@ func (r *Reader) fetchError(parent, ctx context.Context, rawURL string, err erro
 	return fmt.Errorf("reading %s: %w", rawURL, unwrapURLError(err))
 }
 
-// pageKind says how a content type is read: "html", "text", or "" when
-// there is no type to go by. Other types are refused.
+// pageKind says how a content type is read: "html", "text", "pdf",
+// "binary" for a generic binary type that is read only if the body turns
+// out to be a PDF, or "" when there is no type to go by. Other types are
+// refused.
 func pageKind(u *url.URL, ct string) (string, error) {
 	if strings.TrimSpace(ct) == "" {
 		return "", nil
 	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
-	}
-	switch mt {
+	switch mt := mediaType(ct); mt {
 	case "text/html", "application/xhtml+xml":
 		return "html", nil
 	case "text/plain", "text/markdown", "text/x-markdown":
 		return "text", nil
+	case "application/pdf", "application/x-pdf":
+		return "pdf", nil
+	case "application/octet-stream", "binary/octet-stream", "application/download", "application/force-download":
+		if strings.HasSuffix(strings.ToLower(u.Path), ".pdf") {
+			return "pdf", nil
+		}
+		return "binary", nil
+	default:
+		return "", typeRefusal(u, mt)
 	}
-	return "", &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML and plain-text pages can be read", u, mt)}
+}
+
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
+	}
+	return mt
+}
+
+func typeRefusal(u *url.URL, mt string) error {
+	return &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML, plain-text and PDF documents can be read", u, mt)}
 }
 
 var blankLines = regexp.MustCompile(`\n{3,}`)

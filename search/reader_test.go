@@ -310,6 +310,9 @@ func TestReaderLimitsAndTypes(t *testing.T) {
 			io.WriteString(w, "%PDF-1.7")
 		case "/image":
 			w.Header().Set("Content-Type", "image/png")
+		case "/download":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			io.WriteString(w, "\x00\x01binary")
 		case "/untyped":
 			w.Header()["Content-Type"] = nil
 			io.WriteString(w, "<!DOCTYPE html><html><head><title>Sniffed</title></head><body><p>Hello.</p></body></html>")
@@ -340,12 +343,17 @@ func TestReaderLimitsAndTypes(t *testing.T) {
 		t.Errorf("big page: truncated %v, bytes %d; want true, 1000", p.Truncated, p.Bytes)
 	}
 
-	for _, path := range []string{"/pdf", "/image"} {
+	for _, path := range []string{"/image", "/download"} {
 		_, err = r.Read(ctx, "http://news.example"+path)
 		var refused *RefusedError
-		if !errors.As(err, &refused) || !strings.Contains(err.Error(), "only HTML and plain-text pages can be read") {
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), "only HTML, plain-text and PDF documents can be read") {
 			t.Errorf("%s: err = %v, want type refusal", path, err)
 		}
+	}
+	// A PDF is read; this one is only a header.
+	_, err = r.Read(ctx, "http://news.example/pdf")
+	if err == nil || !strings.Contains(err.Error(), "the PDF could not be read") {
+		t.Errorf("/pdf: err = %v, want a PDF read error", err)
 	}
 
 	p, err = r.Read(ctx, "http://news.example/untyped")

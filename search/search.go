@@ -55,7 +55,12 @@ type Page struct {
 	Published   string    `json:"published,omitempty"`
 	PublishedAt time.Time `json:"published_at,omitzero"`
 	Text        string    `json:"text"`
-	FetchedAt   time.Time `json:"fetched_at"`
+	// PageCount is how many pages a document with pages (a PDF) has, and
+	// Pages the text of each; Text is then the pages' text in order,
+	// separated by blank lines. Both are empty for web pages.
+	PageCount int        `json:"page_count,omitempty"`
+	Pages     []PageText `json:"pages,omitempty"`
+	FetchedAt time.Time  `json:"fetched_at"`
 	// SHA256 is the hex digest of the body as fetched.
 	SHA256 string `json:"sha256"`
 	// Bytes is how many bytes of body were read.

@@ -1,0 +1,187 @@
+package search
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// PageText is the text of one page of a document that has pages (a PDF).
+type PageText struct {
+	// N is the page number, from 1.
+	N    int    `json:"n"`
+	Text string `json:"text"`
+}
+
+// pdfMagic starts every PDF file.
+var pdfMagic = []byte("%PDF-")
+
+// isPDF says whether body looks like a PDF: it starts with %PDF- (some
+// servers put a few bytes of junk first, which readers allow).
+func isPDF(body []byte) bool {
+	return bytes.Contains(body[:min(len(body), 1024)], pdfMagic)
+}
+
+// extractPDF reads the text of a PDF page by page. Glyphs are placed on
+// the page by coordinates and many PDFs draw no space characters, so
+// words, lines and paragraphs are told apart by the gaps between glyphs.
+func extractPDF(body []byte) (p *Page, err error) {
+	defer func() {
+		// The PDF library panics on some malformed files.
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("the PDF could not be read: %v", r)
+		}
+	}()
+	r, err := pdf.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		return nil, fmt.Errorf("the PDF could not be read: %w", err)
+	}
+	p = &Page{PageCount: r.NumPage()}
+	texts := make([]string, 0, p.PageCount)
+	for n := 1; n <= p.PageCount; n++ {
+		pg := r.Page(n)
+		if pg.V.IsNull() {
+			continue
+		}
+		t := layoutGlyphs(pg.Content().Text, lineMarkers(pg))
+		p.Pages = append(p.Pages, PageText{N: n, Text: t})
+		if t != "" {
+			texts = append(texts, t)
+		}
+	}
+	p.Text = strings.Join(texts, "\n\n")
+	info := r.Trailer().Key("Info")
+	p.Title = strings.Join(strings.Fields(info.Key("Title").Text()), " ")
+	p.Byline = strings.Join(strings.Fields(info.Key("Author").Text()), " ")
+	for _, key := range []string{"CreationDate", "ModDate"} {
+		if t, ok := parsePDFDate(info.Key(key).Text()); ok {
+			setPublished(p, t, true)
+			break
+		}
+	}
+	if p.Title == "" {
+		if first, _, _ := strings.Cut(p.Text, "\n"); first != "" {
+			p.Title = clip(first, 120)
+		}
+	}
+	if p.Text == "" && p.PageCount > 0 {
+		return p, errors.New("the PDF has no text to read (it may be scanned images)")
+	}
+	return p, nil
+}
+
+// lineMarkers says, for each font on the page, what the PDF library's
+// end-of-string marker (a "\n" it shows after each TJ operator) decodes
+// to in that font: "\n" itself, or another glyph such as Ω in TeX's
+// fonts. layoutGlyphs drops these: they are not on the page.
+func lineMarkers(pg pdf.Page) map[string]string {
+	m := map[string]string{}
+	for _, name := range pg.Fonts() {
+		f := pg.Font(name)
+		base := f.BaseFont()
+		if i := strings.Index(base, "+"); i >= 0 {
+			base = base[i+1:]
+		}
+		m[base] = f.Encoder().Decode("\n")
+	}
+	return m
+}
+
+// layoutGlyphs joins the glyphs of one page, in the order the page draws
+// them, into lines and paragraphs: a gap wider than a fraction of the
+// font size is a space, a drop of more than half a line a new line, and
+// a drop of about two lines or a jump back up a new paragraph.
+func layoutGlyphs(glyphs []pdf.Text, markers map[string]string) string {
+	var b strings.Builder
+	var prev *pdf.Text
+	lastSpace := true
+	for i := range glyphs {
+		g := &glyphs[i]
+		if g.S == "" || g.S == "\n" || g.S == markers[g.Font] {
+			continue
+		}
+		if prev != nil {
+			size := math.Max(math.Max(prev.FontSize, g.FontSize), 1)
+			dy := prev.Y - g.Y
+			switch {
+			case dy > 1.8*size || dy < -size:
+				b.WriteString("\n\n")
+				lastSpace = true
+			case math.Abs(dy) > 0.5*size:
+				b.WriteString("\n")
+				lastSpace = true
+			case !lastSpace && g.S != " " && (g.X-(prev.X+prev.W) > 0.15*size || g.X < prev.X-0.5*size):
+				b.WriteString(" ")
+				lastSpace = true
+			}
+		}
+		s := expandLigature(g.S)
+		if s == " " && lastSpace {
+			prev = g
+			continue
+		}
+		b.WriteString(s)
+		lastSpace = strings.TrimSpace(s) == ""
+		prev = g
+	}
+	return tidyText(b.String())
+}
+
+// expandLigature spells out the typographic ligatures (ﬁ, ﬂ, …) that
+// fonts draw as one glyph, so that the words read as typed.
+func expandLigature(s string) string {
+	switch s {
+	case "\ufb00":
+		return "ff"
+	case "\ufb01":
+		return "fi"
+	case "\ufb02":
+		return "fl"
+	case "\ufb03":
+		return "ffi"
+	case "\ufb04":
+		return "ffl"
+	case "\ufb05", "\ufb06":
+		return "st"
+	}
+	return s
+}
+
+// pdfDate matches a PDF date string: D:YYYYMMDDHHmmSSOHH'mm', every part
+// after the year optional.
+var pdfDate = regexp.MustCompile(`^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+-])?(\d{2})?'?(\d{2})?'?$`)
+
+// parsePDFDate reads a date from a PDF's document information.
+func parsePDFDate(s string) (time.Time, bool) {
+	m := pdfDate.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return time.Time{}, false
+	}
+	num := func(i, def int) int {
+		if m[i] == "" {
+			return def
+		}
+		n, _ := strconv.Atoi(m[i])
+		return n
+	}
+	loc := time.UTC
+	if m[7] == "+" || m[7] == "-" {
+		off := num(8, 0)*3600 + num(9, 0)*60
+		if m[7] == "-" {
+			off = -off
+		}
+		loc = time.FixedZone("", off)
+	}
+	t := time.Date(num(1, 0), time.Month(num(2, 1)), num(3, 1), num(4, 0), num(5, 0), num(6, 0), 0, loc)
+	if t.Year() < 1990 || t.Month() != time.Month(num(2, 1)) {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}

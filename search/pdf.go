@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -18,6 +19,34 @@ type PageText struct {
 	// N is the page number, from 1.
 	N    int    `json:"n"`
 	Text string `json:"text"`
+}
+
+// PDF bounds. A small PDF can hold compressed streams that unpack to far
+// more than its size, and the PDF library takes about a second to lay
+// out a megabyte of drawing instructions, so the total is capped before
+// any page is laid out.
+const (
+	MaxPDFPages        = 2000
+	MaxPDFContentBytes = 4 << 20
+)
+
+// contentSize is how many bytes a page's content streams unpack to,
+// counting no further than limit+1.
+func contentSize(v pdf.Value, limit int64) int64 {
+	switch v.Kind() {
+	case pdf.Stream:
+		rd := v.Reader()
+		defer rd.Close()
+		n, _ := io.CopyN(io.Discard, rd, limit+1)
+		return n
+	case pdf.Array:
+		var total int64
+		for i := 0; i < v.Len() && total <= limit; i++ {
+			total += contentSize(v.Index(i), limit-total)
+		}
+		return total
+	}
+	return 0
 }
 
 // pdfMagic starts every PDF file.
@@ -44,6 +73,17 @@ func extractPDF(body []byte) (p *Page, err error) {
 		return nil, fmt.Errorf("the PDF could not be read: %w", err)
 	}
 	p = &Page{PageCount: r.NumPage()}
+	if p.PageCount > MaxPDFPages {
+		return nil, fmt.Errorf("%w: the PDF has %d pages, more than %d", ErrTooComplex, p.PageCount, MaxPDFPages)
+	}
+	budget := int64(MaxPDFContentBytes)
+	for n := 1; n <= p.PageCount; n++ {
+		if pg := r.Page(n); !pg.V.IsNull() {
+			if budget -= contentSize(pg.V.Key("Contents"), budget); budget < 0 {
+				return nil, fmt.Errorf("%w: the PDF's pages unpack to more than %d bytes of drawing instructions", ErrTooComplex, MaxPDFContentBytes)
+			}
+		}
+	}
 	texts := make([]string, 0, p.PageCount)
 	for n := 1; n <= p.PageCount; n++ {
 		pg := r.Page(n)

@@ -79,6 +79,31 @@ func TestExtractPDF(t *testing.T) {
 	}
 }
 
+// TestExtractPDFBomb reads a small PDF whose page unpacks to more than
+// MaxPDFContentBytes of drawing instructions.
+func TestExtractPDFBomb(t *testing.T) {
+	f := fpdf.New("P", "mm", "A4", "")
+	f.SetFont("Helvetica", "", 11)
+	for range 2 {
+		f.AddPage()
+		for range 4000 {
+			f.Text(20, 30, strings.Repeat("bomb ", 120))
+		}
+	}
+	var b bytes.Buffer
+	if err := f.Output(&b); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := extractPDF(b.Bytes())
+	if !errors.Is(err, ErrTooComplex) {
+		t.Errorf("extractPDF err = %v, want ErrTooComplex", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("refusing a %d-byte PDF took %s", b.Len(), took)
+	}
+}
+
 func TestParsePDFDate(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -90,7 +90,7 @@ func extractPDF(body []byte) (p *Page, err error) {
 		if pg.V.IsNull() {
 			continue
 		}
-		t := layoutGlyphs(pg.Content().Text, lineMarkers(pg))
+		t := layoutGlyphs(pageGlyphs(pg))
 		p.Pages = append(p.Pages, PageText{N: n, Text: t})
 		if t != "" {
 			texts = append(texts, t)
@@ -117,39 +117,22 @@ func extractPDF(body []byte) (p *Page, err error) {
 	return p, nil
 }
 
-// lineMarkers says, for each font on the page, what the PDF library's
-// end-of-string marker (a "\n" it shows after each TJ operator) decodes
-// to in that font: "\n" itself, or another glyph such as Ω in TeX's
-// fonts. layoutGlyphs drops these: they are not on the page.
-func lineMarkers(pg pdf.Page) map[string]string {
-	m := map[string]string{}
-	for _, name := range pg.Fonts() {
-		f := pg.Font(name)
-		base := f.BaseFont()
-		if i := strings.Index(base, "+"); i >= 0 {
-			base = base[i+1:]
-		}
-		m[base] = f.Encoder().Decode("\n")
-	}
-	return m
-}
-
 // layoutGlyphs joins the glyphs of one page, in the order the page draws
 // them, into lines and paragraphs: a gap wider than a fraction of the
 // font size is a space, a drop of more than half a line a new line, and
 // a drop of about two lines or a jump back up a new paragraph.
-func layoutGlyphs(glyphs []pdf.Text, markers map[string]string) string {
+func layoutGlyphs(glyphs []glyph) string {
 	var b strings.Builder
-	var prev *pdf.Text
+	var prev *glyph
 	lastSpace := true
 	for i := range glyphs {
 		g := &glyphs[i]
-		if g.S == "" || g.S == "\n" || g.S == markers[g.Font] {
+		if g.s == "" || g.s == "\n" {
 			continue
 		}
 		if prev != nil {
-			size := math.Max(math.Max(prev.FontSize, g.FontSize), 1)
-			dy := prev.Y - g.Y
+			size := math.Max(math.Max(prev.size, g.size), 1)
+			dy := prev.y - g.y
 			switch {
 			case dy > 1.8*size || dy < -size:
 				b.WriteString("\n\n")
@@ -157,12 +140,12 @@ func layoutGlyphs(glyphs []pdf.Text, markers map[string]string) string {
 			case math.Abs(dy) > 0.5*size:
 				b.WriteString("\n")
 				lastSpace = true
-			case !lastSpace && g.S != " " && (g.X-(prev.X+prev.W) > 0.15*size || g.X < prev.X-0.5*size):
+			case !lastSpace && g.s != " " && (g.x-(prev.x+prev.w) > 0.15*size || g.x < prev.x-0.5*size):
 				b.WriteString(" ")
 				lastSpace = true
 			}
 		}
-		s := expandLigature(g.S)
+		s := expandLigature(g.s)
 		if s == " " && lastSpace {
 			prev = g
 			continue

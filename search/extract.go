@@ -231,7 +231,8 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)
 		p.Byline = strings.TrimSpace(m.Author)
-		if s := strings.TrimSpace(m.Sitename); s != "" {
+		// trafilatura names a site with no name of its own by its host.
+		if s := strings.TrimSpace(m.Sitename); s != "" && !strings.EqualFold(s, pageURL.Host) && !strings.EqualFold(strings.TrimPrefix(s, "www."), p.Site) {
 			p.Site = s
 		}
 	}

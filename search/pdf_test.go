@@ -183,3 +183,17 @@ func TestReaderPDFBounds(t *testing.T) {
 		t.Errorf("broken PDF: err = %v", err)
 	}
 }
+
+// BenchmarkReadPDF measures reading the two-page report, in documents
+// per second on one core.
+func BenchmarkReadPDF(b *testing.B) {
+	doc := reportPDF(b)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := extractPDF(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+}

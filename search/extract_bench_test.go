@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -64,4 +65,22 @@ func BenchmarkReadSavedPage(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 		})
 	}
+}
+
+// TestExtractConcurrently reads the saved pages from several goroutines
+// at once, as the bot does; run with -race.
+func TestExtractConcurrently(t *testing.T) {
+	u, _ := url.Parse("https://www.dailyexample.com/news/story")
+	pages := savedPages(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		for name, body := range pages {
+			wg.Go(func() {
+				if p, err := extract(body, "html", "text/html; charset=utf-8", u); err != nil || len(p.Text) < 2000 {
+					t.Errorf("%s: %v", name, err)
+				}
+			})
+		}
+	}
+	wg.Wait()
 }

@@ -225,6 +225,7 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 		Focus:            trafilatura.FavorPrecision,
 		ExcludeComments:  true,
 		HtmlDateOverride: &date,
+		PruneSelector:    furnitureSelector,
 	})
 	if err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
@@ -248,6 +249,25 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 		p.Title = docTitle
 	}
 }
+
+// furnitureSelector picks advertising, sponsor, cookie and newsletter
+// boxes, which some sites put inside the article body, for trafilatura to
+// prune: elements with an ad network's attributes, or a class or id that
+// names them (the token itself, or a token starting with it).
+var furnitureSelector = func() string {
+	conds := []string{"[data-ad-unit]", "[data-ad-slot]", "[data-ad-client]", `[aria-label="advertisement" i]`}
+	for _, tok := range []string{"ad", "ads", "adsbygoogle", "advertisement"} {
+		conds = append(conds, fmt.Sprintf("[class~=%q i]", tok), fmt.Sprintf("[id=%q i]", tok))
+	}
+	for _, prefix := range []string{"ad-", "ad_", "ads-", "advert", "sponsor", "cookie", "newsletter"} {
+		conds = append(conds, fmt.Sprintf("[class^=%q i]", prefix), fmt.Sprintf("[class*=%q i]", " "+prefix), fmt.Sprintf("[id^=%q i]", prefix))
+	}
+	var sel []string
+	for _, c := range conds {
+		sel = append(sel, ":not(html):not(body):not(article):not(main)"+c)
+	}
+	return strings.Join(sel, ",")
+}()
 
 // setPublished records when the page says it was published: PublishedAt,
 // and Published as RFC 3339 (a plain date when no time is known).

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -157,5 +158,35 @@ func TestRunBoundedSlots(t *testing.T) {
 	}
 	if ran {
 		t.Errorf("an extraction ran while every slot was taken")
+	}
+}
+
+func TestExtractPrunesFurniture(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Rents rise</title></head><body><article><h1>Rents rise</h1>`)
+	for i := range 5 {
+		fmt.Fprintf(&b, "<p>Rents in the city rose by 4.1 per cent in the year to March, paragraph %d of the council's report says, the fastest rise in a decade.</p>\n", i+1)
+		switch i {
+		case 1:
+			b.WriteString(`<div class="Newsletter-signup"><p>Sign up to our morning briefing and get the news first, every weekday morning.</p></div>`)
+		case 2:
+			b.WriteString(`<div data-ad-slot="123"><p>Limited time offer: half price on all subscriptions this week only.</p></div>`)
+		case 3:
+			b.WriteString(`<div id="cookie-banner"><p>We use cookies to improve your experience on our website and services.</p></div>`)
+		}
+	}
+	b.WriteString(`</article></body></html>`)
+	u, _ := url.Parse("https://news.example/rents")
+	p, err := extract([]byte(b.String()), "html", "text/html; charset=utf-8", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, junk := range []string{"morning briefing", "Limited time offer", "We use cookies"} {
+		if strings.Contains(p.Text, junk) {
+			t.Errorf("text keeps %q:\n%s", junk, p.Text)
+		}
+	}
+	if got := strings.Count(p.Text, "Rents in the city rose by 4.1 per cent"); got != 5 {
+		t.Errorf("text has %d of the 5 paragraphs:\n%s", got, p.Text)
 	}
 }

@@ -37,6 +37,7 @@ func TestCorpusScore(t *testing.T) {
 	}
 	pred := map[string]map[string]string{}
 	var spent time.Duration
+	dated := 0
 	for key, v := range truth {
 		body, err := readGzip(filepath.Join(dir, "html", key+".html.gz"))
 		if err != nil {
@@ -54,6 +55,9 @@ func TestCorpusScore(t *testing.T) {
 			t.Logf("%s: %v", key, err)
 		} else {
 			text = p.Text
+			if !p.PublishedAt.IsZero() {
+				dated++
+			}
 		}
 		pred[key] = map[string]string{"articleBody": text}
 	}
@@ -64,7 +68,7 @@ func TestCorpusScore(t *testing.T) {
 	if err := os.WriteFile(out, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d pages in %s (%.0f pages/s); predictions in %s", len(truth), spent.Round(time.Millisecond), float64(len(truth))/spent.Seconds(), out)
+	t.Logf("%d pages in %s (%.0f pages/s), %d with a publication date; predictions in %s", len(truth), spent.Round(time.Millisecond), float64(len(truth))/spent.Seconds(), dated, out)
 }
 
 func readGzip(path string) ([]byte, error) {

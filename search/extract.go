@@ -214,6 +214,7 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 		UseOriginalDate:     true,
 		ExtractTime:         true,
 		SkipExtensiveSearch: true,
+		DeferUrlExtractor:   true, // metadata first: it has the time too
 	})
 	if err != nil {
 		date = htmldate.Result{}

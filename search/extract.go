@@ -19,8 +19,8 @@ import (
 
 // Extraction bounds.
 const (
-	// DefaultExtractTimeout caps the CPU time spent extracting one page,
-	// after its body is read.
+	// DefaultExtractTimeout caps the time spent extracting one page once
+	// its body is read, waiting for a free extraction slot included.
 	DefaultExtractTimeout = 5 * time.Second
 	// MaxPageNodes and MaxPageDepth bound the parsed tree of a page that
 	// is read; a page past either is refused with ErrTooComplex.

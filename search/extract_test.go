@@ -190,3 +190,16 @@ func TestExtractPrunesFurniture(t *testing.T) {
 		t.Errorf("text has %d of the 5 paragraphs:\n%s", got, p.Text)
 	}
 }
+
+func TestReaderExtractTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(articleHTML))
+	}))
+	defer srv.Close()
+	r := NewReader(ReaderOptions{Resolver: testResolver, Dial: dialTo(srv), ExtractTimeout: time.Nanosecond})
+	_, err := r.Read(context.Background(), "http://news.example/story")
+	if !errors.Is(err, ErrTooComplex) || !strings.Contains(err.Error(), "took longer than 1ns") {
+		t.Errorf("Read err = %v, want ErrTooComplex for the time limit", err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
@@ -27,6 +28,12 @@ type Case struct {
 	Claim string          `json:"claim"`
 	Label factcheck.Label `json:"label"`
 	Notes string          `json:"notes,omitempty"`
+	// Date is when the claim was made, zero when unknown; Speaker who
+	// made it and Source where it appeared (AVeriTeC's claim_date,
+	// speaker and reporting_source).
+	Date    time.Time `json:"date,omitzero"`
+	Speaker string    `json:"speaker,omitempty"`
+	Source  string    `json:"source,omitempty"`
 }
 
 // Format names a dataset format.
@@ -137,9 +144,11 @@ func AVeriTeCLabel(s string) (factcheck.Label, bool) {
 func LoadAVeriTeC(r io.Reader) ([]Case, error) {
 	dec := json.NewDecoder(r)
 	var items []struct {
-		Claim     string `json:"claim"`
-		Label     string `json:"label"`
-		ClaimDate string `json:"claim_date"`
+		Claim           string  `json:"claim"`
+		Label           string  `json:"label"`
+		ClaimDate       string  `json:"claim_date"`
+		Speaker         *string `json:"speaker"`
+		ReportingSource *string `json:"reporting_source"`
 	}
 	if err := dec.Decode(&items); err != nil {
 		return nil, fmt.Errorf("not an AVeriTeC file (a JSON array of {\"claim\", \"label\", …}): %w", err)
@@ -154,13 +163,40 @@ func LoadAVeriTeC(r io.Reader) ([]Case, error) {
 		if !ok {
 			return nil, fmt.Errorf("item %d: unknown AVeriTeC label %q (want Supported, Refuted, Conflicting Evidence/Cherrypicking or Not Enough Evidence; the unlabeled test set cannot be scored)", i, it.Label)
 		}
-		c := Case{ID: strconv.Itoa(i), Claim: claim, Label: l}
+		c := Case{ID: strconv.Itoa(i), Claim: claim, Label: l, Date: averitecDate(it.ClaimDate), Speaker: str(it.Speaker), Source: str(it.ReportingSource)}
 		if it.ClaimDate != "" {
 			c.Notes = "claim date " + it.ClaimDate
 		}
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// averitecDate reads AVeriTeC's claim_date, day-month-year ("25-8-2020");
+// the zero time when it is absent or unreadable.
+func averitecDate(s string) time.Time {
+	t, err := time.Parse("2-1-2006", strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return strings.TrimSpace(*p)
+}
+
+// DetectFormat is the format FormatAuto reads data as: AVeriTeC when it
+// starts with "[" (after white space and a byte order mark), JSON Lines
+// otherwise.
+func DetectFormat(data []byte) Format {
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf"), []byte("[")) {
+		return FormatAVeriTeC
+	}
+	return FormatJSONL
 }
 
 // Load reads a dataset in the given format; FormatAuto picks AVeriTeC when

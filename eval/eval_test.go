@@ -317,11 +317,15 @@ func TestLoadAVeriTeC(t *testing.T) {
 		t.Fatalf("LoadFile: %v", err)
 	}
 	want := []Case{
-		{ID: "0", Claim: "The town council of Exampleton approved a new library in 2019.", Label: factcheck.Supported, Notes: "claim date 12-3-2019"},
-		{ID: "1", Claim: "Exampleton's river is the longest in the country.", Label: factcheck.Contradicted, Notes: "claim date 1-6-2020"},
-		{ID: "2", Claim: "Crime in Exampleton doubled last year.", Label: factcheck.Contested, Notes: "claim date 5-1-2021"},
-		{ID: "3", Claim: "The mayor of Exampleton wrote a novel under a pen name.", Label: factcheck.Unverifiable},
-		{ID: "4", Claim: "Exampleton's bridge is 200 years old and was never repaired.", Label: factcheck.Contested, Notes: "claim date 30-9-2022"},
+		{ID: "0", Claim: "The town council of Exampleton approved a new library in 2019.", Label: factcheck.Supported, Notes: "claim date 12-3-2019",
+			Date: time.Date(2019, 3, 12, 0, 0, 0, 0, time.UTC), Speaker: "A council member", Source: "Facebook"},
+		{ID: "1", Claim: "Exampleton's river is the longest in the country.", Label: factcheck.Contradicted, Notes: "claim date 1-6-2020",
+			Date: time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC), Speaker: "A tourism leaflet", Source: "Website"},
+		{ID: "2", Claim: "Crime in Exampleton doubled last year.", Label: factcheck.Contested, Notes: "claim date 5-1-2021",
+			Date: time.Date(2021, 1, 5, 0, 0, 0, 0, time.UTC), Speaker: "A candidate"},
+		{ID: "3", Claim: "The mayor of Exampleton wrote a novel under a pen name.", Label: factcheck.Unverifiable, Speaker: "An anonymous post"},
+		{ID: "4", Claim: "Exampleton's bridge is 200 years old and was never repaired.", Label: factcheck.Contested, Notes: "claim date 30-9-2022",
+			Date: time.Date(2022, 9, 30, 0, 0, 0, 0, time.UTC), Speaker: "A local newspaper"},
 	}
 	if diff := cmp.Diff(want, cases); diff != "" {
 		t.Errorf("cases (-want +got):\n%s", diff)

@@ -34,6 +34,11 @@ type Result struct {
 	Predicted  factcheck.Label      `json:"predicted,omitempty"`
 	Correct    bool                 `json:"correct"`
 	Confidence factcheck.Confidence `json:"confidence,omitempty"`
+	// Scores are the first verdict's per-label scores (1–5), when the
+	// model gave them: what eval --fit calibrates on.
+	Scores map[factcheck.Label]float64 `json:"scores,omitempty"`
+	// AsOf is the date the claim was checked as of (YYYY-MM-DD), if any.
+	AsOf string `json:"as_of,omitempty"`
 	Reasoning  string               `json:"reasoning,omitempty"`
 	Evidence   []factcheck.Evidence `json:"evidence,omitempty"`
 	Model      string               `json:"model,omitempty"`
@@ -79,6 +84,24 @@ type Runner struct {
 	Progress io.Writer
 	// Now returns the time; tests set it. Default time.Now.
 	Now func() time.Time
+	// AsGiven verifies each case's claim as given, with its speaker and
+	// source (factcheck.Input.AsClaim): there is no extraction call.
+	// Datasets of single claims, such as AVeriTeC, are run so.
+	AsGiven bool
+	// AsOf checks each case that has a Date as of that date.
+	AsOf bool
+}
+
+// input is what the checker is asked for case c.
+func (r *Runner) input(c Case) factcheck.Input {
+	in := factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true}
+	if r.AsGiven {
+		in.AsClaim, in.Speaker, in.Source = true, c.Speaker, c.Source
+	}
+	if r.AsOf {
+		in.AsOf = c.Date
+	}
+	return in
 }
 
 // Run checks every case that has no successful result in done (from an
@@ -144,12 +167,16 @@ loop:
 			defer func() { <-sem }()
 			c := cases[i]
 			start := now()
-			rep, err := r.Checker.Check(ctx, factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true})
+			in := r.input(c)
+			rep, err := r.Checker.Check(ctx, in)
 			elapsed := now().Sub(start)
 			if err != nil && ctx.Err() != nil {
 				return // interrupted: not a result
 			}
 			res := score(c, rep, err, elapsed)
+			if !in.AsOf.IsZero() {
+				res.AsOf = in.AsOf.Format(time.DateOnly)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			var ce *usererr.Config
@@ -241,7 +268,7 @@ func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Res
 		if !res.Predicted.Valid() {
 			res.Predicted = factcheck.Unverifiable
 		}
-		res.Confidence, res.Reasoning, res.Evidence = v.Confidence, v.Reasoning, v.Evidence
+		res.Confidence, res.Reasoning, res.Evidence, res.Scores = v.Confidence, v.Reasoning, v.Evidence, v.Scores
 		res.StoppedBy, res.VerdictError = v.StoppedBy, v.Error
 		if res.Model == "" {
 			res.Model = v.Model

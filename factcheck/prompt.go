@@ -35,11 +35,17 @@ Finish by calling submit_verdict. Do not answer in plain text.`, b.Searches, b.R
 	return s.String()
 }
 
-func verifyUserPrompt(claim string, context string) string {
+func verifyUserPrompt(claim, context, speaker, source string) string {
 	var s strings.Builder
 	s.WriteString("Claim to check:\n<claim>\n")
 	s.WriteString(claim)
 	s.WriteString("\n</claim>")
+	if speaker != "" {
+		s.WriteString("\nMade by: " + speaker)
+	}
+	if source != "" {
+		s.WriteString("\nWhere it appeared: " + source)
+	}
 	if context != "" {
 		s.WriteString("\nIt was taken from this text written by the user:\n<user_text>\n")
 		s.WriteString(context)

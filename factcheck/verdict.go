@@ -60,6 +60,9 @@ type Verdict struct {
 	Confidence Confidence `json:"confidence"`
 	Reasoning  string     `json:"reasoning"`
 	Evidence   []Evidence `json:"evidence"`
+	// Scores rates each label from 1 (clearly not) to 5 (clearly), when
+	// the model gave scores; Calibration.Apply turns them into a label.
+	Scores map[Label]float64 `json:"scores,omitempty"`
 
 	// Start and End are byte offsets of the claim's source span in the
 	// input text (End exclusive); both are -1 when the span was not found.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/factbot-dev/factbot/search"
 )
 
 // Budget names recorded in Verdict.StoppedBy.
@@ -38,33 +41,45 @@ type run struct {
 	emit  func(Event)
 	// factChecks says whether search_fact_checks is offered in this run.
 	factChecks bool
+	// restrict is the run's date and excluded sites: what it allows is
+	// all the model sees.
+	restrict search.Restriction
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
 // text the claim came from (URLs in it may be read); it may be empty.
 func (c *Checker) VerifyClaim(ctx context.Context, claim, userText string) (*Verdict, error) {
-	return c.verify(ctx, claim, userText, -1, func(Event) {})
+	return c.verify(ctx, claim, userText, claimContext{}, -1, func(Event) {})
 }
 
-func (c *Checker) verify(ctx context.Context, claim, userText string, index int, emit func(Event)) (*Verdict, error) {
+func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimContext, index int, emit func(Event)) (*Verdict, error) {
 	r := &run{
 		c: c, b: c.Budget.withDefaults(), claim: claim,
 		allow: map[string]string{}, docs: map[string]*doc{},
 		trace: newTracer(c.now), index: index, emit: emit,
 		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
+		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites},
+	}
+	ctx = search.WithRestriction(ctx, r.restrict)
+	if !cc.asOf.IsZero() {
+		r.trace.note("checked as of " + cc.asOf.UTC().Format(time.DateOnly) + ": results and pages published later are dropped")
 	}
 	for _, u := range urlsIn(userText) {
 		r.allow[urlKey(u)] = u
 	}
 	start := c.now()
+	today := start
+	if !cc.asOf.IsZero() {
+		today = cc.asOf
+	}
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
 	}
 	l := &loop[verdictArgs]{
 		model:  c.Model,
-		system: verifySystemPrompt(start, r.b, r.factChecks),
-		prompt: verifyUserPrompt(claim, ctxText),
+		system: verifySystemPrompt(today, r.b, r.factChecks),
+		prompt: verifyUserPrompt(claim, ctxText, cc.speaker, cc.source),
 		tools:  r.tools(),
 		finish: submitVerdict,
 		limits: []toolLimit{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/factbot-dev/factbot/search"
@@ -97,8 +98,15 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 	if resp.Provider != "" {
 		r.trace.note(fmt.Sprintf("%s %q answered by %s", via, query, resp.Provider))
 	}
+	results, late, excluded := r.restrict.Filter(resp.Results)
+	if late > 0 {
+		r.trace.note(fmt.Sprintf("%s %q: dropped %d result(s) published after %s", via, query, late, r.restrict.Before.UTC().Format(time.DateOnly)))
+	}
+	if excluded > 0 {
+		r.trace.note(fmt.Sprintf("%s %q: dropped %d result(s) from excluded sites", via, query, excluded))
+	}
 	obs := &searchObservation{Query: query, Results: []searchResult{}}
-	for _, res := range resp.Results {
+	for _, res := range results {
 		if len(obs.Results) >= r.b.Results {
 			break
 		}
@@ -132,10 +140,23 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 	if r.c.Reader == nil {
 		return nil, errors.New("page reading is not configured")
 	}
+	if r.restrict.Excluded(u) {
+		r.trace.note("read " + u + ": refused, an excluded site")
+		return nil, fmt.Errorf("refused: %s is on a site excluded from this check", u)
+	}
 	r.emit(Event{Kind: EventRead, Claim: r.index, Text: u})
 	p, err := r.c.Reader.Read(ctx, u)
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %w", u, err)
+	}
+	if p.FinalURL != "" && r.restrict.Excluded(p.FinalURL) {
+		r.trace.note("read " + u + ": dropped, it redirected to an excluded site")
+		return nil, fmt.Errorf("refused: %s leads to %s, a site excluded from this check", u, p.FinalURL)
+	}
+	if pub := pagePublished(p); r.restrict.After(pub) {
+		day := r.restrict.Before.UTC().Format(time.DateOnly)
+		r.trace.note(fmt.Sprintf("read %s: dropped, published %s, after %s", u, pub.UTC().Format(time.DateOnly), day))
+		return nil, fmt.Errorf("refused: %s was published after %s, the date this claim is checked as of; use other sources", u, day)
 	}
 	via := "read"
 	if fromUser && !fromSearch {
@@ -243,4 +264,17 @@ func relevantExcerpt(text, claim string, max int) (string, bool) {
 		last = i
 	}
 	return b.String(), true
+}
+
+// pagePublished is when a page says it was published, zero when unknown.
+func pagePublished(p *search.Page) time.Time {
+	if !p.PublishedAt.IsZero() {
+		return p.PublishedAt
+	}
+	for _, layout := range []string{time.RFC3339, time.DateOnly} {
+		if t, err := time.Parse(layout, p.Published); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
 }

@@ -38,10 +38,10 @@ type Result struct {
 	// model gave them: what eval --fit calibrates on.
 	Scores map[factcheck.Label]float64 `json:"scores,omitempty"`
 	// AsOf is the date the claim was checked as of (YYYY-MM-DD), if any.
-	AsOf string `json:"as_of,omitempty"`
-	Reasoning  string               `json:"reasoning,omitempty"`
-	Evidence   []factcheck.Evidence `json:"evidence,omitempty"`
-	Model      string               `json:"model,omitempty"`
+	AsOf      string               `json:"as_of,omitempty"`
+	Reasoning string               `json:"reasoning,omitempty"`
+	Evidence  []factcheck.Evidence `json:"evidence,omitempty"`
+	Model     string               `json:"model,omitempty"`
 	// NoClaim is true when the checker found no claim in the text.
 	NoClaim bool `json:"no_claim,omitempty"`
 	// Claims is how many claims the checker extracted from the text.

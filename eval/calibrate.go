@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
@@ -101,29 +102,35 @@ func macroF1(gold, pred []factcheck.Label) float64 {
 	var sum float64
 	n := 0
 	for _, l := range factcheck.Labels {
-		tp, g, p := 0, 0, 0
-		for i := range gold {
-			if gold[i] == l {
-				g++
-			}
-			if pred[i] == l {
-				p++
-				if gold[i] == l {
-					tp++
-				}
-			}
-		}
-		if g == 0 && p == 0 {
+		if !slices.Contains(gold, l) && !slices.Contains(pred, l) {
 			continue
 		}
 		n++
-		if tp > 0 {
-			prec, rec := float64(tp)/float64(p), float64(tp)/float64(g)
-			sum += 2 * prec * rec / (prec + rec)
-		}
+		sum += labelF1(gold, pred, l)
 	}
 	if n == 0 {
 		return 0
 	}
 	return sum / float64(n)
+}
+
+// labelF1 is l's F1 over the pairs gold[i], pred[i].
+func labelF1(gold, pred []factcheck.Label, l factcheck.Label) float64 {
+	tp, g, p := 0, 0, 0
+	for i := range gold {
+		if gold[i] == l {
+			g++
+		}
+		if pred[i] == l {
+			p++
+			if gold[i] == l {
+				tp++
+			}
+		}
+	}
+	if tp == 0 {
+		return 0
+	}
+	prec, rec := float64(tp)/float64(p), float64(tp)/float64(g)
+	return 2 * prec * rec / (prec + rec)
 }

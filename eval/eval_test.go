@@ -474,8 +474,17 @@ func TestCompare(t *testing.T) {
 			{ID: "4", Claim: "four", Label: U, Before: "error", After: "unverifiable", Kind: "fixed"},
 		},
 		Common: 4, OnlyA: 1, OnlyB: 1, AccuracyA: 0.25, AccuracyB: 0.5,
+		// A scored 1, 2, 3 (4 failed): supported P 1/2 R 1, the others 0.
+		// B: contradicted P 1/2 R 1, unverifiable P 1 R 1/2, supported 0.
+		MacroF1A: 2.0 / 9, MacroF1B: 4.0 / 9,
+		Labels: []LabelChange{
+			{Label: S, F1A: 2.0 / 3, F1B: 0},
+			{Label: R, F1A: 0, F1B: 2.0 / 3},
+			{Label: factcheck.Contested},
+			{Label: U, F1A: 0, F1B: 2.0 / 3},
+		},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("Compare (-want +got):\n%s", diff)
 	}
 
@@ -506,5 +515,67 @@ func TestCompare(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "broken") || !strings.Contains(out.String(), "supported") {
 		t.Errorf("comparison output:\n%s", out.String())
+	}
+}
+
+// inputRecorder records the inputs it is asked to check.
+type inputRecorder struct {
+	mu  sync.Mutex
+	ins map[string]factcheck.Input
+}
+
+func (r *inputRecorder) Check(_ context.Context, in factcheck.Input) (*factcheck.Report, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	in.Progress = nil
+	r.ins[in.Text] = in
+	v := &factcheck.Verdict{Claim: in.Text, Verdict: factcheck.Supported, Scores: map[factcheck.Label]float64{factcheck.Supported: 4}}
+	return &factcheck.Report{Input: in.Text, Claims: []*factcheck.Verdict{v}}, nil
+}
+
+func TestRunnerAsGivenAsOf(t *testing.T) {
+	cases, err := LoadFile(filepath.Join("testdata", "averitec_dev_fixture.json"), FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, mayor := cases[0], cases[3]
+	tests := []struct {
+		name           string
+		asGiven, asOf  bool
+		wantLib, wantM factcheck.Input
+	}{
+		{"as given, as of", true, true,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, AsOf: lib.Date, Speaker: "A council member", Source: "Facebook"},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
+		{"as given, no date", true, false,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, Speaker: "A council member", Source: "Facebook"},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
+		{"extracted, as before", false, false,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &inputRecorder{ins: map[string]factcheck.Input{}}
+			r := &Runner{Checker: rec, AsGiven: tc.asGiven, AsOf: tc.asOf}
+			res, err := r.Run(context.Background(), cases, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ignore := cmpopts.IgnoreFields(factcheck.Input{}, "Progress")
+			if d := cmp.Diff(tc.wantLib, rec.ins[lib.Claim], ignore); d != "" {
+				t.Errorf("input (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.wantM, rec.ins[mayor.Claim], ignore); d != "" {
+				t.Errorf("input (-want +got):\n%s", d)
+			}
+			wantAsOf := ""
+			if tc.asOf {
+				wantAsOf = "2019-03-12"
+			}
+			if res[0].AsOf != wantAsOf || res[0].Scores[factcheck.Supported] != 4 {
+				t.Errorf("result as of %q, scores %v; want %q and the verdict's scores", res[0].AsOf, res[0].Scores, wantAsOf)
+			}
+		})
 	}
 }

@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
@@ -75,6 +77,8 @@ type Goal struct {
 type Summary struct {
 	Dataset string `json:"dataset,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// Setup says how the claims were checked; nil when not known.
+	Setup *Setup `json:"setup,omitempty"`
 	// Cases is the dataset's size; Scored the cases with a prediction;
 	// Errors those whose check failed; Missing those not run (yet).
 	Cases   int `json:"cases"`
@@ -116,6 +120,58 @@ type Summary struct {
 
 	Goals   []Goal   `json:"goals"`
 	Results []Result `json:"results"`
+}
+
+// Setup is how a run checked its claims: what a reader needs to judge
+// whether the measurement is honest.
+type Setup struct {
+	// Search names the search providers, in failover order.
+	Search []string `json:"search"`
+	// FactChecks says whether published fact-checks could be searched.
+	FactChecks bool `json:"fact_checks"`
+	// AsGiven says each claim was verified as given, with no extraction.
+	AsGiven bool `json:"as_given"`
+	// AsOf says claims with a date were checked as of that date; Dated
+	// counts the claims that had one.
+	AsOf  bool `json:"as_of"`
+	Dated int  `json:"dated,omitempty"`
+	// ExcludeSites names the exclusion list and ExcludedSites counts its
+	// domains.
+	ExcludeSites  string `json:"exclude_sites,omitempty"`
+	ExcludedSites int    `json:"excluded_sites,omitempty"`
+}
+
+// String describes the setup in one line.
+func (s *Setup) String() string {
+	search := strings.Join(s.Search, ", ")
+	if search == "" {
+		search = "none"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "search %s; fact-check search %s; ", search, onOff(s.FactChecks))
+	if s.AsGiven {
+		b.WriteString("claims verified as given (no extraction); ")
+	} else {
+		b.WriteString("claims extracted from each text; ")
+	}
+	if s.AsOf {
+		fmt.Fprintf(&b, "as of each claim's date (%d dated); ", s.Dated)
+	} else {
+		b.WriteString("no date restriction; ")
+	}
+	if s.ExcludeSites != "" {
+		fmt.Fprintf(&b, "%d sites excluded (%s)", s.ExcludedSites, s.ExcludeSites)
+	} else {
+		b.WriteString("no sites excluded")
+	}
+	return b.String()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 // Summarize evaluates results against their gold labels. cases is the

@@ -17,6 +17,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/search"
 )
 
 // Model providers (FACTBOT_LLM).
@@ -60,6 +61,10 @@ type Config struct {
 	DB string
 	// CacheTTL is how long a verdict stays fresh (FACTBOT_CACHE_TTL).
 	CacheTTL time.Duration
+	// CalibrationFile is FACTBOT_CALIBRATION, per-label score offsets
+	// written by factbot eval --fit; Calibration what it holds.
+	CalibrationFile string
+	Calibration     *factcheck.Calibration
 
 	// HTTPAddr is where serve listens (FACTBOT_HTTP_ADDR).
 	HTTPAddr string
@@ -105,6 +110,11 @@ type Search struct {
 	// FactCheckKey is FACTCHECK_API_KEY, or GOOGLE_API_KEY when that is
 	// unset; empty means no fact-check search.
 	FactCheckKey string
+	// ExcludeSitesFile is FACTBOT_EXCLUDE_SITES, a file of domains (one a
+	// line, # comments) kept out of every search result and page read;
+	// ExcludeSites the domains read from it.
+	ExcludeSitesFile string
+	ExcludeSites     []string
 }
 
 // Slack is the Slack adapter's configuration.
@@ -141,6 +151,8 @@ var Vars = []Var{
 	{"SEARXNG_URL", false},
 	{"FACTCHECK_API_KEY", true},
 	{"FACTBOT_SEARCH", false},
+	{"FACTBOT_EXCLUDE_SITES", false},
+	{"FACTBOT_CALIBRATION", false},
 	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
 	{"FACTBOT_DB", false},
 	{"FACTBOT_CACHE_TTL", false},
@@ -229,6 +241,22 @@ func (c *Config) loadSearch() error {
 				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"})
 			}
 		}
+	}
+	if path, ok := e["FACTBOT_EXCLUDE_SITES"]; ok {
+		c.Search.ExcludeSitesFile = path
+		sites, err := search.ReadSitesFile(path)
+		if err != nil {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_EXCLUDE_SITES", Msg: err.Error(), Hint: "a file of domains to keep out of searches and page reads, one a line, # comments", Err: err})
+		}
+		c.Search.ExcludeSites = sites
+	}
+	if path, ok := e["FACTBOT_CALIBRATION"]; ok {
+		c.CalibrationFile = path
+		cal, err := factcheck.LoadCalibration(path)
+		if err != nil {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_CALIBRATION", Msg: err.Error(), Hint: "a file written by factbot eval --fit", Err: err})
+		}
+		c.Calibration = cal
 	}
 	if len(c.Search.Order) == 0 {
 		c.Search.Explicit = false

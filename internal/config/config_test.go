@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"regexp"
 	"sort"
@@ -99,6 +100,8 @@ func TestLoadErrors(t *testing.T) {
 		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},
 		{"private fetch not 1", map[string]string{"FACTBOT_ALLOW_PRIVATE_FETCH": "yes"}, []string{"FACTBOT_ALLOW_PRIVATE_FETCH"}},
 		{"URL without scheme", map[string]string{"FACTBOT_TAVILY_URL": "localhost:9999"}, []string{"FACTBOT_TAVILY_URL"}},
+		{"missing exclusion list", map[string]string{"FACTBOT_EXCLUDE_SITES": "testdata/no-such-file.txt"}, []string{"FACTBOT_EXCLUDE_SITES"}},
+		{"missing calibration", map[string]string{"FACTBOT_CALIBRATION": "testdata/no-such-file.json"}, []string{"FACTBOT_CALIBRATION"}},
 		{"several at once", map[string]string{"FACTBOT_LLM": "x", "FACTBOT_CACHE_TTL": "x", "SEARXNG_URL": "x", "FACTBOT_USER_LIMIT": "x"},
 			[]string{"FACTBOT_CACHE_TTL", "FACTBOT_LLM", "FACTBOT_USER_LIMIT", "SEARXNG_URL"}},
 	}
@@ -246,5 +249,26 @@ func TestReadmeTable(t *testing.T) {
 	sort.Strings(vars)
 	if diff := cmp.Diff(vars, inTable); diff != "" {
 		t.Errorf("README's configuration table vs config.Vars (-Vars +README):\n%s", diff)
+	}
+}
+
+func TestLoadFiles(t *testing.T) {
+	dir := t.TempDir()
+	sites, cal := dir+"/exclude.txt", dir+"/calibration.json"
+	os.WriteFile(sites, []byte("# fact-checkers\nwww.Snopes.com\npolitifact.com # PolitiFact\n"), 0o644)
+	os.WriteFile(cal, []byte(`{"offsets": {"supported": 0, "contradicted": 0.5}}`), 0o644)
+	c, err := load(map[string]string{"FACTBOT_EXCLUDE_SITES": sites, "FACTBOT_CALIBRATION": cal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"politifact.com", "snopes.com"}, c.Search.ExcludeSites); d != "" || c.Search.ExcludeSitesFile != sites {
+		t.Errorf("exclusions from %q (-want +got):\n%s", c.Search.ExcludeSitesFile, d)
+	}
+	if c.CalibrationFile != cal || c.Calibration == nil || c.Calibration.Offsets["contradicted"] != 0.5 {
+		t.Errorf("calibration from %q = %+v", c.CalibrationFile, c.Calibration)
+	}
+	os.WriteFile(sites, []byte("not a domain\n"), 0o644)
+	if _, err := load(map[string]string{"FACTBOT_EXCLUDE_SITES": sites}); !strings.Contains(fmt.Sprint(err), "line 1") {
+		t.Errorf("err = %v; want one naming the line", err)
 	}
 }

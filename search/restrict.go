@@ -71,6 +71,18 @@ func (r Restriction) Excluded(rawURL string) bool {
 			return true
 		}
 	}
+	// A copy in the Wayback Machine is the page it copies:
+	// web.archive.org/web/20200101000000/https://www.snopes.com/….
+	if host == "web.archive.org" || host == "archive.org" {
+		if rest, ok := strings.CutPrefix(u.Path, "/web/"); ok {
+			if _, orig, ok := strings.Cut(rest, "/"); ok && orig != "" {
+				if !strings.Contains(orig, "://") {
+					orig = "http://" + orig
+				}
+				return r.Excluded(orig)
+			}
+		}
+	}
 	return false
 }
 
@@ -129,8 +141,9 @@ func RestrictionFrom(ctx context.Context) Restriction {
 }
 
 // NormalizeSites lowercases the domains, strips a scheme, path, "www."
-// and "*.", drops empty and duplicate entries, and sorts them. An entry
-// that is not a domain is an error.
+// and "*.", and drops empty and repeated entries, keeping the order (the
+// first sites are the ones providers with a bounded query length are
+// sure to get). An entry that is not a domain is an error.
 func NormalizeSites(sites []string) ([]string, error) {
 	var out []string
 	for _, s := range sites {
@@ -149,14 +162,15 @@ func NormalizeSites(sites []string) ([]string, error) {
 		if d == "" || !strings.Contains(d, ".") || strings.ContainsAny(d, " \t:@") {
 			return nil, fmt.Errorf("%q is not a domain", s)
 		}
-		out = append(out, d)
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
+	return out, nil
 }
 
-// ReadSites reads an exclusion list: one domain a line; blank lines and
-// everything after a "#" are ignored.
+// ReadSites reads an exclusion list: one domain a line, most important
+// first; blank lines and everything after a "#" are ignored.
 func ReadSites(r io.Reader) ([]string, error) {
 	var raw []string
 	sc := bufio.NewScanner(r)

@@ -137,14 +137,16 @@ func TestRestrictionFilter(t *testing.T) {
 		{URL: "https://www.politifact.com/factchecks/x", PublishedAt: day(2020, 1, 1)},
 		{URL: "https://archive.snopes.com/y"},
 		{URL: "https://notsnopes.com/z"},
+		{URL: "https://web.archive.org/web/20200101000000/https://www.snopes.com/fact-check/x/"},
+		{URL: "https://web.archive.org/web/2020/example.com/ok"},
 	}
 	kept, late, excluded := r.Filter(in)
-	want := []string{"https://example.com/same-day", "https://example.com/relative", "https://example.com/undated", "https://notsnopes.com/z"}
+	want := []string{"https://example.com/same-day", "https://example.com/relative", "https://example.com/undated", "https://notsnopes.com/z", "https://web.archive.org/web/2020/example.com/ok"}
 	if d := cmp.Diff(want, resultURLs(kept)); d != "" {
 		t.Errorf("kept (-want +got):\n%s", d)
 	}
-	if late != 2 || excluded != 2 {
-		t.Errorf("late, excluded = %d, %d; want 2, 2", late, excluded)
+	if late != 2 || excluded != 3 {
+		t.Errorf("late, excluded = %d, %d; want 2, 3", late, excluded)
 	}
 }
 
@@ -160,7 +162,7 @@ snopes.com
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"factcheck.org", "politifact.com", "snopes.com"}, got); d != "" {
+	if d := cmp.Diff([]string{"politifact.com", "snopes.com", "factcheck.org"}, got); d != "" {
 		t.Errorf("sites (-want +got):\n%s", d)
 	}
 	if _, err := ReadSites(strings.NewReader("ok.com\nnot a domain\n")); err == nil || !strings.Contains(err.Error(), "line 2") {

@@ -261,7 +261,7 @@ func TestLoadFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"politifact.com", "snopes.com"}, c.Search.ExcludeSites); d != "" || c.Search.ExcludeSitesFile != sites {
+	if d := cmp.Diff([]string{"snopes.com", "politifact.com"}, c.Search.ExcludeSites); d != "" || c.Search.ExcludeSitesFile != sites {
 		t.Errorf("exclusions from %q (-want +got):\n%s", c.Search.ExcludeSitesFile, d)
 	}
 	if c.CalibrationFile != cal || c.Calibration == nil || c.Calibration.Offsets["contradicted"] != 0.5 {

@@ -175,7 +175,8 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 	rep := &Report{Input: in.Text, CheckedAt: c.now(), Model: c.Model.Name(), Claims: []*Verdict{}, NotCheckable: []NotCheckable{}}
 	var claims []ExtractedClaim
 	if in.AsClaim {
-		claims = []ExtractedClaim{{Claim: text, Span: text, Start: strings.Index(in.Text, text), End: strings.Index(in.Text, text) + len(text)}}
+		start := strings.Index(in.Text, text) // the text trimmed
+		claims = []ExtractedClaim{{Claim: text, Span: text, Start: start, End: start + len(text)}}
 	} else {
 		source, err := c.source(ctx, in.Text, rep, emit)
 		if err != nil {

@@ -49,7 +49,8 @@ const (
 const maxLine = 1 << 20
 
 // LoadJSONL reads one case per line: {"claim", "label", optional "id",
-// "notes"}. Blank lines and lines starting with "//" are skipped. A case
+// "notes", "date" (YYYY-MM-DD, when the claim was made), "speaker",
+// "source"}. Blank lines and lines starting with "//" are skipped. A case
 // without an id gets one derived from its claim text, so ids stay stable
 // when lines are added or reordered.
 func LoadJSONL(r io.Reader) ([]Case, error) {
@@ -63,16 +64,27 @@ func LoadJSONL(r io.Reader) ([]Case, error) {
 			continue
 		}
 		var raw struct {
-			ID    json.RawMessage `json:"id"`
-			Claim string          `json:"claim"`
-			Label string          `json:"label"`
-			Notes string          `json:"notes"`
+			ID      json.RawMessage `json:"id"`
+			Claim   string          `json:"claim"`
+			Label   string          `json:"label"`
+			Notes   string          `json:"notes"`
+			Date    string          `json:"date"`
+			Speaker string          `json:"speaker"`
+			Source  string          `json:"source"`
 		}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		if err := dec.Decode(&raw); err != nil {
 			return nil, fmt.Errorf("line %d: not a JSON object: %w", n, err)
 		}
-		c := Case{Claim: strings.TrimSpace(raw.Claim), Label: factcheck.Label(strings.ToLower(strings.TrimSpace(raw.Label))), Notes: raw.Notes}
+		c := Case{Claim: strings.TrimSpace(raw.Claim), Label: factcheck.Label(strings.ToLower(strings.TrimSpace(raw.Label))), Notes: raw.Notes,
+			Speaker: strings.TrimSpace(raw.Speaker), Source: strings.TrimSpace(raw.Source)}
+		if d := strings.TrimSpace(raw.Date); d != "" {
+			t, err := time.Parse(time.DateOnly, d)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: date %q is not YYYY-MM-DD", n, raw.Date)
+			}
+			c.Date = t
+		}
 		if c.Claim == "" {
 			return nil, fmt.Errorf("line %d: no \"claim\"", n)
 		}

@@ -356,7 +356,8 @@ func TestLoadJSONL(t *testing.T) {
 	good := "// a comment\n" +
 		`{"claim":"A","label":"supported","id":"a1","notes":"n"}` + "\n\n" +
 		`{"claim":" B ","label":"Contradicted","id":7}` + "\n" +
-		`{"claim":"C","label":"unverifiable"}` + "\n"
+		`{"claim":"C","label":"unverifiable"}` + "\n" +
+		`{"claim":"D","label":"supported","date":"2024-03-01","speaker":"A senator","source":"Twitter"}` + "\n"
 	got, err := LoadJSONL(strings.NewReader(good))
 	if err != nil {
 		t.Fatalf("LoadJSONL: %v", err)
@@ -365,6 +366,7 @@ func TestLoadJSONL(t *testing.T) {
 		{ID: "a1", Claim: "A", Label: factcheck.Supported, Notes: "n"},
 		{ID: "7", Claim: "B", Label: factcheck.Contradicted},
 		{ID: claimID("C"), Claim: "C", Label: factcheck.Unverifiable},
+		{ID: claimID("D"), Claim: "D", Label: factcheck.Supported, Date: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Speaker: "A senator", Source: "Twitter"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("cases (-want +got):\n%s", diff)
@@ -374,6 +376,7 @@ func TestLoadJSONL(t *testing.T) {
 		{"no claim", `{"label":"supported"}`, `line 1: no "claim"`},
 		{"duplicate id", `{"claim":"A","label":"supported","id":"x"}` + "\n" + `{"claim":"B","label":"supported","id":"x"}`, `line 2: id "x" already used on line 1`},
 		{"not JSON", `claim,label`, "line 1: not a JSON object"},
+		{"bad date", `{"claim":"A","label":"supported","date":"1 March 2024"}`, `line 1: date "1 March 2024" is not YYYY-MM-DD`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadJSONL(strings.NewReader(tc.in))
@@ -550,9 +553,9 @@ func TestRunnerAsGivenAsOf(t *testing.T) {
 		{"as given, no date", true, false,
 			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, Speaker: "A council member", Source: "Facebook"},
 			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
-		{"extracted, as before", false, false,
-			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true},
-			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true}},
+		{"extracted", false, false,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, Speaker: "A council member", Source: "Facebook"},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, Speaker: "An anonymous post"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

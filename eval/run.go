@@ -84,8 +84,8 @@ type Runner struct {
 	Progress io.Writer
 	// Now returns the time; tests set it. Default time.Now.
 	Now func() time.Time
-	// AsGiven verifies each case's claim as given, with its speaker and
-	// source (factcheck.Input.AsClaim): there is no extraction call.
+	// AsGiven verifies each case's claim as given
+	// (factcheck.Input.AsClaim): there is no extraction call.
 	// Datasets of single claims, such as AVeriTeC, are run so.
 	AsGiven bool
 	// AsOf checks each case that has a Date as of that date.
@@ -94,10 +94,7 @@ type Runner struct {
 
 // input is what the checker is asked for case c.
 func (r *Runner) input(c Case) factcheck.Input {
-	in := factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true}
-	if r.AsGiven {
-		in.AsClaim, in.Speaker, in.Source = true, c.Speaker, c.Source
-	}
+	in := factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true, AsClaim: r.AsGiven, Speaker: c.Speaker, Source: c.Source}
 	if r.AsOf {
 		in.AsOf = c.Date
 	}

@@ -66,7 +66,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
 	f := &evalFlags{}
-	fs.StringVar(&f.dataset, "dataset", "", "labeled claims: JSON Lines {\"claim\",\"label\",\"id\"?,\"notes\"?} or AVeriTeC's dev.json; '-' reads stdin (default: the built-in set)")
+	fs.StringVar(&f.dataset, "dataset", "", "labeled claims: JSON Lines {\"claim\",\"label\",\"id\"?,\"notes\"?,\"date\"?,\"speaker\"?,\"source\"?} or AVeriTeC's dev.json; '-' reads stdin (default: the built-in set)")
 	fs.StringVar(&f.format, "format", "auto", "dataset format: auto, jsonl or averitec")
 	fs.IntVar(&f.limit, "limit", 0, "check only the first N claims (0: all)")
 	fs.IntVar(&f.conc, "concurrency", 2, "claims checked at once")

@@ -82,10 +82,12 @@ func extractTimeoutError(ctx context.Context, timeout time.Duration) error {
 	return ctx.Err()
 }
 
-// impliedEnd are the elements whose end tag a page may leave out: a
-// tokenizer cannot tell how deep they nest, so scanDepth does not count
-// them.
+// impliedEnd are the elements whose end tag a page may leave out, or
+// that the parser closes when the same element starts again (a, button,
+// nobr) or ignores when nested (form): a tokenizer cannot tell how deep
+// they nest, so scanTree does not count them.
 var impliedEnd = map[string]bool{
+	"a": true, "button": true, "nobr": true, "form": true,
 	"html": true, "head": true, "body": true, "p": true, "li": true, "dt": true, "dd": true,
 	"option": true, "optgroup": true, "tr": true, "td": true, "th": true, "tbody": true,
 	"thead": true, "tfoot": true, "colgroup": true, "caption": true, "rb": true, "rt": true, "rp": true,

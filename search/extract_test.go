@@ -41,6 +41,11 @@ func TestExtractRefusesComplexPages(t *testing.T) {
 		{"2 MiB of short paragraphs", hostilePage(1), "more than 100000 elements"},
 		{"one deep nest", []byte(strings.Repeat("<div>", 300) + "<p>Deep.</p>"), "nest more than 250 deep"},
 	}
+	// Tag soup that the parser flattens is read.
+	soup := `<html><body><article><h1>Links</h1>` + strings.Repeat(`<p>A paragraph long enough to read, with <a href="/x">a link left open`, 300) + `</article></body></html>`
+	if _, err := extract([]byte(soup), "html", "text/html; charset=utf-8", u); err != nil {
+		t.Errorf("extract(300 unclosed links) = %v, want it read", err)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()

@@ -37,6 +37,9 @@ type Check struct {
 	// Private is set when the answer was shown to the asker only; chat
 	// history then hides the check from everyone else.
 	Private bool `json:"private,omitempty"`
+	// Visibility is who could read the place the check was made in
+	// (unknown for older records: treated as not public). See VisibleTo.
+	Visibility Visibility `json:"visibility,omitempty"`
 }
 
 // Feedback is a remark on a check, e.g. from a "wrong?" button.
@@ -251,14 +254,15 @@ func (c *Check) Summary() CheckSummary { return *summarize(c) }
 
 func summarize(c *Check) *CheckSummary {
 	s := &CheckSummary{
-		ID:        c.ID,
-		Channel:   c.Channel,
-		User:      c.User,
-		Text:      cut(c.Text, summaryText),
-		CreatedAt: c.CreatedAt,
-		Verdicts:  []factcheck.Label{},
-		Claims:    []string{},
-		Private:   c.Private,
+		ID:         c.ID,
+		Channel:    c.Channel,
+		User:       c.User,
+		Text:       cut(c.Text, summaryText),
+		CreatedAt:  c.CreatedAt,
+		Verdicts:   []factcheck.Label{},
+		Claims:     []string{},
+		Private:    c.Private,
+		Visibility: c.Visibility,
 	}
 	if c.Report != nil {
 		for _, v := range c.Report.Claims {

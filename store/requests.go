@@ -29,7 +29,10 @@ type Request struct {
 	User     string `json:"user,omitempty"`
 	Text     string `json:"text"`
 	Private  bool   `json:"private,omitempty"` // answer visible to the asker only
-	Fresh    bool   `json:"fresh,omitempty"`   // ignore the verdict cache
+	// Visibility is who can read Channel (unknown: treated as not public);
+	// the check made for the request copies it.
+	Visibility Visibility `json:"visibility,omitempty"`
+	Fresh      bool       `json:"fresh,omitempty"` // ignore the verdict cache
 	// Reply is an opaque handle of the placeholder reply once posted.
 	Reply string            `json:"reply,omitempty"`
 	Meta  map[string]string `json:"meta,omitempty"` // adapter-specific extras

@@ -16,7 +16,7 @@ import (
 // first as AcceptRequest left it.
 func acceptTwo(t *testing.T, b Backend, clk *clock) *store.Request {
 	t.Helper()
-	r := &store.Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Kind: "mention", Channel: "C1", Thread: "1.1", Link: "https://x/p1", User: "U1", Text: "is it so?", Private: true, Fresh: true, Meta: map[string]string{"response_url": "https://x"}}
+	r := &store.Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Kind: "mention", Channel: "C1", Thread: "1.1", Link: "https://x/p1", User: "U1", Text: "is it so?", Private: true, Visibility: store.VisibilityGroup, Fresh: true, Meta: map[string]string{"response_url": "https://x"}}
 	isNew, err := b.AcceptRequest(ctx, r)
 	mustf(t, err, "accept")
 	if !isNew {

@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 		{"History", testHistory},
 		{"HistoryDefaultLimit", testHistoryDefaultLimit},
 		{"HistoryHidesOthersPrivateChecks", testHistoryHidesOthersPrivateChecks},
+		{"HistoryAudience", testHistoryAudience},
 		{"TenancyHistory", testTenancyHistory},
 		{"Tenancy", testTenancy},
 		{"NoTenant", testNoTenant},

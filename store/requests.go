@@ -32,7 +32,10 @@ type Request struct {
 	// Visibility is who can read Channel (unknown: treated as not public);
 	// the check made for the request copies it.
 	Visibility Visibility `json:"visibility,omitempty"`
-	Fresh      bool       `json:"fresh,omitempty"` // ignore the verdict cache
+	// CacheRefs are the cache records a run for the request used or wrote
+	// (see RecordCaches), when no check was saved to carry them.
+	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
+	Fresh     bool       `json:"fresh,omitempty"` // ignore the verdict cache
 	// Reply is an opaque handle of the placeholder reply once posted.
 	Reply string            `json:"reply,omitempty"`
 	Meta  map[string]string `json:"meta,omitempty"` // adapter-specific extras

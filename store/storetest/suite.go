@@ -37,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 		{"FinishRequestKeepsSavedCheck", testFinishKeepsSavedCheck},
 		{"SaveCheckAndShow", testSaveCheckAndShow},
 		{"SaveCheckOncePerRequest", testSaveCheckOncePerRequest},
+		{"FeedbackLimit", testFeedbackLimit},
 		{"History", testHistory},
 		{"HistoryDefaultLimit", testHistoryDefaultLimit},
 		{"HistoryHidesOthersPrivateChecks", testHistoryHidesOthersPrivateChecks},

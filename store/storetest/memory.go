@@ -202,6 +202,24 @@ func (m *Memory) FinishRequest(ctx context.Context, tenant, key, state, checkID 
 	})
 }
 
+// RefuseRequest replaces the request by its dedupe record
+// (store.RefusedStub), as store.DB.RefuseRequest does.
+func (m *Memory) RefuseRequest(ctx context.Context, tenant, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	err := m.updateRequest(tenant, key, func(r *store.Request) error {
+		*r = *store.RefusedStub(r)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("refuse request %s: %w", key, err)
+	}
+	return nil
+}
+
 // Request returns one request, or an error wrapping store.ErrNotFound.
 func (m *Memory) Request(ctx context.Context, tenant, key string) (*store.Request, error) {
 	if err := ctx.Err(); err != nil {

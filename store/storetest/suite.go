@@ -35,6 +35,7 @@ func Run(t *testing.T, open Opener) {
 		{"UpdateRequest", testUpdateRequest},
 		{"FinishRequest", testFinishRequest},
 		{"FinishRequestKeepsSavedCheck", testFinishKeepsSavedCheck},
+		{"RefuseRequest", testRefuseRequest},
 		{"SaveCheckAndShow", testSaveCheckAndShow},
 		{"SaveCheckOncePerRequest", testSaveCheckOncePerRequest},
 		{"FeedbackLimit", testFeedbackLimit},

@@ -29,13 +29,7 @@ type Request struct {
 	User     string `json:"user,omitempty"`
 	Text     string `json:"text"`
 	Private  bool   `json:"private,omitempty"` // answer visible to the asker only
-	// Visibility is who can read Channel (unknown: treated as not public);
-	// the check made for the request copies it.
-	Visibility Visibility `json:"visibility,omitempty"`
-	// CacheRefs are the cache records a run for the request used or wrote
-	// (see RecordCaches), when no check was saved to carry them.
-	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
-	Fresh     bool       `json:"fresh,omitempty"` // ignore the verdict cache
+	Fresh    bool   `json:"fresh,omitempty"`   // ignore the verdict cache
 	// Reply is an opaque handle of the placeholder reply once posted.
 	Reply string            `json:"reply,omitempty"`
 	Meta  map[string]string `json:"meta,omitempty"` // adapter-specific extras
@@ -43,14 +37,20 @@ type Request struct {
 	// CheckID is the saved check. SaveCheck sets it as soon as a check with
 	// this RequestKey is saved, before the request is finished, so a resumed
 	// request can re-post the saved answer instead of checking again.
-	CheckID  string `json:"check_id,omitempty"`
-	Attempts int    `json:"attempts,omitempty"`
+	CheckID   string    `json:"check_id,omitempty"`
+	Attempts  int       `json:"attempts,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	// Visibility is who can read Channel (unknown: treated as not public);
+	// the check made for the request copies it.
+	Visibility Visibility `json:"visibility,omitempty"`
+	// CacheRefs are the cache records a run for the request used or wrote
+	// (see RecordCaches), when no check was saved to carry them.
+	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
 	// Refused marks what is left of a refused request (see RefuseRequest):
 	// its key, for deduplication, and no content. Prune removes it after
 	// RefusedTTL.
-	Refused   bool      `json:"refused,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Refused bool `json:"refused,omitempty"`
 }
 
 // AcceptRequest stores r durably (the commit is fsync'd) unless a request

@@ -320,7 +320,7 @@ func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
 	}
 	cache, snaps := wt.Bucket(bWebCache), wt.Bucket(bSnapshots)
 	queries := queryIndex(cache)
-	delKeys, delSnaps := resolve(cache, gone, queries)
+	delKeys, delSnaps := resolve(cache, snaps, gone, queries)
 	if len(delKeys) == 0 && len(delSnaps) == 0 {
 		return nil
 	}
@@ -328,7 +328,9 @@ func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
 	if err := remainingWebRefs(tx, kept); err != nil {
 		return err
 	}
-	keepKeys, keepSnaps := resolve(cache, kept, queries)
+	// Scanning every remaining record is the cost of a rare operation;
+	// it only happens when the forgotten records name stored web entries.
+	keepKeys, keepSnaps := resolve(cache, snaps, kept, queries)
 	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
 		if keepKeys[k] {
 			continue
@@ -343,7 +345,7 @@ func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
 		}
 	}
 	for _, h := range slices.Sorted(maps.Keys(delSnaps)) {
-		if keepSnaps[h] || snaps == nil || snaps.Get([]byte(h)) == nil {
+		if keepSnaps[h] {
 			continue
 		}
 		if err := snaps.Delete([]byte(h)); err != nil {
@@ -373,13 +375,15 @@ func queryIndex(cache *bolt.Bucket) map[string][]string {
 // resolve returns the web cache keys and snapshot hashes that refs name
 // and that are stored: the exact keys, the page entries of the URLs, the
 // answers of the queries, and the snapshots of the refs and of the pages.
-func resolve(cache *bolt.Bucket, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
+func resolve(cache, snapshots *bolt.Bucket, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
 	keys, snaps = map[string]bool{}, map[string]bool{}
-	if cache == nil {
-		return keys, refs.snaps
+	addSnap := func(h string) {
+		if snapshots != nil && snapshots.Get([]byte(h)) != nil {
+			snaps[h] = true
+		}
 	}
 	add := func(k string) {
-		v := cache.Get([]byte(k))
+		v := get(cache, []byte(k))
 		if v == nil {
 			return
 		}
@@ -388,7 +392,7 @@ func resolve(cache *bolt.Bucket, refs *webRefs, queries map[string][]string) (ke
 			var e webEntry
 			var p search.Page
 			if decode(v, &e) == nil && json.Unmarshal(e.Val, &p) == nil && p.SHA256 != "" {
-				snaps[p.SHA256] = true
+				addSnap(p.SHA256)
 			}
 		}
 	}
@@ -406,7 +410,7 @@ func resolve(cache *bolt.Bucket, refs *webRefs, queries map[string][]string) (ke
 		}
 	}
 	for h := range refs.snaps {
-		snaps[h] = true
+		addSnap(h)
 	}
 	return keys, snaps
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/factbot-dev/factbot/store"
@@ -21,10 +22,11 @@ const maxBody = 64 << 10
 
 // Server serves the admin API of one database on its socket.
 type Server struct {
-	path string
-	ln   net.Listener
-	http *http.Server
-	done chan error
+	path      string
+	http      *http.Server
+	closeOnce sync.Once
+	closed    chan struct{}
+	closeErr  error
 }
 
 // Options configures Start. Zero fields take defaults.
@@ -50,16 +52,19 @@ func Start(ctx context.Context, dbPath string, st Store, opts Options) (*Server,
 	if err != nil {
 		return nil, fmt.Errorf("admin socket: %w", err)
 	}
-	s := &Server{path: path, ln: ln, done: make(chan error, 1)}
+	s := &Server{path: path, closed: make(chan struct{})}
 	s.http = &http.Server{
 		Handler:           handler(st, opts),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	go func() { s.done <- s.http.Serve(sameUser{ln}) }()
+	go s.http.Serve(sameUser{ln}) // returns once Close shuts it down
 	go func() {
-		<-ctx.Done()
-		s.Close()
+		select {
+		case <-ctx.Done():
+			s.Close()
+		case <-s.closed:
+		}
 	}()
 	return s, nil
 }
@@ -70,11 +75,14 @@ func (s *Server) Path() string { return s.path }
 // Close stops the server, waiting for operations in progress, and removes
 // the socket.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	err := s.http.Shutdown(ctx)
-	os.Remove(s.path)
-	return err
+	s.closeOnce.Do(func() {
+		defer close(s.closed)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		s.closeErr = s.http.Shutdown(ctx)
+		os.Remove(s.path)
+	})
+	return s.closeErr
 }
 
 // listen creates the socket at path, readable and writable by the owner

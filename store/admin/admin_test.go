@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/factbot-dev/factbot/factcheck"
-	"github.com/factbot-dev/factbot/internal/admin"
+	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/store"
 )
 

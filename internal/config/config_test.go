@@ -28,6 +28,7 @@ func TestLoad(t *testing.T) {
 			Search:    Search{Order: []string{SearchGemini}},
 			DB:        DefaultDB,
 			CacheTTL:  168 * time.Hour,
+			Retention: 90 * 24 * time.Hour,
 			HTTPAddr:  DefaultHTTPAddr,
 			UserLimit: bot.Limit{N: 10, Window: 10 * time.Minute},
 		}
@@ -95,6 +96,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown search provider", map[string]string{"FACTBOT_SEARCH": "tavily,bing"}, []string{"FACTBOT_SEARCH"}},
 		{"bad TTL", map[string]string{"FACTBOT_CACHE_TTL": "soon"}, []string{"FACTBOT_CACHE_TTL"}},
 		{"zero TTL", map[string]string{"FACTBOT_CACHE_TTL": "0d"}, []string{"FACTBOT_CACHE_TTL"}},
+		{"bad retention", map[string]string{"FACTBOT_RETENTION": "forever"}, []string{"FACTBOT_RETENTION"}},
 		{"bad user limit", map[string]string{"FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
 		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN"}},
 		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},

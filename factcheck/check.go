@@ -93,8 +93,9 @@ type Checker struct {
 	// ExcludeSites are domains (see search.NormalizeSites) kept out of
 	// every search result and page read, with their subdomains.
 	ExcludeSites []string
-	// Calibration, if set, turns a verdict's per-label scores into its
-	// label (see Calibration.Apply).
+	// Calibration, if set, is the per-label offsets (FACTBOT_CALIBRATION)
+	// to add to a verdict's Scores before its label is picked, with
+	// Calibration.Apply.
 	Calibration *Calibration
 	// Cache, if set, answers known claims and extractions.
 	Cache    Cache

@@ -95,7 +95,7 @@ func (r Restriction) Filter(res []Result) (kept []Result, late, excluded int) {
 		switch {
 		case r.Excluded(x.URL):
 			excluded++
-		case r.After(x.PublishedAt) || r.After(parsePublished(x.Published)):
+		case !r.Before.IsZero() && (r.After(x.PublishedAt) || x.PublishedAt.IsZero() && r.After(parsePublished(x.Published))):
 			late++
 		default:
 			kept = append(kept, x)

@@ -151,7 +151,7 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 	}
 	if p.FinalURL != "" && r.restrict.Excluded(p.FinalURL) {
 		r.trace.note("read " + u + ": dropped, it redirected to an excluded site")
-		return nil, fmt.Errorf("refused: %s leads to %s, a site excluded from this check", u, p.FinalURL)
+		return nil, fmt.Errorf("refused: %s redirects to a site excluded from this check", u)
 	}
 	if pub := pagePublished(p); r.restrict.After(pub) {
 		day := r.restrict.Before.UTC().Format(time.DateOnly)

@@ -114,37 +114,16 @@ func (r *Runner) Run(ctx context.Context, cases []Case, done []Result) ([]Result
 	if conc <= 0 {
 		conc = 2
 	}
-	have := map[string]Result{}
-	for _, d := range done {
-		if d.Error == "" {
-			have[d.ID] = d
-		} else {
-			delete(have, d.ID) // a later failure of the same id
-		}
-	}
-	results := make([]*Result, len(cases))
-	var todo []int
-	for i, c := range cases {
-		if d, ok := have[c.ID]; ok {
-			results[i] = &d
-			continue
-		}
-		todo = append(todo, i)
-	}
-
+	results, todo := resume(cases, done)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		bar      = newProgress(r.Progress, len(cases))
-	)
+	st := &runState{results: results, bar: newProgress(r.Progress, len(cases)), cancel: cancel, out: r.Out}
 	for _, res := range results {
 		if res != nil {
-			bar.add(res)
+			st.bar.add(res)
 		}
 	}
-	bar.draw()
+	st.bar.draw()
 	sem := make(chan struct{}, conc)
 	var wg sync.WaitGroup
 loop:
@@ -174,40 +153,80 @@ loop:
 			if !in.AsOf.IsZero() {
 				res.AsOf = in.AsOf.Format(time.DateOnly)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			var ce *usererr.Config
-			if errors.As(err, &ce) {
-				if firstErr == nil {
-					firstErr = err
-				}
-				cancel()
-				return
-			}
-			if r.Out != nil {
-				line, _ := json.Marshal(res)
-				if _, werr := r.Out.Write(append(line, '\n')); werr != nil && firstErr == nil {
-					firstErr = fmt.Errorf("writing results: %w", werr)
-					cancel()
-				}
-			}
-			results[i] = res
-			bar.add(res)
-			bar.draw()
+			st.record(i, res, err)
 		}()
 	}
 	wg.Wait()
-	bar.finish()
+	st.bar.finish()
 	out := make([]Result, 0, len(cases))
 	for _, res := range results {
 		if res != nil {
 			out = append(out, *res)
 		}
 	}
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = ctx.Err()
+	if st.firstErr == nil && ctx.Err() != nil {
+		st.firstErr = ctx.Err()
 	}
-	return out, firstErr
+	return out, st.firstErr
+}
+
+// resume places the results of an earlier run (done) beside their cases and
+// lists the cases still to run: those never run, or whose last result was
+// an error.
+func resume(cases []Case, done []Result) (results []*Result, todo []int) {
+	have := map[string]Result{}
+	for _, d := range done {
+		if d.Error == "" {
+			have[d.ID] = d
+		} else {
+			delete(have, d.ID) // a later failure of the same id
+		}
+	}
+	results = make([]*Result, len(cases))
+	for i, c := range cases {
+		if d, ok := have[c.ID]; ok {
+			results[i] = &d
+			continue
+		}
+		todo = append(todo, i)
+	}
+	return results, todo
+}
+
+// runState is what the concurrent checks of one run share.
+type runState struct {
+	mu       sync.Mutex
+	results  []*Result
+	bar      *progress
+	out      io.Writer
+	cancel   context.CancelFunc
+	firstErr error
+}
+
+// record keeps case i's result: written out at once (so a stopped run can
+// resume), shown on the progress bar. A configuration error stops the run
+// instead: every other case would fail the same way.
+func (st *runState) record(i int, res *Result, err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var ce *usererr.Config
+	if errors.As(err, &ce) {
+		if st.firstErr == nil {
+			st.firstErr = err
+		}
+		st.cancel()
+		return
+	}
+	if st.out != nil {
+		line, _ := json.Marshal(res)
+		if _, werr := st.out.Write(append(line, '\n')); werr != nil && st.firstErr == nil {
+			st.firstErr = fmt.Errorf("writing results: %w", werr)
+			st.cancel()
+		}
+	}
+	st.results[i] = res
+	st.bar.add(res)
+	st.bar.draw()
 }
 
 // score turns one report into a Result.

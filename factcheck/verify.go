@@ -38,6 +38,9 @@ type run struct {
 	emit  func(Event)
 	// factChecks says whether search_fact_checks is offered in this run.
 	factChecks bool
+	// userLinks are the canonical forms of every link the user wrote,
+	// with or without a scheme: the model may repeat them.
+	userLinks map[string]bool
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -56,6 +59,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 	for _, u := range urlsIn(userText) {
 		r.allow[urlKey(u)] = u
 	}
+	r.userLinks = linkKeys(userText)
 	start := c.now()
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
@@ -83,7 +87,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 		return nil, err
 	}
 	v := r.verdict(o.result, o.stop)
-	v.Claim = claim
+	v.Claim = r.scrub(claim)
 	v.Model = c.Model.Name()
 	v.CheckedAt = start
 	v.StoppedBy = o.stop

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -140,6 +141,21 @@ func quoteNote(quote string, found bool, m factcheck.QuoteMatch) string {
 		return msgQuoteRetrieved
 	}
 	return msgQuoteNotFound
+}
+
+// everyoneRE matches the plain-text mentions of everyone both platforms
+// know, in any case.
+var everyoneRE = regexp.MustCompile(`(?i)@(?:here|channel|everyone)`)
+
+// InertMentions puts a zero-width space after the @ of every @here,
+// @channel and @everyone in s, so that no client reads them as a mention
+// while they look the same. Adapters escape their own mention markup
+// (<@U…>, <!here>, <@&role>…) on top of this.
+func InertMentions(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	return everyoneRE.ReplaceAllStringFunc(s, func(m string) string { return "@\u200b" + m[1:] })
 }
 
 // StoppedText explains a budget that ended a run, or "".

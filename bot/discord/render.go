@@ -70,14 +70,14 @@ var markdownEscaper = strings.NewReplacer(
 	`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\`", `~`, `\~`, `|`, `\|`,
 	`>`, `\>`, `<`, `\<`, `#`, `\#`, `[`, `\[`, `]`, `\]`, `(`, `\(`, `)`, `\)`,
 	`:`, `\:`,
-	"@everyone", "@\u200beveryone", "@here", "@\u200bhere",
 )
 
 // Escape makes user, page or model text inert in Discord markdown: no
-// formatting, masked links, mentions (<@…>, <@&…>, <#…>), @everyone/@here,
-// timestamps or custom emoji. Mentions are also suppressed by
-// allowed_mentions on every message; this keeps them from even rendering.
-func Escape(s string) string { return markdownEscaper.Replace(s) }
+// formatting, masked links, mentions (<@id>, <@!id>, <@&role>, <#channel>),
+// @everyone/@here (a zero-width space follows the @), timestamps or custom
+// emoji. Mentions are also suppressed by allowed_mentions on every message;
+// this keeps them from even rendering.
+func Escape(s string) string { return markdownEscaper.Replace(bot.InertMentions(s)) }
 
 // linkURL makes a URL safe inside a masked link's parentheses.
 func linkURL(raw string) string {

@@ -27,8 +27,11 @@ const (
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 // Escape makes s inert in Slack mrkdwn: with &, < and > escaped nothing in it
-// can become a link, a user mention or <!channel>/<!here>/<!everyone>.
-func Escape(s string) string { return escaper.Replace(s) }
+// can become a link, a user or channel mention (<@U…>, <#C…>),
+// <!channel>/<!here>/<!everyone> or a group mention (<!subteam^…>); plain
+// @here, @channel and @everyone get a zero-width space after the @.
+// Blocks are sent with verbatim on as well, so Slack links nothing itself.
+func Escape(s string) string { return escaper.Replace(bot.InertMentions(s)) }
 
 // link formats an evidence link. Only http(s) URLs become links; the title
 // is escaped and the URL's own |, <, > are percent-encoded.
@@ -72,8 +75,10 @@ func cut(s string, n int) string {
 	return s + "…"
 }
 
+// mrkdwn is a text object for already escaped text, sent verbatim: Slack
+// turns no URL, channel name or @mention in it into a link.
 func mrkdwn(s string) *slack.TextBlockObject {
-	return slack.NewTextBlockObject(slack.MarkdownType, cut(s, maxBlockText), false, false)
+	return slack.NewTextBlockObject(slack.MarkdownType, cut(s, maxBlockText), false, true)
 }
 
 func section(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(s), nil, nil) }

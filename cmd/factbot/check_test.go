@@ -316,8 +316,8 @@ func TestCheckVerdictAsFencedText(t *testing.T) {
 	}))
 	rep, _ := w.checkJSON(wallClaim)
 	v := rep.Claims[0]
-	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || !v.Evidence[0].QuoteFound {
-		t.Errorf("got %s %+v, want contradicted with the snippet quote found", v.Verdict, v.Evidence)
+	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || !v.Evidence[0].QuoteFound || v.Evidence[0].QuoteMatch.Place != factcheck.QuoteInSnippet {
+		t.Errorf("got %s %+v, want contradicted with the quote found in the snippet", v.Verdict, v.Evidence)
 	}
 }
 

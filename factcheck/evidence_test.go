@@ -130,7 +130,8 @@ func TestQuoteInTitleOnly(t *testing.T) {
 
 // Links the model writes into anything shown are removed unless the run
 // retrieved them or the user wrote them, whatever their case and whether
-// or not they have a scheme.
+// or not they have a scheme. (Claims are scrubbed as they are extracted:
+// TestExtractKeepsOnlyTheUsersLinks.)
 func TestLinksInModelTextAreScrubbed(t *testing.T) {
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("web_search", map[string]string{"query": "q"}),
@@ -142,23 +143,22 @@ func TestLinksInModelTextAreScrubbed(t *testing.T) {
 			}}),
 	)}
 	user := "Revenue grew by 130 percent in 2023 (stats.example.net/2023)"
-	v, err := evidenceChecker(m).VerifyClaim(context.Background(), "Revenue grew by 130 percent in 2023, say stats.example.net/2023 and evil.example/claim", user)
+	v, err := evidenceChecker(m).VerifyClaim(context.Background(), "Revenue grew by 130 percent in 2023", user)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []string{v.Reasoning, v.Claim, v.Evidence[0].SourceTitle, v.Evidence[0].QuoteOrSummary, v.Evidence[1].SourceTitle}
+	got := []string{v.Reasoning, v.Evidence[0].SourceTitle, v.Evidence[0].QuoteOrSummary, v.Evidence[1].SourceTitle}
 	want := []string{
 		"Per NEWS.example.com/growth, and not [link removed], [link removed] or [link removed]; as the user said, Stats.example.net/2023.",
-		"Revenue grew by 130 percent in 2023, say stats.example.net/2023 and [link removed]",
 		"Log in at [link removed]", // the page had no title: the model's is shown, scrubbed
 		"A post without a title, see [link removed]",
 		"Revenue report 2023", // the page's own title
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("reasoning, claim, titles and quote (-want +got):\n%s", diff)
+		t.Errorf("reasoning, titles and quote (-want +got):\n%s", diff)
 	}
 	notes := traceNotes(v)
-	for _, l := range []string{"HTTPS://evil.example/x", "evil.example/login", "www.evil.example", "evil.example/claim"} {
+	for _, l := range []string{"HTTPS://evil.example/x", "evil.example/login", "www.evil.example"} {
 		if !strings.Contains(notes, "removed a link no tool returned from the model's text: "+l) {
 			t.Errorf("trace notes %q do not record removing %s", notes, l)
 		}

@@ -87,7 +87,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 		return nil, err
 	}
 	v := r.verdict(o.result, o.stop)
-	v.Claim = r.scrub(claim)
+	v.Claim = claim
 	v.Model = c.Model.Name()
 	v.CheckedAt = start
 	v.StoppedBy = o.stop

@@ -27,8 +27,14 @@ const (
 	msgRecheckNotFound = "I could not find that earlier check to repeat it."
 	msgFeedbackLimit   = "Thank you — this check already has all the feedback it can take from you."
 	msgClaimFailed     = "This claim could not be checked."
-	msgQuoteFound      = "quote found on the page"
-	msgQuoteNotFound   = "summary, not found verbatim on the page"
+	// Where a quote was found (QuoteNote).
+	msgQuoteOnPage    = "quote found on the page"
+	msgQuoteOnPDFPage = "quote found on PDF page %d"
+	msgQuoteInPDF     = "quote found in the PDF"
+	msgQuoteSnippet   = "quote found only in the search snippet"
+	msgQuoteTitle     = "quote found only in the title"
+	msgQuoteRetrieved = "quote found in the text retrieved" // a record older than places
+	msgQuoteNotFound  = "quote not found in what was read"
 
 	msgHistoryFailed    = "Sorry, I could not load the history right now."
 	msgFeedbackNotFound = "I could not find that check any more, so the feedback was not recorded."

@@ -70,16 +70,13 @@ func placeClaims(text string, got *claimsArgs) ([]ExtractedClaim, []NotCheckable
 	var notCheckable []NotCheckable
 	cursor := 0
 	seen := map[string]bool{}
+	userLinks := linkKeys(text)
 	for _, ca := range got.Claims {
 		claim := strings.TrimSpace(ca.Claim)
 		if claim == "" {
 			claim = strings.TrimSpace(ca.Span)
 		}
-		for _, u := range urlsIn(claim) { // only the user's own links may appear
-			if !strings.Contains(text, u) {
-				claim = strings.ReplaceAll(claim, u, "[link removed]")
-			}
-		}
+		claim, _ = scrubLinks(claim, func(k string) bool { return userLinks[k] }) // only the user's own links may appear
 		if claim == "" || seen[normalizeForMatch(claim)] {
 			continue
 		}

@@ -30,15 +30,16 @@ func TestPublishedFactCheckInEvidence(t *testing.T) {
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("search_fact_checks", map[string]string{"query": "great wall visible from space"}),
 		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "Snopes rates it false.",
-			Evidence: []fct.Evidence{{SourceURL: "https://www.snopes.com/fact-check/great-wall/", QuoteOrSummary: "Rating: False"}}}),
+			Evidence: []fct.Evidence{{SourceURL: "https://www.snopes.com/fact-check/great-wall/", QuoteOrSummary: "Claim: The Great Wall can be seen from space. Rating: False"}}}),
 	)}
 	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fakeFactChecks{}}
 	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Evidence) != 1 || v.Evidence[0].Publisher != "Snopes" || v.Evidence[0].Rating != "False" || !v.Evidence[0].QuoteFound {
-		t.Errorf("evidence = %+v, want the Snopes review with publisher and rating", v.Evidence)
+	if len(v.Evidence) != 1 || v.Evidence[0].Publisher != "Snopes" || v.Evidence[0].Rating != "False" || !v.Evidence[0].QuoteFound ||
+		v.Evidence[0].QuoteMatch != (factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}) {
+		t.Errorf("evidence = %+v, want the Snopes review with publisher and rating, quoted from its snippet", v.Evidence)
 	}
 	if v.Sources[0].Via != "fact_check" {
 		t.Errorf("source via %q, want fact_check", v.Sources[0].Via)

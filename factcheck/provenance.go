@@ -13,8 +13,9 @@ import (
 // Provenance: a verdict may rest only on what the run retrieved. The run
 // keeps every URL a tool returned and every text it saw for it (docs);
 // the model's verdict is then checked against them: evidence whose URL no
-// tool returned is dropped, quotes are looked up in the retrieved text, and
-// URLs the model wrote into its prose are removed unless retrieved.
+// tool returned is dropped, quotes are looked up in the retrieved texts
+// (matchQuote), and links the model wrote into its prose are removed
+// unless retrieved or written by the user (scrubLinks).
 
 type evidenceArgs struct {
 	SourceURL      string `json:"source_url" jsonschema:"description=URL of the source, exactly as a tool returned it."`
@@ -57,15 +58,15 @@ type doc struct {
 	url       string
 	title     string
 	via       string
-	texts     []string
+	quotes    []quoteSource // the texts seen for url, ready for matchQuote
 	fetchedAt time.Time
 	sha256    string
 	publisher string
 	rating    string
 }
 
-// remember records a retrieved URL and a text seen for it.
-func (r *run) remember(u, title, via, text string, mod func(*doc)) {
+// remember records a retrieved URL and the texts seen for it.
+func (r *run) remember(u, title, via string, quotes []quoteSource, mod func(*doc)) {
 	k := urlKey(u)
 	if k == "" {
 		return
@@ -81,9 +82,7 @@ func (r *run) remember(u, title, via, text string, mod func(*doc)) {
 	if d.title == "" {
 		d.title = title
 	}
-	if text != "" {
-		d.texts = append(d.texts, text)
-	}
+	d.quotes = append(d.quotes, quotes...)
 	if mod != nil {
 		mod(d)
 	}
@@ -118,11 +117,12 @@ func (r *run) verdict(va *verdictArgs, stop string) *Verdict {
 			v.Verdict, v.Confidence = Unverifiable, Low
 		}
 	}
-	// Provenance covers the prose too: a URL the model wrote into its
-	// reasoning or a quote is shown only if the run retrieved it.
-	v.Reasoning = r.scrubURLs(v.Reasoning)
+	// Provenance covers the prose too: a link the model wrote into its
+	// reasoning or a quote is shown only if the run retrieved it or the
+	// user wrote it.
+	v.Reasoning = r.scrub(v.Reasoning)
 	for i := range v.Evidence {
-		v.Evidence[i].QuoteOrSummary = r.scrubURLs(v.Evidence[i].QuoteOrSummary)
+		v.Evidence[i].QuoteOrSummary = r.scrub(v.Evidence[i].QuoteOrSummary)
 	}
 	v.Sources = r.sources(v.Evidence)
 	return v
@@ -143,20 +143,27 @@ func (r *run) evidence(cited []evidenceArgs) []Evidence {
 			continue
 		}
 		seen[urlKey(d.url)+"\x00"+e.QuoteOrSummary] = true
+		m := matchQuote(e.QuoteOrSummary, d.quotes)
 		ev := Evidence{
 			SourceURL:      d.url,
-			SourceTitle:    strings.TrimSpace(e.SourceTitle),
+			SourceTitle:    d.title,
 			Supports:       e.Supports,
 			QuoteOrSummary: strings.TrimSpace(e.QuoteOrSummary),
-			QuoteFound:     quoteFound(e.QuoteOrSummary, d.texts),
+			QuoteFound:     m.Found(),
+			QuoteMatch:     m,
 			Publisher:      d.publisher,
 			Rating:         d.rating,
 		}
-		if d.title != "" {
-			ev.SourceTitle = d.title
+		if ev.SourceTitle == "" {
+			// The page had no title: the model's is shown, so it is
+			// scrubbed like the rest of its prose.
+			ev.SourceTitle = r.scrub(strings.TrimSpace(e.SourceTitle))
 		}
-		if !ev.QuoteFound {
+		switch {
+		case !m.Found():
 			r.trace.note("quote not found in the text retrieved for " + d.url)
+		case !m.InDocument():
+			r.trace.note("quote found only in the " + m.String() + " retrieved for " + d.url)
 		}
 		out = append(out, ev)
 	}
@@ -177,55 +184,33 @@ func (r *run) sources(evidence []Evidence) []Source {
 	return out
 }
 
-// scrubURLs replaces every URL in text that no tool returned in this run,
-// and the user did not write, by "[link removed]", and notes it in the trace.
-func (r *run) scrubURLs(text string) string {
-	for _, u := range urlsIn(text) {
-		if _, ok := r.lookup(u); ok {
-			continue
-		}
-		if _, ok := r.allow[urlKey(u)]; ok {
-			continue
-		}
-		text = strings.ReplaceAll(text, u, "[link removed]")
-		r.trace.note("removed a URL no tool returned from the model's text: " + u)
+// scrub replaces every link in text that no tool returned in this run,
+// and the user did not write, by "[link removed]", and notes each removal
+// in the trace. Links are compared in canonical form, so neither case,
+// "www." nor a missing scheme lets one through.
+func (r *run) scrub(text string) string {
+	out, removed := scrubLinks(text, r.linkAllowed)
+	for _, l := range removed {
+		r.trace.note("removed a link no tool returned from the model's text: " + l)
 	}
-	return text
+	return out
 }
 
-// quoteFound reports whether quote appears in any of texts after
-// normalisation. Quotes shortened with an ellipsis match when every part does.
-func quoteFound(quote string, texts []string) bool {
-	parts := strings.FieldsFunc(quote, func(r rune) bool { return r == '…' })
-	var ps []string
-	for _, p := range parts {
-		for _, q := range strings.Split(p, "...") {
-			if n := normalizeForMatch(q); n != "" {
-				ps = append(ps, n)
-			}
-		}
+// linkAllowed reports whether the canonical URL k was retrieved in this run
+// or written by the user.
+func (r *run) linkAllowed(k string) bool {
+	if _, ok := r.allow[k]; ok || r.userLinks[k] {
+		return true
 	}
-	if len(ps) == 0 {
-		return false
-	}
-	for _, t := range texts {
-		nt := normalizeForMatch(t)
-		all := true
-		for _, p := range ps {
-			if !strings.Contains(nt, p) {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
-	}
-	return false
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.docs[k]
+	return ok
 }
 
-// normalizeForMatch folds case, Unicode form, punctuation and white space so
-// that a quote can be compared with retrieved text.
+// normalizeForMatch folds case, Unicode form, punctuation and white space,
+// for comparing claims and picking page passages by keyword; quotes are
+// matched by matchQuote.
 func normalizeForMatch(s string) string {
 	s = norm.NFKC.String(s)
 	var b strings.Builder

@@ -45,9 +45,12 @@ type Evidence struct {
 	Supports       bool   `json:"supports"`
 	QuoteOrSummary string `json:"quote_or_summary"`
 	// QuoteFound is set by code, not the model: whether the quote appears
-	// in the text retrieved for SourceURL in this run (after normalising
-	// case, white space and punctuation).
+	// in a text retrieved for SourceURL in this run, as matchQuote decides
+	// (whole words, numbers as written, at least four words). QuoteMatch
+	// says where: the page, a PDF page, only the search snippet or only
+	// the title (JSON quote_place and quote_page).
 	QuoteFound bool `json:"quote_found"`
+	QuoteMatch
 	// Publisher and Rating are set when the source is a published fact-check.
 	Publisher string `json:"publisher,omitempty"`
 	Rating    string `json:"rating,omitempty"`

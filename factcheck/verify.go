@@ -44,6 +44,9 @@ type run struct {
 	// restrict is the run's date and excluded sites: what it allows is
 	// all the model sees.
 	restrict search.Restriction
+	// userLinks are the canonical forms of every link the user wrote,
+	// with or without a scheme: the model may repeat them.
+	userLinks map[string]bool
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -67,6 +70,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	for _, u := range urlsIn(userText) {
 		r.allow[urlKey(u)] = u
 	}
+	r.userLinks = linkKeys(userText)
 	start := c.now()
 	today := start
 	if !cc.asOf.IsZero() {

@@ -50,7 +50,8 @@ func TestVerifySearchReadSubmit(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []factcheck.Evidence{{SourceURL: wallURL, SourceTitle: "NASA: The Great Wall from space", Supports: false,
-		QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't", QuoteFound: true}}
+		QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't", QuoteFound: true,
+		QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}}}
 	if diff := cmp.Diff(want, v.Evidence); diff != "" {
 		t.Errorf("evidence (-want +got):\n%s", diff)
 	}
@@ -154,7 +155,7 @@ func TestForcedCallGarbage(t *testing.T) {
 }
 
 func TestVerdictAsText(t *testing.T) {
-	verdict := `{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"` + wallURL + `","source_title":"t","supports":false,"quote_or_summary":"generally isn't"}]}`
+	verdict := `{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"` + wallURL + `","source_title":"t","supports":false,"quote_or_summary":"generally isn't, at least to the unaided eye"}]}`
 	for name, text := range map[string]string{
 		"fenced":      "Here is my verdict:\n```json\n" + verdict + "\n```\nThanks.",
 		"prose":       "After checking, " + verdict + " is my answer.",
@@ -171,7 +172,9 @@ func TestVerdictAsText(t *testing.T) {
 				t.Fatal(err)
 			}
 			if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || v.Evidence[0].QuoteFound {
-				// The snippet says "not visible", not "generally isn't": the quote is not found.
+				// Only the search ran: its snippet says "not visible to the naked
+				// eye", not "generally isn't, at least to the unaided eye", which
+				// is on the page never read, so the quote is not found.
 				t.Errorf("got %s with %+v, want contradicted with one unverified-quote evidence", v.Verdict, v.Evidence)
 			}
 		})
@@ -291,7 +294,7 @@ func TestUserURLMayBeRead(t *testing.T) {
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("read_page", map[string]string{"url": wallURL}),
 		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "medium", Reasoning: "r",
-			Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "generally isn't"}}}),
+			Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "generally isn't, at least to the unaided eye"}}}),
 	)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "My source: "+wallURL+".")
 	if err != nil {

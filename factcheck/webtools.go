@@ -114,7 +114,8 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 			continue
 		}
 		snip := truncate(strings.TrimSpace(res.Snippet), snippetChars)
-		r.remember(res.URL, res.Title, via, res.Snippet+"\n"+res.Title, func(d *doc) {
+		quotes := []quoteSource{newQuoteSource(QuoteInSnippet, 0, res.Snippet), newQuoteSource(QuoteInTitle, 0, res.Title)}
+		r.remember(res.URL, res.Title, via, quotes, func(d *doc) {
 			if res.Publisher != "" {
 				d.publisher, d.rating = res.Publisher, res.Rating
 			}
@@ -168,15 +169,23 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 			d.title = p.Title
 		}
 	}
-	r.remember(u, p.Title, via, p.Title+"\n"+p.Text, set)
+	quotes := pageQuoteSources(p)
+	r.remember(u, p.Title, via, quotes, set)
 	if p.FinalURL != "" && urlKey(p.FinalURL) != urlKey(u) {
-		r.remember(p.FinalURL, p.Title, via, p.Title+"\n"+p.Text, set)
+		r.remember(p.FinalURL, p.Title, via, quotes, set)
 	}
 	text, cut := relevantExcerpt(p.Text, r.claim, r.b.PageChars)
 	if strings.TrimSpace(text) == "" {
 		text = "(the page has no readable text)"
 	}
 	return &pageObservation{URL: u, Title: p.Title, Published: p.Published, Text: text, Excerpted: cut}, nil
+}
+
+// pageQuoteSources prepares the texts of a page read for matchQuote: its
+// title and its text. A PDF's pages would each be a QuoteInPDF source with
+// its page number, so that a match can say on which page it is.
+func pageQuoteSources(p *search.Page) []quoteSource {
+	return []quoteSource{newQuoteSource(QuoteInTitle, 0, p.Title), newQuoteSource(QuoteOnPage, 0, p.Text)}
 }
 
 // keywords returns the distinct lower-case words of s of four letters or

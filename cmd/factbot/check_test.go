@@ -210,7 +210,8 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"✘ CONTRADICTED (high confidence)", "NASA says the wall", "refutes", w.url("/nasa/great-wall"), "(quote found in the source)", "Saved as"} {
+	for _, want := range []string{"✘ CONTRADICTED (high confidence)", "NASA says the wall", "refutes", w.url("/nasa/great-wall"), "generally isn't” (quote found on the page)",
+		"seen from the Moon.” (quote found only in the search snippet)", "Saved as"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -315,8 +316,8 @@ func TestCheckVerdictAsFencedText(t *testing.T) {
 	}))
 	rep, _ := w.checkJSON(wallClaim)
 	v := rep.Claims[0]
-	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || !v.Evidence[0].QuoteFound {
-		t.Errorf("got %s %+v, want contradicted with the snippet quote found", v.Verdict, v.Evidence)
+	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || !v.Evidence[0].QuoteFound || v.Evidence[0].QuoteMatch.Place != factcheck.QuoteInSnippet {
+		t.Errorf("got %s %+v, want contradicted with the quote found in the snippet", v.Verdict, v.Evidence)
 	}
 }
 

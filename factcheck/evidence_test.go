@@ -174,3 +174,45 @@ func traceNotes(v *factcheck.Verdict) string {
 	}
 	return strings.Join(notes, "\n")
 }
+
+// A quote from a PDF is matched on its page: the evidence says which page,
+// links to it (#page=N), and carries the document's date.
+func TestPDFQuotesNameTheirPage(t *testing.T) {
+	const reportURL = "https://stats.example.gov/release.pdf"
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("read_page", map[string]string{"url": reportURL}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "r", Evidence: []fct.Evidence{
+			{SourceURL: reportURL, Supports: true, QuoteOrSummary: "unemployment fell to 3.9 percent in March"},
+			{SourceURL: reportURL, Supports: true, QuoteOrSummary: "the labour force grew … unemployment fell to 3.9 percent"}, // across pages
+		}}),
+	)}
+	ck := &factcheck.Checker{
+		Model: m,
+		Reader: &fct.Reader{Pages: map[string]*search.Page{reportURL: {
+			Title: "Labour market release", Published: "2024-04-05",
+			Text:  "Summary. The labour force grew by 0.2 percent.\n\nIn detail: unemployment fell to 3.9 percent in March.",
+			PageCount: 2,
+			Pages: []search.PageText{
+				{N: 1, Text: "Summary. The labour force grew by 0.2 percent."},
+				{N: 2, Text: "In detail: unemployment fell to 3.9 percent in March."},
+			},
+		}}},
+	}
+	v, err := ck.VerifyClaim(context.Background(), "Unemployment fell to 3.9 percent in March", "Unemployment fell to 3.9% in March, see "+reportURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Evidence) != 2 {
+		t.Fatalf("evidence = %+v, want both items", v.Evidence)
+	}
+	onPage2 := v.Evidence[0]
+	if onPage2.QuoteMatch != (factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 2}) || !onPage2.QuoteFound {
+		t.Errorf("quote on page 2 matched %+v, want pdf page 2", onPage2.QuoteMatch)
+	}
+	if onPage2.SourceURL != reportURL+"#page=2" || onPage2.Published != "2024-04-05" {
+		t.Errorf("evidence URL %q, published %q; want the link to page 2 and the document's date", onPage2.SourceURL, onPage2.Published)
+	}
+	if across := v.Evidence[1]; across.QuoteFound || across.SourceURL != reportURL {
+		t.Errorf("a quote across two pages = %+v, want not found and the plain URL", across)
+	}
+}

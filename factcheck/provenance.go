@@ -63,6 +63,7 @@ type doc struct {
 	sha256    string
 	publisher string
 	rating    string
+	published string // when the source says it was published, if known
 }
 
 // remember records a retrieved URL and the texts seen for it.
@@ -153,6 +154,10 @@ func (r *run) evidence(cited []evidenceArgs) []Evidence {
 			QuoteMatch:     m,
 			Publisher:      d.publisher,
 			Rating:         d.rating,
+			Published:      d.published,
+		}
+		if m.Place == QuoteInPDF && m.Page > 0 && !strings.Contains(ev.SourceURL, "#") {
+			ev.SourceURL += fmt.Sprintf("#page=%d", m.Page) // opens the PDF where the quote is
 		}
 		if ev.SourceTitle == "" {
 			// The page had no title: the model's is shown, so it is

@@ -54,6 +54,10 @@ type Evidence struct {
 	// Publisher and Rating are set when the source is a published fact-check.
 	Publisher string `json:"publisher,omitempty"`
 	Rating    string `json:"rating,omitempty"`
+	// Published is when the source says it was published (RFC 3339 or a
+	// date), from the page read or else the search result; empty when
+	// unknown.
+	Published string `json:"published,omitempty"`
 }
 
 // Verdict is the result of verifying one claim.

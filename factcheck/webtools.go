@@ -119,6 +119,9 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 			if res.Publisher != "" {
 				d.publisher, d.rating = res.Publisher, res.Rating
 			}
+			if d.published == "" {
+				d.published = res.Published
+			}
 		})
 		obs.Results = append(obs.Results, searchResult{
 			Title: res.Title, URL: res.URL, Snippet: snip, Score: res.Score,
@@ -168,6 +171,9 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 		if p.Title != "" {
 			d.title = p.Title
 		}
+		if p.Published != "" { // the page's own date beats a search engine's
+			d.published = p.Published
+		}
 	}
 	quotes := pageQuoteSources(p)
 	r.remember(u, p.Title, via, quotes, set)
@@ -182,10 +188,18 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 }
 
 // pageQuoteSources prepares the texts of a page read for matchQuote: its
-// title and its text. A PDF's pages would each be a QuoteInPDF source with
-// its page number, so that a match can say on which page it is.
+// title and its text; for a PDF, each page with its number, so that a match
+// says on which page it is (a quote running across two pages is not
+// matched).
 func pageQuoteSources(p *search.Page) []quoteSource {
-	return []quoteSource{newQuoteSource(QuoteInTitle, 0, p.Title), newQuoteSource(QuoteOnPage, 0, p.Text)}
+	out := []quoteSource{newQuoteSource(QuoteInTitle, 0, p.Title)}
+	if len(p.Pages) == 0 {
+		return append(out, newQuoteSource(QuoteOnPage, 0, p.Text))
+	}
+	for _, pg := range p.Pages {
+		out = append(out, newQuoteSource(QuoteInPDF, pg.N, pg.Text))
+	}
+	return out
 }
 
 // keywords returns the distinct lower-case words of s of four letters or

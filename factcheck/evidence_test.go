@@ -190,7 +190,7 @@ func TestPDFQuotesNameTheirPage(t *testing.T) {
 		Model: m,
 		Reader: &fct.Reader{Pages: map[string]*search.Page{reportURL: {
 			Title: "Labour market release", Published: "2024-04-05",
-			Text:  "Summary. The labour force grew by 0.2 percent.\n\nIn detail: unemployment fell to 3.9 percent in March.",
+			Text:      "Summary. The labour force grew by 0.2 percent.\n\nIn detail: unemployment fell to 3.9 percent in March.",
 			PageCount: 2,
 			Pages: []search.PageText{
 				{N: 1, Text: "Summary. The labour force grew by 0.2 percent."},

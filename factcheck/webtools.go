@@ -261,9 +261,14 @@ func relevantExcerpt(text, claim string, max int) (string, bool) {
 	for _, s := range ss {
 		l := len(paras[s.i]) + 3
 		if used+l > max {
-			if used == 0 { // one huge paragraph: cut it
-				paras[s.i] = truncate(paras[s.i], max-3)
+			if used == 0 { // one huge paragraph: cut it, and it fills the excerpt
+				room := 1
+				if max > 4 {
+					room = max - 3
+				}
+				paras[s.i] = truncate(paras[s.i], room)
 				keep[s.i] = true
+				used = max
 			}
 			continue
 		}

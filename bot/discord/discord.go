@@ -101,6 +101,12 @@ type session interface {
 	UserChannelCreate(recipientID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ChannelMessageSendComplex(channelID string, data *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, o ...discordgo.RequestOption) (*discordgo.Message, error)
+	// Channel (GET /channels/{id}), cachedChannel and everyonePermissions
+	// (the gateway's state cache) tell who can read a channel
+	// (visibility.go).
+	Channel(channelID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	cachedChannel(id string) (*discordgo.Channel, bool)
+	everyonePermissions(guildID string) (int64, bool)
 }
 
 // gateway is the real session.
@@ -124,19 +130,21 @@ func (g gateway) identity() (botID, appID string) {
 
 // Adapter is the Discord adapter. It implements bot.Platform.
 type Adapter struct {
-	cfg    Config
-	core   bot.Core
-	acks   bot.AckObserver // nil if the core does not record ack latency
-	s      session
-	rest   *retrier
-	log    *slog.Logger
-	pub    ed25519.PublicKey
-	openMu sync.Mutex
-	opened bool
-	mu     sync.Mutex
-	inAck  map[string]*ack // interactions being acknowledged, by request key
-	appID  string
-	botID  string
+	cfg      Config
+	core     bot.Core
+	acks     bot.AckObserver // nil if the core does not record ack latency
+	s        session
+	rest     *retrier
+	log      *slog.Logger
+	pub      ed25519.PublicKey
+	openMu   sync.Mutex
+	opened   bool
+	mu       sync.Mutex
+	inAck    map[string]*ack // interactions being acknowledged, by request key
+	appID    string
+	botID    string
+	visMu    sync.Mutex
+	visCache map[string]*visEntry // channels read over REST (visibility.go)
 	// callbacks bounds the interaction callbacks in flight, so that a burst
 	// reuses the pooled API connections instead of dialling one per
 	// interaction.
@@ -156,7 +164,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: withDefaults(cfg), core: core, acks: obs, inAck: map[string]*ack{}, appID: cfg.AppID,
-		callbacks: make(chan struct{}, maxCallbacks)}
+		visCache: map[string]*visEntry{}, callbacks: make(chan struct{}, maxCallbacks)}
 	if cfg.PublicKey != "" {
 		k, err := hex.DecodeString(strings.TrimSpace(cfg.PublicKey))
 		if err != nil || len(k) != ed25519.PublicKeySize {

@@ -307,9 +307,10 @@ func (s *Server) welcome(c *gwConn, ready any) error {
 		s.mu.Lock()
 		s.seq++
 		seq := s.seq
-		if n == len(events)-1 {
-			// Marked before the last write, as in dispatchTo: Dispatch
-			// waits on wmu, so nothing can precede these events.
+		if n == 0 {
+			// Marked before READY, as in dispatchTo: Dispatch waits on
+			// wmu, held until the last GUILD_CREATE is written, so
+			// nothing can come between these events.
 			c.ready = true
 			s.notifyLocked()
 		}

@@ -183,3 +183,35 @@ func deliver(t *testing.T, fake *discordtest.Server, i *discordgo.Interaction) *
 	}
 	return i
 }
+
+// TestGatedServerChannelsArePrivate: in a server whose @everyone role
+// cannot view channels (members see them through roles), a channel counts
+// as public only when its @everyone overwrite allows View Channel.
+func TestGatedServerChannelsArePrivate(t *testing.T) {
+	const (
+		gated       = "330000000000000001"
+		membersOnly = "330000000000000002"
+		welcome     = "330000000000000003"
+	)
+	fake := discordtest.New(t)
+	fake.SetEveryone(gated, discordgo.PermissionUseSlashCommands)
+	fake.AddChannel(&discordgo.Channel{ID: membersOnly, GuildID: gated, Name: "members", Type: discordgo.ChannelTypeGuildText})
+	fake.AddChannel(&discordgo.Channel{ID: welcome, GuildID: gated, Name: "welcome", Type: discordgo.ChannelTypeGuildText,
+		PermissionOverwrites: []*discordgo.PermissionOverwrite{{ID: gated, Type: discordgo.PermissionOverwriteTypeRole, Allow: discordgo.PermissionViewChannel}}})
+	s := startStack(t, fake, openDB(t, filepath.Join(t.TempDir(), "factbot.db")), &bottest.Checker{Func: labelByText})
+	for _, tt := range []struct {
+		id, channel string
+		want        store.Visibility
+	}{
+		{"410000000000000201", membersOnly, store.VisibilityPrivate},
+		{"410000000000000202", welcome, store.VisibilityPublic},
+	} {
+		if err := fake.MessageCreate(mentionIn(fake, gated, tt.channel, tt.id, "A claim.")); err != nil {
+			t.Fatal(err)
+		}
+		r := s.waitDone(gated, "discord:message:"+tt.id)
+		if r.Visibility != tt.want {
+			t.Errorf("mention in %s: visibility %q, want %q", tt.channel, r.Visibility, tt.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/store"
@@ -180,5 +181,30 @@ func TestVisibilityLookupOncePerBurst(t *testing.T) {
 	}
 	if n := len(e.fake.Recorded("conversations.info")); n != 1 {
 		t.Errorf("%d conversations.info calls, want 1", n)
+	}
+}
+
+// TestRecheckInAPrivateChannelStaysPrivate: "Check again" under a report
+// in a private channel saves the new check as private too.
+func TestRecheckInAPrivateChannelStaysPrivate(t *testing.T) {
+	e := start(t, setup{})
+	e.fake.SetChannel("CPRIV", slacktest.PrivateChannel)
+	id, _ := e.fake.Send("events_api", slacktest.Mention("EvRe", "CPRIV", "U1", "1700000040.000100", "<@UBOT> Secret claim again"))
+	waitAck(t, e.fake, id)
+	doneVisibility(t, e, "slack:event:EvRe")
+	r, err := request(e, "slack:event:EvRe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	button := map[string]any{
+		"type": "block_actions", "trigger_id": "trigRe", "team": map[string]any{"id": slacktest.TeamID},
+		"user": map[string]any{"id": "U1"}, "channel": map[string]any{"id": "CPRIV", "name": "secret-project"},
+		"container": map[string]any{"type": "message", "channel_id": "CPRIV", "message_ts": "1700000000.000009", "thread_ts": "1700000040.000100"},
+		"actions":   []any{map[string]any{"action_id": bot.ActionRecheck, "block_id": "factbot_actions", "value": r.CheckID, "type": "button", "action_ts": "1"}},
+	}
+	id, _ = e.fake.Send("interactive", button)
+	waitAck(t, e.fake, id)
+	if got := doneVisibility(t, e, "slack:action:trigRe"); got != store.VisibilityPrivate {
+		t.Errorf("recheck saved visibility %q, want private", got)
 	}
 }

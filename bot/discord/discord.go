@@ -130,25 +130,26 @@ func (g gateway) identity() (botID, appID string) {
 
 // Adapter is the Discord adapter. It implements bot.Platform.
 type Adapter struct {
-	cfg      Config
-	core     bot.Core
-	acks     bot.AckObserver // nil if the core does not record ack latency
-	s        session
-	rest     *retrier
-	log      *slog.Logger
-	pub      ed25519.PublicKey
-	openMu   sync.Mutex
-	opened   bool
-	mu       sync.Mutex
-	inAck    map[string]*ack // interactions being acknowledged, by request key
-	appID    string
-	botID    string
-	visMu    sync.Mutex
-	visCache map[string]*visEntry // channels read over REST (visibility.go)
+	cfg    Config
+	core   bot.Core
+	acks   bot.AckObserver // nil if the core does not record ack latency
+	s      session
+	rest   *retrier
+	log    *slog.Logger
+	pub    ed25519.PublicKey
+	openMu sync.Mutex
+	opened bool
+	mu     sync.Mutex
+	inAck  map[string]*ack // interactions being acknowledged, by request key
+	appID  string
+	botID  string
 	// callbacks bounds the interaction callbacks in flight, so that a burst
 	// reuses the pooled API connections instead of dialling one per
 	// interaction.
 	callbacks chan struct{}
+
+	visMu    sync.Mutex
+	visCache map[string]*visEntry // channels read over REST (visibility.go)
 }
 
 // maxCallbacks bounds concurrent interaction callbacks; it matches the idle

@@ -101,6 +101,12 @@ type session interface {
 	UserChannelCreate(recipientID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ChannelMessageSendComplex(channelID string, data *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, o ...discordgo.RequestOption) (*discordgo.Message, error)
+	// Channel (GET /channels/{id}), cachedChannel and everyonePermissions
+	// (the gateway's state cache) tell who can read a channel
+	// (visibility.go).
+	Channel(channelID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	cachedChannel(id string) (*discordgo.Channel, bool)
+	everyonePermissions(guildID string) (int64, bool)
 }
 
 // gateway is the real session.
@@ -141,6 +147,9 @@ type Adapter struct {
 	// reuses the pooled API connections instead of dialling one per
 	// interaction.
 	callbacks chan struct{}
+
+	visMu    sync.Mutex
+	visCache map[string]*visEntry // channels read over REST (visibility.go)
 }
 
 // maxCallbacks bounds concurrent interaction callbacks; it matches the idle
@@ -156,7 +165,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: withDefaults(cfg), core: core, acks: obs, inAck: map[string]*ack{}, appID: cfg.AppID,
-		callbacks: make(chan struct{}, maxCallbacks)}
+		visCache: map[string]*visEntry{}, callbacks: make(chan struct{}, maxCallbacks)}
 	if cfg.PublicKey != "" {
 		k, err := hex.DecodeString(strings.TrimSpace(cfg.PublicKey))
 		if err != nil || len(k) != ed25519.PublicKeySize {

@@ -125,6 +125,7 @@ func newHarness(t testing.TB, opts ...option) *harness {
 		st = db
 		bo.Metrics = nil
 	}
+	addChannels(h.fake)
 	h.svc = &orderedService{Service: bot.New(st, h.checker, bo), fake: h.fake}
 	h.a, err = discord.New(cfg, h.svc)
 	if err != nil {
@@ -136,6 +137,14 @@ func newHarness(t testing.TB, opts ...option) *harness {
 		h.a.Close()
 	})
 	return h
+}
+
+// addChannels makes the tests' guild channels known to the fake (text
+// channels everyone can view), so that the adapter finds them in its state
+// cache.
+func addChannels(fake *discordtest.Server) {
+	fake.AddChannel(&discordgo.Channel{ID: channel, GuildID: guild, Name: "general", Type: discordgo.ChannelTypeGuildText})
+	fake.AddChannel(&discordgo.Channel{ID: otherChannel, GuildID: otherGuild, Name: "general", Type: discordgo.ChannelTypeGuildText})
 }
 
 // waitDone waits until the request is finished in the store.

@@ -37,6 +37,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	r.Visibility = a.messageVisibility(ctx, m.Message)
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
 		a.log.Error("store mention", "key", key, "err", err)
@@ -262,6 +263,11 @@ func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interactio
 		return "in flight" // the same interaction, delivered twice at once
 	}
 	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
+	// Reading the channel (rarely needed: the state cache has it) takes at
+	// most half of the time before the acknowledgement.
+	vctx, vcancel := context.WithTimeout(sctx, a.cfg.SubmitTimeout/2)
+	r.Visibility = a.interactionVisibility(vctx, i)
+	vcancel()
 	res, err := a.core.Submit(sctx, r)
 	cancel()
 	if err != nil {

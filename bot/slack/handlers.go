@@ -97,6 +97,9 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 		Key: "slack:event:" + cb.EventID, Tenant: firstNonEmpty(cb.TeamID, ev.TeamID), Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
 		Text: messageText(m.Text, a.botUserID()),
+		// app_mention carries no channel_type: D-ids are DMs, the rest is
+		// asked of conversations.info.
+		Visibility: a.visibility(ctx, m.Channel, store.VisibilityUnknown),
 	}
 	_, err := a.core.Submit(ctx, r)
 	return err
@@ -120,7 +123,8 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
 		Platform: Name, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
-		Meta: map[string]string{},
+		Visibility: a.visibility(ctx, c.ChannelID, visibilityOfName(c.ChannelID, c.ChannelName)),
+		Meta:       map[string]string{},
 	}
 	if strings.EqualFold(word, "private") {
 		r.Private, r.Text = true, strings.TrimSpace(rest)
@@ -177,7 +181,8 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		r := &store.Request{
 			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: Name, Kind: bot.KindShortcut,
 			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserID()),
-			Meta: map[string]string{},
+			Visibility: a.visibility(ctx, cb.Channel.ID, visibilityOfName(cb.Channel.ID, cb.Channel.Name)),
+			Meta:       map[string]string{},
 		}
 		if cb.ResponseURL != "" {
 			r.Meta[metaResponseURL] = cb.ResponseURL
@@ -192,6 +197,15 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		}
 	}
 	return nil, nil
+}
+
+// buttonVisibility is what a button's payload tells of its conversation:
+// its channel's name counts only when it names the same channel.
+func buttonVisibility(cb slack.InteractionCallback, channel string) store.Visibility {
+	if cb.Channel.ID != "" && cb.Channel.ID != channel {
+		return visibilityOfName(channel, "")
+	}
+	return visibilityOfName(channel, cb.Channel.Name)
 }
 
 func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback, act *slack.BlockAction) error {
@@ -209,6 +223,7 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 	case bot.ActionRecheck:
 		r.Kind = bot.KindRecheck
 		r.Meta[bot.MetaCheckID] = act.Value
+		r.Visibility = a.visibility(ctx, channel, buttonVisibility(cb, channel))
 		_, err := a.core.Submit(ctx, r)
 		return err
 	case bot.ActionWrong:

@@ -41,6 +41,9 @@ type API interface {
 	PostMessageContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
 	UpdateMessageContext(ctx context.Context, channelID, timestamp string, options ...slack.MsgOption) (string, string, string, error)
 	PostEphemeralContext(ctx context.Context, channelID, userID string, options ...slack.MsgOption) (string, error)
+	// GetConversationInfoContext (conversations.info) tells who can read
+	// a conversation the payload did not describe (visibility.go).
+	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
 }
 
 // Config configures the adapter. BotToken is required; AppToken enables
@@ -82,6 +85,9 @@ type Adapter struct {
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter
 	botUser  string
+
+	visMu    sync.Mutex
+	visCache map[string]*visEntry // by channel (visibility.go)
 }
 
 // New returns an adapter posting with the real slack-go client.
@@ -133,7 +139,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	}
 	obs, _ := core.(bot.AckObserver)
 	return &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger,
-		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID}
+		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: map[string]*visEntry{}}
 }
 
 // observeAck records the time since t0 (the event in hand) as one

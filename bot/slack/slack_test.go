@@ -103,6 +103,11 @@ func start(t testing.TB, s setup) *env {
 	if err := e.svc.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// Init (auth.test) before Run, so that a test over before Run's own
+	// Init (HTTP mode waits for nothing) does not cancel it mid-call.
+	if err := ad.Init(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
 	go func() {

@@ -50,7 +50,7 @@ func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, err
 // texts.
 func forgetChecks(tb *bolt.Bucket, user string, st *ForgetStats) error {
 	var ids [][]byte
-	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), func(id []byte) (bool, error) {
+	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), nil, func(id []byte) (bool, error) {
 		ids = append(ids, bytes.Clone(id))
 		return true, nil
 	})

@@ -149,10 +149,10 @@ func TestCheckPage(t *testing.T) {
 	body := w.Body.String()
 	for _, want := range []string{
 		"✅ Supported", "❌ Contradicted", "⚖️ Contested", "high confidence",
-		"The tower&#39;s operator and Britannica", // reasoning
+		"The tower&#39;s operator and Britannica",                            // reasoning
 		"quote found on the page", "summary, not found verbatim on the page", // chat's words
 		"Snopes", "2019-10-02", // publisher, published date from the snapshot
-		f.sample.Report.Claims[0].Sources[0].SHA256[:12], // hashes
+		f.sample.Report.Claims[0].Sources[0].SHA256[:12],       // hashes
 		"Height: 330 metres since 2022, with the new antenna.", // as read then
 		"web_search", "1200 prompt tokens", "The searches budget ended the run.", // trace
 		"depends on the dose", "on claim 3", // feedback

@@ -135,6 +135,8 @@ func TestBrowserCheckPage(t *testing.T) {
 		}
 	}
 	if *screenshots {
+		// Open one page as read and one trace, to show them.
+		eval[bool](t, ctx, `document.querySelector(".snapshots details").open = document.querySelectorAll(".trace details")[2].open = true`)
 		shoot(t, ctx, "web-check.png")
 		if err := f.db.SaveChecks(t.Context(), webtest.Stories("T1", t0)); err != nil {
 			t.Fatal(err)

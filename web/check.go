@@ -137,7 +137,11 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 	}
 	p.Map = drawMap(rep.Claims)
 	snaps := map[string]string{} // sha256 → anchor
-	evidenceFor := map[string]factcheck.Evidence{}
+	type claimURL struct {
+		claim int
+		url   string
+	}
+	evidenceFor := map[claimURL]factcheck.Evidence{} // the first piece of a claim's evidence from a URL
 	for i, v := range rep.Claims {
 		if v == nil {
 			continue
@@ -146,13 +150,15 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 		for _, e := range v.Evidence {
 			ev := bot.EvidenceView{URL: e.SourceURL, Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, Supports: e.Supports}
 			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: ev.Stance(), QuoteNote: ev.QuoteNote(), PDF: isPDF(e.SourceURL), Host: host(e.SourceURL)})
-			evidenceFor[fmt.Sprint(i, e.SourceURL)] = e
+			if _, ok := evidenceFor[claimURL{i, e.SourceURL}]; !ok {
+				evidenceFor[claimURL{i, e.SourceURL}] = e
+			}
 			p.EvidenceN++
 		}
 		p.Claims = append(p.Claims, cv)
 		for _, src := range v.Sources {
 			row := sourceRow{Claim: i + 1, Source: src, Host: host(src.URL)}
-			if e, ok := evidenceFor[fmt.Sprint(i, src.URL)]; ok {
+			if e, ok := evidenceFor[claimURL{i, src.URL}]; ok {
 				row.Publisher = e.Publisher
 				row.QuoteHow = quoteHow(e)
 			}

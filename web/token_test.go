@@ -100,3 +100,27 @@ func TestLinksExpire(t *testing.T) {
 		t.Error("nil Links made a link")
 	}
 }
+
+// What a verified link opens: its own check, or, for a history link, any
+// check of its tenant (visibility is then decided per check).
+func TestAllowsCheck(t *testing.T) {
+	check := &Claims{Tenant: "T1", Viewer: "U1", Scope: ScopeCheck, Check: "id1"}
+	history := &Claims{Tenant: "T1", Viewer: "U1", Channel: "C1", Scope: ScopeHistory}
+	tests := []struct {
+		name       string
+		c          *Claims
+		tenant, id string
+		want       bool
+	}{
+		{"check link, its check", check, "T1", "id1", true},
+		{"check link, another check", check, "T1", "id2", false},
+		{"check link, wrong tenant", check, "T2", "id1", false},
+		{"history link, a check of its tenant", history, "T1", "id2", true},
+		{"history link, wrong tenant", history, "T2", "id1", false},
+	}
+	for _, tt := range tests {
+		if got := tt.c.allowsCheck(tt.tenant, tt.id); got != tt.want {
+			t.Errorf("%s: allowsCheck(%q, %q) = %v, want %v", tt.name, tt.tenant, tt.id, got, tt.want)
+		}
+	}
+}

@@ -67,6 +67,8 @@ func TestAccess(t *testing.T) {
 		{"operator: export of all", "/web/export", bearer, 200},
 		{"stylesheet needs no link", "/web/static/style.css", nil, 200},
 		{"unknown page", "/web/nothing", nil, 404},
+		{"no listing of the static files", "/web/static/", nil, 404},
+		{"unknown static file", "/web/static/app.js", nil, 404},
 		{"post", "", nil, 405},
 	}
 	for _, tt := range tests {

@@ -52,6 +52,9 @@ type Store interface {
 	Check(ctx context.Context, tenant, id string) (*store.Check, error)
 	History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error)
 	AddFeedback(ctx context.Context, tenant, checkID string, f store.Feedback) error
+	// RefuseRequest shrinks a refused request to what stops a redelivery
+	// from being answered twice (no text, no user); Prune removes it soon.
+	RefuseRequest(ctx context.Context, tenant, key string) error
 }
 
 var _ Store = (*store.DB)(nil)
@@ -69,11 +72,12 @@ type Core interface {
 	// nothing was stored: the platform must not be acknowledged (or, where
 	// it does not redeliver, the asker is told with UserMessage(err)).
 	Submit(ctx context.Context, r *store.Request) (Result, error)
-	// History lists a tenant's latest checks as viewer may see them.
-	History(ctx context.Context, tenant, viewer string, args HistoryArgs) (*History, error)
-	// Feedback records a "Wrong verdict?" on a check and returns the
-	// thank-you to show.
-	Feedback(ctx context.Context, tenant, checkID string, f store.Feedback) (string, error)
+	// History lists a tenant's latest checks as viewer, asking in channel,
+	// may see them.
+	History(ctx context.Context, tenant, viewer, channel string, args HistoryArgs) (*History, error)
+	// Feedback records a "Wrong verdict?" that f.User clicked in channel on
+	// a check, and returns the thank-you to show.
+	Feedback(ctx context.Context, tenant, channel, checkID string, f store.Feedback) (string, error)
 }
 
 // AckObserver is implemented by cores that record acknowledgement latency

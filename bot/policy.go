@@ -25,6 +25,7 @@ const (
 	msgRateLimited     = "Sorry, the model or search service is rate limiting factbot right now. Try again in a few minutes."
 	msgGivenUp         = "Sorry, this check failed repeatedly and was given up. Please try again."
 	msgRecheckNotFound = "I could not find that earlier check to repeat it."
+	msgFeedbackLimit   = "Thank you — this check already has all the feedback it can take from you."
 	msgClaimFailed     = "This claim could not be checked."
 	msgQuoteFound      = "quote found on the page"
 	msgQuoteNotFound   = "summary, not found verbatim on the page"
@@ -106,10 +107,20 @@ type History struct {
 	Lines   []HistoryLine
 }
 
-// History lists the tenant's latest checks, newest first, as viewer may see
-// them: private checks of others are left out.
-func (s *Service) History(ctx context.Context, tenant, viewer string, args HistoryArgs) (*History, error) {
-	q := store.HistoryQuery{Viewer: viewer, HidePrivate: true, Limit: DefaultHistory}
+// Audience is who sees checks in chat: the person, asking in channel. It
+// is the one audience of history and of the buttons on a report, so that a
+// button acts only on a check its clicker could find in history: their own
+// checks, checks made in that channel, and checks made in public channels
+// (store.Check.VisibleTo is the rule). Answers meant for the asker alone
+// stay theirs.
+func Audience(user, channel string) *store.Audience {
+	return &store.Audience{User: user, Channel: channel, TenantWide: true}
+}
+
+// History lists the tenant's latest checks, newest first, as viewer asking
+// in channel may see them (Audience).
+func (s *Service) History(ctx context.Context, tenant, viewer, channel string, args HistoryArgs) (*History, error) {
+	q := store.HistoryQuery{Audience: Audience(viewer, channel), Limit: DefaultHistory}
 	if args.Count > 0 {
 		q.Limit = min(args.Count, MaxHistory)
 	}
@@ -131,9 +142,21 @@ func (s *Service) History(ctx context.Context, tenant, viewer string, args Histo
 }
 
 // Feedback records a user's "Wrong verdict?" on a check (an empty note is
-// recorded as "wrong verdict") and returns the thank-you to show. Errors
-// wrap store.ErrNotFound for an unknown check.
-func (s *Service) Feedback(ctx context.Context, tenant, checkID string, f store.Feedback) (string, error) {
+// recorded as "wrong verdict") and returns the thank-you to show. A check
+// the user may not see (Audience) is answered as unknown; errors wrap
+// store.ErrNotFound then.
+func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string, f store.Feedback) (string, error) {
+	if c, err := s.store.Check(ctx, tenant, checkID); err != nil || !c.VisibleTo(Audience(f.User, channel)) {
+		if err == nil {
+			err = store.ErrNotFound
+		}
+		err = fmt.Errorf("bot: feedback on %s by %s: %w", checkID, f.User, err)
+		if errors.Is(err, store.ErrNotFound) {
+			return "", &usererr.Error{Msg: msgFeedbackNotFound, Err: err}
+		}
+		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
+		return "", &usererr.Error{Msg: msgFeedbackFailed, Err: err}
+	}
 	if f.At.IsZero() {
 		f.At = s.opts.Now()
 	}
@@ -145,6 +168,9 @@ func (s *Service) Feedback(ctx context.Context, tenant, checkID string, f store.
 		err = fmt.Errorf("bot: feedback on %s: %w", checkID, err)
 		if errors.Is(err, store.ErrNotFound) {
 			return "", &usererr.Error{Msg: msgFeedbackNotFound, Err: err}
+		}
+		if errors.Is(err, store.ErrFeedbackLimit) {
+			return "", &usererr.Error{Msg: msgFeedbackLimit, Err: err}
 		}
 		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
 		return "", &usererr.Error{Msg: msgFeedbackFailed, Err: err}

@@ -47,12 +47,17 @@ func TestParseHistoryArgs(t *testing.T) {
 	}
 }
 
-// failingStore fails History and AddFeedback with an internal error.
+// failingStore fails History, Check, AddFeedback and AcceptRequest with an
+// internal error.
 type failingStore struct{ *storetest.Memory }
 
 var errDisk = errors.New("open /var/lib/factbot/secret.db: input/output error")
 
 func (failingStore) History(context.Context, string, store.HistoryQuery) ([]store.CheckSummary, error) {
+	return nil, errDisk
+}
+
+func (failingStore) Check(context.Context, string, string) (*store.Check, error) {
 	return nil, errDisk
 }
 
@@ -102,7 +107,7 @@ func TestHistoryPolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := s.History(ctx, "T1", "U2", tt.args)
+			h, err := s.History(ctx, "T1", "U2", "C1", tt.args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +124,7 @@ func TestHistoryPolicy(t *testing.T) {
 			}
 		})
 	}
-	if _, err := s.History(ctx, "T1", "U2", bot.HistoryArgs{Verdict: "maybe"}); !strings.Contains(bot.UserMessage(err), "Unknown verdict") {
+	if _, err := s.History(ctx, "T1", "U2", "C1", bot.HistoryArgs{Verdict: "maybe"}); !strings.Contains(bot.UserMessage(err), "Unknown verdict") {
 		t.Errorf("History(verdict maybe) = %v, want an \"Unknown verdict\" user error", err)
 	}
 }
@@ -130,8 +135,8 @@ func TestInternalErrorsNeverShown(t *testing.T) {
 	s := bot.New(failingStore{storetest.NewMemory()}, &bottest.Checker{}, bot.Options{Logger: quiet})
 	defer s.Close()
 	ctx := context.Background()
-	_, herr := s.History(ctx, "T1", "U1", bot.HistoryArgs{})
-	_, ferr := s.Feedback(ctx, "T1", "id", store.Feedback{User: "U1"})
+	_, herr := s.History(ctx, "T1", "U1", "C1", bot.HistoryArgs{})
+	_, ferr := s.Feedback(ctx, "T1", "C1", "id", store.Feedback{User: "U1"})
 	_, serr := s.Submit(ctx, req("k", "claim"))
 	for _, tc := range []struct {
 		name string

@@ -309,7 +309,7 @@ func (s *Service) refuse(r *store.Request, notice string) {
 		// (Close waits for this goroutine, at most the minute).
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
 		defer cancel()
-		if err := s.store.FinishRequest(ctx, r.Tenant, r.Key, store.RequestFailed, ""); err != nil {
+		if err := s.store.RefuseRequest(ctx, r.Tenant, r.Key); err != nil {
 			s.log.Error("finish refused request", "key", r.Key, "err", err)
 		}
 		if p == nil {
@@ -424,6 +424,7 @@ func (s *Service) process(r *store.Request) {
 		s.metrics.Errors.WithLabelValues("check").Inc()
 		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
 		j.log.Error("check failed", "err", err)
+		j.keepCacheRefs()
 		j.answer(RenderError(checkMessage(err)))
 		j.finish(store.RequestFailed, "")
 		return
@@ -434,12 +435,13 @@ func (s *Service) process(r *store.Request) {
 
 // job is one request being processed.
 type job struct {
-	s     *Service
-	ctx   context.Context
-	p     Platform
-	r     *store.Request
-	log   *slog.Logger
-	reply string // the handle of the answer posted so far
+	s      *Service
+	ctx    context.Context
+	p      Platform
+	r      *store.Request
+	log    *slog.Logger
+	reply  string               // the handle of the answer posted so far
+	caches *store.CacheRecorder // what the check read or wrote in the caches
 }
 
 // begin counts the attempt and posts the placeholder unless one was posted
@@ -490,6 +492,9 @@ func (j *job) text() (string, bool) {
 		return r.Text, true
 	}
 	c, err := j.s.store.Check(j.ctx, r.Tenant, r.Meta[MetaCheckID])
+	if err == nil && !c.VisibleTo(Audience(r.User, r.Channel)) {
+		err = fmt.Errorf("check %s is not visible to %s in %s: %w", c.ID, r.User, r.Channel, store.ErrNotFound)
+	}
 	if err != nil {
 		if j.ctx.Err() != nil {
 			return "", false
@@ -507,6 +512,9 @@ func (j *job) check(text string) (*factcheck.Report, error) {
 	r := j.r
 	prog := j.s.startProgress(j.ctx, j.p, r, j.reply)
 	cctx, cancel := context.WithTimeout(j.ctx, j.s.opts.CheckTimeout)
+	// Every cache entry the check reads or writes is recorded with it, so
+	// that forgetting the asker forgets what their request caused.
+	cctx, j.caches = store.RecordCaches(cctx)
 	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Fresh: r.Fresh, Progress: prog.event})
 	cancel()
 	prog.stop()
@@ -522,6 +530,7 @@ func (j *job) deliver(text string, rep *factcheck.Report) {
 	c := &store.Check{
 		Tenant: r.Tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread, Link: r.Link,
 		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(), Private: r.Private,
+		Visibility: r.Visibility, CacheRefs: j.caches.Refs(),
 	}
 	// SaveCheck also records the check's id on the request.
 	s.saveMu.Lock()
@@ -540,6 +549,21 @@ func (j *job) deliver(text string, rep *factcheck.Report) {
 	s.metrics.Checks.WithLabelValues(r.Platform, "done").Inc()
 	s.metrics.Latency.WithLabelValues(r.Platform).Observe(s.opts.Now().Sub(r.CreatedAt).Seconds())
 	j.finish(store.RequestDone, c.ID)
+}
+
+// keepCacheRefs records on a failed request the cache entries its check
+// caused, since no check is saved to carry them.
+func (j *job) keepCacheRefs() {
+	refs := j.caches.Refs()
+	if len(refs) == 0 {
+		return
+	}
+	if err := j.s.store.UpdateRequest(j.ctx, j.r.Tenant, j.r.Key, func(q *store.Request) error {
+		q.CacheRefs = refs
+		return nil
+	}); err != nil && j.ctx.Err() == nil {
+		j.log.Warn("record cache entries", "err", err)
+	}
 }
 
 func (j *job) saveReply(reply string) {

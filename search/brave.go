@@ -110,7 +110,7 @@ func (b *Brave) Search(ctx context.Context, query string, max int) ([]Result, er
 		if pub == "" {
 			pub = r.Age
 		}
-		res = append(res, Result{Title: plain(r.Title), URL: r.URL, Snippet: snippet, Published: pub, Provider: "brave"})
+		res = append(res, Result{Title: plain(r.Title), URL: r.URL, Snippet: snippet, Published: pub, PublishedAt: parsePublished(pub), Provider: "brave"})
 	}
 	return res, nil
 }

@@ -54,8 +54,8 @@ func TestBraveSearch(t *testing.T) {
 	}
 	want := &Response{Query: "eiffel tower height", Provider: "brave", Results: []Result{
 		{Title: "Eiffel Tower - Height & facts", URL: "https://en.example.org/wiki/Eiffel_Tower",
-			Snippet: "The tower is 330 metres (1,083 ft) tall. … It was the tallest structure until 1930.", Published: "2024-02-12T10:00:00", Provider: "brave"},
-		{Title: "Tower facts", URL: "https://facts.example.com/tower", Snippet: "Built for the 1889 fair.", Published: "March 3, 2023", Provider: "brave"},
+			Snippet: "The tower is 330 metres (1,083 ft) tall. … It was the tallest structure until 1930.", Published: "2024-02-12T10:00:00", PublishedAt: time.Date(2024, 2, 12, 10, 0, 0, 0, time.UTC), Provider: "brave"},
+		{Title: "Tower facts", URL: "https://facts.example.com/tower", Snippet: "Built for the 1889 fair.", Published: "March 3, 2023", PublishedAt: time.Date(2023, 3, 3, 0, 0, 0, 0, time.UTC), Provider: "brave"},
 	}}
 	if d := cmp.Diff(want, resp); d != "" {
 		t.Errorf("response (-want +got):\n%s", d)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -48,8 +49,9 @@ func TestExtractSavedPages(t *testing.T) {
 	}
 }
 
-// BenchmarkExtract measures extraction throughput per saved page.
-func BenchmarkExtract(b *testing.B) {
+// BenchmarkReadSavedPage measures extraction throughput on the saved news
+// pages, in pages per second on one core.
+func BenchmarkReadSavedPage(b *testing.B) {
 	u, _ := url.Parse("https://www.dailyexample.com/news/story")
 	for name, body := range savedPages(b) {
 		b.Run(strings.TrimSuffix(name, ".html"), func(b *testing.B) {
@@ -63,4 +65,22 @@ func BenchmarkExtract(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 		})
 	}
+}
+
+// TestExtractConcurrently reads the saved pages from several goroutines
+// at once, as the bot does; run with -race.
+func TestExtractConcurrently(t *testing.T) {
+	u, _ := url.Parse("https://www.dailyexample.com/news/story")
+	pages := savedPages(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		for name, body := range pages {
+			wg.Go(func() {
+				if p, err := extract(body, "html", "text/html; charset=utf-8", u); err != nil || len(p.Text) < 2000 {
+					t.Errorf("%s: %v", name, err)
+				}
+			})
+		}
+	}
+	wg.Wait()
 }

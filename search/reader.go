@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,9 +15,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
-	readability "codeberg.org/readeck/go-readability/v2"
-	"codeberg.org/readeck/go-readability/v2/render"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 )
@@ -61,6 +59,9 @@ type ReaderOptions struct {
 	// CacheTTL is how long a cached page stays fresh; 0 means
 	// DefaultPageTTL.
 	CacheTTL time.Duration
+	// ExtractTimeout caps the time spent extracting the text of a page
+	// once its body is read; 0 means DefaultExtractTimeout.
+	ExtractTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -96,6 +97,9 @@ func NewReader(opts ReaderOptions) *Reader {
 	}
 	if opts.CacheTTL <= 0 {
 		opts.CacheTTL = DefaultPageTTL
+	}
+	if opts.ExtractTimeout <= 0 {
+		opts.ExtractTimeout = DefaultExtractTimeout
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -181,7 +185,7 @@ func (r *Reader) fetch(parent context.Context, rawURL string, u *url.URL) (*Page
 		return nil, &RefusedError{URL: rawURL, Reason: fmt.Sprintf("%q is not a valid address", rawURL)}
 	}
 	req.Header.Set("User-Agent", r.opts.UserAgent)
-	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/pdf,text/plain;q=0.9,*/*;q=0.1")
 	resp, err := r.client.Do(req)
 	if err != nil {
 		return nil, r.fetchError(parent, ctx, rawURL, err)
@@ -205,14 +209,28 @@ func (r *Reader) fetch(parent context.Context, rawURL string, u *url.URL) (*Page
 	if truncated {
 		body = body[:r.opts.MaxBytes]
 	}
-	if kind == "" { // no Content-Type: sniff
+	switch {
+	case kind == "binary" && isPDF(body):
+		kind = "pdf"
+	case kind == "binary":
+		return nil, typeRefusal(final, mediaType(ct))
+	case kind == "": // no Content-Type: sniff
 		ct = http.DetectContentType(body)
+		if isPDF(body) {
+			ct = "application/pdf"
+		}
 		if kind, err = pageKind(final, ct); err != nil {
 			return nil, err
 		}
+		if kind == "binary" {
+			return nil, typeRefusal(final, mediaType(ct))
+		}
+	}
+	if kind == "pdf" && truncated {
+		return nil, fmt.Errorf("reading %s: the PDF is larger than the %d-byte size cap, and a PDF cannot be read in part", final, r.opts.MaxBytes)
 	}
 	sum := sha256.Sum256(body)
-	p, err := extract(body, kind, ct, final)
+	p, err := extractBounded(parent, r.opts.ExtractTimeout, body, kind, ct, final)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", final, err)
 	}
@@ -243,23 +261,41 @@ func (r *Reader) fetchError(parent, ctx context.Context, rawURL string, err erro
 	return fmt.Errorf("reading %s: %w", rawURL, unwrapURLError(err))
 }
 
-// pageKind says how a content type is read: "html", "text", or "" when
-// there is no type to go by. Other types are refused.
+// pageKind says how a content type is read: "html", "text", "pdf",
+// "binary" for a generic binary type that is read only if the body turns
+// out to be a PDF, or "" when there is no type to go by. Other types are
+// refused.
 func pageKind(u *url.URL, ct string) (string, error) {
 	if strings.TrimSpace(ct) == "" {
 		return "", nil
 	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		mt = strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
-	}
-	switch mt {
+	switch mt := mediaType(ct); mt {
 	case "text/html", "application/xhtml+xml":
 		return "html", nil
 	case "text/plain", "text/markdown", "text/x-markdown":
 		return "text", nil
+	case "application/pdf", "application/x-pdf":
+		return "pdf", nil
+	case "application/octet-stream", "binary/octet-stream", "application/download", "application/force-download":
+		if strings.HasSuffix(strings.ToLower(u.Path), ".pdf") {
+			return "pdf", nil
+		}
+		return "binary", nil
+	default:
+		return "", typeRefusal(u, mt)
 	}
-	return "", &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML and plain-text pages can be read", u, mt)}
+}
+
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
+	}
+	return mt
+}
+
+func typeRefusal(u *url.URL, mt string) error {
+	return &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML, plain-text and PDF documents can be read", u, mt)}
 }
 
 var blankLines = regexp.MustCompile(`\n{3,}`)
@@ -273,59 +309,34 @@ func tidyText(s string) string {
 	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
-// extract reads a body already known to be HTML or text.
-func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
-	utf8Body, err := toUTF8(body, contentType)
-	if err != nil {
-		return nil, err
-	}
-	p := &Page{Site: siteOf(pageURL)}
-	if kind == "text" {
-		p.Text = tidyText(string(utf8Body))
-		if first, _, _ := strings.Cut(p.Text, "\n"); first != "" {
-			p.Title = clip(first, 120)
-		}
-		return p, nil
-	}
-	doc, err := html.Parse(bytes.NewReader(utf8Body))
-	if err != nil {
-		return nil, fmt.Errorf("the page is not readable HTML: %w", err)
-	}
-	docTitle := titleOf(doc)
-	removeFurniture(doc)
-	parser := readability.NewParser()
-	art, err := parser.ParseAndMutate(doc, pageURL)
-	if err == nil && art.Node != nil {
-		p.Text = tidyText(render.InnerText(art.Node))
-		p.Title = strings.TrimSpace(art.Title())
-		p.Byline = strings.TrimSpace(art.Byline())
-		if s := strings.TrimSpace(art.SiteName()); s != "" {
-			p.Site = s
-		}
-		if t, err := art.PublishedTime(); err == nil {
-			p.Published = t.UTC().Format(time.RFC3339)
-		}
-	}
-	if p.Text == "" {
-		// Readability found no article: fall back to the visible text.
-		doc, err := html.Parse(bytes.NewReader(utf8Body))
-		if err == nil {
-			stripNodes(doc)
-			p.Text = tidyText(render.InnerText(doc))
-		}
-	}
-	if p.Title == "" {
-		p.Title = docTitle
-	}
-	return p, nil
-}
+// metaCharset finds a charset declared in a <meta> tag, however far into
+// the head it is.
+var metaCharset = regexp.MustCompile(`(?i)<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.-]+)`)
 
+// toUTF8 decodes body as the header, a byte-order mark or a <meta> tag
+// says; with none of them, a body that is valid UTF-8 is read as UTF-8
+// and any other as Windows-1252. Browsers look past the first kilobyte
+// that the HTML prescan covers, and so does this.
 func toUTF8(body []byte, contentType string) ([]byte, error) {
-	rd, err := charset.NewReader(bytes.NewReader(body), contentType)
-	if err != nil {
-		return body, nil // unknown charset: read as is
+	enc, name, certain := charset.DetermineEncoding(body, contentType)
+	if !certain {
+		head := body[:min(len(body), 64<<10)]
+		if m := metaCharset.FindSubmatch(head); m != nil {
+			if e, n := charset.Lookup(string(m[1])); e != nil {
+				enc, name = e, n
+			}
+		} else if utf8.Valid(body) {
+			return body, nil
+		}
 	}
-	return io.ReadAll(rd)
+	if name == "utf-8" {
+		return body, nil
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return body, nil // undecodable: read as is
+	}
+	return out, nil
 }
 
 func siteOf(u *url.URL) string {
@@ -372,53 +383,4 @@ func stripNodes(n *html.Node) {
 		stripNodes(c)
 		c = next
 	}
-}
-
-// removeFurniture drops advertising, cookie and newsletter boxes that
-// readability keeps when a site puts them inside the article body.
-func removeFurniture(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode && isFurniture(c) {
-			n.RemoveChild(c)
-		} else {
-			removeFurniture(c)
-		}
-		c = next
-	}
-}
-
-func isFurniture(n *html.Node) bool {
-	if n.Data == "body" || n.Data == "html" || n.Data == "article" || n.Data == "main" {
-		return false
-	}
-	for _, a := range n.Attr {
-		switch a.Key {
-		case "data-ad-unit", "data-ad-slot", "data-ad-client":
-			return true
-		case "aria-label":
-			if strings.EqualFold(a.Val, "advertisement") {
-				return true
-			}
-		case "class", "id":
-			for _, tok := range strings.Fields(strings.ToLower(a.Val)) {
-				if furnitureToken(tok) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func furnitureToken(t string) bool {
-	switch {
-	case t == "ad" || t == "ads" || t == "adsbygoogle" || t == "advertisement":
-		return true
-	case strings.HasPrefix(t, "ad-") || strings.HasPrefix(t, "ads-") || strings.HasPrefix(t, "ad_") || strings.HasPrefix(t, "advert"):
-		return true
-	case strings.HasPrefix(t, "sponsor") || strings.HasPrefix(t, "cookie") || strings.HasPrefix(t, "newsletter"):
-		return true
-	}
-	return false
 }

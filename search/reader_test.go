@@ -188,15 +188,16 @@ func TestReaderReadsArticle(t *testing.T) {
 	}
 	sum := sha256.Sum256([]byte(articleHTML))
 	want := &Page{
-		URL:       "http://news.example/start",
-		FinalURL:  "http://other.example/story?id=7",
-		Title:     "Tower grows six metres | Example News", // readability keeps short titles whole
-		Site:      "Example News",
-		Byline:    "Jane Reporter",
-		Published: "2024-02-12T10:00:00Z",
-		FetchedAt: now,
-		SHA256:    hex.EncodeToString(sum[:]),
-		Bytes:     len(articleHTML),
+		URL:         "http://news.example/start",
+		FinalURL:    "http://other.example/story?id=7",
+		Title:       "Tower grows six metres", // the headline; the site's name is in Site
+		Site:        "Example News",
+		Byline:      "Jane Reporter",
+		Published:   "2024-02-12T10:00:00Z",
+		PublishedAt: time.Date(2024, 2, 12, 10, 0, 0, 0, time.UTC),
+		FetchedAt:   now,
+		SHA256:      hex.EncodeToString(sum[:]),
+		Bytes:       len(articleHTML),
 	}
 	if d := cmp.Diff(want, p, cmpopts.IgnoreFields(Page{}, "Text")); d != "" {
 		t.Errorf("page (-want +got):\n%s", d)
@@ -309,6 +310,9 @@ func TestReaderLimitsAndTypes(t *testing.T) {
 			io.WriteString(w, "%PDF-1.7")
 		case "/image":
 			w.Header().Set("Content-Type", "image/png")
+		case "/download":
+			w.Header().Set("Content-Type", "application/octet-stream")
+			io.WriteString(w, "\x00\x01binary")
 		case "/untyped":
 			w.Header()["Content-Type"] = nil
 			io.WriteString(w, "<!DOCTYPE html><html><head><title>Sniffed</title></head><body><p>Hello.</p></body></html>")
@@ -339,12 +343,17 @@ func TestReaderLimitsAndTypes(t *testing.T) {
 		t.Errorf("big page: truncated %v, bytes %d; want true, 1000", p.Truncated, p.Bytes)
 	}
 
-	for _, path := range []string{"/pdf", "/image"} {
+	for _, path := range []string{"/image", "/download"} {
 		_, err = r.Read(ctx, "http://news.example"+path)
 		var refused *RefusedError
-		if !errors.As(err, &refused) || !strings.Contains(err.Error(), "only HTML and plain-text pages can be read") {
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), "only HTML, plain-text and PDF documents can be read") {
 			t.Errorf("%s: err = %v, want type refusal", path, err)
 		}
+	}
+	// A PDF is read; this one is only a header.
+	_, err = r.Read(ctx, "http://news.example/pdf")
+	if err == nil || !strings.Contains(err.Error(), "the PDF could not be read") {
+		t.Errorf("/pdf: err = %v, want a PDF read error", err)
 	}
 
 	p, err = r.Read(ctx, "http://news.example/untyped")

@@ -14,11 +14,15 @@ import (
 
 // Result is one hit returned by a search provider.
 type Result struct {
-	Title     string  `json:"title"`
-	URL       string  `json:"url"`
-	Snippet   string  `json:"snippet"`
-	Score     float64 `json:"score,omitempty"`
-	Published string  `json:"published,omitempty"`
+	Title   string  `json:"title"`
+	URL     string  `json:"url"`
+	Snippet string  `json:"snippet"`
+	Score   float64 `json:"score,omitempty"`
+	// Published is the publication date as the provider gave it, and
+	// PublishedAt the same date read, zero when absent, relative ("2 days
+	// ago") or unreadable.
+	Published   string    `json:"published,omitempty"`
+	PublishedAt time.Time `json:"published_at,omitzero"`
 	// Provider names the provider that returned the result.
 	Provider string `json:"provider,omitempty"`
 	// Publisher and Rating are set for published fact-checks (ClaimReview).
@@ -40,14 +44,23 @@ type Response struct {
 // Page is what the reader extracted from one URL.
 type Page struct {
 	// URL is the address asked for; FinalURL the one after redirects.
-	URL       string    `json:"url"`
-	FinalURL  string    `json:"final_url"`
-	Title     string    `json:"title"`
-	Site      string    `json:"site,omitempty"`
-	Byline    string    `json:"byline,omitempty"`
-	Published string    `json:"published,omitempty"`
-	Text      string    `json:"text"`
-	FetchedAt time.Time `json:"fetched_at"`
+	URL      string `json:"url"`
+	FinalURL string `json:"final_url"`
+	Title    string `json:"title"`
+	Site     string `json:"site,omitempty"`
+	Byline   string `json:"byline,omitempty"`
+	// Published is when the page says it was published, as RFC 3339, or
+	// a plain date (2006-01-02) when the page gives no time; empty when
+	// unknown. PublishedAt is the same instant, zero when unknown.
+	Published   string    `json:"published,omitempty"`
+	PublishedAt time.Time `json:"published_at,omitzero"`
+	Text        string    `json:"text"`
+	// PageCount is how many pages a document with pages (a PDF) has, and
+	// Pages the text of each; Text is then the pages' text in order,
+	// separated by blank lines. Both are empty for web pages.
+	PageCount int        `json:"page_count,omitempty"`
+	Pages     []PageText `json:"pages,omitempty"`
+	FetchedAt time.Time  `json:"fetched_at"`
 	// SHA256 is the hex digest of the body as fetched.
 	SHA256 string `json:"sha256"`
 	// Bytes is how many bytes of body were read.

@@ -80,7 +80,7 @@ func (s *SearXNG) Search(ctx context.Context, query string, max int) ([]Result, 
 		if r.PublishedDate != nil {
 			pub = *r.PublishedDate
 		}
-		res = append(res, Result{Title: plain(r.Title), URL: r.URL, Snippet: plain(r.Content), Score: r.Score, Published: pub, Provider: "searxng"})
+		res = append(res, Result{Title: plain(r.Title), URL: r.URL, Snippet: plain(r.Content), Score: r.Score, Published: pub, PublishedAt: parsePublished(pub), Provider: "searxng"})
 		if len(res) == max {
 			break
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -42,7 +43,7 @@ func TestSearXNGSearch(t *testing.T) {
 	}
 	want := &Response{Query: "eiffel tower height", Provider: "searxng", Results: []Result{
 		{Title: "Eiffel Tower", URL: "https://en.example.org/wiki/Eiffel_Tower", Snippet: "The tower is 330 metres tall.", Score: 3.5, Provider: "searxng"},
-		{Title: "Tower grows", URL: "https://news.example.com/tower", Snippet: "A new antenna added six metres.", Score: 0.33, Published: "2024-02-12T00:00:00", Provider: "searxng"},
+		{Title: "Tower grows", URL: "https://news.example.com/tower", Snippet: "A new antenna added six metres.", Score: 0.33, Published: "2024-02-12T00:00:00", PublishedAt: time.Date(2024, 2, 12, 0, 0, 0, 0, time.UTC), Provider: "searxng"},
 	}}
 	if d := cmp.Diff(want, resp); d != "" {
 		t.Errorf("response (-want +got):\n%s", d)

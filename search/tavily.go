@@ -90,12 +90,13 @@ func (t *Tavily) Search(ctx context.Context, query string, max int) ([]Result, e
 			continue
 		}
 		res = append(res, Result{
-			Title:     r.Title,
-			URL:       r.URL,
-			Snippet:   strings.TrimSpace(r.Content),
-			Score:     r.Score,
-			Published: r.PublishedDate,
-			Provider:  "tavily",
+			Title:       r.Title,
+			URL:         r.URL,
+			Snippet:     strings.TrimSpace(r.Content),
+			Score:       r.Score,
+			Published:   r.PublishedDate,
+			PublishedAt: parsePublished(r.PublishedDate),
+			Provider:    "tavily",
 		})
 	}
 	return res, nil

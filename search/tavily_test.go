@@ -63,7 +63,7 @@ func TestTavilySearch(t *testing.T) {
 		Provider: "tavily",
 		Results: []Result{
 			{Title: "Eiffel Tower facts and figures - Example", URL: "https://www.example.org/eiffel?utm_source=x", Snippet: "The tower is 330 metres tall.", Score: 0.91, Provider: "tavily"},
-			{Title: "Tower grows", URL: "https://news.example.com/a", Snippet: "It grew 6 m with a new antenna.", Score: 0.77, Published: "Mon, 12 Feb 2024 10:00:00 GMT", Provider: "tavily"},
+			{Title: "Tower grows", URL: "https://news.example.com/a", Snippet: "It grew 6 m with a new antenna.", Score: 0.77, Published: "Mon, 12 Feb 2024 10:00:00 GMT", PublishedAt: time.Date(2024, 2, 12, 10, 0, 0, 0, time.UTC), Provider: "tavily"},
 		},
 	}
 	if d := cmp.Diff(want, resp); d != "" {

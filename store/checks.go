@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -37,14 +38,12 @@ type Check struct {
 	// Private is set when the answer was shown to the asker only; chat
 	// history then hides the check from everyone else.
 	Private bool `json:"private,omitempty"`
-}
-
-// Feedback is a remark on a check, e.g. from a "wrong?" button.
-type Feedback struct {
-	User  string    `json:"user"`
-	Claim int       `json:"claim"` // index into Report.Claims, -1 for the whole check
-	Note  string    `json:"note"`
-	At    time.Time `json:"at"`
+	// Visibility is who could read the place the check was made in
+	// (unknown for older records: treated as not public). See VisibleTo.
+	Visibility Visibility `json:"visibility,omitempty"`
+	// CacheRefs are the cache records the check used or wrote (see
+	// RecordCaches), so Forget can delete them with the check.
+	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
 }
 
 // SaveCheck assigns c.ID (and CreatedAt) if empty and stores the check with
@@ -156,7 +155,7 @@ func putCheck(tb *bolt.Bucket, c *Check) error {
 		return err
 	}
 	s := summarize(c)
-	v, err := encode(c)
+	v, err := encode(withoutStoredFeedback(tb, c))
 	if err != nil {
 		return err
 	}
@@ -189,6 +188,31 @@ func putCheck(tb *bolt.Bucket, c *Check) error {
 	return nil
 }
 
+// withoutStoredFeedback returns c, or a copy without the notes that tenant
+// bucket tb keeps in its feedback bucket (a check read with Check and saved
+// again must not store them twice).
+func withoutStoredFeedback(tb *bolt.Bucket, c *Check) *Check {
+	if len(c.Feedback) == 0 || c.ID == "" {
+		return c
+	}
+	stored := Check{ID: c.ID}
+	if readFeedback(tb, &stored) != nil || len(stored.Feedback) == 0 {
+		return c
+	}
+	cp := *c
+	cp.Feedback = nil
+	for _, f := range c.Feedback {
+		if i := slices.IndexFunc(stored.Feedback, func(g Feedback) bool {
+			return g.User == f.User && g.Claim == f.Claim && g.Note == f.Note && g.At.Equal(f.At)
+		}); i >= 0 {
+			stored.Feedback = slices.Delete(stored.Feedback, i, i+1)
+			continue
+		}
+		cp.Feedback = append(cp.Feedback, f)
+	}
+	return &cp
+}
+
 // deleteCheck removes a check and everything derived from it.
 func deleteCheck(tb *bolt.Bucket, s *CheckSummary) error {
 	if err := deleteIndexes(tb, s); err != nil {
@@ -196,6 +220,9 @@ func deleteCheck(tb *bolt.Bucket, s *CheckSummary) error {
 	}
 	id := []byte(s.ID)
 	if err := deleteWords(tb, id); err != nil {
+		return err
+	}
+	if _, err := deleteFeedback(tb, s.ID); err != nil {
 		return err
 	}
 	for _, name := range [][]byte{bChecks, bSums, bText} {
@@ -251,14 +278,15 @@ func (c *Check) Summary() CheckSummary { return *summarize(c) }
 
 func summarize(c *Check) *CheckSummary {
 	s := &CheckSummary{
-		ID:        c.ID,
-		Channel:   c.Channel,
-		User:      c.User,
-		Text:      cut(c.Text, summaryText),
-		CreatedAt: c.CreatedAt,
-		Verdicts:  []factcheck.Label{},
-		Claims:    []string{},
-		Private:   c.Private,
+		ID:         c.ID,
+		Channel:    c.Channel,
+		User:       c.User,
+		Text:       cut(c.Text, summaryText),
+		CreatedAt:  c.CreatedAt,
+		Verdicts:   []factcheck.Label{},
+		Claims:     []string{},
+		Private:    c.Private,
+		Visibility: c.Visibility,
 	}
 	if c.Report != nil {
 		for _, v := range c.Report.Claims {
@@ -316,46 +344,15 @@ func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
 		if v == nil {
 			return ErrNotFound
 		}
-		return decode(v, &c)
+		if err := decode(v, &c); err != nil {
+			return err
+		}
+		return readFeedback(tb, &c)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("check %q: %w", id, err)
 	}
 	return &c, nil
-}
-
-// AddFeedback appends feedback to a check.
-func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedback) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if f.At.IsZero() {
-		f.At = db.now().UTC()
-	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		v := sub(tb, bChecks).Get([]byte(checkID))
-		if v == nil {
-			return ErrNotFound
-		}
-		var c Check
-		if err := decode(v, &c); err != nil {
-			return err
-		}
-		c.Feedback = append(c.Feedback, f)
-		nv, err := encode(&c)
-		if err != nil {
-			return err
-		}
-		return sub(tb, bChecks).Put([]byte(checkID), nv)
-	})
-	if err != nil {
-		return fmt.Errorf("add feedback to %q: %w", checkID, err)
-	}
-	return nil
 }
 
 // EachCheck calls fn for every check of the tenant, oldest first. It reads
@@ -388,6 +385,9 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 			for ; k != nil && len(cs) < batch; k, v = cur.Next() {
 				var c Check
 				if err := decode(v, &c); err != nil {
+					return fmt.Errorf("check %s: %w", k, err)
+				}
+				if err := readFeedback(tb, &c); err != nil {
 					return fmt.Errorf("check %s: %w", k, err)
 				}
 				cs = append(cs, &c)

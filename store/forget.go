@@ -3,24 +3,40 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/factbot-dev/factbot/search"
 )
 
-// ForgetStats counts what Forget removed.
+// ForgetStats counts what Forget and ForgetTenant removed.
 type ForgetStats struct {
 	Checks      int `json:"checks"`
 	Requests    int `json:"requests"`
 	Verdicts    int `json:"verdicts"`
 	Extractions int `json:"extractions"`
+	Feedback    int `json:"feedback"` // notes on the deleted checks
+	// Searches counts cached search and fact-check answers, Pages cached
+	// pages, Snapshots page snapshots, of the shared web cache.
+	Searches  int `json:"searches"`
+	Pages     int `json:"pages"`
+	Snapshots int `json:"snapshots"`
 }
 
-// Forget deletes what one user asked in one tenant, in one transaction:
-// their checks with every index entry, their requests (pending ones too),
-// and the cached verdicts and extractions of the claims and texts of those
-// checks, so their words do not outlive the request. Feedback they left on
-// other people's checks is kept.
+// Forget deletes what one user asked in one tenant, and everything their
+// requests caused, in one transaction: their checks with every index entry
+// and the feedback on them, their requests (pending ones too), the cached
+// verdicts of their claims and extractions of their texts (a linked page's
+// text too, when the message was only a link), and, in the shared web
+// cache, the search answers of the queries built from their claims and the
+// pages and snapshots of the URLs their checks read or cite — except the
+// web entries that a remaining check or cached verdict of any tenant also
+// cites. Feedback they left on other people's checks is kept.
 func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, error) {
 	var st ForgetStats
 	if err := ctx.Err(); err != nil {
@@ -29,15 +45,22 @@ func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, err
 	if user == "" {
 		return st, fmt.Errorf("forget: empty user")
 	}
+	if tenant == WebTenant {
+		return st, fmt.Errorf("forget: %s is not a tenant", WebTenant)
+	}
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
 		}
-		if err := forgetChecks(tb, user, &st); err != nil {
+		web := newWebRefs()
+		if err := forgetChecks(tb, user, web, &st); err != nil {
 			return err
 		}
-		return forgetRequests(tb, user, &st)
+		if err := forgetRequests(tb, user, web, &st); err != nil {
+			return err
+		}
+		return forgetWeb(tx, web, &st)
 	})
 	if err != nil {
 		return st, fmt.Errorf("forget: %w", err)
@@ -45,10 +68,94 @@ func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, err
 	return st, nil
 }
 
+// ForgetTenant deletes every record of a tenant (a workspace or guild that
+// removed the bot), in one transaction, with the web cache entries its
+// checks and requests caused that no other tenant's records cite.
+func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, error) {
+	var st ForgetStats
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	if tenant == WebTenant {
+		return st, fmt.Errorf("forget tenant: %s is not a tenant", WebTenant)
+	}
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil {
+			return err
+		}
+		web := newWebRefs()
+		if err := tenantWebRefs(tb, web, &st); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bTenants).DeleteBucket([]byte(tenant)); err != nil {
+			return err
+		}
+		return forgetWeb(tx, web, &st)
+	})
+	if err != nil {
+		return st, fmt.Errorf("forget tenant %s: %w", tenant, err)
+	}
+	return st, nil
+}
+
+// tenantWebRefs adds to web what the records of tenant bucket tb name in
+// the web cache, and counts the records in st.
+func tenantWebRefs(tb *bolt.Bucket, web *webRefs, st *ForgetStats) error {
+	count := func(name []byte) int {
+		if b := tb.Bucket(name); b != nil {
+			return b.Stats().KeyN
+		}
+		return 0
+	}
+	st.Verdicts, st.Extractions, st.Feedback = count(bVerdicts), count(bExtractions), count(bFeedback)
+	if b := tb.Bucket(bChecks); b != nil {
+		err := b.ForEach(func(k, v []byte) error {
+			var c Check
+			if err := decode(v, &c); err != nil {
+				return fmt.Errorf("check %s: %w", k, err)
+			}
+			web.addCheck(&c)
+			st.Checks++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if b := tb.Bucket(bRequests); b != nil {
+		err := b.ForEach(func(k, v []byte) error {
+			var r Request
+			if err := decode(v, &r); err != nil {
+				return fmt.Errorf("request %s: %w", k, err)
+			}
+			web.addRefs(r.CacheRefs)
+			if u := onlyURL(r.Text); u != "" {
+				web.urls[u] = true
+			}
+			st.Requests++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if b := tb.Bucket(bVerdicts); b != nil {
+		return b.ForEach(func(_, v []byte) error {
+			var e cachedVerdict
+			if decode(v, &e) == nil {
+				web.addVerdict(e.Verdict)
+			}
+			return nil
+		})
+	}
+	return nil
+}
+
 // forgetChecks deletes the user's checks in tenant bucket tb, with the
-// cached verdicts of their claims and the cached extractions of their
-// texts.
-func forgetChecks(tb *bolt.Bucket, user string, st *ForgetStats) error {
+// cached verdicts of their claims and the cached extractions they caused,
+// and adds what they name in the web cache to web.
+func forgetChecks(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) error {
 	var ids [][]byte
 	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), nil, func(id []byte) (bool, error) {
 		ids = append(ids, bytes.Clone(id))
@@ -75,6 +182,22 @@ func forgetChecks(tb *bolt.Bucket, user string, st *ForgetStats) error {
 		if err := forgetCached(sub(tb, bExtractions), c.Text, &st.Extractions); err != nil {
 			return err
 		}
+		if err := forgetRefs(tb, c.CacheRefs, st); err != nil {
+			return err
+		}
+		if len(c.CacheRefs) == 0 && onlyURL(c.Text) != "" {
+			// Written before checks recorded their cache entries: the
+			// extraction of the linked page is found by its claims.
+			if err := forgetPageExtraction(tb, &c, st); err != nil {
+				return err
+			}
+		}
+		web.addCheck(&c)
+		n, err := deleteFeedback(tb, c.ID)
+		if err != nil {
+			return err
+		}
+		st.Feedback += n
 		if err := deleteCheck(tb, summarize(&c)); err != nil {
 			return err
 		}
@@ -84,8 +207,9 @@ func forgetChecks(tb *bolt.Bucket, user string, st *ForgetStats) error {
 }
 
 // forgetRequests deletes the user's requests in tenant bucket tb, pending
-// ones too, with the cached extractions of their texts.
-func forgetRequests(tb *bolt.Bucket, user string, st *ForgetStats) error {
+// ones too, with the cached extractions of their texts and the records
+// they caused.
+func forgetRequests(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) error {
 	reqs, err := requestsWhere(tb, func(r *Request) bool { return r.User == user })
 	if err != nil {
 		return err
@@ -98,9 +222,81 @@ func forgetRequests(tb *bolt.Bucket, user string, st *ForgetStats) error {
 			if err := forgetCached(sub(tb, bExtractions), r.Text, &st.Extractions); err != nil {
 				return err
 			}
+			if u := onlyURL(r.Text); u != "" {
+				web.urls[u] = true
+			}
+		}
+		if err := forgetRefs(tb, r.CacheRefs, st); err != nil {
+			return err
+		}
+		web.addRefs(r.CacheRefs)
+	}
+	st.Requests += len(reqs)
+	return nil
+}
+
+// forgetRefs deletes the tenant cache entries (verdicts, extractions) that
+// refs name from tenant bucket tb.
+func forgetRefs(tb *bolt.Bucket, refs []CacheRef, st *ForgetStats) error {
+	for _, r := range refs {
+		var b *bolt.Bucket
+		var n *int
+		switch r.Kind {
+		case RefVerdict:
+			b, n = sub(tb, bVerdicts), &st.Verdicts
+		case RefExtraction:
+			b, n = sub(tb, bExtractions), &st.Extractions
+		default:
+			continue
+		}
+		if b.Get([]byte(r.Key)) != nil {
+			if err := b.Delete([]byte(r.Key)); err != nil {
+				return err
+			}
+			*n++
 		}
 	}
-	st.Requests = len(reqs)
+	return nil
+}
+
+// forgetPageExtraction deletes from tenant bucket tb the cached
+// extractions whose claims begin with the claims of c, a check of a
+// message that was only a link: the extraction is keyed by the page's
+// text, not the message.
+func forgetPageExtraction(tb *bolt.Bucket, c *Check, st *ForgetStats) error {
+	if c.Report == nil || len(c.Report.Claims) == 0 {
+		return nil
+	}
+	var claims []string
+	for _, v := range c.Report.Claims {
+		if v != nil {
+			claims = append(claims, v.Claim)
+		}
+	}
+	b := sub(tb, bExtractions)
+	var keys [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var e cachedExtraction
+		if decode(v, &e) != nil || e.Extraction == nil || len(e.Extraction.Claims) < len(claims) {
+			return nil
+		}
+		for i, cl := range claims {
+			if e.Extraction.Claims[i].Claim != cl {
+				return nil
+			}
+		}
+		keys = append(keys, bytes.Clone(k))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+		st.Extractions++
+	}
 	return nil
 }
 
@@ -113,4 +309,121 @@ func forgetCached(b *bolt.Bucket, text string, n *int) error {
 		return b.Delete(k)
 	}
 	return nil
+}
+
+// forgetWeb deletes the web cache entries and snapshots that gone names,
+// except those that the remaining records of every tenant name too.
+func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
+	wt := tx.Bucket(bTenants).Bucket([]byte(WebTenant))
+	if wt == nil {
+		return nil
+	}
+	cache, snaps := wt.Bucket(bWebCache), wt.Bucket(bSnapshots)
+	queries := queryIndex(cache)
+	delKeys, delSnaps := resolve(cache, snaps, gone, queries)
+	if len(delKeys) == 0 && len(delSnaps) == 0 {
+		return nil
+	}
+	kept := newWebRefs()
+	if err := remainingWebRefs(tx, kept); err != nil {
+		return err
+	}
+	// Scanning every remaining record is the cost of a rare operation;
+	// it only happens when the forgotten records name stored web entries.
+	keepKeys, keepSnaps := resolve(cache, snaps, kept, queries)
+	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
+		if keepKeys[k] {
+			continue
+		}
+		if err := cache.Delete([]byte(k)); err != nil {
+			return err
+		}
+		if strings.HasPrefix(k, search.PageBucket+"\x00") {
+			st.Pages++
+		} else {
+			st.Searches++
+		}
+	}
+	for _, h := range slices.Sorted(maps.Keys(delSnaps)) {
+		if keepSnaps[h] {
+			continue
+		}
+		if err := snaps.Delete([]byte(h)); err != nil {
+			return err
+		}
+		st.Snapshots++
+	}
+	return nil
+}
+
+// queryIndex maps each normalised search query of the web cache to the keys
+// of its answers (one per bucket and result count).
+func queryIndex(cache *bolt.Bucket) map[string][]string {
+	idx := map[string][]string{}
+	if cache == nil {
+		return idx
+	}
+	c := cache.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if q := queryOf(string(k)); q != "" {
+			idx[q] = append(idx[q], string(k))
+		}
+	}
+	return idx
+}
+
+// resolve returns the web cache keys and snapshot hashes that refs name
+// and that are stored: the exact keys, the page entries of the URLs, the
+// answers of the queries, and the snapshots of the refs and of the pages.
+func resolve(cache, snapshots *bolt.Bucket, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
+	keys, snaps = map[string]bool{}, map[string]bool{}
+	addSnap := func(h string) {
+		if snapshots != nil && snapshots.Get([]byte(h)) != nil {
+			snaps[h] = true
+		}
+	}
+	add := func(k string) {
+		v := get(cache, []byte(k))
+		if v == nil {
+			return
+		}
+		keys[k] = true
+		if strings.HasPrefix(k, search.PageBucket+"\x00") {
+			var e webEntry
+			var p search.Page
+			if decode(v, &e) == nil && json.Unmarshal(e.Val, &p) == nil && p.SHA256 != "" {
+				addSnap(p.SHA256)
+			}
+		}
+	}
+	for k := range refs.keys {
+		add(k)
+	}
+	for u := range refs.urls {
+		for _, k := range pageKeys(u) {
+			add(k)
+		}
+	}
+	for q := range refs.queries {
+		for _, k := range queries[q] {
+			add(k)
+		}
+	}
+	for h := range refs.snaps {
+		addSnap(h)
+	}
+	return keys, snaps
+}
+
+// remainingWebRefs adds to refs what every tenant's checks, requests and
+// cached verdicts name in the web cache.
+func remainingWebRefs(tx *bolt.Tx, refs *webRefs) error {
+	root := tx.Bucket(bTenants)
+	return root.ForEachBucket(func(name []byte) error {
+		if string(name) == WebTenant {
+			return nil
+		}
+		var st ForgetStats
+		return tenantWebRefs(root.Bucket(name), refs, &st)
+	})
 }

@@ -27,10 +27,10 @@ type HistoryQuery struct {
 	// cache (case, Unicode form, punctuation).
 	Search string
 	Limit  int // default 20, at most 1000
-	// HidePrivate leaves out private checks, except those of Viewer. Chat
-	// history sets it; the operator's CLI does not.
-	Viewer      string
-	HidePrivate bool
+	// Audience is who asks: History returns only the checks
+	// (*Check).VisibleTo it. Chat history sets it; nil (the operator's
+	// CLI) sees everything.
+	Audience *Audience
 }
 
 // CheckSummary is one history line.
@@ -44,6 +44,8 @@ type CheckSummary struct {
 	Claims    []string          `json:"claims"`
 	Cached    bool              `json:"cached,omitempty"`  // some verdict came from the cache
 	Private   bool              `json:"private,omitempty"` // answered to the asker only
+	// Visibility is who could read the place the check was made in.
+	Visibility Visibility `json:"visibility,omitempty"`
 }
 
 // summaryText bounds CheckSummary.Text.
@@ -225,7 +227,7 @@ func (q *HistoryQuery) Matches(c *Check) bool {
 
 // matches is Matches without the search words, on a stored summary.
 func (q *HistoryQuery) matches(s *CheckSummary) bool {
-	if q.HidePrivate && s.Private && (q.Viewer == "" || s.User != q.Viewer) {
+	if !s.VisibleTo(q.Audience) {
 		return false
 	}
 	if q.User != "" && s.User != q.User {

@@ -41,7 +41,30 @@ func tenantInvariants(name string, tb *bolt.Bucket) (errs []error, err error) {
 	}
 	errs = append(errs, indexInvariants(name, tb, want)...)
 	errs = append(errs, pendingInvariants(name, tb)...)
+	errs = append(errs, feedbackInvariants(name, tb)...)
 	return errs, nil
+}
+
+// feedbackInvariants checks that every note of tenant bucket tb's feedback
+// bucket decodes and belongs to a stored check.
+func feedbackInvariants(name string, tb *bolt.Bucket) []error {
+	var errs []error
+	fb, checks := tb.Bucket(bFeedback), tb.Bucket(bChecks)
+	if fb == nil {
+		return nil
+	}
+	fb.ForEach(func(k, v []byte) error {
+		id, _, ok := bytes.Cut(k, []byte{0})
+		var f Feedback
+		if err := decode(v, &f); err != nil || !ok || len(k) != len(id)+5 {
+			errs = append(errs, fmt.Errorf("%s/feedback %q: bad record", name, k))
+		}
+		if checks == nil || checks.Get(id) == nil {
+			errs = append(errs, fmt.Errorf("%s/feedback %q: no such check", name, k))
+		}
+		return nil
+	})
+	return errs
 }
 
 // derivedRecords reads every check of tenant bucket tb, checks that its

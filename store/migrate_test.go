@@ -118,6 +118,21 @@ func TestMigrateFromV1(t *testing.T) {
 	if h, _ := db.History(ctx, "G9", HistoryQuery{User: "U7"}); len(h) != 1 {
 		t.Errorf("second tenant's migrated check: %v", ids(h))
 	}
+	// Old records have no visibility: unknown, never public. A tenant-wide
+	// listing shows them to their asker and to the channel they were made
+	// in only.
+	for _, tc := range []struct {
+		a    *Audience
+		want int
+	}{
+		{&Audience{User: "U9", Channel: "C9", TenantWide: true}, 0},
+		{&Audience{User: "U9", Channel: "C1", TenantWide: true}, 1},
+		{&Audience{User: "U1", TenantWide: true}, 1},
+	} {
+		if h, _ := db.History(ctx, "T1", HistoryQuery{Audience: tc.a}); len(h) != tc.want {
+			t.Errorf("migrated check seen by %+v: %v, want %d", *tc.a, ids(h), tc.want)
+		}
+	}
 	mustf(t, db.checkInvariants(), "verify")
 	db.Close()
 

@@ -21,8 +21,10 @@ type PruneStats struct {
 }
 
 // Prune removes, in every tenant, checks created before cutoff (with their
-// index entries), finished (done or failed) requests last updated before
-// cutoff, and cached verdicts and extractions made before cutoff. Pending
+// index entries and feedback), finished (done or failed) requests last
+// updated before cutoff, the dedupe records of refused requests once they
+// are RefusedTTL old, and cached verdicts and extractions made before
+// cutoff. Pending
 // requests are kept whatever their age: they are still owed an answer.
 // Each tenant is pruned in its own transaction. Then it removes what was
 // retrieved from the web before cutoff (see WebTenant), except the page
@@ -34,6 +36,7 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("prune: %w", err)
 	}
+	refusedCutoff := db.now().Add(-RefusedTTL)
 	for _, t := range tenants {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -44,7 +47,7 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 			if err != nil {
 				return err
 			}
-			return pruneTenant(tb, cutoff, &ts)
+			return pruneTenant(tb, cutoff, refusedCutoff, &ts)
 		})
 		if err != nil {
 			return st, fmt.Errorf("prune tenant %s: %w", t, err)
@@ -80,12 +83,12 @@ func (db *DB) userTenants() ([]string, error) {
 
 // pruneTenant removes from tenant bucket tb what Prune removes before
 // cutoff, counting it in st.
-func pruneTenant(tb *bolt.Bucket, cutoff time.Time, st *PruneStats) error {
+func pruneTenant(tb *bolt.Bucket, cutoff, refusedCutoff time.Time, st *PruneStats) error {
 	var err error
 	if st.Checks, err = pruneChecks(tb, cutoff); err != nil {
 		return err
 	}
-	if st.Requests, err = pruneRequests(tb, cutoff); err != nil {
+	if st.Requests, err = pruneRequests(tb, cutoff, refusedCutoff); err != nil {
 		return err
 	}
 	if st.Verdicts, err = pruneCache(sub(tb, bVerdicts), cutoff, cachedAt); err != nil {
@@ -128,10 +131,11 @@ func pruneChecks(tb *bolt.Bucket, cutoff time.Time) (int, error) {
 	return len(old), nil
 }
 
-// pruneRequests removes the finished requests last updated before cutoff.
-func pruneRequests(tb *bolt.Bucket, cutoff time.Time) (int, error) {
+// pruneRequests removes the finished requests last updated before cutoff,
+// and the refused ones last updated before refusedCutoff.
+func pruneRequests(tb *bolt.Bucket, cutoff, refusedCutoff time.Time) (int, error) {
 	reqs, err := requestsWhere(tb, func(r *Request) bool {
-		return r.State != RequestPending && r.UpdatedAt.Before(cutoff)
+		return r.State != RequestPending && (r.UpdatedAt.Before(cutoff) || r.Refused && r.UpdatedAt.Before(refusedCutoff))
 	})
 	if err != nil {
 		return 0, err
@@ -182,4 +186,31 @@ func pruneCache(b *bolt.Bucket, cutoff time.Time, at func([]byte) (time.Time, er
 		}
 	}
 	return len(keys), nil
+}
+
+// PruneEvery runs Prune every interval until ctx is done, with the cutoff
+// retention before the time of each run (retention <= 0 keeps every check
+// and removes only the dedupe records of refused requests older than
+// RefusedTTL). It calls report, if not nil, with the result of each run.
+// factbot serve runs it in a goroutine:
+//
+//	go db.PruneEvery(ctx, time.Hour, retention, logPrune)
+func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration, report func(PruneStats, error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		var cutoff time.Time
+		if retention > 0 {
+			cutoff = db.now().Add(-retention)
+		}
+		st, err := db.Prune(ctx, cutoff)
+		if report != nil {
+			report(st, err)
+		}
+	}
 }

@@ -41,6 +41,16 @@ type Request struct {
 	Attempts  int       `json:"attempts,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Visibility is who can read Channel (unknown: treated as not public);
+	// the check made for the request copies it.
+	Visibility Visibility `json:"visibility,omitempty"`
+	// CacheRefs are the cache records a run for the request used or wrote
+	// (see RecordCaches), when no check was saved to carry them.
+	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
+	// Refused marks what is left of a refused request (see RefuseRequest):
+	// its key, for deduplication, and no content. Prune removes it after
+	// RefusedTTL.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // AcceptRequest stores r durably (the commit is fsync'd) unless a request
@@ -137,6 +147,47 @@ func (db *DB) FinishRequest(ctx context.Context, tenant, key, state, checkID str
 		}
 		return nil
 	})
+}
+
+// RefusedTTL is how long the dedupe record of a refused request is kept:
+// longer than any platform redelivers an event.
+const RefusedTTL = 24 * time.Hour
+
+// RefuseRequest finishes a refused request (e.g. over a rate limit) and
+// keeps only what deduplication needs: the stored request becomes a failed
+// record with Refused set, its key, tenant, platform and kind, and nothing
+// the person sent (text, user, channel, meta). Prune removes it once it is
+// RefusedTTL old, whatever its cutoff. The write shares the group commit of
+// the accepts. It returns an error wrapping ErrNotFound for an unknown key.
+func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	err := db.requests.do(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil {
+			return err
+		}
+		old, err := getRequest(tb, key)
+		if err != nil {
+			return err
+		}
+		r := RefusedStub(old)
+		r.UpdatedAt = db.now().UTC()
+		return putRequest(tb, old, r)
+	})
+	if err != nil {
+		return fmt.Errorf("refuse request %s: %w", key, err)
+	}
+	return nil
+}
+
+// RefusedStub returns the dedupe record RefuseRequest keeps of r.
+func RefusedStub(r *Request) *Request {
+	return &Request{
+		Key: r.Key, Tenant: r.Tenant, Platform: r.Platform, Kind: r.Kind,
+		State: RequestFailed, Refused: true, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+	}
 }
 
 // Request returns one request, or an error wrapping ErrNotFound.

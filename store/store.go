@@ -15,12 +15,21 @@
 //	tenants/<tenant>/by_channel/<channel>\x00<id>   ""
 //	tenants/<tenant>/by_user/<user>\x00<id>         ""
 //	tenants/<tenant>/by_verdict/<label>\x00<id>     ""
+//	tenants/<tenant>/feedback/<id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
 //	tenants/<tenant>/requests/<key>     envelope(Request)
 //	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  ""
 //	tenants/<tenant>/verdicts/<normalised claim>    envelope(cachedVerdict)
 //	tenants/<tenant>/extractions/<normalised input> envelope(cachedExtraction)
 //	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
 //	tenants/_web/snapshots/<sha256>                 envelope(webEntry): a page as read
+//
+// Records carry who could see where they were made (Visibility; see
+// (*Check).VisibleTo for the one rule of who may see a check in chat) and
+// the cache entries they caused (CacheRefs), which Forget deletes with
+// them. Fields added to records since version 3 are optional, and their
+// absence is safe (unknown visibility is not public), so they needed no
+// migration; nor did the feedback bucket, which starts empty (notes
+// stored in older check records are still read).
 //
 // A word search seeks each query word's prefix range in words/ and
 // intersects the IDs (see History).

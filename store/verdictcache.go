@@ -107,6 +107,7 @@ func (db *DB) getCached(ctx context.Context, tenant string, bucket []byte, text 
 	if !found || db.now().Sub(at()) >= maxAge {
 		return false, nil
 	}
+	record(ctx, refKind(bucket), key)
 	return true, nil
 }
 
@@ -132,5 +133,14 @@ func (db *DB) putCached(ctx context.Context, tenant string, bucket []byte, text 
 	if err != nil {
 		return fmt.Errorf("cache %s: %w", bucket, err)
 	}
+	record(ctx, refKind(bucket), key)
 	return nil
+}
+
+// refKind is the CacheRef kind of a tenant cache bucket.
+func refKind(bucket []byte) string {
+	if string(bucket) == string(bVerdicts) {
+		return RefVerdict
+	}
+	return RefExtraction
 }

@@ -35,10 +35,12 @@ func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, b
 	if err := ctx.Err(); err != nil {
 		return nil, time.Time{}, false, err
 	}
-	e, found, err := db.webGet(bWebCache, []byte(bucket+"\x00"+key))
+	k := []byte(webKey(bucket, key))
+	e, found, err := db.webGet(bWebCache, k)
 	if err != nil || !found {
 		return nil, time.Time{}, false, err
 	}
+	record(ctx, RefWeb, k)
 	return e.Val, e.At, true, nil
 }
 
@@ -63,12 +65,13 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 			hash = p.SHA256
 		}
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	k := []byte(webKey(bucket, key))
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
 		tb, err := tenantBucket(tx, WebTenant)
 		if err != nil {
 			return err
 		}
-		if err := sub(tb, bWebCache).Put([]byte(bucket+"\x00"+key), v); err != nil {
+		if err := sub(tb, bWebCache).Put(k, v); err != nil {
 			return err
 		}
 		if hash != "" {
@@ -76,6 +79,12 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	record(ctx, RefWeb, k)
+	record(ctx, RefSnapshot, []byte(hash))
+	return nil
 }
 
 // PageSnapshot returns the page whose body had the given SHA-256, as it

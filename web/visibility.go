@@ -1,36 +1,23 @@
 package web
 
-import "github.com/factbot-dev/factbot/store"
+import (
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/store"
+)
 
-// Audience is who looks through a link: the viewer it was made for and the
-// channel it was asked in. TenantWide is set for operators, who see every
-// check of the tenant.
-//
-// It mirrors store.Audience, which the store's privacy work introduces;
-// when that lands, visible and historyQuery become calls to it and this
-// type an alias.
-type Audience struct {
-	User, Channel string
-	TenantWide    bool
-}
+// audience is who looks through a link, for the one visibility rule
+// (store.Check.VisibleTo): the person the link was made for, asking in the
+// channel the link was asked for in, as chat's history and buttons see it
+// (bot.Audience). nil is an operator: everything.
+func audience(viewer, channel string) *store.Audience { return bot.Audience(viewer, channel) }
 
-// visible is the one place the web view decides whether a check may be
-// shown to a: chat's rule, a private check only to its asker. Everything
-// the pages and the export show of a check goes through it (history lists
-// through historyQuery, which asks the store for the same rule).
-func visible(c *store.Check, a Audience) bool {
-	if a.TenantWide {
-		return true
-	}
-	return !c.Private || (a.User != "" && c.User == a.User)
-}
+// visible reports whether a check may be shown to a. Everything the pages
+// and the export show of a check goes through it; history lists go
+// through historyQuery, which asks the store for the same rule.
+func visible(c *store.Check, a *store.Audience) bool { return c.VisibleTo(a) }
 
-// historyQuery makes q select only the checks visible lets a see, as chat's
-// history does.
-func historyQuery(q store.HistoryQuery, a Audience) store.HistoryQuery {
-	if !a.TenantWide {
-		q.Viewer = a.User
-		q.HidePrivate = true
-	}
+// historyQuery makes q select only the checks visible lets a see.
+func historyQuery(q store.HistoryQuery, a *store.Audience) store.HistoryQuery {
+	q.Audience = a
 	return q
 }

@@ -6,21 +6,24 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-// The one visibility rule, until store.Audience replaces it: chat's.
+// The web view's rule is chat's: store.Check.VisibleTo with bot.Audience.
 func TestVisible(t *testing.T) {
-	public := &store.Check{User: "U1", Channel: "C1"}
-	private := &store.Check{User: "U1", Channel: "D1", Private: true}
+	public := &store.Check{User: "U1", Channel: "C1", Visibility: store.VisibilityPublic}
+	channel := &store.Check{User: "U1", Channel: "G1", Visibility: store.VisibilityPrivate}
+	private := &store.Check{User: "U1", Channel: "C1", Private: true, Visibility: store.VisibilityPublic}
 	tests := []struct {
 		name string
 		c    *store.Check
-		a    Audience
+		a    *store.Audience
 		want bool
 	}{
-		{"public, anyone", public, Audience{User: "U2", Channel: "C9"}, true},
-		{"private, its asker", private, Audience{User: "U1"}, true},
-		{"private, someone else", private, Audience{User: "U2", Channel: "D1"}, false},
-		{"private, nobody", private, Audience{}, false},
-		{"private, operators", private, Audience{TenantWide: true}, true},
+		{"public channel, anyone anywhere", public, audience("U2", "C9"), true},
+		{"private channel, from inside", channel, audience("U2", "G1"), true},
+		{"private channel, from elsewhere", channel, audience("U2", "C9"), false},
+		{"private channel, its asker anywhere", channel, audience("U1", ""), true},
+		{"private answer, its asker", private, audience("U1", "D1"), true},
+		{"private answer, someone in the channel", private, audience("U2", "C1"), false},
+		{"private answer, operators", private, nil, true},
 	}
 	for _, tt := range tests {
 		if got := visible(tt.c, tt.a); got != tt.want {

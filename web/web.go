@@ -155,16 +155,18 @@ type access struct {
 	token  string  // the link token, carried on links between pages
 }
 
-// audience is who the holder is for the visibility rule; channel is where
-// the check was asked, for check links (the link was posted there).
-func (a *access) audience(channel string) Audience {
-	if a.admin {
-		return Audience{TenantWide: true}
+// audience is who the holder is for the visibility rule: nil (everything)
+// for operators; for a history link its viewer asking in its channel; for
+// a check link its viewer in the check's channel, where the link was
+// posted.
+func (a *access) audience(checkChannel string) *store.Audience {
+	switch {
+	case a.admin:
+		return nil
+	case a.claims.Scope == ScopeHistory:
+		return audience(a.claims.Viewer, a.claims.Channel)
 	}
-	if a.claims.Scope == ScopeHistory {
-		channel = a.claims.Channel
-	}
-	return Audience{User: a.claims.Viewer, Channel: channel}
+	return audience(a.claims.Viewer, checkChannel)
 }
 
 // guard authenticates a request (admin token or signed link), rate limits

@@ -167,7 +167,7 @@ func TestHistoryPaging(t *testing.T) {
 			link = htmlUnescape(body[j+len(`href="`) : i])
 		}
 	}
-	sums, err := f.db.History(t.Context(), "T3", historyQuery(storeQuery(), Audience{User: "U0"}))
+	sums, err := f.db.History(t.Context(), "T3", historyQuery(storeQuery(), audience("U0", "C1")))
 	if err != nil {
 		t.Fatal(err)
 	}

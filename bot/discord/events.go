@@ -217,7 +217,7 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 	}
 	user := interactionUser(i)
 	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
-	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), checkID, store.Feedback{User: user.ID, Claim: -1, Note: note})
+	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, store.Feedback{User: user.ID, Claim: -1, Note: note})
 	cancel()
 	if err != nil {
 		answer = bot.UserMessage(err)
@@ -398,7 +398,7 @@ func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d disco
 		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
-	h, err := a.core.History(sctx, tenant(i.GuildID, user.ID), user.ID, args)
+	h, err := a.core.History(sctx, tenant(i.GuildID, user.ID), user.ID, i.ChannelID, args)
 	cancel()
 	if err != nil {
 		a.respondEphemeral(respond, bot.UserMessage(err))

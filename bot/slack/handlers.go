@@ -115,7 +115,7 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	case "", "help":
 		return ephemeral(a.help()), nil
 	case "history":
-		return ephemeral(a.history(ctx, c.TeamID, c.UserID, rest)), nil
+		return ephemeral(a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest)), nil
 	}
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
@@ -153,12 +153,12 @@ func (a *Adapter) help() string {
 		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."
 }
 
-func (a *Adapter) history(ctx context.Context, tenant, viewer, args string) string {
+func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string) string {
 	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
 		return bot.UserMessage(err)
 	}
-	h, err := a.core.History(ctx, tenant, viewer, q)
+	h, err := a.core.History(ctx, tenant, viewer, channel, q)
 	if err != nil {
 		return bot.UserMessage(err)
 	}
@@ -212,7 +212,7 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 		_, err := a.core.Submit(ctx, r)
 		return err
 	case bot.ActionWrong:
-		note, err := a.core.Feedback(ctx, r.Tenant, act.Value, store.Feedback{User: r.User, Claim: -1})
+		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, store.Feedback{User: r.User, Claim: -1})
 		if err != nil {
 			note = bot.UserMessage(err)
 		}

@@ -28,11 +28,11 @@ func runBackup(ctx context.Context, a *app, args []string) error {
 	if src == dst {
 		return usagef("%s is the database itself; choose another file", pos[0])
 	}
-	db, err := openExistingStore(cfg)
+	db, closeDB, err := openMaintained(cfg)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeDB()
 	n, err := db.BackupFile(ctx, pos[0])
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
@@ -31,6 +32,13 @@ func openExistingStore(cfg *config.Config) (*store.DB, error) {
 		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", cfg.DB), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
 	}
 	return openStore(cfg)
+}
+
+// openMaintained opens the existing database for backup, prune and forget:
+// the file itself, or, while 'factbot serve' holds it, serve's admin socket
+// next to it (internal/admin), so that maintenance works on a running bot.
+func openMaintained(cfg *config.Config) (admin.Store, func() error, error) {
+	return admin.Open(cfg.DB, func() (*store.DB, error) { return openExistingStore(cfg) })
 }
 
 // loadAndOpen loads the configuration and opens the existing database:

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+
+	"github.com/factbot-dev/factbot/store"
 )
 
 func init() {
@@ -13,24 +16,37 @@ func init() {
 }
 
 func runForget(ctx context.Context, a *app, args []string) error {
-	fs, tenant := newStoreFlags(a, "forget", "factbot forget --user U [--tenant T]\n\nDeletes the user's checks, requests, and the cached verdicts of their claims, in one tenant.")
+	fs, tenant := newStoreFlags(a, "forget", "factbot forget --user U [--tenant T]\n       factbot forget --tenant T\n\nDeletes what the user asked in one tenant and everything their requests caused: checks, feedback, requests, cached verdicts and extractions, and the search answers, pages and snapshots no other check cites. With --tenant alone, deletes everything of that tenant (a workspace or server that left).")
 	user := fs.String("user", "", "the user id as shown by factbot history (required)")
 	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {
 		return err
 	}
+	tenantGiven := false
+	fs.Visit(func(f *flag.Flag) { tenantGiven = tenantGiven || f.Name == "tenant" })
+	if *user == "" && !tenantGiven {
+		return usagef("--user is required (the id shown by factbot history), or --tenant alone to delete a whole tenant")
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	db, closeDB, err := openMaintained(cfg)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	who := "user " + *user + " in tenant " + *tenant
+	var st store.ForgetStats
 	if *user == "" {
-		return usagef("--user is required (the id shown by factbot history)")
+		who = "tenant " + *tenant
+		st, err = db.ForgetTenant(ctx, *tenant)
+	} else {
+		st, err = db.Forget(ctx, *tenant, *user)
 	}
-	db, err := loadAndOpen(a)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	st, err := db.Forget(ctx, *tenant, *user)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(a.stdout, "Forgot user %s in tenant %s: %d checks, %d requests, %d cached verdicts, %d cached extractions deleted.\n",
-		*user, *tenant, st.Checks, st.Requests, st.Verdicts, st.Extractions)
+	fmt.Fprintf(a.stdout, "Forgot %s: %d checks, %d feedback notes, %d requests, %d cached verdicts, %d cached extractions, %d cached searches, %d cached pages, %d page snapshots deleted.\n",
+		who, st.Checks, st.Feedback, st.Requests, st.Verdicts, st.Extractions, st.Searches, st.Pages, st.Snapshots)
 	return nil
 }

@@ -14,7 +14,7 @@ func TestForgetCommand(t *testing.T) {
 	elsewhere := stCheck("T2", "U1", "elsewhere", stT0, factcheck.Supported)
 	e.seed(mine, theirs, elsewhere)
 	stdout, stderr, code := e.run("forget", "--user", "U1", "--tenant", "T1")
-	if code != exitOK || !strings.Contains(stdout, "Forgot user U1 in tenant T1: 1 checks, 0 requests") {
+	if code != exitOK || !strings.Contains(stdout, "Forgot user U1 in tenant T1: 1 checks, 0 feedback notes, 0 requests") {
 		t.Fatalf("forget: code %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if stdout, _, _ := e.run("history", "--tenant", "T1"); strings.Contains(stdout, mine.ID) || !strings.Contains(stdout, theirs.ID) {
@@ -23,7 +23,17 @@ func TestForgetCommand(t *testing.T) {
 	if stdout, _, _ := e.run("history", "--tenant", "T2"); !strings.Contains(stdout, elsewhere.ID) {
 		t.Errorf("forget in T1 touched T2:\n%s", stdout)
 	}
-	if _, stderr, code := e.run("forget", "--tenant", "T1"); code != exitUsage || !strings.Contains(stderr, "--user is required") {
-		t.Errorf("forget without --user: code %d, stderr %q", code, stderr)
+	if _, stderr, code := e.run("forget"); code != exitUsage || !strings.Contains(stderr, "--user is required") {
+		t.Errorf("forget without --user or --tenant: code %d, stderr %q", code, stderr)
+	}
+	// --tenant alone deletes everything of that tenant, and nothing else.
+	if stdout, stderr, code := e.run("forget", "--tenant", "T1"); code != exitOK || !strings.Contains(stdout, "Forgot tenant T1: 1 checks") {
+		t.Errorf("forget --tenant T1: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if stdout, _, _ := e.run("history", "--tenant", "T1"); strings.Contains(stdout, theirs.ID) {
+		t.Errorf("T1 history after forgetting the tenant:\n%s", stdout)
+	}
+	if stdout, _, _ := e.run("history", "--tenant", "T2"); !strings.Contains(stdout, elsewhere.ID) {
+		t.Errorf("forgetting T1 touched T2:\n%s", stdout)
 	}
 }

@@ -26,11 +26,15 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 	if err != nil || d <= 0 {
 		return usagef("--older-than %q: want a positive duration such as 30d or 720h", *older)
 	}
-	db, err := loadAndOpen(a)
+	cfg, err := a.config()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	db, closeDB, err := openMaintained(cfg)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
 	cutoff := time.Now().Add(-d)
 	st, err := db.Prune(ctx, cutoff)
 	if err != nil {

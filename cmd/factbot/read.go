@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register("read", command{summary: "show what the bot reads on a page: final URL, title, site, date and text", run: runRead})
+	register("read", command{summary: "show what the bot reads on a page or PDF: final URL, title, site, date, pages and text", run: runRead})
 }
 
 // readResult is the --json output of factbot read.
@@ -29,7 +29,8 @@ func runRead(ctx context.Context, a *app, args []string) error {
 	asJSON := fs.Bool("json", false, "print the page as one JSON object")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot read [--json] URL\n\nFetches URL the way the bot does and prints the final URL after redirects,\n"+
-			"the title, site, date and extracted text, or why the page was refused.\n"+
+			"the title, site, publication date, page count (PDFs) and extracted text,\n"+
+			"page by page for a PDF, or why the page was refused.\n"+
 			"FACTBOT_ALLOW_PRIVATE_FETCH=1 lets it read private and loopback addresses.\n\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -94,6 +95,9 @@ func printReadPage(w io.Writer, p *search.Page) {
 	field("Site", p.Site)
 	field("Published", p.Published)
 	field("By", p.Byline)
+	if p.PageCount > 0 {
+		field("Pages", fmt.Sprint(p.PageCount))
+	}
 	size := fmt.Sprintf("%d bytes", p.Bytes)
 	if p.Truncated {
 		size += ", cut at the size cap"
@@ -102,6 +106,18 @@ func printReadPage(w io.Writer, p *search.Page) {
 	fmt.Fprintln(w)
 	if p.Text == "" {
 		fmt.Fprintln(w, "(no text found on the page)")
+		return
+	}
+	if len(p.Pages) > 0 {
+		for i, pg := range p.Pages {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "--- page %d ---\n", pg.N)
+			if pg.Text != "" {
+				fmt.Fprintln(w, termLines(pg.Text))
+			}
+		}
 		return
 	}
 	fmt.Fprintln(w, termLines(p.Text)) // page text must not drive the terminal

@@ -9,6 +9,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-pdf/fpdf"
 )
 
 const readPage = `<!DOCTYPE html><html><head><title>Canteen hours | Intranet</title>
@@ -50,7 +53,7 @@ func TestReadCommand(t *testing.T) {
 	for _, want := range []string{
 		"URL:       " + srv.URL + "/canteen\n",
 		"Asked:     " + srv.URL + "/old\n",
-		"Title:     Canteen hours | Intranet\n",
+		"Title:     Canteen hours\n", // the headline, without the site's name
 		"Site:      127.0.0.1\n",
 		"Published: 2026-03-01T08:00:00Z\n",
 		"opens at nine in the morning",
@@ -74,11 +77,73 @@ func TestReadCommandJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
-	if got["final_url"] != srv.URL+"/canteen" || got["title"] != "Canteen hours | Intranet" || !strings.Contains(got["text"].(string), "Saturdays") {
+	if got["final_url"] != srv.URL+"/canteen" || got["title"] != "Canteen hours" || !strings.Contains(got["text"].(string), "Saturdays") {
 		t.Errorf("JSON = %v", got)
 	}
 	if len(got["sha256"].(string)) != 64 || got["bytes"].(float64) != float64(len(readPage)) {
 		t.Errorf("sha256 %v bytes %v", got["sha256"], got["bytes"])
+	}
+}
+
+// minutesPDF is a two-page PDF of meeting minutes.
+func minutesPDF(t *testing.T) []byte {
+	t.Helper()
+	f := fpdf.New("P", "mm", "A4", "")
+	f.SetTitle("Canteen committee minutes", false)
+	f.SetCreationDate(time.Date(2026, 2, 3, 14, 0, 0, 0, time.UTC))
+	f.SetFont("Helvetica", "", 11)
+	f.AddPage()
+	f.Cell(0, 10, "The committee agreed to open the canteen at nine.")
+	f.AddPage()
+	f.Cell(0, 10, "Next meeting: 3 March.")
+	var b bytes.Buffer
+	if err := f.Output(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestReadCommandPDF(t *testing.T) {
+	doc := minutesPDF(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(doc)
+	}))
+	defer srv.Close()
+	env := map[string]string{"FACTBOT_ALLOW_PRIVATE_FETCH": "1"}
+	code, out, errs := readRun(t, env, "read", srv.URL+"/minutes.pdf")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"Title:     Canteen committee minutes\n",
+		"Published: 2026-02-03T14:00:00Z\n",
+		"Pages:     2\n",
+		"--- page 1 ---\nThe committee agreed to open the canteen at nine.\n\n--- page 2 ---\nNext meeting: 3 March.\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, errs = readRun(t, env, "read", "--json", srv.URL+"/minutes.pdf")
+	if code != exitOK {
+		t.Fatalf("--json: exit %d, stderr %q", code, errs)
+	}
+	var got struct {
+		PageCount   int       `json:"page_count"`
+		PublishedAt time.Time `json:"published_at"`
+		Pages       []struct {
+			N    int    `json:"n"`
+			Text string `json:"text"`
+		} `json:"pages"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if got.PageCount != 2 || len(got.Pages) != 2 || got.Pages[1].N != 2 || got.Pages[1].Text != "Next meeting: 3 March." ||
+		!got.PublishedAt.Equal(time.Date(2026, 2, 3, 14, 0, 0, 0, time.UTC)) {
+		t.Errorf("--json = %+v", got)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/slack"
+	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
@@ -93,6 +94,37 @@ func buildDiscord(dc config.Discord, svc bot.Core, mux *http.ServeMux, log *slog
 	return ad, nil
 }
 
+// maintain runs what looks after the database while serve holds it: the
+// admin socket next to the file, through which 'factbot backup', 'prune'
+// and 'forget' reach a running bot, and pruning every hour by
+// FACTBOT_RETENTION. The returned function stops both.
+func maintain(ctx context.Context, cfg *config.Config, db *store.DB, log *slog.Logger) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		db.PruneEvery(ctx, time.Hour, cfg.Retention, func(st store.PruneStats, err error) {
+			if err != nil {
+				log.Error("prune", "err", err)
+				return
+			}
+			log.Info("pruned", "retention", config.FormatDuration(cfg.Retention), "checks", st.Checks, "requests", st.Requests, "web", st.Web)
+		})
+	}()
+	adm, err := admin.Start(ctx, cfg.DB, db, admin.Options{Logger: log})
+	if err != nil {
+		// Maintenance from the CLI then needs the bot stopped; serving goes on.
+		log.Warn("admin socket not started: backup, prune and forget need the bot stopped", "err", err)
+	}
+	return func() {
+		cancel()
+		if adm != nil {
+			adm.Close()
+		}
+		<-done
+	}
+}
+
 func serveLogger(a *app) *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
@@ -164,6 +196,8 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer db.Close()
+	stopMaintenance := maintain(ctx, cfg, db, log)
+	defer stopMaintenance()
 	ck, err := serveChecker(ctx, cfg, db)
 	if err != nil {
 		return err

@@ -38,6 +38,7 @@ const (
 const (
 	DefaultDB        = "factbot.db"
 	DefaultCacheTTL  = factcheck.DefaultCacheTTL
+	DefaultRetention = 90 * 24 * time.Hour
 	DefaultHTTPAddr  = ":8080"
 	DefaultUserLimit = "10/10m"
 )
@@ -61,6 +62,9 @@ type Config struct {
 	DB string
 	// CacheTTL is how long a verdict stays fresh (FACTBOT_CACHE_TTL).
 	CacheTTL time.Duration
+	// Retention is how long serve keeps checks, requests and cached web
+	// results before pruning them (FACTBOT_RETENTION); 0 keeps them.
+	Retention time.Duration
 
 	// HTTPAddr is where serve listens (FACTBOT_HTTP_ADDR).
 	HTTPAddr string
@@ -169,6 +173,7 @@ var Vars = []Var{
 	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
 	{"FACTBOT_DB", false},
 	{"FACTBOT_CACHE_TTL", false},
+	{"FACTBOT_RETENTION", false},
 	{"FACTBOT_HTTP_ADDR", false},
 	{"FACTBOT_USER_LIMIT", false},
 	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
@@ -282,6 +287,15 @@ func (c *Config) loadStore() error {
 			errs = append(errs, &usererr.Config{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a positive duration", s), Hint: "e.g. 168h or 7d", Err: err})
 		} else {
 			c.CacheTTL = d
+		}
+	}
+	c.Retention = DefaultRetention
+	if s, ok := e["FACTBOT_RETENTION"]; ok {
+		d, err := ParseAge(s)
+		if err != nil || d < 0 {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_RETENTION", Msg: fmt.Sprintf("%q is not a duration", s), Hint: "e.g. 90d, or 0 to keep everything", Err: err})
+		} else {
+			c.Retention = d
 		}
 	}
 	switch s := e["FACTBOT_ALLOW_PRIVATE_FETCH"]; s {

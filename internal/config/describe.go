@@ -68,6 +68,8 @@ func (c *Config) defaultOf(name string) string {
 		return DefaultDB
 	case "FACTBOT_CACHE_TTL":
 		return FormatDuration(DefaultCacheTTL)
+	case "FACTBOT_RETENTION":
+		return FormatDuration(DefaultRetention)
 	case "FACTBOT_HTTP_ADDR":
 		return DefaultHTTPAddr
 	case "FACTBOT_USER_LIMIT":

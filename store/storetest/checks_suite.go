@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -80,5 +81,48 @@ func testSaveCheckOncePerRequest(t *testing.T, b Backend, clk *clock) {
 	mustf(t, err, "check")
 	if diff := cmp.Diff(c2, got, cmpOpts); diff != "" {
 		t.Errorf("replaced check (-want +got):\n%s", diff)
+	}
+}
+
+// testFeedbackLimit: AddFeedback refuses, with store.ErrFeedbackLimit and
+// without storing anything, a person's note beyond
+// store.MaxFeedbackPerUser on one check and any note beyond
+// store.MaxFeedbackPerCheck; other checks are not affected.
+func testFeedbackLimit(t *testing.T, b Backend, clk *clock) {
+	c := check("T1", "C1", "U1", "The Eiffel Tower is 330 m tall", clk.Now(), map[string]factcheck.Label{"The Eiffel Tower is 330 m tall": factcheck.Supported})
+	other := check("T1", "C1", "U1", "Water boils at 100 C", clk.Now(), map[string]factcheck.Label{"Water boils at 100 C": factcheck.Supported})
+	mustf(t, b.SaveCheck(ctx, c), "save")
+	mustf(t, b.SaveCheck(ctx, other), "save other")
+	var want []store.Feedback
+	add := func(id, user string) error {
+		clk.Add(time.Second)
+		f := store.Feedback{User: user, Claim: 0, Note: "wrong: " + user}
+		err := b.AddFeedback(ctx, "T1", id, f)
+		if err == nil && id == c.ID {
+			f.At = clk.Now()
+			want = append(want, f)
+		}
+		return err
+	}
+	for i := range store.MaxFeedbackPerUser {
+		mustf(t, add(c.ID, "U2"), "note %d of U2", i)
+	}
+	if err := add(c.ID, "U2"); !errors.Is(err, store.ErrFeedbackLimit) {
+		t.Errorf("note %d of one person: %v, want ErrFeedbackLimit", store.MaxFeedbackPerUser+1, err)
+	}
+	mustf(t, add(other.ID, "U2"), "U2's note on another check")
+	for u := 0; len(want) < store.MaxFeedbackPerCheck; u++ {
+		mustf(t, add(c.ID, fmt.Sprintf("V%d", u)), "note %d", len(want))
+	}
+	if err := add(c.ID, "W1"); !errors.Is(err, store.ErrFeedbackLimit) {
+		t.Errorf("note %d on one check: %v, want ErrFeedbackLimit", store.MaxFeedbackPerCheck+1, err)
+	}
+	got, err := b.Check(ctx, "T1", c.ID)
+	mustf(t, err, "check")
+	if diff := cmp.Diff(want, got.Feedback, cmpOpts); diff != "" {
+		t.Errorf("feedback (-want +got):\n%s", diff)
+	}
+	if got, _ := b.Check(ctx, "T1", other.ID); len(got.Feedback) != 1 {
+		t.Errorf("other check's feedback: %+v, want U2's one note", got.Feedback)
 	}
 }

@@ -105,29 +105,31 @@ func testHistoryDefaultLimit(t *testing.T, b Backend, clk *clock) {
 	}
 }
 
-// testHistoryHidesOthersPrivateChecks: with HidePrivate, private checks
-// show to their asker (Viewer) only, through every filter.
+// testHistoryHidesOthersPrivateChecks: private checks show to their asker
+// only, through every filter, even in the channel they were made in.
 func testHistoryHidesOthersPrivateChecks(t *testing.T, b Backend, clk *clock) {
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	public := check("T1", "C1", "U1", "public claim about rivers", at, map[string]factcheck.Label{"rivers": factcheck.Supported})
 	mine := check("T1", "C1", "U1", "private claim about rivers", at.Add(time.Minute), map[string]factcheck.Label{"rivers 2": factcheck.Contradicted})
 	mine.Private = true
 	for _, c := range []*store.Check{public, mine} {
+		c.Visibility = store.VisibilityPublic
 		mustf(t, b.SaveCheck(ctx, c), "save")
 	}
+	inC1 := func(user string) *store.Audience { return &store.Audience{User: user, Channel: "C1", TenantWide: true} }
 	for _, tc := range []struct {
 		name string
 		q    store.HistoryQuery
 		want []string
 	}{
 		{"operator sees all", store.HistoryQuery{}, []string{mine.ID, public.ID}},
-		{"the asker sees their own", store.HistoryQuery{HidePrivate: true, Viewer: "U1"}, []string{mine.ID, public.ID}},
-		{"others do not", store.HistoryQuery{HidePrivate: true, Viewer: "U2"}, []string{public.ID}},
-		{"nobody in particular does not", store.HistoryQuery{HidePrivate: true}, []string{public.ID}},
-		{"not through word search", store.HistoryQuery{HidePrivate: true, Viewer: "U2", Search: "private"}, nil},
-		{"not through the verdict index", store.HistoryQuery{HidePrivate: true, Viewer: "U2", Verdict: factcheck.Contradicted}, nil},
-		{"not through the user index", store.HistoryQuery{HidePrivate: true, Viewer: "U2", User: "U1"}, []string{public.ID}},
-		{"not through the channel index", store.HistoryQuery{HidePrivate: true, Viewer: "U2", Channel: "C1"}, []string{public.ID}},
+		{"the asker sees their own", store.HistoryQuery{Audience: inC1("U1")}, []string{mine.ID, public.ID}},
+		{"others do not", store.HistoryQuery{Audience: inC1("U2")}, []string{public.ID}},
+		{"nobody in particular does not", store.HistoryQuery{Audience: inC1("")}, []string{public.ID}},
+		{"not through word search", store.HistoryQuery{Audience: inC1("U2"), Search: "private"}, nil},
+		{"not through the verdict index", store.HistoryQuery{Audience: inC1("U2"), Verdict: factcheck.Contradicted}, nil},
+		{"not through the user index", store.HistoryQuery{Audience: inC1("U2"), User: "U1"}, []string{public.ID}},
+		{"not through the channel index", store.HistoryQuery{Audience: inC1("U2"), Channel: "C1"}, []string{public.ID}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sums, err := b.History(ctx, "T1", tc.q)
@@ -145,4 +147,111 @@ func testHistoryHidesOthersPrivateChecks(t *testing.T, b Backend, clk *clock) {
 	if len(got) != 1 || !got[0].Private {
 		t.Errorf("summary of a private check = %+v, want Private set", got)
 	}
+}
+
+// testHistoryAudience: History shows a check to an audience exactly when
+// (*store.Check).VisibleTo says so: the asker sees every check of theirs;
+// anyone else sees the non-private checks of the channel they ask in, and a
+// tenant-wide listing adds the checks of public channels only — never
+// those of private channels, group DMs, DMs, or of an unknown place.
+func testHistoryAudience(t *testing.T, b Backend, clk *clock) {
+	type place struct {
+		channel string
+		vis     store.Visibility
+	}
+	places := []place{
+		{"CPUB", store.VisibilityPublic},
+		{"GPRIV", store.VisibilityPrivate},
+		{"MPDM", store.VisibilityGroup},
+		{"DM1", store.VisibilityDM},
+		{"COLD", store.VisibilityUnknown},
+	}
+	byPlace := map[string]*store.Check{}
+	var all []*store.Check
+	for _, p := range places {
+		clk.Add(time.Minute)
+		c := check("T1", p.channel, "U1", "rivers flow in "+p.channel, clk.Now(), map[string]factcheck.Label{"rivers flow in " + p.channel: factcheck.Supported})
+		c.Visibility = p.vis
+		mustf(t, b.SaveCheck(ctx, c), "save")
+		byPlace[p.channel] = c
+		all = append([]*store.Check{c}, all...)
+	}
+	clk.Add(time.Minute)
+	hidden := check("T1", "CPUB", "U1", "rivers flow privately", clk.Now(), map[string]factcheck.Label{"rivers flow privately": factcheck.Supported})
+	hidden.Visibility, hidden.Private = store.VisibilityPublic, true
+	mustf(t, b.SaveCheck(ctx, hidden), "save")
+	all = append([]*store.Check{hidden}, all...)
+
+	want := func(cs ...*store.Check) []string {
+		out := []string{}
+		for _, c := range all { // newest first
+			for _, w := range cs {
+				if w == c {
+					out = append(out, c.ID)
+				}
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		a    *store.Audience
+		want []string
+	}{
+		{"operator", nil, want(all...)},
+		{"asker tenant-wide", &store.Audience{User: "U1", TenantWide: true}, want(all...)},
+		{"asker in a DM", &store.Audience{User: "U1", Channel: "DM9"}, want(all...)},
+		{"other tenant-wide: public channels only", &store.Audience{User: "U2", Channel: "C9", TenantWide: true}, want(byPlace["CPUB"])},
+		{"other in the public channel", &store.Audience{User: "U2", Channel: "CPUB"}, want(byPlace["CPUB"])},
+		{"other in the private channel", &store.Audience{User: "U2", Channel: "GPRIV"}, want(byPlace["GPRIV"])},
+		{"other in the private channel, tenant-wide", &store.Audience{User: "U2", Channel: "GPRIV", TenantWide: true}, want(byPlace["CPUB"], byPlace["GPRIV"])},
+		{"other in the group DM", &store.Audience{User: "U2", Channel: "MPDM"}, want(byPlace["MPDM"])},
+		{"other in the DM", &store.Audience{User: "U2", Channel: "DM1"}, want(byPlace["DM1"])},
+		{"other in the unknown place", &store.Audience{User: "U2", Channel: "COLD"}, want(byPlace["COLD"])},
+		{"other elsewhere, not tenant-wide", &store.Audience{User: "U2", Channel: "C9"}, want()},
+		{"nobody", &store.Audience{}, want()},
+		{"nobody tenant-wide", &store.Audience{TenantWide: true}, want(byPlace["CPUB"])},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, q := range []store.HistoryQuery{
+				{Audience: tt.a},
+				{Audience: tt.a, Search: "rivers"},
+				{Audience: tt.a, User: "U1"},
+				{Audience: tt.a, Verdict: factcheck.Supported},
+			} {
+				got, err := b.History(ctx, "T1", q)
+				mustf(t, err, "history")
+				if diff := cmp.Diff(tt.want, ids(got)); diff != "" {
+					t.Errorf("History(%+v) (-want +got):\n%s", q, diff)
+				}
+				for _, s := range got {
+					if s.Visibility != byID(all, s.ID).Visibility {
+						t.Errorf("summary %s: visibility %q, want %q", s.ID, s.Visibility, byID(all, s.ID).Visibility)
+					}
+				}
+			}
+			// VisibleTo on the stored check is the same rule.
+			var vis []string
+			for _, c := range all {
+				got, err := b.Check(ctx, "T1", c.ID)
+				mustf(t, err, "check")
+				if got.VisibleTo(tt.a) {
+					vis = append(vis, c.ID)
+				}
+			}
+			if diff := cmp.Diff(tt.want, vis, cmpOpts); diff != "" {
+				t.Errorf("VisibleTo (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func byID(cs []*store.Check, id string) *store.Check {
+	for _, c := range cs {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
 }

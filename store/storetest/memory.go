@@ -202,6 +202,24 @@ func (m *Memory) FinishRequest(ctx context.Context, tenant, key, state, checkID 
 	})
 }
 
+// RefuseRequest replaces the request by its dedupe record
+// (store.RefusedStub), as store.DB.RefuseRequest does.
+func (m *Memory) RefuseRequest(ctx context.Context, tenant, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	err := m.updateRequest(tenant, key, func(r *store.Request) error {
+		*r = *store.RefusedStub(r)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("refuse request %s: %w", key, err)
+	}
+	return nil
+}
+
 // Request returns one request, or an error wrapping store.ErrNotFound.
 func (m *Memory) Request(ctx context.Context, tenant, key string) (*store.Request, error) {
 	if err := ctx.Err(); err != nil {
@@ -391,7 +409,8 @@ func (m *Memory) History(ctx context.Context, tenant string, q store.HistoryQuer
 }
 
 // AddFeedback appends feedback to a check (At defaults to now), or returns
-// an error wrapping store.ErrNotFound.
+// an error wrapping store.ErrNotFound, or store.ErrFeedbackLimit beyond
+// store.MaxFeedbackPerCheck notes or store.MaxFeedbackPerUser of one person.
 func (m *Memory) AddFeedback(ctx context.Context, tenant, checkID string, f store.Feedback) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -411,6 +430,15 @@ func (m *Memory) AddFeedback(ctx context.Context, tenant, checkID string, f stor
 	}
 	if c == nil {
 		return fmt.Errorf("add feedback to %q: %w", checkID, store.ErrNotFound)
+	}
+	mine := 0
+	for _, g := range c.Feedback {
+		if g.User == f.User {
+			mine++
+		}
+	}
+	if len(c.Feedback) >= store.MaxFeedbackPerCheck || mine >= store.MaxFeedbackPerUser {
+		return fmt.Errorf("add feedback to %q: %w", checkID, store.ErrFeedbackLimit)
 	}
 	c.Feedback = append(c.Feedback, f)
 	if err := put(tn.checks, checkID, c); err != nil {

@@ -16,7 +16,7 @@ import (
 // first as AcceptRequest left it.
 func acceptTwo(t *testing.T, b Backend, clk *clock) *store.Request {
 	t.Helper()
-	r := &store.Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Kind: "mention", Channel: "C1", Thread: "1.1", Link: "https://x/p1", User: "U1", Text: "is it so?", Private: true, Fresh: true, Meta: map[string]string{"response_url": "https://x"}}
+	r := &store.Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Kind: "mention", Channel: "C1", Thread: "1.1", Link: "https://x/p1", User: "U1", Text: "is it so?", Private: true, Visibility: store.VisibilityGroup, Fresh: true, Meta: map[string]string{"response_url": "https://x"}}
 	isNew, err := b.AcceptRequest(ctx, r)
 	mustf(t, err, "accept")
 	if !isNew {
@@ -159,5 +159,35 @@ func testFinishKeepsSavedCheck(t *testing.T, b Backend, clk *clock) {
 	mustf(t, err, "request")
 	if r.State != store.RequestDone || r.CheckID != c.ID {
 		t.Errorf("finished request: state %q check %q, want done %q", r.State, r.CheckID, c.ID)
+	}
+}
+
+// testRefuseRequest: a refused request keeps only its dedupe record: a
+// redelivery is still a duplicate, and nothing the person sent is kept.
+func testRefuseRequest(t *testing.T, b Backend, clk *clock) {
+	r := acceptTwo(t, b, clk)
+	clk.Add(time.Second)
+	mustf(t, b.RefuseRequest(ctx, "T1", r.Key), "refuse")
+	got, err := b.Request(ctx, "T1", r.Key)
+	mustf(t, err, "request")
+	want := &store.Request{
+		Key: r.Key, Tenant: "T1", Platform: "slack", Kind: "mention",
+		State: store.RequestFailed, Refused: true, CreatedAt: t0, UpdatedAt: clk.Now(),
+	}
+	if diff := cmp.Diff(want, got, cmpOpts); diff != "" {
+		t.Errorf("refused request (-want +got):\n%s", diff)
+	}
+	isNew, err := b.AcceptRequest(ctx, &store.Request{Key: r.Key, Tenant: "T1", Platform: "slack", Text: "again"})
+	mustf(t, err, "accept again")
+	if isNew {
+		t.Error("redelivery of a refused request accepted as new")
+	}
+	pend, err := b.PendingRequests(ctx, "T1")
+	mustf(t, err, "pending")
+	if diff := cmp.Diff([]string{"slack:event:Ev2"}, keys(pend)); diff != "" {
+		t.Errorf("pending after refuse (-want +got):\n%s", diff)
+	}
+	if err := b.RefuseRequest(ctx, "T1", "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("refuse of an unknown request: %v, want ErrNotFound", err)
 	}
 }

@@ -20,6 +20,7 @@ type Backend interface {
 	AcceptRequest(ctx context.Context, r *store.Request) (bool, error)
 	UpdateRequest(ctx context.Context, tenant, key string, fn func(*store.Request) error) error
 	FinishRequest(ctx context.Context, tenant, key, state, checkID string) error
+	RefuseRequest(ctx context.Context, tenant, key string) error
 	Request(ctx context.Context, tenant, key string) (*store.Request, error)
 	Tenants(ctx context.Context) ([]string, error)
 	PendingRequests(ctx context.Context, tenant string) ([]*store.Request, error)

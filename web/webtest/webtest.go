@@ -23,7 +23,7 @@ func Page(u, title, site, published, text string, at time.Time) search.Page {
 	return search.Page{URL: u, FinalURL: u, Title: title, Site: site, Published: published, Text: text, FetchedAt: at, SHA256: hex.EncodeToString(sum[:]), Bytes: len(text)}
 }
 
-// Sample returns a check of tenant made at `at`, in channel by user: three
+// Sample returns a check of tenant made at `at`, in public channel by user: three
 // claims (supported, contradicted with a published fact-check and a PDF,
 // contested), five pieces of evidence (one quote not found verbatim), the
 // sources each run retrieved, traces and one feedback; and the pages as
@@ -90,7 +90,7 @@ func Sample(tenant, channel, user string, at time.Time) (*store.Check, []search.
 	}
 	rep := &factcheck.Report{Input: text, Claims: claims, CheckedAt: at, Model: "gemini-2.5-flash",
 		Trace: []factcheck.TraceEvent{model(-3*time.Second, 600, 120, "stop")}}
-	c := &store.Check{Tenant: tenant, Platform: "slack", Channel: channel, User: user, Text: text, Report: rep, CreatedAt: at,
+	c := &store.Check{Tenant: tenant, Platform: "slack", Channel: channel, User: user, Text: text, Report: rep, CreatedAt: at, Visibility: store.VisibilityPublic,
 		Feedback: []store.Feedback{{User: "U2", Claim: 2, Note: "depends on the dose", At: at.Add(time.Hour)}}}
 	return c, pages
 }
@@ -115,7 +115,9 @@ func Seed(ctx context.Context, db *store.DB, tenant, channel, user string, at ti
 
 // Fill saves n checks of tenant, one a minute before `at` going back, in
 // transactions of 2,000: each has one to three claims with a piece of
-// evidence each, one of 50 channels and 500 users. It returns the IDs,
+// evidence each, one of 50 channels (C40 to C49 private, the others
+// public; one answer in 20 private to its asker) and 500 users. It
+// returns the IDs,
 // oldest first.
 func Fill(ctx context.Context, db *store.DB, tenant string, n int, at time.Time) ([]string, error) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -135,8 +137,13 @@ func Fill(ctx context.Context, db *store.DB, tenant string, n int, at time.Time)
 				vs = append(vs, &factcheck.Verdict{Claim: cl, Verdict: l, Confidence: factcheck.Medium, Reasoning: "Filler.", CheckedAt: t,
 					Evidence: []factcheck.Evidence{{SourceURL: "https://example.org/" + words[rng.IntN(len(words))], SourceTitle: "Example", Supports: l == factcheck.Supported, QuoteFound: true}}})
 			}
-			cs = append(cs, &store.Check{Tenant: tenant, Platform: "slack", Channel: fmt.Sprintf("C%d", rng.IntN(50)), User: fmt.Sprintf("U%d", rng.IntN(500)),
-				Text: text, CreatedAt: t, Report: &factcheck.Report{Input: text, Claims: vs, CheckedAt: t}, Private: rng.IntN(20) == 0})
+			ch := rng.IntN(50)
+			vis := store.VisibilityPublic
+			if ch >= 40 {
+				vis = store.VisibilityPrivate
+			}
+			cs = append(cs, &store.Check{Tenant: tenant, Platform: "slack", Channel: fmt.Sprintf("C%d", ch), User: fmt.Sprintf("U%d", rng.IntN(500)),
+				Text: text, CreatedAt: t, Report: &factcheck.Report{Input: text, Claims: vs, CheckedAt: t}, Private: rng.IntN(20) == 0, Visibility: vis})
 		}
 		if err := db.SaveChecks(ctx, cs); err != nil {
 			return nil, err
@@ -175,7 +182,7 @@ func Stories(tenant string, at time.Time) []*store.Check {
 		for _, c := range s.claims {
 			vs = append(vs, &factcheck.Verdict{Claim: c.text, Verdict: c.l, Confidence: factcheck.High, CheckedAt: t, Model: "gemini-2.5-flash"})
 		}
-		out = append(out, &store.Check{Tenant: tenant, Platform: "slack", Channel: s.channel, User: s.user, Text: s.text, CreatedAt: t,
+		out = append(out, &store.Check{Tenant: tenant, Platform: "slack", Channel: s.channel, User: s.user, Text: s.text, CreatedAt: t, Visibility: store.VisibilityPublic,
 			Report: &factcheck.Report{Input: s.text, Claims: vs, CheckedAt: t}})
 	}
 	return out

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// TestMaintenanceWhileServing: with the database held open as 'factbot
+// serve' holds it (and serve's maintenance running), backup, forget and
+// prune still work, through the admin socket next to the file.
+func TestMaintenanceWhileServing(t *testing.T) {
+	e := newStEnv(t)
+	ann := stCheck("cli", "ann", "Ann's claim", stT0, factcheck.Supported)
+	bob := stCheck("cli", "bob", "Bob's claim", stT0, factcheck.Contradicted)
+	e.seed(ann, bob)
+
+	db, err := store.Open(e.path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := maintain(ctx, &config.Config{DB: e.path}, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer stop()
+
+	dst := filepath.Join(t.TempDir(), "copy.db")
+	if stdout, stderr, code := e.run("backup", dst); code != exitOK || !strings.Contains(stdout, "Backed up") {
+		t.Fatalf("backup while serving: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	copyDB, err := store.Open(dst, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := copyDB.Check(context.Background(), "cli", bob.ID); err != nil {
+		t.Errorf("check in the backup made while serving: %v", err)
+	}
+	copyDB.Close()
+
+	if stdout, stderr, code := e.run("forget", "--user", "ann"); code != exitOK || !strings.Contains(stdout, "1 checks") {
+		t.Fatalf("forget while serving: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := db.Check(context.Background(), "cli", ann.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("ann's check after forget = %v, want store.ErrNotFound", err)
+	}
+	if stdout, stderr, code := e.run("prune", "--older-than", "1h"); code != exitOK || !strings.Contains(stdout, "1 checks") {
+		t.Errorf("prune while serving: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

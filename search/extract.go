@@ -1,0 +1,399 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+	"strings"
+	"time"
+
+	"codeberg.org/readeck/go-readability/v2/render"
+	"github.com/markusmobius/go-htmldate"
+	trafilatura "github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Extraction bounds.
+const (
+	// DefaultExtractTimeout caps the time spent extracting one page once
+	// its body is read, waiting for a free extraction slot included.
+	DefaultExtractTimeout = 5 * time.Second
+	// MaxPageNodes and MaxPageDepth bound the parsed tree of a page that
+	// is read; a page past either is refused with ErrTooComplex.
+	MaxPageNodes = 100_000
+	MaxPageDepth = 250
+)
+
+// ErrTooComplex is wrapped by the error for a page whose tree is too
+// large or too deep to read, or whose extraction ran out of time.
+var ErrTooComplex = errors.New("page too complex to read")
+
+// extractSlots bounds how many extractions run at once, so that pages
+// that are slow to extract, and extractions left running after their
+// caller timed out, cannot take every core.
+var extractSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+
+// extractBounded runs extract in one of the extraction slots, giving up
+// when ctx is done or timeout passes.
+func extractBounded(ctx context.Context, timeout time.Duration, body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	return runBounded(ctx, timeout, func() (*Page, error) {
+		return extract(body, kind, contentType, pageURL)
+	})
+}
+
+// runBounded runs f in one of the extraction slots and stops waiting for
+// it when ctx is done or timeout passes. Extraction cannot be interrupted:
+// one that runs late finishes in the background and only then frees its
+// slot, so at most cap(extractSlots) of them ever take CPU at once.
+func runBounded(ctx context.Context, timeout time.Duration, f func() (*Page, error)) (*Page, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	select {
+	case extractSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, extractTimeoutError(ctx, timeout)
+	}
+	type result struct {
+		p   *Page
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() { <-extractSlots }()
+		p, err := f()
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.p, r.err
+	case <-ctx.Done():
+		return nil, extractTimeoutError(ctx, timeout)
+	}
+}
+
+func extractTimeoutError(ctx context.Context, timeout time.Duration) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w: extracting its text took longer than %s", ErrTooComplex, timeout)
+	}
+	return ctx.Err()
+}
+
+// impliedEnd are the elements whose end tag a page may leave out, or
+// that the parser closes when the same element starts again (a, button,
+// nobr) or ignores when nested (form): a tokenizer cannot tell how deep
+// they nest, so scanTree does not count them.
+var impliedEnd = map[string]bool{
+	"a": true, "button": true, "nobr": true, "form": true,
+	"html": true, "head": true, "body": true, "p": true, "li": true, "dt": true, "dd": true,
+	"option": true, "optgroup": true, "tr": true, "td": true, "th": true, "tbody": true,
+	"thead": true, "tfoot": true, "colgroup": true, "caption": true, "rb": true, "rt": true, "rp": true,
+}
+
+// scanTree refuses a page with more than MaxPageNodes elements or that
+// nests elements more than MaxPageDepth deep, before it is parsed: the
+// parser's time grows with depth times size, and a 2 MiB page of 500
+// nested divs takes it the best part of a second. The tokenizer pass is
+// linear. checkTree checks the parsed tree exactly.
+func scanTree(body []byte) error {
+	z := html.NewTokenizer(bytes.NewReader(body))
+	var stack []string
+	elements := 0
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return nil // the end of the body, or nothing the parser can't take
+		case html.StartTagToken:
+			elements++
+			if elements > MaxPageNodes {
+				return fmt.Errorf("%w: it has more than %d elements", ErrTooComplex, MaxPageNodes)
+			}
+			name, _ := z.TagName()
+			tag := string(name)
+			if voidElements[tag] || impliedEnd[tag] {
+				continue
+			}
+			stack = append(stack, tag)
+			if len(stack) > MaxPageDepth {
+				return fmt.Errorf("%w: its elements nest more than %d deep", ErrTooComplex, MaxPageDepth)
+			}
+			if tag == "script" || tag == "style" || tag == "textarea" || tag == "title" {
+				// raw text up to the end tag; the tokenizer handles it
+				continue
+			}
+		case html.SelfClosingTagToken:
+			elements++
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			for i := len(stack) - 1; i >= 0; i-- {
+				if stack[i] == string(name) {
+					stack = stack[:i]
+					break
+				}
+			}
+		}
+	}
+}
+
+var voidElements = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+	"input": true, "link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
+}
+
+// checkTree refuses a tree with more than MaxPageNodes nodes or nested
+// deeper than MaxPageDepth.
+func checkTree(doc *html.Node) error {
+	type item struct {
+		n     *html.Node
+		depth int
+	}
+	nodes := 0
+	stack := []item{{doc, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nodes++
+		if nodes > MaxPageNodes {
+			return fmt.Errorf("%w: it has more than %d nodes", ErrTooComplex, MaxPageNodes)
+		}
+		if it.depth > MaxPageDepth {
+			return fmt.Errorf("%w: its elements nest more than %d deep", ErrTooComplex, MaxPageDepth)
+		}
+		for c := it.n.FirstChild; c != nil; c = c.NextSibling {
+			stack = append(stack, item{c, it.depth + 1})
+		}
+	}
+	return nil
+}
+
+// extract reads a body already known to be HTML, text or PDF.
+func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	if kind == "pdf" {
+		p, err := extractPDF(body)
+		if err != nil {
+			return nil, err
+		}
+		p.Site = siteOf(pageURL)
+		return p, nil
+	}
+	utf8Body, err := toUTF8(body, contentType)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Site: siteOf(pageURL)}
+	if kind == "text" {
+		p.Text = tidyText(string(utf8Body))
+		if first, _, _ := strings.Cut(p.Text, "\n"); first != "" {
+			p.Title = clip(first, 120)
+		}
+		return p, nil
+	}
+	if err := scanTree(utf8Body); err != nil {
+		return nil, err
+	}
+	doc, err := html.Parse(bytes.NewReader(utf8Body))
+	if err != nil {
+		return nil, fmt.Errorf("the page is not readable HTML: %w", err)
+	}
+	if err := checkTree(doc); err != nil {
+		return nil, err
+	}
+	extractHTML(doc, pageURL, p)
+	return p, nil
+}
+
+// extractHTML fills p from a parsed page. The main text comes from
+// trafilatura, which compares its own extraction with readability's and
+// DOM Distiller's and keeps the more plausible; the date from htmldate
+// (metadata, JSON-LD, the URL, then dates shown on the page).
+func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
+	docTitle := titleOf(doc)
+	date, err := htmldate.FromDocument(doc, htmldate.Options{
+		URL:                 pageURL.String(),
+		UseOriginalDate:     true,
+		ExtractTime:         true,
+		SkipExtensiveSearch: true,
+		DeferUrlExtractor:   true, // metadata first: it has the time too
+	})
+	if err != nil {
+		date = htmldate.Result{}
+	}
+	wrapLooseText(doc)
+	removeFurniture(doc)
+	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
+		OriginalURL:      pageURL,
+		EnableFallback:   true,
+		Focus:            trafilatura.FavorPrecision,
+		ExcludeComments:  true,
+		HtmlDateOverride: &date,
+	})
+	if err == nil && res != nil {
+		p.Text = nodeText(res.ContentNode)
+		m := res.Metadata
+		p.Title = strings.TrimSpace(m.Title)
+		p.Byline = strings.TrimSpace(m.Author)
+		// trafilatura names a site with no name of its own by its host.
+		if s := strings.TrimSpace(m.Sitename); s != "" && !strings.EqualFold(s, pageURL.Host) && !strings.EqualFold(strings.TrimPrefix(s, "www."), p.Site) {
+			p.Site = s
+		}
+	}
+	if !date.IsZero() {
+		setPublished(p, date.DateTime, date.HasTime)
+	}
+	if p.Text == "" {
+		// Nothing looked like an article: fall back to the visible text.
+		stripNodes(doc)
+		p.Text = nodeText(doc)
+	}
+	if p.Title == "" {
+		p.Title = docTitle
+	}
+}
+
+// setPublished records when the page says it was published: PublishedAt,
+// and Published as RFC 3339 (a plain date when no time is known).
+func setPublished(p *Page, t time.Time, hasTime bool) {
+	p.PublishedAt = t.UTC()
+	if hasTime {
+		p.Published = p.PublishedAt.Format(time.RFC3339)
+	} else {
+		p.Published = t.Format(time.DateOnly)
+	}
+}
+
+// nodeText renders a tree as text the way a browser lays it out: blocks
+// as paragraphs separated by a blank line, words as written.
+func nodeText(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	return tidyText(render.InnerText(n))
+}
+
+// blockTags are the elements that start a block of their own.
+var blockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "dd": true, "details": true, "dialog": true,
+	"div": true, "dl": true, "dt": true, "fieldset": true, "figcaption": true, "figure": true, "footer": true,
+	"form": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "header": true,
+	"hr": true, "li": true, "main": true, "nav": true, "ol": true, "p": true, "pre": true, "section": true,
+	"table": true, "ul": true, "script": true, "style": true, "noscript": true, "iframe": true, "template": true,
+}
+
+// wrapLooseText puts text that sits directly in a container beside
+// blocks, or between <br>s, into paragraphs of its own, as a browser
+// lays it out. trafilatura reads paragraphs and drops such loose text,
+// which is often a story's first paragraph.
+func wrapLooseText(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			wrapLooseText(c)
+		}
+	}
+	if n.Type != html.ElementNode {
+		return
+	}
+	switch n.Data {
+	case "div", "section", "article", "main", "td", "blockquote":
+	default:
+		return
+	}
+	hasLoose, hasBlock := false, false
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			hasLoose = true
+		case c.Type == html.ElementNode && (blockTags[c.Data] || c.Data == "br"):
+			hasBlock = true
+		}
+	}
+	if !hasLoose || !hasBlock {
+		return
+	}
+	var run []*html.Node
+	flush := func(before *html.Node) {
+		text := false
+		for _, r := range run {
+			if r.Type != html.TextNode || strings.TrimSpace(r.Data) != "" {
+				text = true
+			}
+		}
+		if text {
+			p := &html.Node{Type: html.ElementNode, Data: "p", DataAtom: atom.P}
+			n.InsertBefore(p, before)
+			for _, r := range run {
+				n.RemoveChild(r)
+				p.AppendChild(r)
+			}
+		}
+		run = run[:0]
+	}
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch {
+		case c.Type == html.ElementNode && c.Data == "br":
+			flush(c)
+		case c.Type == html.ElementNode && blockTags[c.Data]:
+			flush(c)
+		case c.Type == html.TextNode || c.Type == html.ElementNode:
+			run = append(run, c)
+		}
+		c = next
+	}
+	flush(nil)
+}
+
+// removeFurniture drops advertising, sponsor, cookie and newsletter boxes,
+// which some sites put inside the article body where extractors keep
+// them: elements with an ad network's attributes, or a class or id that
+// names them (the token itself, or a token starting with it). It walks
+// the tree once; the same rule as a CSS selector for trafilatura's
+// PruneSelector cost a sixth of the extraction time.
+func removeFurniture(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && isFurniture(c) {
+			n.RemoveChild(c)
+		} else {
+			removeFurniture(c)
+		}
+		c = next
+	}
+}
+
+func isFurniture(n *html.Node) bool {
+	if n.Data == "body" || n.Data == "html" || n.Data == "article" || n.Data == "main" {
+		return false
+	}
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "data-ad-unit", "data-ad-slot", "data-ad-client":
+			return true
+		case "aria-label":
+			if strings.EqualFold(a.Val, "advertisement") {
+				return true
+			}
+		case "class", "id":
+			for _, tok := range strings.Fields(strings.ToLower(a.Val)) {
+				if furnitureToken(tok) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func furnitureToken(t string) bool {
+	switch {
+	case t == "ad" || t == "ads" || t == "adsbygoogle" || t == "advertisement":
+		return true
+	case strings.HasPrefix(t, "ad-") || strings.HasPrefix(t, "ads-") || strings.HasPrefix(t, "ad_") || strings.HasPrefix(t, "advert"):
+		return true
+	case strings.HasPrefix(t, "sponsor") || strings.HasPrefix(t, "cookie") || strings.HasPrefix(t, "newsletter"):
+		return true
+	}
+	return false
+}

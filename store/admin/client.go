@@ -1,0 +1,117 @@
+package admin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
+// Client asks the admin server of a running 'factbot serve' to maintain
+// its database. It implements Store.
+type Client struct {
+	path string
+	hc   *http.Client
+}
+
+// Dial connects to the admin socket of the database at dbPath, or returns
+// an error wrapping ErrNoServer if nothing answers there.
+func Dial(dbPath string) (*Client, error) {
+	path := SocketPath(dbPath)
+	c, err := net.DialTimeout("unix", path, 5*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
+	}
+	c.Close()
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", path)
+		},
+	}
+	return &Client{path: path, hc: &http.Client{Transport: tr}}, nil
+}
+
+// Close releases the client's connections.
+func (c *Client) Close() error {
+	c.hc.CloseIdleConnections()
+	return nil
+}
+
+// BackupFile asks the server to write a consistent copy of the database to
+// path (made absolute here: the server runs elsewhere), as
+// store.DB.BackupFile does.
+func (c *Client) BackupFile(ctx context.Context, path string) (int64, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0, fmt.Errorf("backup: %w", err)
+	}
+	var resp backupResponse
+	err = c.call(ctx, "/backup", backupRequest{Path: abs}, &resp)
+	return resp.Bytes, err
+}
+
+// Prune asks the server to prune records older than cutoff, as
+// store.DB.Prune does.
+func (c *Client) Prune(ctx context.Context, cutoff time.Time) (store.PruneStats, error) {
+	var st store.PruneStats
+	err := c.call(ctx, "/prune", pruneRequest{Cutoff: cutoff}, &st)
+	return st, err
+}
+
+// Forget asks the server to forget a user of a tenant, as
+// store.DB.Forget does.
+func (c *Client) Forget(ctx context.Context, tenant, user string) (store.ForgetStats, error) {
+	var st store.ForgetStats
+	if user == "" {
+		return st, errors.New("forget: empty user")
+	}
+	err := c.call(ctx, "/forget", forgetRequest{Tenant: tenant, User: &user}, &st)
+	return st, err
+}
+
+// ForgetTenant asks the server to forget a whole tenant, as
+// store.DB.ForgetTenant does.
+func (c *Client) ForgetTenant(ctx context.Context, tenant string) (store.ForgetStats, error) {
+	var st store.ForgetStats
+	err := c.call(ctx, "/forget", forgetRequest{Tenant: tenant}, &st)
+	return st, err
+}
+
+// call posts req as JSON to the path and decodes the answer into resp.
+func (c *Client) call(ctx context.Context, path string, req, resp any) error {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://factbot"+path, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	r, err := c.hc.Do(hr)
+	if err != nil {
+		return fmt.Errorf("admin socket %s: %w", c.path, err)
+	}
+	defer r.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return fmt.Errorf("admin socket %s: %w", c.path, err)
+	}
+	if r.StatusCode != http.StatusOK {
+		var e apiError
+		if json.Unmarshal(data, &e) == nil && e.Error != "" {
+			return fmt.Errorf("factbot serve: %s", e.Error)
+		}
+		return fmt.Errorf("factbot serve: HTTP %d", r.StatusCode)
+	}
+	return json.Unmarshal(data, resp)
+}

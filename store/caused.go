@@ -1,0 +1,205 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/search"
+)
+
+// CacheRef names one cache record that a request caused or used: an entry
+// of its tenant's verdict or extraction cache, or of the shared web cache
+// (search answers, pages) or page snapshots. Forget deletes what the
+// forgotten person's checks and requests name.
+type CacheRef struct {
+	Kind string `json:"kind"` // RefVerdict, RefExtraction, RefWeb, RefSnapshot
+	// Key is the record's key in its bucket: the normalised claim or text
+	// (RefVerdict, RefExtraction), "<bucket>\x00<key>" (RefWeb), or the
+	// page body's SHA-256 (RefSnapshot).
+	Key string `json:"key"`
+}
+
+// CacheRef kinds.
+const (
+	RefVerdict    = "verdict"
+	RefExtraction = "extraction"
+	RefWeb        = "web"
+	RefSnapshot   = "snapshot"
+)
+
+// CacheRecorder collects the cache records that the store's cache methods
+// (Verdict, PutVerdict, Extraction, PutExtraction, Get, Put) read or write
+// under a context made by RecordCaches. It is safe for concurrent use.
+type CacheRecorder struct {
+	mu   sync.Mutex
+	seen map[CacheRef]bool
+}
+
+type recorderKey struct{}
+
+// RecordCaches returns a context under which the store records every cache
+// record used (a hit) or written, and the recorder that holds them. The
+// chat core runs a check under it and saves rec.Refs() as the check's
+// CacheRefs, so Forget can later find, e.g., the extraction of a linked
+// page's text or the search answers of the person's claims:
+//
+//	ctx, rec := store.RecordCaches(ctx)
+//	rep, err := checker.Check(ctx, in)
+//	c.CacheRefs = rec.Refs()
+func RecordCaches(ctx context.Context) (context.Context, *CacheRecorder) {
+	r := &CacheRecorder{seen: map[CacheRef]bool{}}
+	return context.WithValue(ctx, recorderKey{}, r), r
+}
+
+// Refs returns the records seen so far, sorted.
+func (r *CacheRecorder) Refs() []CacheRef {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]CacheRef, 0, len(r.seen))
+	for ref := range r.seen {
+		out = append(out, ref)
+	}
+	slices.SortFunc(out, func(a, b CacheRef) int { return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key, b.Key)) })
+	return out
+}
+
+// record notes a cache record in ctx's recorder, if any.
+func record(ctx context.Context, kind string, key []byte) {
+	r, _ := ctx.Value(recorderKey{}).(*CacheRecorder)
+	if r == nil || len(key) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen[CacheRef{Kind: kind, Key: string(key)}] = true
+}
+
+// webRefs is what a set of records names in the shared web cache, before
+// it is resolved to keys (see resolve): exact web cache keys, page URLs,
+// search queries (normalised as package search does) and snapshots.
+type webRefs struct {
+	keys, urls, queries, snaps map[string]bool
+}
+
+func newWebRefs() *webRefs {
+	return &webRefs{keys: map[string]bool{}, urls: map[string]bool{}, queries: map[string]bool{}, snaps: map[string]bool{}}
+}
+
+// addRefs adds the web records of recorded refs.
+func (w *webRefs) addRefs(refs []CacheRef) {
+	for _, r := range refs {
+		switch r.Kind {
+		case RefWeb:
+			w.keys[r.Key] = true
+		case RefSnapshot:
+			w.snaps[r.Key] = true
+		}
+	}
+}
+
+// addCheck adds what a check names in the web cache: its recorded refs,
+// the URLs and page hashes of its sources, the queries and pages of its
+// verdicts' traces, and its input if that is only a link.
+func (w *webRefs) addCheck(c *Check) {
+	w.addRefs(c.CacheRefs)
+	if u := onlyURL(c.Text); u != "" {
+		w.urls[u] = true
+	}
+	if c.Report == nil {
+		return
+	}
+	w.addTrace(c.Report.Trace)
+	for _, v := range c.Report.Claims {
+		w.addVerdict(v)
+	}
+}
+
+// addVerdict adds the sources and trace of a verdict.
+func (w *webRefs) addVerdict(v *factcheck.Verdict) {
+	if v == nil {
+		return
+	}
+	for _, s := range v.Sources {
+		if s.URL != "" {
+			w.urls[s.URL] = true
+		}
+		if s.SHA256 != "" {
+			w.snaps[s.SHA256] = true
+		}
+	}
+	for _, e := range v.Evidence {
+		if e.SourceURL != "" {
+			w.urls[e.SourceURL] = true
+		}
+	}
+	w.addTrace(v.Trace)
+}
+
+// addTrace adds the search queries and pages of a trace's tool calls.
+func (w *webRefs) addTrace(trace []factcheck.TraceEvent) {
+	for _, e := range trace {
+		if e.Kind != "tool" || e.Args == "" {
+			continue
+		}
+		var args struct {
+			Query string `json:"query"`
+			URL   string `json:"url"`
+		}
+		if json.Unmarshal([]byte(e.Args), &args) != nil {
+			continue
+		}
+		if q := normQuery(args.Query); q != "" {
+			w.queries[q] = true
+		}
+		if args.URL != "" {
+			w.urls[strings.TrimSpace(args.URL)] = true
+		}
+	}
+}
+
+// normQuery normalises a search query as package search does for its cache
+// keys: case and spacing do not make a different search.
+func normQuery(q string) string {
+	return strings.Join(strings.Fields(strings.ToLower(q)), " ")
+}
+
+// webKey is the web cache key of an entry of package search's bucket.
+func webKey(bucket, key string) string { return bucket + "\x00" + key }
+
+// pageKeys are the keys under which package search's reader caches url:
+// with and without the address check lifted.
+func pageKeys(url string) []string {
+	return []string{webKey(search.PageBucket, url), webKey(search.PageBucket, "allow-private "+url)}
+}
+
+// queryOf returns the normalised query of a web cache key of a search
+// bucket ("<bucket>\x00<max>\x00<query>"), "" for pages and other keys.
+func queryOf(key string) string {
+	bucket, rest, ok := strings.Cut(key, "\x00")
+	if !ok || bucket == search.PageBucket {
+		return ""
+	}
+	_, q, ok := strings.Cut(rest, "\x00")
+	if !ok {
+		return ""
+	}
+	return normQuery(q)
+}
+
+// onlyURL returns the URL if text is nothing but one http(s) link (Slack
+// writes it as <url> or <url|label>), as the engine reads such a message.
+func onlyURL(text string) string {
+	t := strings.Trim(strings.TrimSpace(text), "<>")
+	if i := strings.IndexByte(t, '|'); i > 0 {
+		t = t[:i]
+	}
+	if strings.ContainsAny(t, " \t\r\n") || !(strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://")) {
+		return ""
+	}
+	return strings.TrimRight(t, ".,;:!?'\"")
+}

@@ -1,0 +1,157 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Feedback limits: AddFeedback refuses a note beyond them with an error
+// wrapping ErrFeedbackLimit.
+const (
+	MaxFeedbackPerCheck = 20 // notes on one check
+	MaxFeedbackPerUser  = 3  // notes of one person on one check
+)
+
+// ErrFeedbackLimit is wrapped by AddFeedback when the check, or the
+// person on that check, has reached the feedback limit.
+var ErrFeedbackLimit = errors.New("feedback limit reached")
+
+// bFeedback holds feedback apart from the checks, so a click writes one
+// small record instead of rewriting the check:
+//
+//	tenants/<tenant>/feedback/<check id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
+var bFeedback = []byte("feedback")
+
+// Feedback is a remark on a check, e.g. from a "wrong?" button.
+type Feedback struct {
+	User  string    `json:"user"`
+	Claim int       `json:"claim"` // index into Report.Claims, -1 for the whole check
+	Note  string    `json:"note"`
+	At    time.Time `json:"at"`
+}
+
+// AddFeedback records feedback on a check, or returns an error wrapping
+// ErrNotFound, or ErrFeedbackLimit when the check already has
+// MaxFeedbackPerCheck notes or f.User MaxFeedbackPerUser of them. A note is
+// a record of its own (Check returns it with the check's Feedback); the
+// check is not rewritten, and a refused click writes nothing.
+func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedback) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if f.At.IsZero() {
+		f.At = db.now().UTC()
+	}
+	// Most refusals are found without taking the writer lock.
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		tb, err := tenantBucket(tx, tenant)
+		if err != nil {
+			return err
+		}
+		_, err = feedbackSlot(tb, checkID, f.User)
+		return err
+	})
+	if err == nil {
+		err = db.bolt.Update(func(tx *bolt.Tx) error {
+			tb, err := tenantBucket(tx, tenant)
+			if err != nil {
+				return err
+			}
+			seq, err := feedbackSlot(tb, checkID, f.User)
+			if err != nil {
+				return err
+			}
+			v, err := encode(&f)
+			if err != nil {
+				return err
+			}
+			return sub(tb, bFeedback).Put(feedbackKey(checkID, seq), v)
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("add feedback to %q: %w", checkID, err)
+	}
+	return nil
+}
+
+// feedbackSlot returns the sequence number of the next note on the check
+// in tenant bucket tb, or an error wrapping ErrNotFound or
+// ErrFeedbackLimit. Notes stored in the check record itself (before
+// feedback had its bucket) count too.
+func feedbackSlot(tb *bolt.Bucket, checkID, user string) (uint32, error) {
+	v := get(sub(tb, bChecks), []byte(checkID))
+	if v == nil {
+		return 0, ErrNotFound
+	}
+	var c Check
+	if err := decode(v, &c); err != nil {
+		return 0, err
+	}
+	if err := readFeedback(tb, &c); err != nil {
+		return 0, err
+	}
+	if len(c.Feedback) >= MaxFeedbackPerCheck {
+		return 0, fmt.Errorf("%w: the check has %d notes", ErrFeedbackLimit, len(c.Feedback))
+	}
+	mine := 0
+	for _, f := range c.Feedback {
+		if f.User == user {
+			mine++
+		}
+	}
+	if mine >= MaxFeedbackPerUser {
+		return 0, fmt.Errorf("%w: %d notes of %s on the check", ErrFeedbackLimit, mine, user)
+	}
+	return uint32(len(c.Feedback)), nil
+}
+
+func feedbackKey(checkID string, seq uint32) []byte {
+	k := indexKey(checkID, "")
+	return binary.BigEndian.AppendUint32(k, seq)
+}
+
+// readFeedback appends the check's notes from the feedback bucket of
+// tenant bucket tb to c.Feedback, in the order they were added.
+func readFeedback(tb *bolt.Bucket, c *Check) error {
+	b := sub(tb, bFeedback)
+	if b == nil {
+		return nil
+	}
+	prefix := indexKey(c.ID, "")
+	cur := b.Cursor()
+	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+		var f Feedback
+		if err := decode(v, &f); err != nil {
+			return fmt.Errorf("feedback %q: %w", k, err)
+		}
+		c.Feedback = append(c.Feedback, f)
+	}
+	return nil
+}
+
+// deleteFeedback removes the check's notes from tenant bucket tb and
+// returns how many there were.
+func deleteFeedback(tb *bolt.Bucket, checkID string) (int, error) {
+	b := sub(tb, bFeedback)
+	if b == nil {
+		return 0, nil
+	}
+	prefix := indexKey(checkID, "")
+	var keys [][]byte
+	cur := b.Cursor()
+	for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}

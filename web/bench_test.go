@@ -109,7 +109,9 @@ func BenchmarkCheckPageFiller(b *testing.B) {
 }
 
 // BenchmarkHistoryPage opens history pages of 25 checks through a history
-// link: the newest, a filtered one, and one deep in the past.
+// link asked in C1 (public): the newest, filtered ones, one deep in the
+// past, and a private channel's, of which the link may see only its
+// viewer's own checks (the whole channel is read to find them).
 func BenchmarkHistoryPage(b *testing.B) {
 	db, ids, _ := benchFixture(b)
 	srv, links := benchServer(db)
@@ -119,6 +121,7 @@ func BenchmarkHistoryPage(b *testing.B) {
 		{"verdict", "&verdict=contested"},
 		{"channel and verdict", "&channel=C7&verdict=supported"},
 		{"person", "&user=U42"},
+		{"private channel seen from another", "&channel=C45"},
 		{"words", "&q=coffee+moon"},
 		{"date range", "&since=2026-10-01&until=2026-10-15"},
 		{"page 2000", "&before=" + ids[len(ids)/2]},

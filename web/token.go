@@ -30,6 +30,8 @@ var (
 // old links being misread.
 const tokenVersion = "v1"
 
+var strictB64 = base64.RawURLEncoding.Strict()
+
 // Claims is what a signed link says: whose view of which tenant it opens,
 // what of it, and until when.
 type Claims struct {
@@ -97,11 +99,14 @@ func (s *Signer) Verify(token string) (*Claims, error) {
 	if !ok {
 		return nil, ErrBadToken
 	}
-	got, err := base64.RawURLEncoding.DecodeString(sig)
+	// Strict decoding: the unused low bits of the last character must be
+	// zero, so each token has one spelling (a lenient decoder would accept
+	// variants of a valid MAC).
+	got, err := strictB64.DecodeString(sig)
 	if err != nil || !hmac.Equal(got, s.mac(p)) {
 		return nil, ErrBadToken
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(p)
+	raw, err := strictB64.DecodeString(p)
 	if err != nil {
 		return nil, ErrBadToken
 	}

@@ -42,6 +42,9 @@ func TestSignVerify(t *testing.T) {
 		{"payload swapped", swapped, nil, ErrBadToken},
 		{"mac changed", flipped, nil, ErrBadToken},
 		{"mac cut", good[:len(good)-2], nil, ErrBadToken},
+		// A MAC of 32 bytes is 43 characters whose last carries 4 bits and 2
+		// unused ones: setting those must not give a second valid spelling.
+		{"unused bits of the mac set", tamper(good, func(p, mac string) (string, string) { return p, mac[:len(mac)-1] + string(otherSpelling(mac[len(mac)-1])) }), nil, ErrBadToken},
 		{"no mac", strings.Join(strings.Split(good, ".")[:2], "."), nil, ErrBadToken},
 		{"another version", "v2" + good[2:], nil, ErrBadToken},
 		{"empty", "", nil, ErrBadToken},
@@ -123,4 +126,12 @@ func TestAllowsCheck(t *testing.T) {
 			t.Errorf("%s: allowsCheck(%q, %q) = %v, want %v", tt.name, tt.tenant, tt.id, got, tt.want)
 		}
 	}
+}
+
+// otherSpelling returns the base64url character with the same high 4 bits
+// as c and the lowest bit flipped.
+func otherSpelling(c byte) byte {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	i := strings.IndexByte(alphabet, c)
+	return alphabet[i^1]
 }

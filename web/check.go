@@ -10,6 +10,7 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -64,6 +65,7 @@ type sourceRow struct {
 	Published string
 	QuoteHow  string
 	Snapshot  string // the anchor of its snapshot, when kept
+	PDF       bool
 }
 
 type snapshotView struct {
@@ -72,9 +74,18 @@ type snapshotView struct {
 	Title     string
 	FetchedAt time.Time
 	SHA256    string
-	Text      string
-	Cut       bool
-	Missing   bool
+	// Parts is the text as read: one part for a web page, one per page
+	// for a PDF (PageCount pages).
+	Parts     []snapshotPart
+	PageCount int
+	Cut       bool // only the first snapshotChars bytes are shown
+	Truncated bool // the reader read only the start of the body
+	Missing   bool // the snapshot is no longer kept
+}
+
+type snapshotPart struct {
+	Page int // the PDF page, from 1; 0 for a web page
+	Text string
 }
 
 type traceSection struct {
@@ -135,8 +146,42 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 			p.Tally = append(p.Tally, tally{l, n})
 		}
 	}
-	p.Map = drawMap(rep.Claims)
-	snaps := map[string]string{} // sha256 → anchor
+	// The pages as read, once per hash, in the order the sources name them.
+	pages := map[string]*search.Page{}
+	anchors := map[string]string{}
+	pdf := map[string]bool{} // source URLs that are PDFs
+	for _, v := range rep.Claims {
+		if v == nil {
+			continue
+		}
+		for _, src := range v.Sources {
+			if isPDF(src.URL) {
+				pdf[src.URL] = true
+			}
+			if src.SHA256 == "" || anchors[src.SHA256] != "" {
+				continue
+			}
+			anchors[src.SHA256] = fmt.Sprintf("page-%d", len(anchors)+1)
+			sv := snapshotView{Anchor: anchors[src.SHA256], URL: src.URL, Title: src.Title, FetchedAt: src.FetchedAt, SHA256: src.SHA256}
+			pg, err := s.st.PageSnapshot(r.Context(), src.SHA256)
+			if err != nil {
+				sv.Missing = true
+				p.Snapshots = append(p.Snapshots, sv)
+				continue
+			}
+			pages[src.SHA256] = pg
+			if pg.Title != "" {
+				sv.Title = pg.Title
+			}
+			sv.PageCount, sv.Truncated = pg.PageCount, pg.Truncated
+			if pg.PageCount > 0 {
+				pdf[src.URL] = true
+			}
+			sv.Parts, sv.Cut = snapshotParts(pg, snapshotChars)
+			p.Snapshots = append(p.Snapshots, sv)
+		}
+	}
+	p.Map = drawMap(rep.Claims, func(u string) bool { return pdf[u] || isPDF(u) })
 	type claimURL struct {
 		claim int
 		url   string
@@ -149,7 +194,7 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 		cv := claimView{N: i + 1, V: v, Stopped: bot.StoppedText(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
 		for _, e := range v.Evidence {
 			ev := bot.EvidenceView{URL: e.SourceURL, Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, Supports: e.Supports}
-			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: ev.Stance(), QuoteNote: ev.QuoteNote(), PDF: isPDF(e.SourceURL), Host: host(e.SourceURL)})
+			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: ev.Stance(), QuoteNote: ev.QuoteNote(), PDF: pdf[e.SourceURL] || isPDF(e.SourceURL), Host: host(e.SourceURL)})
 			if _, ok := evidenceFor[claimURL{i, e.SourceURL}]; !ok {
 				evidenceFor[claimURL{i, e.SourceURL}] = e
 			}
@@ -157,32 +202,16 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 		}
 		p.Claims = append(p.Claims, cv)
 		for _, src := range v.Sources {
-			row := sourceRow{Claim: i + 1, Source: src, Host: host(src.URL)}
+			row := sourceRow{Claim: i + 1, Source: src, Host: host(src.URL), Snapshot: anchors[src.SHA256], PDF: pdf[src.URL]}
 			if e, ok := evidenceFor[claimURL{i, src.URL}]; ok {
 				row.Publisher = e.Publisher
 				row.QuoteHow = quoteHow(e)
 			}
-			if src.SHA256 != "" {
-				anchor, seen := snaps[src.SHA256]
-				if !seen {
-					anchor = fmt.Sprintf("page-%d", len(snaps)+1)
-					snaps[src.SHA256] = anchor
-					sv := snapshotView{Anchor: anchor, URL: src.URL, Title: src.Title, FetchedAt: src.FetchedAt, SHA256: src.SHA256}
-					if pg, err := s.st.PageSnapshot(r.Context(), src.SHA256); err == nil {
-						sv.Text, sv.Cut = cutText(pg.Text, snapshotChars)
-						if pg.Title != "" {
-							sv.Title = pg.Title
-						}
-						if row.Publisher == "" {
-							row.Publisher = pg.Site
-						}
-						row.Published = pg.Published
-					} else {
-						sv.Missing = true
-					}
-					p.Snapshots = append(p.Snapshots, sv)
+			if pg := pages[src.SHA256]; pg != nil {
+				if row.Publisher == "" {
+					row.Publisher = pg.Site
 				}
-				row.Snapshot = anchor
+				row.Published = pg.Published
 			}
 			p.Sources = append(p.Sources, row)
 		}
@@ -246,6 +275,29 @@ func traceOf(title string, evs []factcheck.TraceEvent, stoppedBy string) traceSe
 		t.Events = append(t.Events, te)
 	}
 	return t
+}
+
+// snapshotParts splits a page as read into what the page shows, at most n
+// bytes of text in all: the PDF's pages, each under its number, or the
+// page's text.
+func snapshotParts(pg *search.Page, n int) ([]snapshotPart, bool) {
+	if len(pg.Pages) == 0 {
+		t, cut := cutText(pg.Text, n)
+		return []snapshotPart{{Text: t}}, cut
+	}
+	var parts []snapshotPart
+	for _, pt := range pg.Pages {
+		if n <= 0 {
+			return parts, true
+		}
+		t, cut := cutText(pt.Text, n)
+		parts = append(parts, snapshotPart{Page: pt.N, Text: t})
+		n -= len(t)
+		if cut {
+			return parts, true
+		}
+	}
+	return parts, false
 }
 
 // cutText returns at most n bytes of s, on a rune boundary, and whether it

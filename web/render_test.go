@@ -54,7 +54,7 @@ func TestEvidenceMap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := drawMap(tt.claims)
+			m := drawMap(tt.claims, isPDF)
 			svg := renderMap(t, m)
 			got := []int{strings.Count(svg, `<path class="edge`), strings.Count(svg, `class="node source`), strings.Count(svg, `unverified"`)}
 			if diff := cmp.Diff([]int{tt.edges, tt.sources, tt.dashed}, got); diff != "" {
@@ -67,11 +67,11 @@ func TestEvidenceMap(t *testing.T) {
 			}
 		})
 	}
-	if m := drawMap([]*factcheck.Verdict{{Claim: "a"}}); m != nil {
+	if m := drawMap([]*factcheck.Verdict{{Claim: "a"}}, isPDF); m != nil {
 		t.Errorf("a map without evidence: %+v, want none", m)
 	}
 	// Marks: the fact-check and the PDF.
-	svg := renderMap(t, drawMap(c.Report.Claims))
+	svg := renderMap(t, drawMap(c.Report.Claims, isPDF))
 	for _, want := range []string{`class="node source factcheck"`, `class="node source pdf"`, "fact-check: False", ">PDF<"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("map lacks %s", want)
@@ -85,7 +85,7 @@ func TestEvidenceMapEscapes(t *testing.T) {
 	svg := renderMap(t, drawMap([]*factcheck.Verdict{{
 		Claim: hostile, Verdict: factcheck.Contradicted,
 		Evidence: []factcheck.Evidence{{SourceURL: "https://x.test/\"><script>", SourceTitle: hostile, QuoteOrSummary: hostile, Rating: "</text><script>"}},
-	}}))
+	}}, isPDF))
 	for _, bad := range []string{"<script", "<img", "</text><script"} {
 		if strings.Contains(svg, bad) {
 			t.Errorf("the map contains %q unescaped:\n%s", bad, svg)
@@ -156,6 +156,7 @@ func TestCheckPage(t *testing.T) {
 		"Height: 330 metres since 2022, with the new antenna.", // as read then
 		"web_search", "1200 prompt tokens", "The searches budget ended the run.", // trace
 		"depends on the dose", "on claim 3", // feedback
+		"PDF, 2 pages.", `<p class="pdf-page small">Page 2</p>`, // a PDF as read, page by page
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the check page lacks %q", want)
@@ -220,5 +221,30 @@ func TestExport(t *testing.T) {
 	}
 	if got := csvSafe("=HYPERLINK(1)"); got != "'=HYPERLINK(1)" {
 		t.Errorf("csvSafe = %q", got)
+	}
+}
+
+// A source is marked as a PDF when the page as read has pages, whatever
+// its URL.
+func TestPDFBySnapshot(t *testing.T) {
+	f := newFixture(t)
+	pg := webtest.Page("https://example.org/report?id=7", "Annual report", "Example", "", "page one\n\npage two", t0)
+	pg.PageCount, pg.Pages = 2, []search.PageText{{N: 1, Text: "page one"}, {N: 2, Text: "page two"}}
+	b, _ := json.Marshal(pg)
+	if err := f.db.Put(t.Context(), search.PageBucket, pg.URL, b); err != nil {
+		t.Fatal(err)
+	}
+	c := &store.Check{Tenant: "T1", Channel: "C1", User: "U1", Text: "x", CreatedAt: t0.Add(time.Hour), Visibility: store.VisibilityPublic,
+		Report: &factcheck.Report{Claims: []*factcheck.Verdict{{Claim: "x", Verdict: factcheck.Supported,
+			Evidence: []factcheck.Evidence{{SourceURL: pg.URL, SourceTitle: pg.Title, Supports: true, QuoteOrSummary: "page two", QuoteFound: true}},
+			Sources:  []factcheck.Source{{URL: pg.URL, Title: pg.Title, Via: "read", SHA256: pg.SHA256, FetchedAt: t0, Cited: true}}}}}}
+	if err := f.db.SaveCheck(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	body := f.get(t, CheckPath("T1", c.ID), "Authorization", "Bearer "+testAdmin).Body.String()
+	for _, want := range []string{`class="node source pdf"`, `<span class="chip">PDF</span>`, "PDF, 2 pages.", "Page 1", "page two"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the check page lacks %s", want)
+		}
 	}
 }

@@ -56,9 +56,9 @@ const (
 	sourceChars = 38
 )
 
-// drawMap lays out the evidence of the claims. It returns nil when there
-// is no evidence to draw.
-func drawMap(claims []*factcheck.Verdict) *evidenceMap {
+// drawMap lays out the evidence of the claims; pdf says which source URLs
+// are PDFs. It returns nil when there is no evidence to draw.
+func drawMap(claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
 	m := &evidenceMap{Width: mapWidth}
 	srcIndex := map[string]int{}
 	type edge struct {
@@ -86,9 +86,9 @@ func drawMap(claims []*factcheck.Verdict) *evidenceMap {
 			if !ok {
 				k = len(m.Sources)
 				srcIndex[e.SourceURL] = k
-				m.Sources = append(m.Sources, sourceNode(e))
+				m.Sources = append(m.Sources, sourceNode(e, pdf(e.SourceURL)))
 			} else if e.Publisher != "" && !strings.Contains(m.Sources[k].Class, "factcheck") {
-				m.Sources[k] = sourceNode(e)
+				m.Sources[k] = sourceNode(e, pdf(e.SourceURL))
 			}
 			edges = append(edges, edge{claim: len(m.Claims) - 1, src: k, e: e})
 		}
@@ -159,7 +159,7 @@ func drawMap(claims []*factcheck.Verdict) *evidenceMap {
 	return m
 }
 
-func sourceNode(e factcheck.Evidence) mapNode {
+func sourceNode(e factcheck.Evidence, isPDF bool) mapNode {
 	title := strings.TrimSpace(e.SourceTitle)
 	if title == "" {
 		title = e.SourceURL
@@ -175,7 +175,7 @@ func sourceNode(e factcheck.Evidence) mapNode {
 		}
 		marks = append(marks, m)
 	}
-	if isPDF(e.SourceURL) {
+	if isPDF {
 		n.Class += " pdf"
 		marks = append(marks, "PDF")
 	}

@@ -44,7 +44,9 @@ func TestSignVerify(t *testing.T) {
 		{"mac cut", good[:len(good)-2], nil, ErrBadToken},
 		// A MAC of 32 bytes is 43 characters whose last carries 4 bits and 2
 		// unused ones: setting those must not give a second valid spelling.
-		{"unused bits of the mac set", tamper(good, func(p, mac string) (string, string) { return p, mac[:len(mac)-1] + string(otherSpelling(mac[len(mac)-1])) }), nil, ErrBadToken},
+		{"unused bits of the mac set", tamper(good, func(p, mac string) (string, string) {
+			return p, mac[:len(mac)-1] + string(otherSpelling(mac[len(mac)-1]))
+		}), nil, ErrBadToken},
 		{"no mac", strings.Join(strings.Split(good, ".")[:2], "."), nil, ErrBadToken},
 		{"another version", "v2" + good[2:], nil, ErrBadToken},
 		{"empty", "", nil, ErrBadToken},

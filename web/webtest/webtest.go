@@ -23,8 +23,9 @@ func Page(u, title, site, published, text string, at time.Time) search.Page {
 	return search.Page{URL: u, FinalURL: u, Title: title, Site: site, Published: published, Text: text, FetchedAt: at, SHA256: hex.EncodeToString(sum[:]), Bytes: len(text)}
 }
 
-// Sample returns a check of tenant made at `at`, in public channel by user: three
-// claims (supported, contradicted with a published fact-check and a PDF,
+// Sample returns a check of tenant made at `at`, in public channel by user:
+// three claims (supported, contradicted with a published fact-check and a
+// PDF of two pages,
 // contested), five pieces of evidence (one quote not found verbatim), the
 // sources each run retrieved, traces and one feedback; and the pages as
 // read that its sources' hashes name.
@@ -34,7 +35,9 @@ func Sample(tenant, channel, user string, at time.Time) (*store.Check, []search.
 	britannica := Page("https://www.britannica.com/topic/Eiffel-Tower-Paris-France", "Eiffel Tower | History, Height, & Facts", "Britannica", "",
 		"Eiffel Tower, Gustave Eiffel's wrought-iron structure in Paris, was completed in 1889. It is 330 metres (1,083 feet) tall including antennas.", at.Add(-50*time.Second))
 	nasa := Page("https://www.nasa.gov/wp-content/uploads/2015/01/great-wall.pdf", "Great Wall from space", "NASA", "2005-05-09",
-		"The Great Wall of China is frequently billed as the only human-made object visible from space. It generally is not, at least to the unaided eye in low Earth orbit.", at.Add(-40*time.Second))
+		"Earth Observatory\n\nThe Great Wall of China is frequently billed as the only human-made object visible from space. It generally is not, at least to the unaided eye in low Earth orbit.", at.Add(-40*time.Second))
+	nasa.PageCount, nasa.Pages = 2, []search.PageText{{N: 1, Text: "Earth Observatory"},
+		{N: 2, Text: "The Great Wall of China is frequently billed as the only human-made object visible from space. It generally is not, at least to the unaided eye in low Earth orbit."}}
 	snopes := Page("https://www.snopes.com/fact-check/great-wall-china-space/", "Is the Great Wall of China Visible from Space?", "Snopes", "2019-10-02",
 		"Claim: The Great Wall of China is visible from space with the naked eye. Rating: False.", at.Add(-35*time.Second))
 	coffee := Page("https://www.hsph.harvard.edu/nutritionsource/food-features/coffee/", "Coffee | The Nutrition Source", "Harvard T.H. Chan School of Public Health", "2023-08-01",

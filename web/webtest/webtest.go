@@ -23,12 +23,12 @@ func Page(u, title, site, published, text string, at time.Time) search.Page {
 	return search.Page{URL: u, FinalURL: u, Title: title, Site: site, Published: published, Text: text, FetchedAt: at, SHA256: hex.EncodeToString(sum[:]), Bytes: len(text)}
 }
 
-// Sample returns a check of tenant made at `at`, in public channel by user:
-// three claims (supported, contradicted with a published fact-check and a
-// PDF of two pages,
-// contested), five pieces of evidence (one quote not found verbatim), the
-// sources each run retrieved, traces and one feedback; and the pages as
-// read that its sources' hashes name.
+// Sample returns a check of tenant made at `at`, in a public channel by
+// user: three claims (supported; contradicted, with a published fact-check
+// and a PDF of two pages; contested), six pieces of evidence from five
+// sources (one quote not found verbatim), the sources each run retrieved,
+// traces and one feedback; and the pages as read that its sources' hashes
+// name.
 func Sample(tenant, channel, user string, at time.Time) (*store.Check, []search.Page) {
 	eiffel := Page("https://www.toureiffel.paris/en/the-monument/key-figures", "The Eiffel Tower's key figures", "toureiffel.paris", "2024-03-12",
 		"Key figures\nHeight: 330 metres since 2022, with the new antenna.\nWeight: 10,100 tonnes.\nThe tower was completed in 1889 for the World's Fair.", at.Add(-time.Minute))

@@ -69,10 +69,13 @@ type Options struct {
 type Server struct {
 	st     Store
 	signer *Signer
-	admin  [32]byte // SHA-256 of the admin token; zero when none
-	now    func() time.Time
-	log    *slog.Logger
-	mux    *http.ServeMux
+	// noSecret is set when no secret was given: then no link is valid
+	// (anyone could sign with an empty key).
+	noSecret bool
+	admin    [32]byte // SHA-256 of the admin token; zero when none
+	now      func() time.Time
+	log      *slog.Logger
+	mux      *http.ServeMux
 
 	rate    rate.Limit
 	burst   int
@@ -94,7 +97,7 @@ func New(o Options) *Server {
 	if o.Burst <= 0 {
 		o.Burst = DefaultBurst
 	}
-	s := &Server{st: o.Store, signer: NewSigner(o.Secret, o.Now), now: o.Now, log: o.Logger,
+	s := &Server{st: o.Store, signer: NewSigner(o.Secret, o.Now), noSecret: o.Secret == "", now: o.Now, log: o.Logger,
 		rate: o.Rate, burst: o.Burst, buckets: map[string]*rate.Limiter{}}
 	if o.AdminToken != "" {
 		s.admin = sha256.Sum256([]byte(o.AdminToken))
@@ -203,7 +206,7 @@ func (s *Server) authenticate(r *http.Request) (*access, bool) {
 		return &access{admin: true}, subtle.ConstantTimeCompare(sum[:], s.admin[:]) == 1
 	}
 	tok := r.URL.Query().Get("t")
-	if tok == "" {
+	if tok == "" || s.noSecret {
 		return nil, false
 	}
 	c, err := s.signer.Verify(tok)

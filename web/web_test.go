@@ -190,3 +190,17 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("another link: status %d, want 200", w.Code)
 	}
 }
+
+// Without a secret no link opens anything, even one signed with the empty
+// key.
+func TestNoSecret(t *testing.T) {
+	f := newFixture(t)
+	f.srv = New(Options{Store: f.db, Now: testNow})
+	empty := NewLinks("https://factbot.example", "", 0, 0, testNow)
+	if w := f.get(t, local(empty.CheckURL("T1", "U1", f.sample.ID))); w.Code != http.StatusForbidden {
+		t.Errorf("a link signed with the empty key: status %d, want 403", w.Code)
+	}
+	if w := f.get(t, "/web/", "Authorization", "Bearer "); w.Code != http.StatusForbidden {
+		t.Errorf("an empty admin token: status %d, want 403", w.Code)
+	}
+}

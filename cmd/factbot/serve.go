@@ -208,6 +208,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		Metrics: bot.NewMetrics(reg), Logger: log,
 	})
 	mux := bot.NewMux(reg, nil)
+	mountWeb(cfg, db, mux, log)
 	adapters, err := buildAdapters(cfg, svc, mux, log)
 	if err != nil {
 		return err

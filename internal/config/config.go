@@ -18,6 +18,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
+	"github.com/factbot-dev/factbot/web"
 )
 
 // Model providers (FACTBOT_LLM).
@@ -77,6 +78,8 @@ type Config struct {
 	UserLimit bot.Limit
 	Slack     Slack
 	Discord   Discord
+	// Web is the web view of checks and history.
+	Web Web
 
 	// User is who runs factbot check, for its history (USER).
 	User string
@@ -138,6 +141,28 @@ type Discord struct {
 	APIURL    string // DISCORD_API_URL (tests)
 }
 
+// Web is the web view's configuration. It is on when PublicURL and Secret
+// are both set.
+type Web struct {
+	// PublicURL is where people reach factbot serve's HTTP address, e.g.
+	// https://factbot.example.org behind a TLS proxy (FACTBOT_PUBLIC_URL).
+	PublicURL string
+	// Secret signs the links (FACTBOT_WEB_SECRET).
+	Secret string
+	// AdminToken opens every page as a Bearer token
+	// (FACTBOT_WEB_ADMIN_TOKEN); empty means no operator access.
+	AdminToken string
+	// CheckTTL and HistoryTTL are how long links to one check and to a
+	// history stay valid (FACTBOT_WEB_LINK_TTL, "check[,history]").
+	CheckTTL, HistoryTTL time.Duration
+}
+
+// minWebSecret is the shortest FACTBOT_WEB_SECRET accepted.
+const minWebSecret = 32
+
+// Enabled reports whether the web view is on.
+func (w Web) Enabled() bool { return w.PublicURL != "" && w.Secret != "" }
+
 // Var is one variable of the configuration table.
 type Var struct {
 	Name string
@@ -163,6 +188,7 @@ var Vars = []Var{
 	{"FACTBOT_RETENTION", false},
 	{"FACTBOT_HTTP_ADDR", false},
 	{"FACTBOT_USER_LIMIT", false},
+	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
 	{"USER", false},
@@ -194,6 +220,7 @@ func Load(getenv func(string) string) (*Config, error) {
 	add(c.loadSearch())
 	add(c.loadStore())
 	add(c.loadChat())
+	add(c.loadWeb())
 	c.User = c.env["USER"]
 	return c, errors.Join(errs...)
 }
@@ -330,6 +357,35 @@ func (c *Config) loadChat() error {
 	}
 	for _, name := range []string{"SLACK_API_URL", "DISCORD_API_URL"} {
 		errs = append(errs, checkURL(e, name))
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Config) loadWeb() error {
+	e := c.env
+	c.Web = Web{PublicURL: strings.TrimRight(e["FACTBOT_PUBLIC_URL"], "/"), Secret: e["FACTBOT_WEB_SECRET"], AdminToken: e["FACTBOT_WEB_ADMIN_TOKEN"],
+		CheckTTL: web.DefaultCheckTTL, HistoryTTL: web.DefaultHistoryTTL}
+	var errs []error
+	if err := checkURL(e, "FACTBOT_PUBLIC_URL"); err != nil {
+		errs = append(errs, &usererr.Config{Var: "FACTBOT_PUBLIC_URL", Msg: err.(*usererr.Config).Msg, Hint: "the https:// address people open, e.g. https://factbot.example.org (a TLS proxy in front of FACTBOT_HTTP_ADDR)"})
+	}
+	for _, name := range []string{"FACTBOT_WEB_SECRET", "FACTBOT_WEB_ADMIN_TOKEN"} {
+		if v, ok := e[name]; ok && len(v) < minWebSecret {
+			errs = append(errs, &usererr.Config{Var: name, Msg: fmt.Sprintf("too short (%d characters, at least %d)", len(v), minWebSecret), Hint: "make one with: openssl rand -hex 32"})
+		}
+	}
+	if s, ok := e["FACTBOT_WEB_LINK_TTL"]; ok {
+		ck, hist, two := strings.Cut(s, ",")
+		d1, err1 := ParseAge(ck)
+		d2, err2 := c.Web.HistoryTTL, error(nil)
+		if two {
+			d2, err2 = ParseAge(hist)
+		}
+		if err1 != nil || err2 != nil || d1 <= 0 || d2 <= 0 {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_WEB_LINK_TTL", Msg: fmt.Sprintf("%q is not one or two positive durations", s), Hint: "how long links stay valid: for one check, and optionally for a history after a comma, e.g. 7d or 7d,1h"})
+		} else {
+			c.Web.CheckTTL, c.Web.HistoryTTL = d1, d2
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -31,6 +31,7 @@ func TestLoad(t *testing.T) {
 			Retention: 90 * 24 * time.Hour,
 			HTTPAddr:  DefaultHTTPAddr,
 			UserLimit: bot.Limit{N: 10, Window: 10 * time.Minute},
+			Web:       Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
 		}
 		if f != nil {
 			f(c)
@@ -70,6 +71,15 @@ func TestLoad(t *testing.T) {
 			c.Slack = Slack{BotToken: "xoxb-1", AppToken: "xapp-1", SigningSecret: "s", APIURL: "http://slack/api/"}
 			c.Discord = Discord{Token: "d", AppID: "1", GuildID: "2", APIURL: "http://discord/", PublicKey: strings.Repeat("ab", 32)}
 		})},
+		{"web view", map[string]string{"FACTBOT_PUBLIC_URL": "https://factbot.example.org/", "FACTBOT_WEB_SECRET": webSecret, "FACTBOT_WEB_ADMIN_TOKEN": webSecret + "a"}, defaults(func(c *Config) {
+			c.Web = Web{PublicURL: "https://factbot.example.org", Secret: webSecret, AdminToken: webSecret + "a", CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour}
+		})},
+		{"web link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "2d"}, defaults(func(c *Config) {
+			c.Web = Web{CheckTTL: 48 * time.Hour, HistoryTTL: time.Hour}
+		})},
+		{"web link lifetimes", map[string]string{"FACTBOT_WEB_LINK_TTL": "30d, 15m"}, defaults(func(c *Config) {
+			c.Web = Web{CheckTTL: 30 * 24 * time.Hour, HistoryTTL: 15 * time.Minute}
+		})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,6 +114,11 @@ func TestLoadErrors(t *testing.T) {
 		{"URL without scheme", map[string]string{"FACTBOT_TAVILY_URL": "localhost:9999"}, []string{"FACTBOT_TAVILY_URL"}},
 		{"missing exclusion list", map[string]string{"FACTBOT_EXCLUDE_SITES": "testdata/no-such-file.txt"}, []string{"FACTBOT_EXCLUDE_SITES"}},
 		{"missing calibration", map[string]string{"FACTBOT_CALIBRATION": "testdata/no-such-file.json"}, []string{"FACTBOT_CALIBRATION"}},
+		{"public URL not a URL", map[string]string{"FACTBOT_PUBLIC_URL": "factbot.example.org"}, []string{"FACTBOT_PUBLIC_URL"}},
+		{"short web secret", map[string]string{"FACTBOT_WEB_SECRET": "hunter2"}, []string{"FACTBOT_WEB_SECRET"}},
+		{"short admin token", map[string]string{"FACTBOT_WEB_ADMIN_TOKEN": "admin"}, []string{"FACTBOT_WEB_ADMIN_TOKEN"}},
+		{"bad link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "7d,never"}, []string{"FACTBOT_WEB_LINK_TTL"}},
+		{"zero link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "0"}, []string{"FACTBOT_WEB_LINK_TTL"}},
 		{"several at once", map[string]string{"FACTBOT_LLM": "x", "FACTBOT_CACHE_TTL": "x", "SEARXNG_URL": "x", "FACTBOT_USER_LIMIT": "x"},
 			[]string{"FACTBOT_CACHE_TTL", "FACTBOT_LLM", "FACTBOT_USER_LIMIT", "SEARXNG_URL"}},
 	}
@@ -189,6 +204,47 @@ func TestRequirements(t *testing.T) {
 		if got := cfg.Slack.Err() == nil; got != tt.slackValid {
 			t.Errorf("%s: Slack.Err() == nil is %v, want %v", tt.name, got, tt.slackValid)
 		}
+	}
+}
+
+const webSecret = "0123456789abcdef0123456789abcdef"
+
+// The web view is on with a public URL and a secret, and `factbot config`
+// says what is missing otherwise.
+func TestWebFeature(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		on   bool
+		has  string // in Detail when on, in Missing when off
+	}{
+		{"off", map[string]string{}, false, "set FACTBOT_PUBLIC_URL and FACTBOT_WEB_SECRET"},
+		{"secret missing", map[string]string{"FACTBOT_PUBLIC_URL": "https://f.example"}, false, "set FACTBOT_WEB_SECRET ("},
+		{"on", map[string]string{"FACTBOT_PUBLIC_URL": "https://f.example", "FACTBOT_WEB_SECRET": webSecret}, true, "https://f.example/web/ (served on :8080 by factbot serve, or by factbot web); check links last 168h, history links 1h; no operator access"},
+		{"on with operators", map[string]string{"FACTBOT_PUBLIC_URL": "https://f.example", "FACTBOT_WEB_SECRET": webSecret, "FACTBOT_WEB_ADMIN_TOKEN": webSecret}, true, "operators open everything"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := load(tt.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f *Feature
+			for _, ft := range cfg.Features() {
+				if strings.HasPrefix(ft.Name, "Web view") {
+					f = &ft
+				}
+			}
+			if f == nil {
+				t.Fatal("no web view feature")
+			}
+			if f.On != tt.on || cfg.Web.Enabled() != tt.on {
+				t.Errorf("on = %v, Enabled() = %v, want %v", f.On, cfg.Web.Enabled(), tt.on)
+			}
+			if got := f.Detail + f.Missing; !strings.Contains(got, tt.has) {
+				t.Errorf("feature says %q, want it to contain %q", got, tt.has)
+			}
+		})
 	}
 }
 

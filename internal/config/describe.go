@@ -74,6 +74,8 @@ func (c *Config) defaultOf(name string) string {
 		return DefaultHTTPAddr
 	case "FACTBOT_USER_LIMIT":
 		return DefaultUserLimit
+	case "FACTBOT_WEB_LINK_TTL":
+		return FormatDuration(c.Web.CheckTTL) + "," + FormatDuration(c.Web.HistoryTTL)
 	case "DISCORD_APP_ID":
 		return "from the gateway"
 	case "SLACK_API_URL", "DISCORD_API_URL":
@@ -107,10 +109,14 @@ type Feature struct {
 // order, the stores and servers, and each chat platform's modes.
 func (c *Config) Features() []Feature {
 	fs := []Feature{c.modelFeature(), c.searchFeature()}
+	webPath := ""
+	if c.Web.Enabled() {
+		webPath = ", the web view under /web/"
+	}
 	fc := Feature{Name: "Google Fact Check Tools", On: c.Search.FactCheckKey != "", Detail: "search_fact_checks is offered first", Missing: "set FACTCHECK_API_KEY (or GOOGLE_API_KEY)"}
 	fs = append(fs, fc,
 		Feature{Name: "Database", On: true, Detail: fmt.Sprintf("%s, verdicts fresh for %s", c.DB, FormatDuration(c.CacheTTL))},
-		Feature{Name: "HTTP server (factbot serve)", On: true, Detail: c.HTTPAddr + ": /healthz, /metrics and the HTTP-mode webhooks"})
+		Feature{Name: "HTTP server (factbot serve)", On: true, Detail: c.HTTPAddr + ": /healthz, /metrics and the HTTP-mode webhooks" + webPath})
 	s, d := c.Slack, c.Discord
 	guild := "commands registered globally"
 	if d.GuildID != "" {
@@ -128,7 +134,23 @@ func (c *Config) Features() []Feature {
 	if s.Configured() || d.Configured() {
 		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit})
 	}
-	return fs
+	return append(fs, c.webFeature())
+}
+
+func (c *Config) webFeature() Feature {
+	w := c.Web
+	f := feature("Web view (signed links to checks and history)", "", "FACTBOT_PUBLIC_URL", w.PublicURL, "FACTBOT_WEB_SECRET", w.Secret)
+	if f.On {
+		f.Detail = fmt.Sprintf("%s/web/ (served on %s by factbot serve, or by factbot web); check links last %s, history links %s", w.PublicURL, c.HTTPAddr, FormatDuration(w.CheckTTL), FormatDuration(w.HistoryTTL))
+		if w.AdminToken != "" {
+			f.Detail += "; operators open everything with FACTBOT_WEB_ADMIN_TOKEN"
+		} else {
+			f.Detail += "; no operator access (FACTBOT_WEB_ADMIN_TOKEN not set)"
+		}
+	} else {
+		f.Missing += " (the https:// address of factbot serve behind a TLS proxy, and a secret from openssl rand -hex 32)"
+	}
+	return f
 }
 
 func (c *Config) modelFeature() Feature {

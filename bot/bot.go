@@ -72,8 +72,8 @@ type Core interface {
 	// History lists a tenant's latest checks as viewer may see them.
 	History(ctx context.Context, tenant, viewer string, args HistoryArgs) (*History, error)
 	// Feedback records a "Wrong verdict?" on a check and returns the
-	// thank-you to show.
-	Feedback(ctx context.Context, tenant, checkID string, f store.Feedback) (string, error)
+	// thank-you to show; by is who sends it (the per-person limit).
+	Feedback(ctx context.Context, tenant, checkID string, by Person, f store.Feedback) (string, error)
 }
 
 // AckObserver is implemented by cores that record acknowledgement latency

@@ -32,6 +32,12 @@ const (
 	msgHistoryFailed    = "Sorry, I could not load the history right now."
 	msgFeedbackNotFound = "I could not find that check any more, so the feedback was not recorded."
 	msgFeedbackFailed   = "Sorry, I could not record your feedback right now. Please try again."
+
+	// The refusals of the limits (see limits.go): count, window, next time.
+	msgUserLimit     = "You have reached the limit of %d checks per %s. Try again after %s UTC."
+	msgTenantLimit   = "Sorry, this workspace or server has reached its limit of %d checks per %s, for everyone together. Try again after %s UTC."
+	msgBusy          = "Sorry, factbot has too many checks waiting right now. Please try again in a few minutes."
+	msgFeedbackLimit = "Thank you, but you have sent a lot of feedback lately, so this one was not recorded. Please try again later."
 )
 
 // UserMessage is the text to show a user for err: the message of a
@@ -131,11 +137,15 @@ func (s *Service) History(ctx context.Context, tenant, viewer string, args Histo
 }
 
 // Feedback records a user's "Wrong verdict?" on a check (an empty note is
-// recorded as "wrong verdict") and returns the thank-you to show. Errors
-// wrap store.ErrNotFound for an unknown check.
-func (s *Service) Feedback(ctx context.Context, tenant, checkID string, f store.Feedback) (string, error) {
+// recorded as "wrong verdict") and returns the thank-you to show. by is who
+// sends it, for the per-person feedback limit; over it, nothing is recorded
+// and the error says so. Errors wrap store.ErrNotFound for an unknown check.
+func (s *Service) Feedback(ctx context.Context, tenant, checkID string, by Person, f store.Feedback) (string, error) {
 	if f.At.IsZero() {
 		f.At = s.opts.Now()
+	}
+	if !s.admitFeedback(by, tenant, f.User, s.opts.Now()) {
+		return "", &usererr.Error{Msg: msgFeedbackLimit, Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
 	}
 	f.Note = strings.TrimSpace(f.Note)
 	if f.Note == "" {

@@ -85,7 +85,7 @@ type Adapter struct {
 	acks   bot.AckObserver // nil if the core does not record ack latency
 	log    *slog.Logger
 
-	hc     *http.Client // Web API and response_url calls
+	hc *http.Client // Web API and response_url calls
 
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter

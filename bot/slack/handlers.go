@@ -244,6 +244,9 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 // initialises and waits for ctx.
 func (a *Adapter) Run(ctx context.Context) error {
 	if err := a.Init(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting
+		}
 		return err
 	}
 	if a.cfg.AppToken == "" || a.client == nil {

@@ -72,6 +72,14 @@ func (c *Config) defaultOf(name string) string {
 		return DefaultHTTPAddr
 	case "FACTBOT_USER_LIMIT":
 		return DefaultUserLimit
+	case "FACTBOT_TENANT_LIMIT":
+		return DefaultTenantLimit
+	case "FACTBOT_MAX_QUEUE":
+		return fmt.Sprint(DefaultMaxQueue)
+	case "FACTBOT_MAX_CONNS":
+		return fmt.Sprint(DefaultMaxConns)
+	case "FACTBOT_METRICS_ADDR":
+		return "FACTBOT_HTTP_ADDR's"
 	case "DISCORD_APP_ID":
 		return "from the gateway"
 	case "SLACK_API_URL", "DISCORD_API_URL":
@@ -108,7 +116,7 @@ func (c *Config) Features() []Feature {
 	fc := Feature{Name: "Google Fact Check Tools", On: c.Search.FactCheckKey != "", Detail: "search_fact_checks is offered first", Missing: "set FACTCHECK_API_KEY (or GOOGLE_API_KEY)"}
 	fs = append(fs, fc,
 		Feature{Name: "Database", On: true, Detail: fmt.Sprintf("%s, verdicts fresh for %s", c.DB, FormatDuration(c.CacheTTL))},
-		Feature{Name: "HTTP server (factbot serve)", On: true, Detail: c.HTTPAddr + ": /healthz, /metrics and the HTTP-mode webhooks"})
+		c.httpFeature())
 	s, d := c.Slack, c.Discord
 	guild := "commands registered globally"
 	if d.GuildID != "" {
@@ -124,9 +132,22 @@ func (c *Config) Features() []Feature {
 		limit = fmt.Sprintf("%d checks per %s", c.UserLimit.N, FormatDuration(c.UserLimit.Window))
 	}
 	if s.Configured() || d.Configured() {
-		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit})
+		tlimit := "none (off)"
+		if c.TenantLimit != (bot.Limit{}) {
+			tlimit = fmt.Sprintf("%d checks per %s", c.TenantLimit.N, FormatDuration(c.TenantLimit.Window))
+		}
+		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit},
+			Feature{Name: "Per-workspace/server limit in chat", On: true, Detail: fmt.Sprintf("%s; at most %d requests waiting", tlimit, c.MaxQueue)})
 	}
 	return fs
+}
+
+func (c *Config) httpFeature() Feature {
+	d := fmt.Sprintf("%s: /healthz, /metrics and the HTTP-mode webhooks; at most %d connections", c.HTTPAddr, c.MaxConns)
+	if c.MetricsAddr != "" {
+		d = fmt.Sprintf("%s: /healthz and the HTTP-mode webhooks; at most %d connections; /metrics on %s", c.HTTPAddr, c.MaxConns, c.MetricsAddr)
+	}
+	return Feature{Name: "HTTP server (factbot serve)", On: true, Detail: d}
 }
 
 func (c *Config) modelFeature() Feature {

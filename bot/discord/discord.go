@@ -71,8 +71,11 @@ type Config struct {
 	// APIURL overrides the REST base URL https://discord.com/api/v9/
 	// (DISCORD_API_URL, tests). The gateway address comes from GET /gateway.
 	APIURL string
-	// HTTPClient carries REST requests (default: 30 s timeout).
+	// HTTPClient carries REST requests (default: one with a CallTimeout
+	// timeout).
 	HTTPClient *http.Client
+	// CallTimeout bounds one attempt of a REST call (default 15 s).
+	CallTimeout time.Duration
 	// MaxRetries bounds the retries of one REST call answered 429
 	// (default 3); MaxRetryWait bounds one wait (default 30 s, at most
 	// 60 s): a longer retry_after fails the call at once.
@@ -187,7 +190,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
 	a.s = gateway{s}
-	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep}
+	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep, timeout: a.cfg.CallTimeout}
 	return a, nil
 }
 
@@ -211,6 +214,9 @@ func withDefaults(cfg Config) Config {
 	if cfg.SubmitTimeout <= 0 {
 		cfg.SubmitTimeout = 2 * time.Second
 	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = 15 * time.Second
+	}
 	return cfg
 }
 
@@ -222,7 +228,7 @@ func restClient(cfg Config) *http.Client {
 		// enough idle connections to the API to avoid a handshake per call.
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = maxCallbacks
-		client = &http.Client{Timeout: 30 * time.Second, Transport: tr}
+		client = &http.Client{Timeout: cfg.CallTimeout, Transport: tr}
 	}
 	base := strings.TrimSpace(cfg.APIURL)
 	if base == "" {

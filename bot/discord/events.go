@@ -70,7 +70,9 @@ func (a *Adapter) mentionRequest(m *discordgo.Message) *store.Request {
 	return &store.Request{
 		Key: "discord:message:" + m.ID, Tenant: tenant(m.GuildID, m.Author.ID), Platform: Name,
 		Kind: bot.KindMention, Channel: m.ChannelID, Thread: m.ID, Link: messageLink(m.GuildID, m.ChannelID, m.ID),
-		User: m.Author.ID, Text: messageText(text), Meta: map[string]string{metaGuild: m.GuildID},
+		User: m.Author.ID, Text: messageText(text),
+		// Discord user ids are global: one person, one limit, in every server.
+		Meta: map[string]string{metaGuild: m.GuildID, bot.MetaPerson: m.Author.ID},
 	}
 }
 
@@ -218,7 +220,8 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 	}
 	user := interactionUser(i)
 	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
-	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, store.Feedback{User: user.ID, Claim: -1, Note: note})
+	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, bot.Person{Platform: Name, ID: user.ID},
+		store.Feedback{User: user.ID, Claim: -1, Note: note})
 	cancel()
 	if err != nil {
 		answer = bot.UserMessage(err)
@@ -317,6 +320,7 @@ func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
 	r.Meta[metaInteraction] = i.ID
 	r.Meta[metaGuild] = i.GuildID
 	r.Meta[metaReceived] = strconv.FormatInt(a.cfg.Now().UnixMilli(), 10)
+	r.Meta[bot.MetaPerson] = user.ID
 	r.Key, r.Tenant, r.Platform = "discord:interaction:"+i.ID, tenant(i.GuildID, user.ID), Name
 	r.Channel, r.User = i.ChannelID, user.ID
 }

@@ -37,11 +37,14 @@ const (
 
 // Defaults of the settings that have one.
 const (
-	DefaultDB        = "factbot.db"
-	DefaultCacheTTL  = factcheck.DefaultCacheTTL
-	DefaultRetention = 90 * 24 * time.Hour
-	DefaultHTTPAddr  = ":8080"
-	DefaultUserLimit = "10/10m"
+	DefaultDB          = "factbot.db"
+	DefaultCacheTTL    = factcheck.DefaultCacheTTL
+	DefaultRetention   = 90 * 24 * time.Hour
+	DefaultHTTPAddr    = ":8080"
+	DefaultUserLimit   = "10/10m"
+	DefaultTenantLimit = "100/1h"
+	DefaultMaxQueue    = bot.DefaultMaxQueue
+	DefaultMaxConns    = 256
 )
 
 // Where to get a value: the hints of the configuration errors.
@@ -73,11 +76,23 @@ type Config struct {
 
 	// HTTPAddr is where serve listens (FACTBOT_HTTP_ADDR).
 	HTTPAddr string
-	// UserLimit is the per-user rate in chat (FACTBOT_USER_LIMIT); the
+	// MetricsAddr, when set, is where serve answers /metrics instead of
+	// HTTPAddr (FACTBOT_METRICS_ADDR).
+	MetricsAddr string
+	// MaxConns bounds the open connections of serve's HTTP server
+	// (FACTBOT_MAX_CONNS).
+	MaxConns int
+	// UserLimit is the per-person rate in chat (FACTBOT_USER_LIMIT); the
 	// zero Limit means none.
 	UserLimit bot.Limit
-	Slack     Slack
-	Discord   Discord
+	// TenantLimit is the per-tenant rate in chat, every user together
+	// (FACTBOT_TENANT_LIMIT); the zero Limit means none.
+	TenantLimit bot.Limit
+	// MaxQueue bounds the chat requests waiting for a worker
+	// (FACTBOT_MAX_QUEUE).
+	MaxQueue int
+	Slack    Slack
+	Discord  Discord
 	// Web is the web view of checks and history.
 	Web Web
 
@@ -187,7 +202,11 @@ var Vars = []Var{
 	{"FACTBOT_CACHE_TTL", false},
 	{"FACTBOT_RETENTION", false},
 	{"FACTBOT_HTTP_ADDR", false},
+	{"FACTBOT_METRICS_ADDR", false},
+	{"FACTBOT_MAX_CONNS", false},
 	{"FACTBOT_USER_LIMIT", false},
+	{"FACTBOT_TENANT_LIMIT", false},
+	{"FACTBOT_MAX_QUEUE", false},
 	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
@@ -345,6 +364,14 @@ func (c *Config) loadChat() error {
 		errs = append(errs, &usererr.Config{Var: "FACTBOT_USER_LIMIT", Msg: err.Error(), Hint: "checks per user per window, e.g. 10/10m; off disables", Err: err})
 	}
 	c.UserLimit = lim
+	if c.TenantLimit, err = bot.ParseLimit(or(e["FACTBOT_TENANT_LIMIT"], DefaultTenantLimit)); err != nil {
+		errs = append(errs, &usererr.Config{Var: "FACTBOT_TENANT_LIMIT", Msg: err.Error(), Hint: "checks per workspace or server per window, e.g. 100/1h; off disables", Err: err})
+	}
+	c.MetricsAddr = e["FACTBOT_METRICS_ADDR"]
+	c.MaxConns, err = positive(e, "FACTBOT_MAX_CONNS", DefaultMaxConns, "open HTTP connections at once, e.g. 256")
+	errs = append(errs, err)
+	c.MaxQueue, err = positive(e, "FACTBOT_MAX_QUEUE", DefaultMaxQueue, "chat requests waiting for a worker, e.g. 100")
+	errs = append(errs, err)
 	c.Slack = Slack{BotToken: e["SLACK_BOT_TOKEN"], AppToken: e["SLACK_APP_TOKEN"], SigningSecret: e["SLACK_SIGNING_SECRET"], APIURL: e["SLACK_API_URL"]}
 	if t := c.Slack.AppToken; t != "" && !strings.HasPrefix(t, "xapp-") {
 		errs = append(errs, &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "is not an app-level token (xapp-…)", Hint: "Basic Information → App-Level Tokens, scope connections:write"})
@@ -359,6 +386,20 @@ func (c *Config) loadChat() error {
 		errs = append(errs, checkURL(e, name))
 	}
 	return errors.Join(errs...)
+}
+
+// positive reads a variable holding a positive whole number, def when it
+// is unset.
+func positive(env map[string]string, name string, def int, hint string) (int, error) {
+	s, ok := env[name]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return def, &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is not a positive whole number", s), Hint: hint, Err: err}
+	}
+	return n, nil
 }
 
 func (c *Config) loadWeb() error {

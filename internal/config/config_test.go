@@ -24,14 +24,17 @@ func load(env map[string]string) (*Config, error) {
 func TestLoad(t *testing.T) {
 	defaults := func(f func(c *Config)) *Config {
 		c := &Config{
-			Model:     Model{Provider: LLMGemini},
-			Search:    Search{Order: []string{SearchGemini}},
-			DB:        DefaultDB,
-			CacheTTL:  168 * time.Hour,
-			Retention: 90 * 24 * time.Hour,
-			HTTPAddr:  DefaultHTTPAddr,
-			UserLimit: bot.Limit{N: 10, Window: 10 * time.Minute},
-			Web:       Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
+			Model:       Model{Provider: LLMGemini},
+			Search:      Search{Order: []string{SearchGemini}},
+			DB:          DefaultDB,
+			CacheTTL:    168 * time.Hour,
+			HTTPAddr:    DefaultHTTPAddr,
+			MaxConns:    256,
+			UserLimit:   bot.Limit{N: 10, Window: 10 * time.Minute},
+			TenantLimit: bot.Limit{N: 100, Window: time.Hour},
+			MaxQueue:    100,
+			Retention:   90 * 24 * time.Hour,
+			Web:         Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
 		}
 		if f != nil {
 			f(c)
@@ -63,11 +66,13 @@ func TestLoad(t *testing.T) {
 		})},
 		{"store and chat", map[string]string{"FACTBOT_DB": "/tmp/f.db", "FACTBOT_CACHE_TTL": "7d", "FACTBOT_ALLOW_PRIVATE_FETCH": "1",
 			"FACTBOT_HTTP_ADDR": "127.0.0.1:0", "FACTBOT_USER_LIMIT": "off", "USER": "ada",
+			"FACTBOT_METRICS_ADDR": "127.0.0.1:9090", "FACTBOT_MAX_CONNS": "32", "FACTBOT_TENANT_LIMIT": "50/30m", "FACTBOT_MAX_QUEUE": "7",
 			"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": "http://slack/api/",
 			"DISCORD_BOT_TOKEN": "d", "DISCORD_APP_ID": "1", "DISCORD_GUILD_ID": "2", "DISCORD_API_URL": "http://discord/",
 			"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, defaults(func(c *Config) {
 			c.DB, c.CacheTTL, c.AllowPrivateFetch = "/tmp/f.db", 7*24*time.Hour, true
 			c.HTTPAddr, c.UserLimit, c.User = "127.0.0.1:0", bot.Limit{}, "ada"
+			c.MetricsAddr, c.MaxConns, c.TenantLimit, c.MaxQueue = "127.0.0.1:9090", 32, bot.Limit{N: 50, Window: 30 * time.Minute}, 7
 			c.Slack = Slack{BotToken: "xoxb-1", AppToken: "xapp-1", SigningSecret: "s", APIURL: "http://slack/api/"}
 			c.Discord = Discord{Token: "d", AppID: "1", GuildID: "2", APIURL: "http://discord/", PublicKey: strings.Repeat("ab", 32)}
 		})},
@@ -108,6 +113,9 @@ func TestLoadErrors(t *testing.T) {
 		{"zero TTL", map[string]string{"FACTBOT_CACHE_TTL": "0d"}, []string{"FACTBOT_CACHE_TTL"}},
 		{"bad retention", map[string]string{"FACTBOT_RETENTION": "forever"}, []string{"FACTBOT_RETENTION"}},
 		{"bad user limit", map[string]string{"FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
+		{"bad tenant limit", map[string]string{"FACTBOT_TENANT_LIMIT": "100"}, []string{"FACTBOT_TENANT_LIMIT"}},
+		{"zero connections", map[string]string{"FACTBOT_MAX_CONNS": "0"}, []string{"FACTBOT_MAX_CONNS"}},
+		{"queue not a number", map[string]string{"FACTBOT_MAX_QUEUE": "many"}, []string{"FACTBOT_MAX_QUEUE"}},
 		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN"}},
 		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},
 		{"private fetch not 1", map[string]string{"FACTBOT_ALLOW_PRIVATE_FETCH": "yes"}, []string{"FACTBOT_ALLOW_PRIVATE_FETCH"}},

@@ -76,6 +76,14 @@ func (c *Config) defaultOf(name string) string {
 		return DefaultUserLimit
 	case "FACTBOT_WEB_LINK_TTL":
 		return FormatDuration(c.Web.CheckTTL) + "," + FormatDuration(c.Web.HistoryTTL)
+	case "FACTBOT_TENANT_LIMIT":
+		return DefaultTenantLimit
+	case "FACTBOT_MAX_QUEUE":
+		return fmt.Sprint(DefaultMaxQueue)
+	case "FACTBOT_MAX_CONNS":
+		return fmt.Sprint(DefaultMaxConns)
+	case "FACTBOT_METRICS_ADDR":
+		return "FACTBOT_HTTP_ADDR's"
 	case "DISCORD_APP_ID":
 		return "from the gateway"
 	case "SLACK_API_URL", "DISCORD_API_URL":
@@ -109,14 +117,10 @@ type Feature struct {
 // order, the stores and servers, and each chat platform's modes.
 func (c *Config) Features() []Feature {
 	fs := []Feature{c.modelFeature(), c.searchFeature()}
-	webPath := ""
-	if c.Web.Enabled() {
-		webPath = ", the web view under /web/"
-	}
 	fc := Feature{Name: "Google Fact Check Tools", On: c.Search.FactCheckKey != "", Detail: "search_fact_checks is offered first", Missing: "set FACTCHECK_API_KEY (or GOOGLE_API_KEY)"}
 	fs = append(fs, fc,
 		Feature{Name: "Database", On: true, Detail: fmt.Sprintf("%s, verdicts fresh for %s", c.DB, FormatDuration(c.CacheTTL))},
-		Feature{Name: "HTTP server (factbot serve)", On: true, Detail: c.HTTPAddr + ": /healthz, /metrics and the HTTP-mode webhooks" + webPath})
+		c.httpFeature())
 	s, d := c.Slack, c.Discord
 	guild := "commands registered globally"
 	if d.GuildID != "" {
@@ -132,7 +136,12 @@ func (c *Config) Features() []Feature {
 		limit = fmt.Sprintf("%d checks per %s", c.UserLimit.N, FormatDuration(c.UserLimit.Window))
 	}
 	if s.Configured() || d.Configured() {
-		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit})
+		tlimit := "none (off)"
+		if c.TenantLimit != (bot.Limit{}) {
+			tlimit = fmt.Sprintf("%d checks per %s", c.TenantLimit.N, FormatDuration(c.TenantLimit.Window))
+		}
+		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit},
+			Feature{Name: "Per-workspace/server limit in chat", On: true, Detail: fmt.Sprintf("%s; at most %d requests waiting", tlimit, c.MaxQueue)})
 	}
 	return append(fs, c.webFeature())
 }
@@ -151,6 +160,17 @@ func (c *Config) webFeature() Feature {
 		f.Missing += " (the https:// address of factbot serve behind a TLS proxy, and a secret from openssl rand -hex 32)"
 	}
 	return f
+}
+
+func (c *Config) httpFeature() Feature {
+	d := fmt.Sprintf("%s: /healthz, /metrics and the HTTP-mode webhooks; at most %d connections", c.HTTPAddr, c.MaxConns)
+	if c.MetricsAddr != "" {
+		d = fmt.Sprintf("%s: /healthz and the HTTP-mode webhooks; at most %d connections; /metrics on %s", c.HTTPAddr, c.MaxConns, c.MetricsAddr)
+	}
+	if c.Web.Enabled() {
+		d += "; the web view under /web/"
+	}
+	return Feature{Name: "HTTP server (factbot serve)", On: true, Detail: d}
 }
 
 func (c *Config) modelFeature() Feature {

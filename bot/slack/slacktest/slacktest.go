@@ -84,6 +84,7 @@ type Server struct {
 	calls   []Call
 	limited map[string][]string // method → Retry-After values to answer first
 	kinds   map[string]ChannelKind
+	hang    map[string]int      // method → calls still to hang
 	seq     int
 	envSeq  int
 	conn    *websocket.Conn
@@ -94,7 +95,7 @@ type Server struct {
 // NewServer starts a fake Slack.
 func NewServer() *Server {
 	s := &Server{Calls: make(chan Call, 10000), Acks: make(chan Ack, 10000), Connected: make(chan struct{}, 10),
-		limited: map[string][]string{}, kinds: map[string]ChannelKind{}, closed: make(chan struct{})}
+		limited: map[string][]string{}, kinds: map[string]ChannelKind{}, hang: map[string]int{}, closed: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/{method}", s.api)
 	mux.HandleFunc("/response/{id}", s.response)
@@ -174,6 +175,15 @@ func (s *Server) conversationInfo(id string) map[string]any {
 	return map[string]any{"ok": true, "channel": c}
 }
 
+// Hang makes the next n calls of method hang: they are recorded as
+// method+" (hung)" and never answered, until the caller gives up or the
+// server closes.
+func (s *Server) Hang(method string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hang[method] += n
+}
+
 // Recorded returns every call so far, optionally only of the given methods.
 func (s *Server) Recorded(methods ...string) []Call {
 	s.mu.Lock()
@@ -217,6 +227,17 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTooManyRequests)
 		fmt.Fprint(w, `{"ok":false,"error":"ratelimited"}`)
 		s.record(Call{Method: method + " (429)"})
+		return
+	}
+	if s.hang[method] > 0 {
+		s.hang[method]--
+		s.mu.Unlock()
+		r.ParseForm()
+		s.record(Call{Method: method + " (hung)", Form: r.PostForm})
+		select {
+		case <-r.Context().Done():
+		case <-s.closed:
+		}
 		return
 	}
 	s.seq++

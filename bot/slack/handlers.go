@@ -101,7 +101,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 		// app_mention carries no channel_type: D-ids are DMs, the rest is
 		// asked of conversations.info.
 		Visibility: a.visibility(ctx, m.Channel, store.VisibilityUnknown),
-		Meta: map[string]string{bot.MetaPerson: person(cb.EnterpriseID, team, m.User)},
+		Meta:       map[string]string{bot.MetaPerson: person(cb.EnterpriseID, team, m.User)},
 	}
 	_, err := a.core.Submit(ctx, r)
 	return err

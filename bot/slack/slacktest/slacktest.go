@@ -84,7 +84,7 @@ type Server struct {
 	calls   []Call
 	limited map[string][]string // method → Retry-After values to answer first
 	kinds   map[string]ChannelKind
-	hang    map[string]int      // method → calls still to hang
+	hang    map[string]int // method → calls still to hang
 	seq     int
 	envSeq  int
 	conn    *websocket.Conn

@@ -24,11 +24,11 @@ How to work:
 - Cite only URLs that your tools returned in this conversation. For each source give a short verbatim quote from its snippet or page text.
 - Search in the claim's language and, if useful, in English. Write the reasoning in the claim's language.
 
-Verdicts (exactly one):
-- supported: reliable sources confirm the claim as stated.
-- contradicted: reliable sources show it is false or misleading as stated.
-- contested: reliable sources genuinely disagree, or the claim is partly true and partly false.
-- unverifiable: not enough reliable evidence, or it is not a checkable factual statement.
+Verdicts (exactly one; AVeriTeC's labels):
+- supported: reliable sources confirm the claim as stated. E.g. "Water boils at 100 °C at sea level."
+- contradicted: reliable sources refute the substantial part of the claim. E.g. "The Great Wall is visible from the Moon with the naked eye."
+- contested: the evidence conflicts, or the claim is technically true but misleading: cherry-picked, or leaving out context that changes its meaning. E.g. "Crime fell 10%% under the mayor", when it fell as much everywhere else.
+- unverifiable: not enough reliable evidence, or not a checkable fact. Finding nothing is unverifiable, never contradicted. E.g. "The senator said this at a private dinner."
 Confidence: high, medium or low. Reasoning: one to three sentences.
 
 Finish by calling submit_verdict. Do not answer in plain text.`, b.Searches, b.Reads)

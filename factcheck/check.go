@@ -76,6 +76,9 @@ type Checker struct {
 	MaxClaims int
 	// MaxInput bounds the input's length in bytes (default 8000).
 	MaxInput int
+	// Options switch the verification techniques; the zero value is the
+	// default.
+	Options Options
 
 	// Now returns the time; tests set it. Default time.Now.
 	Now func() time.Time

@@ -92,8 +92,10 @@ type loop[T any] struct {
 	// required makes every call one to the finishing tool; there is then
 	// no separate forced final call.
 	required bool
-	text     loopText
-	trace    *tracer
+	// temperature is sent with every call, nil for the provider's default.
+	temperature *float32
+	text        loopText
+	trace       *tracer
 	// onForce, if set, is told which budget ran out before the forced call.
 	onForce func(budget string)
 }
@@ -150,9 +152,10 @@ func (l *loop[T]) request() *ModelRequest {
 	}
 	specs = append(specs, l.finish.spec)
 	req := &ModelRequest{
-		System:   l.system,
-		Messages: []Message{{Role: RoleUser, Text: l.prompt}},
-		Tools:    specs,
+		System:      l.system,
+		Messages:    []Message{{Role: RoleUser, Text: l.prompt}},
+		Tools:       specs,
+		Temperature: l.temperature,
 	}
 	if l.required {
 		req.ToolMode, req.Allowed = ToolRequired, []string{l.finish.spec.Name}

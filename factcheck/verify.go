@@ -72,8 +72,9 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 			{budget: BudgetReads, max: r.b.Reads, tools: []string{ToolReadPage}},
 		},
 		steps: r.b.Steps, promptTokens: r.b.PromptTokens, time: r.b.Time,
-		text:  verifyLoopText,
-		trace: r.trace,
+		temperature: c.Options.temperature(),
+		text:        verifyLoopText,
+		trace:       r.trace,
 		onForce: func(budget string) {
 			emit(Event{Kind: EventNote, Claim: index, Text: "budget reached (" + budget + "), asking for a final verdict"})
 		},

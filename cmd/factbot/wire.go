@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 
 	"google.golang.org/genai"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -66,7 +69,14 @@ func newChecker(ctx context.Context, cfg *config.Config, db *store.DB) (*factche
 	if err != nil {
 		return nil, err
 	}
-	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{}), CacheTTL: cfg.CacheTTL}
+	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{}), CacheTTL: cfg.CacheTTL, Options: cfg.Engine}
+	if cfg.Calibration != "" {
+		cal, err := loadCalibration(cfg.Calibration)
+		if err != nil {
+			return nil, err
+		}
+		c.Options.Calibration = cal
+	}
 	if k := cfg.Search.FactCheckKey; k != "" {
 		fc, err := search.NewFactChecks(ctx, search.FactChecksConfig{APIKey: k})
 		if err != nil {
@@ -91,4 +101,22 @@ func useStore(cfg *config.Config, c *factcheck.Checker, db *store.DB) {
 		}
 	}
 	c.Reader = search.NewReader(ropts)
+}
+
+// loadCalibration reads FACTBOT_CALIBRATION's file of per-label offsets.
+func loadCalibration(path string) (*factcheck.Calibration, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &usererr.Config{Var: "FACTBOT_CALIBRATION", Msg: "cannot be read", Hint: "the path of a JSON file such as {\"offsets\": {\"unverifiable\": -0.5}}", Err: err}
+	}
+	var cal factcheck.Calibration
+	if err := json.Unmarshal(b, &cal); err != nil {
+		return nil, &usererr.Config{Var: "FACTBOT_CALIBRATION", Msg: fmt.Sprintf("%s is not a calibration: %v", path, err), Hint: "a JSON file such as {\"offsets\": {\"unverifiable\": -0.5}}", Err: err}
+	}
+	for l := range cal.Offsets {
+		if !l.Valid() {
+			return nil, &usererr.Config{Var: "FACTBOT_CALIBRATION", Msg: fmt.Sprintf("%s: unknown label %q", path, l), Hint: "the labels are supported, contradicted, contested, unverifiable"}
+		}
+	}
+	return &cal, nil
 }

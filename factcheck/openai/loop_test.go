@@ -103,3 +103,20 @@ func TestCheckWithTextOnlyModel(t *testing.T) {
 		t.Errorf("usage = %+v, want 4 calls of 120 prompt tokens", rep.Usage)
 	}
 }
+
+// Every call carries the checker's temperature, low by default, on the wire.
+func TestTemperatureOnTheWire(t *testing.T) {
+	f := newFakeServer(t,
+		textReply(`{"name": "web_search", "arguments": {"query": "eiffel tower height"}}`),
+		textReply(eiffelVerdict),
+	)
+	c, _, _ := eiffelChecker(t, f)
+	if _, err := c.VerifyClaim(context.Background(), "The Eiffel Tower is 330 m tall.", ""); err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range f.requests() {
+		if got, _ := body["temperature"].(float64); float32(got) != float32(factcheck.DefaultTemperature) {
+			t.Errorf("request %d temperature = %v, want %v", i, body["temperature"], factcheck.DefaultTemperature)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
@@ -58,6 +59,12 @@ func TestLoad(t *testing.T) {
 		{"explicit search order", map[string]string{"FACTBOT_SEARCH": "Brave, gemini,", "BRAVE_API_KEY": "b"}, defaults(func(c *Config) {
 			c.Search = Search{Order: []string{SearchBrave, SearchGemini}, Explicit: true, BraveKey: "b"}
 		})},
+		{"engine", map[string]string{"FACTBOT_TEMPERATURE": "0.7", "FACTBOT_QUESTIONS": "0", "FACTBOT_COMPACT": "1", "FACTBOT_RECHECK": "0",
+			"FACTBOT_SCORES": "0", "FACTBOT_CRITIC": "0", "FACTBOT_CALIBRATION": "cal.json"}, defaults(func(c *Config) {
+			t := 0.7
+			c.Engine = factcheck.Options{Temperature: &t, NoQuestions: true, NoRecheck: true, NoScores: true, NoCritic: true}
+			c.Calibration = "cal.json"
+		})},
 		{"store and chat", map[string]string{"FACTBOT_DB": "/tmp/f.db", "FACTBOT_CACHE_TTL": "7d", "FACTBOT_ALLOW_PRIVATE_FETCH": "1",
 			"FACTBOT_HTTP_ADDR": "127.0.0.1:0", "FACTBOT_USER_LIMIT": "off", "USER": "ada",
 			"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": "http://slack/api/",
@@ -97,6 +104,9 @@ func TestLoadErrors(t *testing.T) {
 		{"bad user limit", map[string]string{"FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
 		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN"}},
 		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},
+		{"temperature out of range", map[string]string{"FACTBOT_TEMPERATURE": "2.5"}, []string{"FACTBOT_TEMPERATURE"}},
+		{"temperature not a number", map[string]string{"FACTBOT_TEMPERATURE": "low"}, []string{"FACTBOT_TEMPERATURE"}},
+		{"switch not 0 or 1", map[string]string{"FACTBOT_CRITIC": "off", "FACTBOT_SCORES": "no"}, []string{"FACTBOT_CRITIC", "FACTBOT_SCORES"}},
 		{"private fetch not 1", map[string]string{"FACTBOT_ALLOW_PRIVATE_FETCH": "yes"}, []string{"FACTBOT_ALLOW_PRIVATE_FETCH"}},
 		{"URL without scheme", map[string]string{"FACTBOT_TAVILY_URL": "localhost:9999"}, []string{"FACTBOT_TAVILY_URL"}},
 		{"several at once", map[string]string{"FACTBOT_LLM": "x", "FACTBOT_CACHE_TTL": "x", "SEARXNG_URL": "x", "FACTBOT_USER_LIMIT": "x"},

@@ -98,6 +98,12 @@ type loop[T any] struct {
 	trace       *tracer
 	// onForce, if set, is told which budget ran out before the forced call.
 	onForce func(budget string)
+	// review, if set, is asked about a result that passed the finisher's
+	// checks, before it is accepted: what it reports goes back to the model
+	// once, as the finishing tool's check error. The forced final call
+	// leaves no turn to fix anything, so there its report is only noted.
+	review   func(*T) error
+	reviewed bool
 }
 
 // outcome is the end of a loop.
@@ -197,6 +203,11 @@ func (l *loop[T]) turn(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 			l.trace.note("tool calls written as text; read as calls")
 			msg.ToolCalls, msg.Text = calls, rest
 		} else if a, ok := l.resultFromText(msg.Text); ok {
+			if err := l.reviewOnce(a, false); err != nil {
+				o.lastErr = err
+				req.Messages = append(req.Messages, Message{Role: RoleUser, Text: fmt.Sprintf("Your answer was not accepted: %v. Call %s again with these fixed.", err, l.finish.spec.Name)})
+				return
+			}
 			o.result = a
 			return
 		} else {
@@ -233,7 +244,7 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 		results[i] = ToolResult{ID: call.ID, Name: call.Name}
 		args := truncate(string(call.Args), 500)
 		if call.Name == l.finish.spec.Name {
-			results[i].Content = l.finishCall(call, o)
+			results[i].Content = l.finishCall(call, o, false)
 			continue
 		}
 		if budget := l.spend(call.Name); budget != "" {
@@ -260,10 +271,13 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 
 // finishCall decodes a call to the finishing tool; the first valid one is
 // the result.
-func (l *loop[T]) finishCall(call ToolCall, o *outcome[T]) json.RawMessage {
+func (l *loop[T]) finishCall(call ToolCall, o *outcome[T], forced bool) json.RawMessage {
 	ev := TraceEvent{Kind: "tool", Tool: call.Name, Args: truncate(string(call.Args), 500)}
 	defer func() { l.trace.add(ev) }()
 	a, err := l.finish.decode(call.Args)
+	if err == nil && o.result == nil {
+		err = l.reviewOnce(a, forced)
+	}
 	if err != nil {
 		ev.Error = err.Error()
 		o.lastErr = err
@@ -273,6 +287,25 @@ func (l *loop[T]) finishCall(call ToolCall, o *outcome[T]) json.RawMessage {
 		o.result = a
 	}
 	return json.RawMessage(`{"status":"received"}`)
+}
+
+// reviewOnce asks review about a result, the first time only; in the
+// forced final call it notes what review reports and accepts the result.
+func (l *loop[T]) reviewOnce(a *T, forced bool) error {
+	if l.review == nil || l.reviewed {
+		return nil
+	}
+	err := l.review(a)
+	if err == nil {
+		return nil
+	}
+	if forced {
+		l.trace.note(fmt.Sprintf("no turn left to fix the %s (budget reached): %v", l.finish.spec.Name, err))
+		return nil
+	}
+	l.reviewed = true
+	l.trace.note(fmt.Sprintf("%s sent back once: %v", l.finish.spec.Name, err))
+	return err
 }
 
 // spend counts a call against its tool's limits; it returns the name of
@@ -320,11 +353,14 @@ func (l *loop[T]) force(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 	}
 	for _, call := range calls {
 		if call.Name == name {
-			l.finishCall(call, o)
+			l.finishCall(call, o, true)
 		}
 	}
 	if o.result == nil {
-		o.result, _ = l.resultFromText(resp.Message.Text)
+		if a, ok := l.resultFromText(resp.Message.Text); ok {
+			_ = l.reviewOnce(a, true)
+			o.result = a
+		}
 	}
 	if o.result == nil {
 		l.trace.note("forced final call gave no valid " + name + " call")

@@ -52,6 +52,54 @@ func (v *verdictArgs) check() error {
 	return nil
 }
 
+// review lists what is wrong with a verdict's evidence, for the model to
+// fix once before any label changes: sources no tool returned in this
+// run, quotes not found in the text retrieved for them, and stances that
+// contradict the label (supported resting only on refuting sources,
+// contradicted only on supporting ones). An unverifiable verdict needs no
+// evidence and is not reviewed.
+func (r *run) review(va *verdictArgs) error {
+	label := r.label(va)
+	if label == Unverifiable {
+		return nil
+	}
+	var errs []string
+	if len(va.Evidence) == 0 {
+		errs = append(errs, fmt.Sprintf("a %s verdict needs evidence: cite the sources retrieved in this check, each with a verbatim quote, or answer unverifiable", label))
+	}
+	supports, refutes := 0, 0
+	for i, e := range va.Evidence {
+		d, ok := r.lookup(e.SourceURL)
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Sprintf("evidence %d: no tool returned %s in this check; cite only URLs your tools returned", i+1, e.SourceURL))
+			continue
+		case !quoteFound(e.QuoteOrSummary, d.texts):
+			errs = append(errs, fmt.Sprintf("evidence %d: the quote is not in the text retrieved for %s; copy it verbatim", i+1, d.url))
+		}
+		if e.Supports {
+			supports++
+		} else {
+			refutes++
+		}
+	}
+	switch {
+	case label == Supported && refutes > 0 && supports == 0:
+		errs = append(errs, "the verdict is supported but every source refutes the claim (supports=false)")
+	case label == Contradicted && supports > 0 && refutes == 0:
+		errs = append(errs, "the verdict is contradicted but every source supports the claim (supports=true)")
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// label is the verdict's label as the model gave it.
+func (r *run) label(va *verdictArgs) Label {
+	return Label(strings.ToLower(strings.TrimSpace(va.Verdict)))
+}
+
 // doc is a URL retrieved in a run, with every text the run saw for it.
 type doc struct {
 	url       string

@@ -75,9 +75,13 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 		temperature: c.Options.temperature(),
 		text:        verifyLoopText,
 		trace:       r.trace,
+		review:      r.review,
 		onForce: func(budget string) {
 			emit(Event{Kind: EventNote, Claim: index, Text: "budget reached (" + budget + "), asking for a final verdict"})
 		},
+	}
+	if c.Options.NoRecheck {
+		l.review = nil
 	}
 	o, err := l.run(ctx)
 	if err != nil {

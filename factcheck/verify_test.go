@@ -162,8 +162,11 @@ func TestVerdictAsText(t *testing.T) {
 		"fenced-bare": "```\n" + verdict + "\n```",
 	} {
 		t.Run(name, func(t *testing.T) {
+			// The quote is not in the snippet: the answer goes back once, and
+			// the model insists.
 			m := &fct.Model{Handle: fct.Script(
 				fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+				fct.Text(text),
 				fct.Text(text),
 			)}
 			v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
@@ -174,18 +177,24 @@ func TestVerdictAsText(t *testing.T) {
 				// The snippet says "not visible", not "generally isn't": the quote is not found.
 				t.Errorf("got %s with %+v, want contradicted with one unverified-quote evidence", v.Verdict, v.Evidence)
 			}
+			msgs := m.Requests()[2].Messages
+			if got := msgs[len(msgs)-1].Text; !strings.Contains(got, "the quote is not in the text retrieved for "+wallURL) {
+				t.Errorf("the model was told %q, want what was wrong with its quote", got)
+			}
 		})
 	}
 }
 
 func TestEvidenceProvenance(t *testing.T) {
+	// The model is told what is wrong once and submits the same again.
+	submit := fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "r",
+		Evidence: []fct.Evidence{
+			{SourceURL: "https://invented.example.org/proof", SourceTitle: "Made up", QuoteOrSummary: "anything"},
+			{SourceURL: "HTTPS://WWW.NASA.GOV/great-wall/?utm_source=x", SourceTitle: "NASA", QuoteOrSummary: "This sentence is not on the page."},
+		}})
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
-		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "r",
-			Evidence: []fct.Evidence{
-				{SourceURL: "https://invented.example.org/proof", SourceTitle: "Made up", QuoteOrSummary: "anything"},
-				{SourceURL: "HTTPS://WWW.NASA.GOV/great-wall/?utm_source=x", SourceTitle: "NASA", QuoteOrSummary: "This sentence is not on the page."},
-			}}),
+		submit, submit,
 	)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
@@ -204,7 +213,7 @@ func TestEvidenceProvenance(t *testing.T) {
 		}
 	}
 	joined := strings.Join(notes, "\n")
-	for _, want := range []string{"removed evidence: no tool returned https://invented.example.org/proof", "quote not found"} {
+	for _, want := range []string{"submit_verdict sent back once", "removed evidence: no tool returned https://invented.example.org/proof", "quote not found"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("trace notes %q lack %q", joined, want)
 		}
@@ -212,10 +221,10 @@ func TestEvidenceProvenance(t *testing.T) {
 }
 
 func TestVerdictWithoutEvidenceBecomesUnverifiable(t *testing.T) {
-	m := &fct.Model{Handle: fct.Script(
-		fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "Everyone knows.",
-			Evidence: []fct.Evidence{{SourceURL: "https://never.example/retrieved", QuoteOrSummary: "x"}}}),
-	)}
+	// Told once that the source was never retrieved, the model insists.
+	submit := fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "Everyone knows.",
+		Evidence: []fct.Evidence{{SourceURL: "https://never.example/retrieved", QuoteOrSummary: "x"}}})
+	m := &fct.Model{Handle: fct.Script(submit, submit)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
 		t.Fatal(err)
@@ -323,11 +332,13 @@ var _ = json.Marshal
 var _ sync.Mutex
 
 func TestURLsInProseAreScrubbed(t *testing.T) {
+	// The quote is not in the snippet: sent back once, the model insists.
+	submit := fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high",
+		Reasoning: "NASA (" + wallURL + ") says no; see also https://evil.example/phish for details.",
+		Evidence:  []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "Not visible, as https://evil.example/x explains."}}})
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
-		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high",
-			Reasoning: "NASA (" + wallURL + ") says no; see also https://evil.example/phish for details.",
-			Evidence:  []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "Not visible, as https://evil.example/x explains."}}}),
+		submit, submit,
 	)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {

@@ -104,6 +104,19 @@ type loop[T any] struct {
 	// leaves no turn to fix anything, so there its report is only noted.
 	review   func(*T) error
 	reviewed bool
+	// compact, if set, rewrites an observation once the model has seen it:
+	// every request carries the newest observations whole and the older
+	// ones as compact returns them.
+	compact   func(name string, content json.RawMessage) json.RawMessage
+	compacted int // messages before this index are compacted
+	// spent is what calls made before the loop (the plan) used; it counts
+	// against promptTokens. began, if set, is when the run began, for the
+	// time budget.
+	spent Usage
+	began time.Time
+
+	req  *ModelRequest // the conversation so far
+	step int           // model calls made, the forced ones excluded
 }
 
 // outcome is the end of a loop.
@@ -118,17 +131,49 @@ type outcome[T any] struct {
 // run drives the loop. It fails only when the model cannot be reached; a
 // loop that ends without a result returns an outcome whose result is nil.
 func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
-	o := &outcome[T]{}
-	start := l.trace.now()
+	o := &outcome[T]{usage: l.spent}
+	if l.began.IsZero() {
+		l.began = l.trace.now()
+	}
+	l.req = l.request()
+	if err := l.drive(ctx, o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// resume sends the model back to work after a result, with a note (the
+// critic's), under what is left of the same budgets. The outcome's result
+// is replaced by the new one, or kept when the loop ends without one.
+func (l *loop[T]) resume(ctx context.Context, o *outcome[T], note string) error {
+	prev := o.result
+	o.result, o.lastErr = nil, nil
+	if last := &l.req.Messages[len(l.req.Messages)-1]; last.Role == RoleUser && last.Text == "" {
+		last.Text = note
+	} else {
+		l.req.Messages = append(l.req.Messages, Message{Role: RoleUser, Text: note})
+	}
+	if err := l.drive(ctx, o); err != nil {
+		return err
+	}
+	if o.result == nil {
+		o.result = prev
+	}
+	return nil
+}
+
+// drive runs steps until a result or a budget, then the forced call.
+func (l *loop[T]) drive(ctx context.Context, o *outcome[T]) error {
 	ctxRun := ctx
 	if l.time > 0 {
 		var cancel context.CancelFunc
-		ctxRun, cancel = context.WithTimeout(ctx, l.time)
+		// What is left of the wall time, on the run's clock.
+		ctxRun, cancel = context.WithTimeout(ctx, l.time-l.trace.now().Sub(l.began))
 		defer cancel()
 	}
-	req := l.request()
-	for step := 0; o.result == nil; step++ {
-		if o.stop = l.exhausted(step, start, o.usage); o.stop != "" {
+	req := l.req
+	for ; o.result == nil; l.step++ {
+		if o.stop = l.exhausted(l.step, l.began, o.usage); o.stop != "" {
 			break
 		}
 		resp, err := l.generate(ctxRun, req, o)
@@ -137,7 +182,7 @@ func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
 				o.stop = BudgetTime
 				break
 			}
-			return nil, err
+			return err
 		}
 		req.Messages = append(req.Messages, resp.Message)
 		l.turn(ctxRun, req, o)
@@ -148,7 +193,7 @@ func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
 	if o.result == nil && !l.required {
 		l.force(ctx, req, o)
 	}
-	return o, nil
+	return nil
 }
 
 func (l *loop[T]) request() *ModelRequest {
@@ -183,6 +228,7 @@ func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 }
 
 func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]) (*ModelResponse, error) {
+	l.compactOld(req)
 	resp, err := l.model.Generate(ctx, req)
 	if err != nil {
 		l.trace.add(TraceEvent{Kind: "model", Error: err.Error()})
@@ -192,6 +238,29 @@ func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]
 	o.usage = o.usage.Add(u)
 	l.trace.add(TraceEvent{Kind: "model", Usage: &u, FinishReason: resp.FinishReason})
 	return resp, nil
+}
+
+// compactOld rewrites the observations of every message but the last,
+// the ones the model has already seen, with compact.
+func (l *loop[T]) compactOld(req *ModelRequest) {
+	if l.compact == nil {
+		return
+	}
+	for i := l.compacted; i < len(req.Messages)-1; i++ {
+		m := &req.Messages[i]
+		if len(m.ToolResults) == 0 {
+			continue
+		}
+		rs := make([]ToolResult, len(m.ToolResults)) // a new slice: earlier requests keep what they sent
+		for j, r := range m.ToolResults {
+			rs[j] = r
+			if r.Name != l.finish.spec.Name {
+				rs[j].Content = l.compact(r.Name, r.Content)
+			}
+		}
+		m.ToolResults = rs
+	}
+	l.compacted = max(l.compacted, len(req.Messages)-1)
 }
 
 // turn answers the model's last message, the request's last: it runs the

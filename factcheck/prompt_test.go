@@ -9,7 +9,7 @@ import (
 // The labels follow AVeriTeC: misleading-but-true is contested, not
 // contradicted; finding nothing is unverifiable.
 func TestVerifyPromptLabels(t *testing.T) {
-	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false)
+	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false, true)
 	for _, want := range []string{
 		"contradicted: reliable sources refute the substantial part of the claim",
 		"contested: the evidence conflicts, or the claim is technically true but misleading",

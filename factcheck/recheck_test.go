@@ -84,7 +84,7 @@ func TestRecheckLetsTheModelFixItsVerdict(t *testing.T) {
 			if tc.wantLen > 0 && !v.Evidence[0].QuoteFound {
 				t.Errorf("evidence %+v: quote not found", v.Evidence[0])
 			}
-			obs := lastObservation(m.Requests()[3])
+			obs := lastObservation(m.Research()[3])
 			for _, want := range append(tc.told, "rejected: ", "call submit_verdict again") {
 				if !strings.Contains(obs, want) {
 					t.Errorf("observation %s lacks %q", obs, want)
@@ -114,8 +114,8 @@ func TestRecheckBudgetOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Verdict != factcheck.Unverifiable || v.StoppedBy != factcheck.BudgetSteps || m.Calls() != 2 {
-		t.Errorf("got %s stopped by %q after %d calls, want unverifiable, steps, 2 calls", v.Verdict, v.StoppedBy, m.Calls())
+	if v.Verdict != factcheck.Unverifiable || v.StoppedBy != factcheck.BudgetSteps || len(m.Research()) != 2 {
+		t.Errorf("got %s stopped by %q after %d research calls, want unverifiable, steps, 2 calls", v.Verdict, v.StoppedBy, len(m.Research()))
 	}
 	n := notes(v)
 	for _, want := range []string{"no turn left to fix the submit_verdict (budget reached): evidence 1: no tool returned https://never.example/retrieved", "changed to unverifiable"} {
@@ -141,7 +141,7 @@ func TestRecheckOnTheLastStep(t *testing.T) {
 	if v.Verdict != factcheck.Contradicted || v.StoppedBy != factcheck.BudgetSteps || len(v.Evidence) != 1 || !v.Evidence[0].QuoteFound {
 		t.Errorf("got %s %+v stopped by %q, want contradicted with the quote found, stopped by steps", v.Verdict, v.Evidence, v.StoppedBy)
 	}
-	if forced := m.Requests()[2]; forced.ToolMode != factcheck.ToolRequired || !strings.Contains(lastObservation(forced), "the quote is not in the text") {
+	if forced := m.Research()[2]; forced.ToolMode != factcheck.ToolRequired || !strings.Contains(lastObservation(forced), "the quote is not in the text") {
 		t.Errorf("forced call %+v does not carry the rejection", forced)
 	}
 }
@@ -157,7 +157,7 @@ func TestNoRecheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Verdict != factcheck.Unverifiable || m.Calls() != 1 {
-		t.Errorf("got %s after %d calls, want unverifiable after 1", v.Verdict, m.Calls())
+	if v.Verdict != factcheck.Unverifiable || len(m.Research()) != 1 {
+		t.Errorf("got %s after %d research calls, want unverifiable after 1", v.Verdict, len(m.Research()))
 	}
 }

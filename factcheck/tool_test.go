@@ -11,7 +11,7 @@ func TestSchemaFor(t *testing.T) {
 	want := map[string]any{
 		"type":       "object",
 		"required":   []any{"query"},
-		"properties": map[string]any{"query": map[string]any{"type": "string", "description": "A web search query. Short and specific; quote exact phrases when useful."}},
+		"properties": map[string]any{"query": map[string]any{"type": "string", "description": "A short specific query."}},
 	}
 	if diff := cmp.Diff(want, s); diff != "" {
 		t.Errorf("schema (-want +got):\n%s", diff)

@@ -63,17 +63,17 @@ func TestVerifySearchReadSubmit(t *testing.T) {
 			tools = append(tools, e.Tool)
 		}
 	}
-	if diff := cmp.Diff([]string{"web_search", "read_page", "web_search", "submit_verdict"}, tools); diff != "" {
+	if diff := cmp.Diff([]string{"submit_questions", "web_search", "read_page", "web_search", "submit_verdict", "submit_review"}, tools); diff != "" {
 		t.Errorf("traced tools (-want +got):\n%s", diff)
 	}
 	if len(v.Sources) != 2 || v.Sources[0].SHA256 != "abc123" || !v.Sources[0].Cited || v.Sources[1].Cited {
 		t.Errorf("sources = %+v, want the NASA page (read, hashed, cited) then Snopes (not cited)", v.Sources)
 	}
-	if v.Usage.PromptTokens != 400 {
-		t.Errorf("usage = %+v, want 400 prompt tokens over 4 calls", v.Usage)
+	if v.Usage.PromptTokens != 600 {
+		t.Errorf("usage = %+v, want 600 prompt tokens over 6 calls: the plan, 4 research turns and the critic", v.Usage)
 	}
 	// The read_page observation was sent back to the model as data.
-	last := m.Requests()[3]
+	last := m.Research()[3]
 	var found bool
 	for _, msg := range last.Messages {
 		for _, r := range msg.ToolResults {
@@ -148,8 +148,8 @@ func TestForcedCallGarbage(t *testing.T) {
 	if !strings.Contains(v.Reasoning, "steps budget") {
 		t.Errorf("reasoning %q does not explain the budget", v.Reasoning)
 	}
-	if m.Calls() != 3 {
-		t.Errorf("model calls = %d, want 2 steps + 1 forced", m.Calls())
+	if len(m.Research()) != 3 {
+		t.Errorf("research calls = %d, want 2 steps + 1 forced", len(m.Research()))
 	}
 }
 
@@ -177,7 +177,7 @@ func TestVerdictAsText(t *testing.T) {
 				// The snippet says "not visible", not "generally isn't": the quote is not found.
 				t.Errorf("got %s with %+v, want contradicted with one unverified-quote evidence", v.Verdict, v.Evidence)
 			}
-			msgs := m.Requests()[2].Messages
+			msgs := m.Research()[2].Messages
 			if got := msgs[len(msgs)-1].Text; !strings.Contains(got, "the quote is not in the text retrieved for "+wallURL) {
 				t.Errorf("the model was told %q, want what was wrong with its quote", got)
 			}
@@ -256,7 +256,7 @@ func TestToolFailuresAreObservations(t *testing.T) {
 	if v.Verdict != factcheck.Unverifiable || v.StoppedBy != "" {
 		t.Errorf("got %s stopped by %q", v.Verdict, v.StoppedBy)
 	}
-	reqs := m.Requests()
+	reqs := m.Research()
 	obs := func(i int) string {
 		msgs := reqs[i].Messages
 		return string(msgs[len(msgs)-1].ToolResults[0].Content)
@@ -290,7 +290,7 @@ func TestToolPanicIsObservation(t *testing.T) {
 	if _, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", ""); err != nil {
 		t.Fatal(err)
 	}
-	msgs := m.Requests()[2].Messages
+	msgs := m.Research()[2].Messages
 	if got := string(msgs[len(msgs)-1].ToolResults[0].Content); !strings.Contains(got, "failed unexpectedly: boom") {
 		t.Errorf("observation = %s, want the panic reported", got)
 	}
@@ -372,7 +372,7 @@ func TestCallsAndVerdictAsText(t *testing.T) {
 	if srch.Calls() != 1 {
 		t.Errorf("searches = %d, want the one written as text", srch.Calls())
 	}
-	msgs := m.Requests()[1].Messages
+	msgs := m.Research()[1].Messages
 	if res := msgs[len(msgs)-1].ToolResults; len(res) != 1 || res[0].Name != "web_search" {
 		t.Errorf("second request ends with %+v, want the search's observation", msgs[len(msgs)-1])
 	}

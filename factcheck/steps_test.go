@@ -22,7 +22,9 @@ var wallQuestions = []string{
 // carries them.
 func TestQuestionsFirst(t *testing.T) {
 	m := &fct.Model{
-		Plan: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) { return fct.Questions(wallQuestions...), nil },
+		Plan: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+			return fct.Questions(wallQuestions...), nil
+		},
 		Handle: fct.Script(wallSearch,
 			fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r"})),
 	}
@@ -51,7 +53,9 @@ func TestQuestionsFirst(t *testing.T) {
 // A plan that fails costs one call; the research then serves the claim.
 func TestPlanFails(t *testing.T) {
 	m := &fct.Model{
-		Plan:   func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) { return fct.Text("I would rather not."), nil },
+		Plan: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+			return fct.Text("I would rather not."), nil
+		},
 		Handle: fct.Script(fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r"})),
 	}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
@@ -83,7 +87,9 @@ func TestCompactTranscript(t *testing.T) {
 	// A quote from the page that no compact answer keeps.
 	intro := "Intro."
 	m := &fct.Model{
-		Plan: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) { return fct.Questions(wallQuestions...), nil },
+		Plan: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+			return fct.Questions(wallQuestions...), nil
+		},
 		Handle: fct.Script(wallSearch, wallRead,
 			fct.Call("web_search", map[string]string{"query": "nothing matches this"}),
 			fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "r",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The critic: one more model call reviews the verdict against the evidence
@@ -25,10 +26,11 @@ const criticSystemPrompt = `You review a fact-check. Does the label fit the evid
 // critique asks the critic about a verdict. It returns the note when the
 // critic sends the researcher back, "" when the verdict stands or the
 // critic gave no usable review.
-func (r *run) critique(ctx context.Context, va *verdictArgs) (string, Usage, error) {
+func (r *run) critique(ctx context.Context, va *verdictArgs, began time.Time) (string, Usage, error) {
 	l := &loop[reviewArgs]{
 		model: r.c.Model, system: criticSystemPrompt, prompt: r.criticPrompt(va),
 		finish: submitReview, steps: 1, required: true,
+		time: r.b.Time, began: began, // the run's wall time
 		temperature: r.c.Options.temperature(),
 		text:        loopText{nudge: "Call submit_review."},
 		trace:       r.trace,

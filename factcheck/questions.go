@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Questions first: before searching, the model writes two to four
@@ -43,10 +44,11 @@ const planSystemPrompt = `You plan a fact-check. Write 2-4 short self-contained 
 
 // plan asks the model for the questions. A plan that fails leaves none:
 // the research then serves the claim itself.
-func (r *run) plan(ctx context.Context, prompt string) ([]string, Usage, error) {
+func (r *run) plan(ctx context.Context, prompt string, began time.Time) ([]string, Usage, error) {
 	l := &loop[questionsArgs]{
 		model: r.c.Model, system: planSystemPrompt, prompt: prompt,
 		finish: submitQuestions, steps: 1, required: true,
+		time: r.b.Time, began: began, // the run's wall time
 		temperature: r.c.Options.temperature(),
 		text:        loopText{nudge: "Call submit_questions."},
 		trace:       r.trace,

@@ -74,7 +74,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, index int,
 	prompt := verifyUserPrompt(claim, ctxText)
 	var spent Usage
 	if !c.Options.NoQuestions {
-		qs, u, err := r.plan(ctx, prompt)
+		qs, u, err := r.plan(ctx, prompt, start)
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +139,7 @@ func (r *run) critic(ctx context.Context, l *loop[verdictArgs], o *outcome[verdi
 		r.trace.note("critic skipped: the " + stop + " budget was reached")
 		return nil
 	}
-	note, u, err := r.critique(ctx, o.result)
+	note, u, err := r.critique(ctx, o.result, l.began)
 	o.usage = o.usage.Add(u)
 	if err != nil {
 		if ctx.Err() != nil {

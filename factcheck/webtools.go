@@ -15,7 +15,7 @@ import (
 // search_fact_checks. What they retrieve is remembered for provenance.
 
 type webSearchArgs struct {
-	Query string `json:"query" jsonschema:"description=A short specific query."`
+	Query string `json:"query"`
 }
 
 type readPageArgs struct {

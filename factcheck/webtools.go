@@ -51,7 +51,7 @@ type pageObservation struct {
 // compact transcript, where the snippet's sentences most relevant to the
 // questions are shown.
 const (
-	snippetChars        = 200
+	snippetChars        = 250
 	compactSnippetChars = 140
 )
 

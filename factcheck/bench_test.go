@@ -76,6 +76,11 @@ func BenchmarkParagraph(b *testing.B) {
 // 6,940 over 8 calls with them, every call included).
 func BenchmarkPromptSize(b *testing.B) {
 	b.Run("default", func(b *testing.B) { benchPromptSize(b, factcheck.Options{}) })
+	// Each technique off on its own, to see what it costs or saves.
+	b.Run("no-questions", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoQuestions: true}) })
+	b.Run("no-compact", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoCompact: true}) })
+	b.Run("no-scores", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoScores: true}) })
+	b.Run("no-critic", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoCritic: true}) })
 	b.Run("baseline", func(b *testing.B) {
 		benchPromptSize(b, factcheck.Options{NoQuestions: true, NoCompact: true, NoRecheck: true, NoScores: true, NoCritic: true})
 	})

@@ -25,13 +25,14 @@ func TestFitCalibration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// By hand: contradicted needs more than +0.5 to beat supported's 4 in
-	// claims 1 and 2 (a tie goes to supported) and at most +2 not to take
-	// claim 3: the nearest grid value to 0 is 0.75. Unverifiable needs
-	// more than +0.5 in claim 6: 0.75. Contested is never gold among the
-	// scored claims (7 failed, 8 has no scores): 0 is as good as any.
+	// By hand: contradicted needs +0.5 to tie supported's 4 in claims 1
+	// and 2 (a tie goes to the more cautious label, contradicted) and at
+	// most +2 not to take claim 3: the nearest grid value to 0 is 0.5.
+	// Unverifiable needs +0.5 in claim 6 (a tie is unverifiable's): 0.5.
+	// Contested is never gold among the scored claims (7 failed, 8 has no
+	// scores): 0 is as good as any.
 	want := map[factcheck.Label]float64{
-		factcheck.Supported: 0, factcheck.Contradicted: 0.75, factcheck.Contested: 0, factcheck.Unverifiable: 0.75,
+		factcheck.Supported: 0, factcheck.Contradicted: 0.5, factcheck.Contested: 0, factcheck.Unverifiable: 0.5,
 	}
 	if d := cmp.Diff(want, fit.Offsets); d != "" {
 		t.Errorf("offsets (-want +got):\n%s", d)

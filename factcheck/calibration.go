@@ -18,13 +18,14 @@ type Calibration struct {
 
 // Apply returns the label whose score plus offset is highest, and its
 // margin over the next one (the gap between the two corrected scores; 0
-// when only one label has a score). Ties go to the label listed first in
-// Labels. Labels without a score are not candidates; with no score at all
-// Apply returns "" and 0. A nil Calibration adds nothing.
+// when only one label has a score). Ties go to the more cautious label
+// (unverifiable, contested, contradicted, supported, in that order).
+// Labels without a score are not candidates; with no score at all Apply
+// returns "" and 0. A nil Calibration adds nothing.
 func (c *Calibration) Apply(scores map[Label]float64) (Label, float64) {
 	best, second := Label(""), math.Inf(-1)
 	bestScore := math.Inf(-1)
-	for _, l := range Labels {
+	for _, l := range cautiousFirst {
 		s, ok := scores[l]
 		if !ok || math.IsNaN(s) {
 			continue
@@ -48,6 +49,10 @@ func (c *Calibration) Apply(scores map[Label]float64) (Label, float64) {
 	}
 	return best, bestScore - second
 }
+
+// cautiousFirst orders the labels for ties: a tie between "supported" and
+// "unverifiable" is not evidence of support.
+var cautiousFirst = []Label{Unverifiable, Contested, Contradicted, Supported}
 
 // LoadCalibration reads a calibration file: {"offsets": {"supported": 0.5, …}}.
 func LoadCalibration(path string) (*Calibration, error) {

@@ -17,7 +17,7 @@ func TestCalibrationApply(t *testing.T) {
 	}{
 		{"no calibration", nil, scores, Supported, 0.5},
 		{"offset flips", &Calibration{Offsets: map[Label]float64{Contradicted: 0.75}}, scores, Contradicted, 0.25},
-		{"tie goes to the first label", &Calibration{Offsets: map[Label]float64{Contradicted: 0.5}}, scores, Supported, 0},
+		{"tie goes to the more cautious label", &Calibration{Offsets: map[Label]float64{Contradicted: 0.5}}, scores, Contradicted, 0},
 		{"one score", nil, map[Label]float64{Contested: 2}, Contested, 0},
 		{"no scores", &Calibration{}, nil, "", 0},
 	}

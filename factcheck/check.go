@@ -93,10 +93,6 @@ type Checker struct {
 	// ExcludeSites are domains (see search.NormalizeSites) kept out of
 	// every search result and page read, with their subdomains.
 	ExcludeSites []string
-	// Calibration, if set, is the per-label offsets (FACTBOT_CALIBRATION)
-	// to add to a verdict's Scores before its label is picked, with
-	// Calibration.Apply.
-	Calibration *Calibration
 	// Cache, if set, answers known claims and extractions.
 	Cache    Cache
 	CacheTTL time.Duration // default 168h
@@ -108,6 +104,9 @@ type Checker struct {
 	MaxClaims int
 	// MaxInput bounds the input's length in bytes (default 8000).
 	MaxInput int
+	// Options switch the verification techniques; the zero value is the
+	// default.
+	Options Options
 
 	// Now returns the time; tests set it. Default time.Now.
 	Now func() time.Time

@@ -34,14 +34,15 @@ const extractAttempts = 2
 func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error) {
 	tr := newTracer(c.now)
 	l := &loop[claimsArgs]{
-		model:    c.Model,
-		system:   extractSystemPrompt,
-		prompt:   extractUserPrompt(text),
-		finish:   submitClaims,
-		steps:    extractAttempts,
-		required: true,
-		text:     extractLoopText,
-		trace:    tr,
+		model:       c.Model,
+		system:      extractSystemPrompt,
+		prompt:      extractUserPrompt(text),
+		finish:      submitClaims,
+		steps:       extractAttempts,
+		required:    true,
+		text:        extractLoopText,
+		temperature: c.Options.temperature(),
+		trace:       tr,
 	}
 	o, err := l.run(ctx)
 	if err != nil {

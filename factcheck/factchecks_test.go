@@ -45,7 +45,7 @@ func TestPublishedFactCheckInEvidence(t *testing.T) {
 		t.Errorf("source via %q, want fact_check", v.Sources[0].Via)
 	}
 	// The tool is offered first, and the prompt asks for it first.
-	req := m.Requests()[0]
+	req := m.Research()[0]
 	if req.Tools[0].Name != "search_fact_checks" || !strings.Contains(req.System, "First call search_fact_checks") {
 		t.Errorf("tools %v; the fact-check tool must come first", req.Tools)
 	}
@@ -105,7 +105,7 @@ func TestFactChecksDisabledAfterPermanentFailure(t *testing.T) {
 	if fc.calls != 1 {
 		t.Errorf("fact-check API called %d times, want 1", fc.calls)
 	}
-	reqs := m.Requests()
+	reqs := m.Research()
 	first := reqs[1].Messages[len(reqs[1].Messages)-1].ToolResults[0]
 	if !strings.Contains(string(first.Content), "not available, use web_search") {
 		t.Errorf("observation = %s", first.Content)

@@ -67,8 +67,8 @@ type Verdict struct {
 	Confidence Confidence `json:"confidence"`
 	Reasoning  string     `json:"reasoning"`
 	Evidence   []Evidence `json:"evidence"`
-	// Scores rates each label from 1 (clearly not) to 5 (clearly), when
-	// the model gave scores; Calibration.Apply turns them into a label.
+	// Scores are the model's 1–5 scores of how well each label fits, when
+	// it gave them; Verdict is then the highest after calibration.
 	Scores map[Label]float64 `json:"scores,omitempty"`
 
 	// Start and End are byte offsets of the claim's source span in the
@@ -155,7 +155,7 @@ type Budget struct {
 	Reads        int           // read_page calls
 	PromptTokens int           // prompt tokens summed over the run's calls
 	Time         time.Duration // wall time
-	PageChars    int           // characters of page text shown per read
+	PageChars    int           // characters of page text shown per read (a third, chosen by the questions, with a compact transcript)
 	Results      int           // results shown per search
 }
 

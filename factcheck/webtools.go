@@ -16,11 +16,11 @@ import (
 // search_fact_checks. What they retrieve is remembered for provenance.
 
 type webSearchArgs struct {
-	Query string `json:"query" jsonschema:"description=A web search query. Short and specific; quote exact phrases when useful."`
+	Query string `json:"query"`
 }
 
 type readPageArgs struct {
-	URL string `json:"url" jsonschema:"description=The URL to read. Must be a URL returned by a search in this conversation or written by the user."`
+	URL string `json:"url" jsonschema:"description=From a search or the user."`
 }
 
 // searchResult is what the model sees of one search hit.
@@ -28,7 +28,7 @@ type searchResult struct {
 	Title     string  `json:"title"`
 	URL       string  `json:"url"`
 	Snippet   string  `json:"snippet"`
-	Score     float64 `json:"score,omitempty"`
+	Score     float64 `json:"-"`
 	Published string  `json:"published,omitempty"`
 	Publisher string  `json:"publisher,omitempty"`
 	Rating    string  `json:"rating,omitempty"`
@@ -48,12 +48,18 @@ type pageObservation struct {
 	Excerpted bool   `json:"excerpted,omitempty"`
 }
 
-const snippetChars = 250
+// snippetChars bounds a result's snippet; compactSnippetChars does with a
+// compact transcript, where the snippet's sentences most relevant to the
+// questions are shown.
+const (
+	snippetChars        = 250
+	compactSnippetChars = 140
+)
 
 // tools returns the research tools in the order they are offered.
 func (r *run) tools() []Tool {
 	ts := []Tool{
-		NewTool(ToolWebSearch, "Search the web. Returns results with title, url, snippet and score.",
+		NewTool(ToolWebSearch, "Search the web.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
 				return r.doSearch(ctx, a.Query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
 					if r.c.Search == nil {
@@ -62,11 +68,11 @@ func (r *run) tools() []Tool {
 					return r.c.Search.Search(ctx, q, n)
 				})
 			}),
-		NewTool(ToolReadPage, "Read a web page and return its main text (the parts most relevant to the claim if it is long).",
+		NewTool(ToolReadPage, "Read a page.",
 			r.readPage),
 	}
 	if r.factChecks {
-		fc := NewTool(ToolFactChecks, "Search published fact-checks (ClaimReview) by fact-checking organisations. Returns the review's url, title, publisher and rating.",
+		fc := NewTool(ToolFactChecks, "Search published fact-checks (ClaimReview): url, publisher, rating.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
 				obs, err := r.doSearch(ctx, a.Query, "fact_check", r.c.FactChecks.SearchFactChecks)
 				if errors.Is(err, search.ErrUnauthorized) || errors.Is(err, search.ErrMisconfigured) {
@@ -88,6 +94,9 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 		return nil, errors.New("the query is empty")
 	}
 	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
+	r.mu.Lock()
+	r.queries = append(r.queries, query)
+	r.mu.Unlock()
 	resp, err := fn(ctx, query, r.b.Results)
 	if err != nil {
 		return nil, fmt.Errorf("search failed: %w", err)
@@ -114,6 +123,11 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 			continue
 		}
 		snip := truncate(strings.TrimSpace(res.Snippet), snippetChars)
+		if r.compactOn {
+			// Seen whole once, then as its answers: show the sentences
+			// most relevant to the questions.
+			snip, _ = r.excerpt(strings.TrimSpace(res.Snippet), compactSnippetChars)
+		}
 		quotes := []quoteSource{newQuoteSource(QuoteInSnippet, 0, res.Snippet), newQuoteSource(QuoteInTitle, 0, res.Title)}
 		r.remember(res.URL, res.Title, via, quotes, func(d *doc) {
 			if res.Publisher != "" {
@@ -181,6 +195,11 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 		r.remember(p.FinalURL, p.Title, via, quotes, set)
 	}
 	text, cut := relevantExcerpt(p.Text, r.claim, r.b.PageChars)
+	if r.compactOn {
+		// The page is seen whole once, then as its answers: show the
+		// sentences most relevant to the questions.
+		text, cut = r.excerpt(p.Text, r.b.PageChars/3)
+	}
 	if strings.TrimSpace(text) == "" {
 		text = "(the page has no readable text)"
 	}

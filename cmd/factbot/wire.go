@@ -67,7 +67,8 @@ func newChecker(ctx context.Context, cfg *config.Config, db *store.DB) (*factche
 		return nil, err
 	}
 	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{}), CacheTTL: cfg.CacheTTL,
-		ExcludeSites: cfg.Search.ExcludeSites, Calibration: cfg.Calibration}
+		ExcludeSites: cfg.Search.ExcludeSites, Options: cfg.Engine}
+	c.Options.Calibration = cfg.Calibration // loaded and checked with the configuration
 	if k := cfg.Search.FactCheckKey; k != "" {
 		fc, err := search.NewFactChecks(ctx, search.FactChecksConfig{APIKey: k})
 		if err != nil {

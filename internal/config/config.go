@@ -8,7 +8,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +97,12 @@ type Config struct {
 	Discord  Discord
 	// Web is the web view of checks and history.
 	Web Web
+
+	// Engine is how verdicts are made: the model's temperature and the
+	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
+	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC);
+	// the zero value is the default.
+	Engine factcheck.Options
 
 	// User is who runs factbot check, for its history (USER).
 	User string
@@ -195,6 +203,8 @@ var Vars = []Var{
 	{"SEARXNG_URL", false},
 	{"FACTCHECK_API_KEY", true},
 	{"FACTBOT_SEARCH", false},
+	{"FACTBOT_TEMPERATURE", false},
+	{"FACTBOT_QUESTIONS", false}, {"FACTBOT_COMPACT", false}, {"FACTBOT_RECHECK", false}, {"FACTBOT_SCORES", false}, {"FACTBOT_CRITIC", false},
 	{"FACTBOT_EXCLUDE_SITES", false},
 	{"FACTBOT_CALIBRATION", false},
 	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
@@ -231,12 +241,15 @@ func Load(getenv func(string) string) (*Config, error) {
 	}
 	var errs []error
 	add := func(err error) {
-		if err != nil {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, j.Unwrap()...) // one flat list, one error per problem
+		} else if err != nil {
 			errs = append(errs, err)
 		}
 	}
 	add(c.loadModel())
 	add(c.loadSearch())
+	add(c.loadEngine())
 	add(c.loadStore())
 	add(c.loadChat())
 	add(c.loadWeb())
@@ -264,6 +277,44 @@ func (c *Config) loadModel() error {
 	}
 	for _, name := range []string{"GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL"} {
 		errs = append(errs, checkURL(e, name))
+	}
+	return errors.Join(errs...)
+}
+
+// switches are the variables that turn a technique off with 0; each
+// sets the Options field it points to.
+func (c *Config) switches() map[string]*bool {
+	o := &c.Engine
+	return map[string]*bool{
+		"FACTBOT_QUESTIONS": &o.NoQuestions,
+		"FACTBOT_COMPACT":   &o.NoCompact,
+		"FACTBOT_RECHECK":   &o.NoRecheck,
+		"FACTBOT_SCORES":    &o.NoScores,
+		"FACTBOT_CRITIC":    &o.NoCritic,
+	}
+}
+
+func (c *Config) loadEngine() error {
+	e := c.env
+	var errs []error
+	if s, ok := e["FACTBOT_TEMPERATURE"]; ok {
+		t, err := strconv.ParseFloat(s, 64)
+		if err != nil || t < 0 || t > 2 {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_TEMPERATURE", Msg: fmt.Sprintf("%q is not a number from 0 to 2", s), Hint: fmt.Sprintf("the model's sampling temperature; the default %g keeps verdicts repeatable", factcheck.DefaultTemperature)})
+		} else {
+			c.Engine.Temperature = &t
+		}
+	}
+	sw := c.switches()
+	for _, name := range slices.Sorted(maps.Keys(sw)) {
+		off := sw[name]
+		switch s := e[name]; s {
+		case "", "1":
+		case "0":
+			*off = true
+		default:
+			errs = append(errs, &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: "0 turns this step of verification off, to measure it against the baseline; leave it unset otherwise"})
+		}
 	}
 	return errors.Join(errs...)
 }

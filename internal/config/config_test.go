@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
@@ -63,6 +64,11 @@ func TestLoad(t *testing.T) {
 		})},
 		{"explicit search order", map[string]string{"FACTBOT_SEARCH": "Brave, gemini,", "BRAVE_API_KEY": "b"}, defaults(func(c *Config) {
 			c.Search = Search{Order: []string{SearchBrave, SearchGemini}, Explicit: true, BraveKey: "b"}
+		})},
+		{"engine", map[string]string{"FACTBOT_TEMPERATURE": "0.7", "FACTBOT_QUESTIONS": "0", "FACTBOT_COMPACT": "1", "FACTBOT_RECHECK": "0",
+			"FACTBOT_SCORES": "0", "FACTBOT_CRITIC": "0"}, defaults(func(c *Config) {
+			t := 0.7
+			c.Engine = factcheck.Options{Temperature: &t, NoQuestions: true, NoRecheck: true, NoScores: true, NoCritic: true}
 		})},
 		{"store and chat", map[string]string{"FACTBOT_DB": "/tmp/f.db", "FACTBOT_CACHE_TTL": "7d", "FACTBOT_ALLOW_PRIVATE_FETCH": "1",
 			"FACTBOT_HTTP_ADDR": "127.0.0.1:0", "FACTBOT_USER_LIMIT": "off", "USER": "ada",
@@ -118,10 +124,15 @@ func TestLoadErrors(t *testing.T) {
 		{"queue not a number", map[string]string{"FACTBOT_MAX_QUEUE": "many"}, []string{"FACTBOT_MAX_QUEUE"}},
 		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN"}},
 		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},
+		{"temperature out of range", map[string]string{"FACTBOT_TEMPERATURE": "2.5"}, []string{"FACTBOT_TEMPERATURE"}},
+		{"temperature not a number", map[string]string{"FACTBOT_TEMPERATURE": "low"}, []string{"FACTBOT_TEMPERATURE"}},
+		{"switch not 0 or 1", map[string]string{"FACTBOT_CRITIC": "off", "FACTBOT_SCORES": "no"}, []string{"FACTBOT_CRITIC", "FACTBOT_SCORES"}},
 		{"private fetch not 1", map[string]string{"FACTBOT_ALLOW_PRIVATE_FETCH": "yes"}, []string{"FACTBOT_ALLOW_PRIVATE_FETCH"}},
 		{"URL without scheme", map[string]string{"FACTBOT_TAVILY_URL": "localhost:9999"}, []string{"FACTBOT_TAVILY_URL"}},
 		{"missing exclusion list", map[string]string{"FACTBOT_EXCLUDE_SITES": "testdata/no-such-file.txt"}, []string{"FACTBOT_EXCLUDE_SITES"}},
 		{"missing calibration", map[string]string{"FACTBOT_CALIBRATION": "testdata/no-such-file.json"}, []string{"FACTBOT_CALIBRATION"}},
+		{"calibration not JSON", map[string]string{"FACTBOT_CALIBRATION": "testdata/not-a-calibration.txt"}, []string{"FACTBOT_CALIBRATION"}},
+		{"calibration of an unknown label", map[string]string{"FACTBOT_CALIBRATION": "testdata/unknown-label-calibration.json"}, []string{"FACTBOT_CALIBRATION"}},
 		{"public URL not a URL", map[string]string{"FACTBOT_PUBLIC_URL": "factbot.example.org"}, []string{"FACTBOT_PUBLIC_URL"}},
 		{"short web secret", map[string]string{"FACTBOT_WEB_SECRET": "hunter2"}, []string{"FACTBOT_WEB_SECRET"}},
 		{"short admin token", map[string]string{"FACTBOT_WEB_ADMIN_TOKEN": "admin"}, []string{"FACTBOT_WEB_ADMIN_TOKEN"}},

@@ -3,10 +3,12 @@ package config
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
@@ -64,6 +66,12 @@ func (c *Config) defaultOf(name string) string {
 		return strings.Join(c.Search.Order, ",")
 	case "FACTBOT_ALLOW_PRIVATE_FETCH":
 		return "0"
+	case "FACTBOT_TEMPERATURE":
+		return strconv.FormatFloat(factcheck.DefaultTemperature, 'g', -1, 64)
+	case "FACTBOT_QUESTIONS", "FACTBOT_COMPACT", "FACTBOT_RECHECK", "FACTBOT_SCORES", "FACTBOT_CRITIC":
+		return "1"
+	case "FACTBOT_CALIBRATION":
+		return "no offsets"
 	case "FACTBOT_DB":
 		return DefaultDB
 	case "FACTBOT_CACHE_TTL":

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/factbot-dev/factbot/internal/retry"
 )
 
 // DefaultGeminiSearchModel is the model asked to search when none is set.
@@ -223,14 +225,11 @@ func geminiError(err error) error {
 	if ae.Code == http.StatusNotFound {
 		pe.Kind = ErrMisconfigured
 	}
+	if d, ok := retry.AfterRetryInfo(ae.Details); ok {
+		pe.RetryAfter = d
+	}
 	for _, d := range ae.Details {
 		switch d["@type"] {
-		case "type.googleapis.com/google.rpc.RetryInfo":
-			if s, ok := d["retryDelay"].(string); ok {
-				if dur, err := time.ParseDuration(s); err == nil {
-					pe.RetryAfter = dur
-				}
-			}
 		case "type.googleapis.com/google.rpc.QuotaFailure":
 			if vs, ok := d["violations"].([]any); ok {
 				for _, v := range vs {

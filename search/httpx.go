@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/factbot-dev/factbot/internal/retry"
 )
 
 // maxAPIBody bounds how much of a search API's answer is read.
@@ -107,19 +108,11 @@ func findMessage(v any, depth int) string {
 	return ""
 }
 
-// retryAfter reads a Retry-After header (seconds or HTTP date).
+// retryAfter is the delay a Retry-After header asks for (seconds or an
+// HTTP date), 0 when it names none.
 func retryAfter(h http.Header, now time.Time) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(v); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now).Round(time.Second)
-	}
-	return 0
+	d, _ := retry.AfterHeader(h, now)
+	return d
 }
 
 func clip(s string, n int) string {

@@ -110,15 +110,17 @@ func parseCallJSON(s string, known func(string) bool) ([]ToolCall, bool) {
 		if len(args) == 0 {
 			args = c.Parameters
 		}
-		out = append(out, ToolCall{Name: c.Name, Args: argsObject(args)})
+		out = append(out, ToolCall{Name: c.Name, Args: ArgsObject(args)})
 	}
 	return out, len(out) > 0
 }
 
-// argsObject turns arguments given as a JSON string, a JSON object, or
-// nothing into a JSON object's bytes. Text that is not JSON is passed on as
-// a JSON string, so that the loop reports the bad arguments to the model.
-func argsObject(raw json.RawMessage) json.RawMessage {
+// ArgsObject turns a tool call's arguments given as a JSON string, a JSON
+// object, or nothing into a JSON object's bytes, as models and servers send
+// them all three ways. Text that is not JSON is passed on as a JSON string,
+// so that the loop reports the bad arguments to the model. Providers call
+// it on the arguments they receive.
+func ArgsObject(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return json.RawMessage("{}")

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -207,7 +206,7 @@ func (m *Model) decode(body []byte) (*factcheck.ModelResponse, error) {
 		if c.Function.Name == "" {
 			continue
 		}
-		msg.ToolCalls = append(msg.ToolCalls, factcheck.ToolCall{ID: c.ID, Name: c.Function.Name, Args: normaliseArgs(c.Function.Arguments)})
+		msg.ToolCalls = append(msg.ToolCalls, factcheck.ToolCall{ID: c.ID, Name: c.Function.Name, Args: factcheck.ArgsObject(c.Function.Arguments)})
 	}
 	for i := range msg.ToolCalls {
 		if msg.ToolCalls[i].ID == "" {
@@ -239,29 +238,4 @@ func contentText(raw json.RawMessage) string {
 		return b.String()
 	}
 	return string(raw)
-}
-
-// normaliseArgs turns arguments given as a JSON string, a JSON object, or
-// nothing into a JSON object's bytes. Text that is not JSON is passed on as
-// a JSON string, so the loop reports the bad arguments to the model.
-func normaliseArgs(raw json.RawMessage) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return json.RawMessage("{}")
-	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return raw
-		}
-		s = strings.TrimSpace(s)
-		if s == "" {
-			return json.RawMessage("{}")
-		}
-		if json.Valid([]byte(s)) {
-			return json.RawMessage(s)
-		}
-		return raw
-	}
-	return slices.Clone(raw)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/internal/memo"
 	"github.com/factbot-dev/factbot/internal/retry"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/internal/wait"
@@ -151,8 +152,7 @@ type Adapter struct {
 	// interaction.
 	callbacks chan struct{}
 
-	visMu    sync.Mutex
-	visCache map[string]*visEntry // channels read over REST (visibility.go)
+	visCache *memo.Cache[*discordgo.Channel] // channels read over REST (visibility.go)
 }
 
 // maxCallbacks bounds concurrent interaction callbacks; it matches the idle
@@ -168,7 +168,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: withDefaults(cfg), core: core, acks: obs, inAck: map[string]*ack{}, appID: cfg.AppID,
-		visCache: map[string]*visEntry{}, callbacks: make(chan struct{}, maxCallbacks)}
+		visCache: newChannelCache(cfg.Now), callbacks: make(chan struct{}, maxCallbacks)}
 	if cfg.PublicKey != "" {
 		k, err := hex.DecodeString(strings.TrimSpace(cfg.PublicKey))
 		if err != nil || len(k) != ed25519.PublicKeySize {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/factbot-dev/factbot/internal/memo"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -30,14 +31,6 @@ const (
 	// acknowledgement).
 	visTimeout = 1500 * time.Millisecond
 )
-
-// visEntry is a channel read over REST (nil if it failed), or a read in
-// flight.
-type visEntry struct {
-	done  chan struct{} // closed once c and until are set
-	c     *discordgo.Channel
-	until time.Time
-}
 
 // messageVisibility is who can read the channel of a gateway message:
 // outside a guild the bot only receives direct messages.
@@ -144,73 +137,26 @@ func (a *Adapter) channel(ctx context.Context, id string) *discordgo.Channel {
 	if c, ok := a.s.cachedChannel(id); ok {
 		return c
 	}
-	now := a.cfg.Now()
-	a.visMu.Lock()
-	if e, ok := a.visCache[id]; ok {
-		pending := !closed(e.done)
-		if pending || now.Before(e.until) {
-			a.visMu.Unlock()
-			select {
-			case <-e.done: // set before done was closed
-				return e.c
-			case <-ctx.Done():
-				return nil
-			}
+	c, _ := a.visCache.Get(ctx, id, func(ctx context.Context) (*discordgo.Channel, error) {
+		cctx, cancel := context.WithTimeout(ctx, visTimeout)
+		defer cancel()
+		var c *discordgo.Channel
+		err := a.rest.do(cctx, func(o ...discordgo.RequestOption) error {
+			var err error
+			c, err = a.s.Channel(id, o...)
+			return err
+		})
+		if err != nil {
+			a.log.Warn("read channel failed; the request's visibility is unknown (not public)", "channel", id, "err", err)
 		}
-	}
-	if len(a.visCache) >= visMax {
-		a.pruneChannels(now)
-	}
-	e := &visEntry{done: make(chan struct{})}
-	a.visCache[id] = e
-	a.visMu.Unlock()
-
-	// The read is shared: one requester giving up must not fail the others.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), visTimeout)
-	defer cancel()
-	var c *discordgo.Channel
-	err := a.rest.do(cctx, func(o ...discordgo.RequestOption) error {
-		var err error
-		c, err = a.s.Channel(id, o...)
-		return err
+		return c, err
 	})
-	ttl := visTTL
-	if err != nil {
-		c, ttl = nil, visErrTTL
-		a.log.Warn("read channel failed; the request's visibility is unknown (not public)", "channel", id, "err", err)
-	}
-	a.visMu.Lock()
-	e.c, e.until = c, a.cfg.Now().Add(ttl)
-	a.visMu.Unlock()
-	close(e.done)
 	return c
 }
 
-// pruneChannels drops expired entries, and every finished one if that is
-// not enough. a.visMu must be held.
-func (a *Adapter) pruneChannels(now time.Time) {
-	for id, e := range a.visCache {
-		if closed(e.done) && !now.Before(e.until) {
-			delete(a.visCache, id)
-		}
-	}
-	if len(a.visCache) < visMax {
-		return
-	}
-	for id, e := range a.visCache {
-		if closed(e.done) {
-			delete(a.visCache, id)
-		}
-	}
-}
-
-func closed(c chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
+// newChannelCache is the cache of channels read over REST.
+func newChannelCache(now func() time.Time) *memo.Cache[*discordgo.Channel] {
+	return &memo.Cache[*discordgo.Channel]{TTL: visTTL, ErrTTL: visErrTTL, Max: visMax, Now: now}
 }
 
 // cachedChannel returns a copy of the channel from the state cache.

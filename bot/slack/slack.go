@@ -18,6 +18,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/internal/memo"
 	"github.com/factbot-dev/factbot/internal/retry"
 	"github.com/factbot-dev/factbot/internal/wait"
 	"github.com/factbot-dev/factbot/store"
@@ -94,8 +95,7 @@ type Adapter struct {
 	limiters map[string]*rate.Limiter
 	botUser  string
 
-	visMu    sync.Mutex
-	visCache map[string]*visEntry // by channel (visibility.go)
+	visCache *memo.Cache[store.Visibility] // by channel (visibility.go)
 }
 
 // DefaultCallTimeout is Config.CallTimeout's default.
@@ -159,7 +159,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	}
 	obs, _ := core.(bot.AckObserver)
 	return &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
-		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: map[string]*visEntry{}}
+		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now)}
 }
 
 // observeAck records the time since t0 (the event in hand) as one

@@ -7,6 +7,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/factbot-dev/factbot/internal/memo"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -28,13 +29,6 @@ const (
 	// acknowledgement, which Slack expects within 3 s.
 	visTimeout = 2 * time.Second
 )
-
-// visEntry is one conversation's visibility, or a lookup in flight.
-type visEntry struct {
-	done  chan struct{} // closed once vis and until are set
-	vis   store.Visibility
-	until time.Time
-}
 
 // visibilityOfName says what a slash command's channel_name or an
 // interaction payload's channel (id and name) tell of the conversation;
@@ -87,71 +81,25 @@ func (a *Adapter) visibility(ctx context.Context, channel string, hint store.Vis
 // lookupVisibility asks conversations.info once per channel and visTTL:
 // concurrent requests for a channel wait for the one call in flight.
 func (a *Adapter) lookupVisibility(ctx context.Context, channel string) store.Visibility {
-	now := a.cfg.Now()
-	a.visMu.Lock()
-	if e, ok := a.visCache[channel]; ok {
-		pending := !closed(e.done)
-		if pending || now.Before(e.until) {
-			a.visMu.Unlock()
-			select {
-			case <-e.done: // set before done was closed
-				return e.vis
-			case <-ctx.Done():
-				return store.VisibilityUnknown
+	vis, _ := a.visCache.Get(ctx, channel, func(ctx context.Context) (store.Visibility, error) {
+		cctx, cancel := context.WithTimeout(ctx, visTimeout)
+		defer cancel()
+		info, err := a.api.GetConversationInfoContext(cctx, &slack.GetConversationInfoInput{ChannelID: channel})
+		if err != nil {
+			hint := ""
+			if strings.Contains(err.Error(), "missing_scope") {
+				hint = "add the scopes channels:read, groups:read, im:read and mpim:read (see deploy/slack-manifest.yaml) and reinstall the app"
 			}
+			a.log.Warn("slack: conversations.info failed; the request's visibility is unknown (not public)",
+				"channel", channel, "err", err, "hint", hint)
+			return store.VisibilityUnknown, err
 		}
-	}
-	if len(a.visCache) >= visMax {
-		a.pruneVisibility(now)
-	}
-	e := &visEntry{done: make(chan struct{})}
-	a.visCache[channel] = e
-	a.visMu.Unlock()
-
-	// The call is shared: one requester giving up must not fail the others.
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), visTimeout)
-	defer cancel()
-	info, err := a.api.GetConversationInfoContext(cctx, &slack.GetConversationInfoInput{ChannelID: channel})
-	vis, ttl := visibilityOfInfo(info), visTTL
-	if err != nil {
-		vis, ttl = store.VisibilityUnknown, visErrTTL
-		hint := ""
-		if strings.Contains(err.Error(), "missing_scope") {
-			hint = "add the scopes channels:read, groups:read, im:read and mpim:read (see deploy/slack-manifest.yaml) and reinstall the app"
-		}
-		a.log.Warn("slack: conversations.info failed; the request's visibility is unknown (not public)",
-			"channel", channel, "err", err, "hint", hint)
-	}
-	a.visMu.Lock()
-	e.vis, e.until = vis, a.cfg.Now().Add(ttl)
-	a.visMu.Unlock()
-	close(e.done)
+		return visibilityOfInfo(info), nil
+	})
 	return vis
 }
 
-// pruneVisibility drops expired entries, and every finished one if that is
-// not enough. a.visMu must be held.
-func (a *Adapter) pruneVisibility(now time.Time) {
-	for id, e := range a.visCache {
-		if closed(e.done) && !now.Before(e.until) {
-			delete(a.visCache, id)
-		}
-	}
-	if len(a.visCache) < visMax {
-		return
-	}
-	for id, e := range a.visCache {
-		if closed(e.done) {
-			delete(a.visCache, id)
-		}
-	}
-}
-
-func closed(c chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
+// newVisCache is the cache of conversations' visibility.
+func newVisCache(now func() time.Time) *memo.Cache[store.Visibility] {
+	return &memo.Cache[store.Visibility]{TTL: visTTL, ErrTTL: visErrTTL, Max: visMax, Now: now}
 }

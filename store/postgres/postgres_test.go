@@ -75,3 +75,9 @@ func newDatabase(t testing.TB) *pgxpool.Config {
 	cfg.ConnConfig.Database = name
 	return cfg
 }
+
+func TestConformanceMaintained(t *testing.T) {
+	storetest.RunMaintained(t, func(t *testing.T, now func() time.Time) storetest.Maintained {
+		return openTest(t, store.Options{Now: now})
+	})
+}

@@ -145,15 +145,7 @@ func putCheck(ctx context.Context, tx pgx.Tx, c *store.Check, id string, replace
 	if err != nil {
 		return false, err
 	}
-	verdicts := []string{}
-	for _, l := range s.Verdicts {
-		if !slices.Contains(verdicts, string(l)) {
-			verdicts = append(verdicts, pgText(string(l)))
-		}
-	}
-	text := store.SearchText(&cp)
-	sql := `INSERT INTO checks (tenant, id, channel, user_id, private, visibility, verdicts, created_ns, search_text, words, summary, record)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]), $11::jsonb, $12::jsonb)`
+	sql := insertCheckSQL
 	if replace {
 		sql += ` ON CONFLICT (tenant, id) DO UPDATE SET channel = EXCLUDED.channel, user_id = EXCLUDED.user_id, private = EXCLUDED.private,
 	visibility = EXCLUDED.visibility, verdicts = EXCLUDED.verdicts, created_ns = EXCLUDED.created_ns, search_text = EXCLUDED.search_text,
@@ -161,12 +153,29 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]), $11:
 	} else {
 		sql += ` ON CONFLICT (tenant, id) DO NOTHING`
 	}
-	tag, err := tx.Exec(ctx, sql, pgText(c.Tenant), pgText(id), pgText(c.Channel), pgText(c.User), c.Private, string(c.Visibility),
-		verdicts, ns(c.CreatedAt), pgText(text), searchWords(text), sum, record)
+	tag, err := tx.Exec(ctx, sql, checkArgs(&cp, &s, sum, record)...)
 	if err != nil {
 		return false, err
 	}
 	return tag.RowsAffected() == 1, nil
+}
+
+// insertCheckSQL inserts the values of checkArgs.
+const insertCheckSQL = `INSERT INTO checks (tenant, id, channel, user_id, private, visibility, verdicts, created_ns, search_text, words, summary, record)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]), $11::jsonb, $12::jsonb)`
+
+// checkArgs returns the column values of check c (with its ID set),
+// whose summary s and record are given as JSONB text.
+func checkArgs(c *store.Check, s *store.CheckSummary, sum, record string) []any {
+	verdicts := []string{}
+	for _, l := range s.Verdicts {
+		if v := pgText(string(l)); !slices.Contains(verdicts, v) {
+			verdicts = append(verdicts, v)
+		}
+	}
+	text := store.SearchText(c)
+	return []any{pgText(c.Tenant), pgText(c.ID), pgText(c.Channel), pgText(c.User), c.Private, string(c.Visibility),
+		verdicts, ns(c.CreatedAt), pgText(text), searchWords(text), sum, record}
 }
 
 // withoutStoredFeedback returns c, or a copy without the notes that the

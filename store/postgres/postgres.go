@@ -46,6 +46,11 @@ func IsDSN(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }
 
+// DefaultMaxConns is the connection pool's size unless the DSN sets
+// pool_max_conns: pgxpool's default (4 on a small machine) queues a burst
+// of chat events behind a few commits.
+const DefaultMaxConns = 16
+
 // Open connects to the database dsn (a postgres:// URL or a key=value
 // connection string) and applies the schema migrations it lacks. Of
 // opts, CacheTTL and Now are used (Timeout bounds the connection attempt).
@@ -53,6 +58,9 @@ func Open(ctx context.Context, dsn string, opts store.Options) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
 	}
 	return OpenConfig(ctx, cfg, opts)
 }

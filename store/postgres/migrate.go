@@ -88,6 +88,13 @@ func applyMigrations(ctx context.Context, pool *pgxpool.Pool) ([]string, error) 
 		return nil, err
 	}
 	defer conn.Release()
+	var enc string
+	if err := conn.QueryRow(ctx, "SHOW server_encoding").Scan(&enc); err != nil {
+		return nil, err
+	}
+	if enc != "UTF8" {
+		return nil, fmt.Errorf("the database's encoding is %s: factbot stores text as UTF-8; create the database with ENCODING 'UTF8'", enc)
+	}
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
 		return nil, fmt.Errorf("schema lock: %w", err)
 	}

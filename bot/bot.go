@@ -76,8 +76,9 @@ type Core interface {
 	// may see them.
 	History(ctx context.Context, tenant, viewer, channel string, args HistoryArgs) (*History, error)
 	// Feedback records a "Wrong verdict?" that f.User clicked in channel on
-	// a check, and returns the thank-you to show.
-	Feedback(ctx context.Context, tenant, channel, checkID string, f store.Feedback) (string, error)
+	// a check, and returns the thank-you to show; by is who sends it (the
+	// per-person limit).
+	Feedback(ctx context.Context, tenant, channel, checkID string, by Person, f store.Feedback) (string, error)
 }
 
 // AckObserver is implemented by cores that record acknowledgement latency

@@ -47,7 +47,7 @@ func ParseLimit(s string) (Limit, error) {
 	return Limit{N: n, Window: w}, nil
 }
 
-// userLimiter is a sliding-window limiter per tenant and user.
+// userLimiter is a sliding-window limiter per key (a person, a tenant).
 type userLimiter struct {
 	limit Limit
 	mu    sync.Mutex
@@ -86,4 +86,21 @@ func (u *userLimiter) allow(key string, now time.Time) (bool, time.Time) {
 		}
 	}
 	return true, time.Time{}
+}
+
+// undo forgets the use allow recorded at now for key (the request was
+// refused by another limit).
+func (u *userLimiter) undo(key string, now time.Time) {
+	if u.limit.N <= 0 || u.limit.Window <= 0 {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	ts := u.seen[key]
+	for i := len(ts) - 1; i >= 0; i-- {
+		if ts[i].Equal(now) {
+			u.seen[key] = append(ts[:i:i], ts[i+1:]...)
+			return
+		}
+	}
 }

@@ -25,14 +25,26 @@ const (
 	msgRateLimited     = "Sorry, the model or search service is rate limiting factbot right now. Try again in a few minutes."
 	msgGivenUp         = "Sorry, this check failed repeatedly and was given up. Please try again."
 	msgRecheckNotFound = "I could not find that earlier check to repeat it."
-	msgFeedbackLimit   = "Thank you — this check already has all the feedback it can take from you."
+	msgFeedbackFull    = "Thank you — this check already has all the feedback it can take from you."
 	msgClaimFailed     = "This claim could not be checked."
-	msgQuoteFound      = "quote found on the page"
-	msgQuoteNotFound   = "summary, not found verbatim on the page"
+	// Where a quote was found (QuoteNote).
+	msgQuoteOnPage    = "quote found on the page"
+	msgQuoteOnPDFPage = "quote found on PDF page %d"
+	msgQuoteInPDF     = "quote found in the PDF"
+	msgQuoteSnippet   = "quote found only in the search snippet"
+	msgQuoteTitle     = "quote found only in the title"
+	msgQuoteRetrieved = "quote found in the text retrieved" // a record older than places
+	msgQuoteNotFound  = "quote not found in what was read"
 
 	msgHistoryFailed    = "Sorry, I could not load the history right now."
 	msgFeedbackNotFound = "I could not find that check any more, so the feedback was not recorded."
 	msgFeedbackFailed   = "Sorry, I could not record your feedback right now. Please try again."
+
+	// The refusals of the limits (see limits.go): count, window, next time.
+	msgUserLimit     = "You have reached the limit of %d checks per %s. Try again after %s UTC."
+	msgTenantLimit   = "Sorry, this workspace or server has reached its limit of %d checks per %s, for everyone together. Try again after %s UTC."
+	msgBusy          = "Sorry, factbot has too many checks waiting right now. Please try again in a few minutes."
+	msgFeedbackLimit = "Thank you, but you have sent a lot of feedback lately, so this one was not recorded. Please try again later."
 )
 
 // UserMessage is the text to show a user for err: the message of a
@@ -144,8 +156,9 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 // Feedback records a user's "Wrong verdict?" on a check (an empty note is
 // recorded as "wrong verdict") and returns the thank-you to show. A check
 // the user may not see (Audience) is answered as unknown; errors wrap
-// store.ErrNotFound then.
-func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string, f store.Feedback) (string, error) {
+// store.ErrNotFound then. by is who sends it, for the per-person feedback
+// limit; over it, nothing is recorded and the error says so.
+func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string, by Person, f store.Feedback) (string, error) {
 	if c, err := s.store.Check(ctx, tenant, checkID); err != nil || !c.VisibleTo(Audience(f.User, channel)) {
 		if err == nil {
 			err = store.ErrNotFound
@@ -160,6 +173,9 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 	if f.At.IsZero() {
 		f.At = s.opts.Now()
 	}
+	if !s.admitFeedback(by, tenant, f.User, s.opts.Now()) {
+		return "", &usererr.Error{Msg: msgFeedbackLimit, Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
+	}
 	f.Note = strings.TrimSpace(f.Note)
 	if f.Note == "" {
 		f.Note = "wrong verdict"
@@ -170,7 +186,7 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 			return "", &usererr.Error{Msg: msgFeedbackNotFound, Err: err}
 		}
 		if errors.Is(err, store.ErrFeedbackLimit) {
-			return "", &usererr.Error{Msg: msgFeedbackLimit, Err: err}
+			return "", &usererr.Error{Msg: msgFeedbackFull, Err: err}
 		}
 		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
 		return "", &usererr.Error{Msg: msgFeedbackFailed, Err: err}

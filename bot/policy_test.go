@@ -136,7 +136,7 @@ func TestInternalErrorsNeverShown(t *testing.T) {
 	defer s.Close()
 	ctx := context.Background()
 	_, herr := s.History(ctx, "T1", "U1", "C1", bot.HistoryArgs{})
-	_, ferr := s.Feedback(ctx, "T1", "C1", "id", store.Feedback{User: "U1"})
+	_, ferr := s.Feedback(ctx, "T1", "C1", "id", bot.Person{}, store.Feedback{User: "U1"})
 	_, serr := s.Submit(ctx, req("k", "claim"))
 	for _, tc := range []struct {
 		name string

@@ -77,7 +77,7 @@ func TestChecksStayWhereTheyWereAsked(t *testing.T) {
 				}
 				// "Wrong verdict?" works exactly on the checks listed.
 				for _, a := range asked {
-					_, err := s.Feedback(ctx, "T1", tt.channel, ids[a.key], store.Feedback{User: tt.viewer})
+					_, err := s.Feedback(ctx, "T1", tt.channel, ids[a.key], bot.Person{}, store.Feedback{User: tt.viewer})
 					if visible := slices.Contains(tt.want, a.key); (err == nil) != visible {
 						t.Errorf("feedback by %s in %s on %s: err = %v, want allowed = %v", tt.viewer, tt.channel, a.key, err, visible)
 					} else if err != nil && !strings.Contains(bot.UserMessage(err), "could not find that check") {

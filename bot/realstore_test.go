@@ -61,7 +61,7 @@ func TestRealStoreKillAndRestart(t *testing.T) {
 	if err != nil || len(h) != 1 {
 		t.Errorf("history = %+v, %v; want exactly one check", h, err)
 	}
-	if _, err := s2.Feedback(ctx, "T1", "C1", final.Msg.CheckID, store.Feedback{User: "U9", Claim: 0}); err != nil {
+	if _, err := s2.Feedback(ctx, "T1", "C1", final.Msg.CheckID, bot.Person{}, store.Feedback{User: "U9", Claim: 0}); err != nil {
 		t.Errorf("feedback: %v", err)
 	}
 	if _, err := st2.Check(ctx, "T1", "missing"); !errors.Is(err, store.ErrNotFound) {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -55,8 +56,10 @@ type EvidenceView struct {
 	URL, Title string
 	Supports   bool
 	Quote      string
-	// QuoteFound says the quote was found in the page text retrieved.
+	// QuoteFound says the quote was found in a text retrieved for URL;
+	// QuoteMatch says where. QuoteNote puts both in words.
 	QuoteFound        bool
+	QuoteMatch        factcheck.QuoteMatch
 	Publisher, Rating string
 }
 
@@ -105,16 +108,54 @@ func (e EvidenceView) Stance() string {
 	return "refutes"
 }
 
-// QuoteNote says whether the quote was found verbatim in the page
-// retrieved; "" when there is no quote.
-func (e EvidenceView) QuoteNote() string {
-	switch {
-	case e.Quote == "":
+// QuoteNote says where the evidence's quote was found, e.g. "quote found
+// on PDF page 3" or "quote not found in what was read"; "" when there is no
+// quote. Every report (Slack, Discord, the terminal) uses these words.
+func QuoteNote(e factcheck.Evidence) string {
+	return quoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
+}
+
+// QuoteNote is the package-level QuoteNote for a view.
+func (e EvidenceView) QuoteNote() string { return quoteNote(e.Quote, e.QuoteFound, e.QuoteMatch) }
+
+func quoteNote(quote string, found bool, m factcheck.QuoteMatch) string {
+	if strings.TrimSpace(quote) == "" {
 		return ""
-	case e.QuoteFound:
-		return msgQuoteFound
+	}
+	switch m.Place {
+	case factcheck.QuoteOnPage:
+		return msgQuoteOnPage
+	case factcheck.QuoteInPDF:
+		if m.Page > 0 {
+			return fmt.Sprintf(msgQuoteOnPDFPage, m.Page)
+		}
+		return msgQuoteInPDF
+	case factcheck.QuoteInSnippet:
+		return msgQuoteSnippet
+	case factcheck.QuoteInTitle:
+		return msgQuoteTitle
+	}
+	if found {
+		// Saved before matches had a place, or a place this version
+		// does not know.
+		return msgQuoteRetrieved
 	}
 	return msgQuoteNotFound
+}
+
+// everyoneRE matches the plain-text mentions of everyone both platforms
+// know, in any case.
+var everyoneRE = regexp.MustCompile(`(?i)@(?:here|channel|everyone)`)
+
+// InertMentions puts a zero-width space after the @ of every @here,
+// @channel and @everyone in s, so that no client reads them as a mention
+// while they look the same. Adapters escape their own mention markup
+// (<@U…>, <!here>, <@&role>…) on top of this.
+func InertMentions(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	return everyoneRE.ReplaceAllStringFunc(s, func(m string) string { return "@\u200b" + m[1:] })
 }
 
 // StoppedText explains a budget that ended a run, or "".
@@ -201,7 +242,7 @@ func ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 	for _, e := range v.Evidence {
 		c.Evidence = append(c.Evidence, EvidenceView{
 			URL: e.SourceURL, Title: e.SourceTitle, Supports: e.Supports,
-			Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound,
+			Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, QuoteMatch: e.QuoteMatch,
 			Publisher: e.Publisher, Rating: e.Rating,
 		})
 	}

@@ -56,15 +56,17 @@ func TestRenderReport(t *testing.T) {
 	at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
 	rep := &factcheck.Report{Notice: "Only the first 8 claims were checked.", Claims: []*factcheck.Verdict{{
 		Claim: "A", Verdict: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R",
-		Evidence: []factcheck.Evidence{{SourceURL: "https://x.org", SourceTitle: "X", Supports: true, QuoteOrSummary: "q", QuoteFound: true}},
-		Cached:   true, CheckedAt: at,
+		Evidence: []factcheck.Evidence{{SourceURL: "https://x.org", SourceTitle: "X", Supports: true, QuoteOrSummary: "q", QuoteFound: true,
+			QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}}},
+		Cached: true, CheckedAt: at,
 	}, {Claim: "B", Verdict: "", Error: "dial tcp 10.0.0.1: model failed"}}}
 	got := bot.RenderReport(rep, "ID9")
 	want := &bot.Message{
 		Final: true, Title: "Fact-check: 2 claims", Notice: "Only the first 8 claims were checked.", CheckID: "ID9",
 		Claims: []bot.ClaimView{
 			{Claim: "A", Label: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R", Cached: true, CheckedAt: at,
-				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Quote: "q", QuoteFound: true}}},
+				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Quote: "q", QuoteFound: true,
+					QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}}}},
 			{Claim: "B", Label: factcheck.Unverifiable, Error: "This claim could not be checked."}, // never the internal text
 		},
 		Actions: []bot.Action{{ID: bot.ActionRecheck, Label: "Check again", Value: "ID9"}, {ID: bot.ActionWrong, Label: "Wrong verdict?", Value: "ID9"}},
@@ -85,5 +87,34 @@ func TestRenderProgress(t *testing.T) {
 	m := bot.RenderProgress(claims, map[int]*factcheck.Verdict{1: {Claim: "B", Verdict: factcheck.Contested}})
 	if m.Final || m.Title != "Checking 2 claims… (1 done)" || m.Claims[0].Label != "" || m.Claims[1].Label != factcheck.Contested {
 		t.Errorf("RenderProgress = %+v", m)
+	}
+}
+
+func TestQuoteNote(t *testing.T) {
+	found := func(place factcheck.QuotePlace, page int) factcheck.Evidence {
+		return factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: place, Page: page}}
+	}
+	for _, tc := range []struct {
+		e    factcheck.Evidence
+		want string
+	}{
+		{found(factcheck.QuoteOnPage, 0), "quote found on the page"},
+		{found(factcheck.QuoteInPDF, 3), "quote found on PDF page 3"},
+		{found(factcheck.QuoteInPDF, 0), "quote found in the PDF"},
+		{found(factcheck.QuoteInSnippet, 0), "quote found only in the search snippet"},
+		{found(factcheck.QuoteInTitle, 0), "quote found only in the title"},
+		{factcheck.Evidence{QuoteOrSummary: "a quote"}, "quote not found in what was read"},
+		// Saved before quote places existed.
+		{factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true}, "quote found in the text retrieved"},
+		{factcheck.Evidence{}, ""},
+	} {
+		if got := bot.QuoteNote(tc.e); got != tc.want {
+			t.Errorf("QuoteNote(%+v) = %q, want %q", tc.e, got, tc.want)
+		}
+		// The adapters' view says the same.
+		v := bot.ClaimFromVerdict(&factcheck.Verdict{Evidence: []factcheck.Evidence{tc.e}}).Evidence[0]
+		if got := v.QuoteNote(); got != tc.want {
+			t.Errorf("EvidenceView.QuoteNote() for %+v = %q, want %q", tc.e, got, tc.want)
+		}
 	}
 }

@@ -23,6 +23,24 @@ type Options struct {
 	UserLimit Limit
 	// NoUserLimit disables the per-user limit.
 	NoUserLimit bool
+	// TenantLimit bounds the checks of one tenant, all its users together
+	// (default DefaultTenantLimit; set NoTenantLimit to disable).
+	TenantLimit   Limit
+	NoTenantLimit bool
+	// FeedbackLimit bounds one person's feedback (default
+	// DefaultFeedbackLimit; set NoFeedbackLimit to disable).
+	FeedbackLimit   Limit
+	NoFeedbackLimit bool
+	// MaxQueue bounds the requests waiting for a worker: more are refused
+	// (default DefaultMaxQueue; negative means no bound).
+	MaxQueue int
+	// CallTimeout bounds one call of a platform (a post, an update, a
+	// notice, with the platform's own retries): a platform that hangs
+	// never holds a worker (default 2m).
+	CallTimeout time.Duration
+	// ProgressTimeout bounds one progress update (default 15s): progress
+	// is dropped rather than waited for.
+	ProgressTimeout time.Duration
 	// MaxInput bounds a request's text in bytes (default
 	// factcheck.DefaultMaxInput, the engine's own bound).
 	MaxInput int
@@ -81,7 +99,7 @@ type Service struct {
 	opts    Options
 	log     *slog.Logger
 	metrics *Metrics
-	limiter *userLimiter
+	limits  *limits
 
 	// saveMu lets one check at a time wait to be saved: the store has a
 	// single writer, and acknowledgements (whose writes are group-committed)
@@ -112,6 +130,27 @@ func New(st Store, ck Checker, opts Options) *Service {
 	if opts.NoUserLimit {
 		opts.UserLimit = Limit{}
 	}
+	if opts.TenantLimit == (Limit{}) && !opts.NoTenantLimit {
+		opts.TenantLimit = DefaultTenantLimit
+	}
+	if opts.NoTenantLimit {
+		opts.TenantLimit = Limit{}
+	}
+	if opts.FeedbackLimit == (Limit{}) && !opts.NoFeedbackLimit {
+		opts.FeedbackLimit = DefaultFeedbackLimit
+	}
+	if opts.NoFeedbackLimit {
+		opts.FeedbackLimit = Limit{}
+	}
+	if opts.MaxQueue == 0 {
+		opts.MaxQueue = DefaultMaxQueue
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 2 * time.Minute
+	}
+	if opts.ProgressTimeout <= 0 {
+		opts.ProgressTimeout = 15 * time.Second
+	}
 	if opts.MaxInput <= 0 {
 		opts.MaxInput = factcheck.DefaultMaxInput
 	}
@@ -133,7 +172,7 @@ func New(st Store, ck Checker, opts Options) *Service {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Service{
 		store: st, checker: ck, opts: opts, log: opts.Logger, metrics: opts.Metrics,
-		limiter:   newUserLimiter(opts.UserLimit),
+		limits:    newLimits(opts),
 		platforms: map[string]Platform{},
 		queued:    map[string]bool{},
 		wake:      make(chan struct{}, 1),
@@ -255,10 +294,7 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 		return Result{Status: Duplicate}, nil
 	}
 	if notice == "" {
-		if ok, next := s.limiter.allow(r.Tenant+"\x00"+r.User, now); !ok {
-			notice = fmt.Sprintf("You have reached the limit of %d checks per %s. Try again after %s UTC.",
-				s.opts.UserLimit.N, fmtDuration(s.opts.UserLimit.Window), next.UTC().Format("15:04"))
-		}
+		notice = s.admit(r, now)
 	}
 	if notice != "" {
 		s.metrics.Requests.WithLabelValues(r.Platform, r.Kind, "refused").Inc()
@@ -280,16 +316,6 @@ func (s *Service) validate(r *store.Request) string {
 		return UserMessage(err)
 	}
 	return ""
-}
-
-func fmtDuration(d time.Duration) string {
-	switch {
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%d minutes", d/time.Minute)
-	}
-	return d.String()
 }
 
 // refuse records r as failed and shows the notice to the asker, in the
@@ -315,7 +341,9 @@ func (s *Service) refuse(r *store.Request, notice string) {
 		if p == nil {
 			return
 		}
-		if err := p.Notify(ctx, r, notice); err != nil {
+		nctx, ncancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+		defer ncancel()
+		if err := p.Notify(nctx, r, notice); err != nil {
 			s.metrics.Errors.WithLabelValues("post").Inc()
 			s.log.Warn("notify refusal", "key", r.Key, "err", err)
 		}
@@ -469,7 +497,9 @@ func (j *job) begin() bool {
 	if j.reply != "" {
 		return true
 	}
-	reply, err := j.p.Post(ctx, r, RenderPlaceholder())
+	cctx, cancel := j.call()
+	reply, err := j.p.Post(cctx, r, RenderPlaceholder())
+	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
 			return false
@@ -576,12 +606,20 @@ func (j *job) saveReply(reply string) {
 	}
 }
 
+// call returns the context of one platform call: the job's, bounded by
+// Options.CallTimeout, so that a platform that hangs cannot hold the worker.
+func (j *job) call() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(j.ctx, j.s.opts.CallTimeout)
+}
+
 // answer updates the reply with m, or posts m when there is no reply or the
 // update fails. It reports whether m reached the platform.
 func (j *job) answer(m *Message) bool {
 	ctx, r := j.ctx, j.r
 	if j.reply != "" {
-		err := j.p.Update(ctx, r, j.reply, m)
+		cctx, cancel := j.call()
+		err := j.p.Update(cctx, r, j.reply, m)
+		cancel()
 		if err == nil {
 			return true
 		}
@@ -591,7 +629,9 @@ func (j *job) answer(m *Message) bool {
 		j.s.metrics.Errors.WithLabelValues("update").Inc()
 		j.log.Warn("update reply; posting a new one", "err", err)
 	}
-	nr, err := j.p.Post(ctx, r, m)
+	cctx, cancel := j.call()
+	nr, err := j.p.Post(cctx, r, m)
+	cancel()
 	if err != nil {
 		if ctx.Err() == nil {
 			j.s.metrics.Errors.WithLabelValues("post").Inc()
@@ -616,19 +656,23 @@ func (j *job) finish(state, checkID string) {
 }
 
 // progress coalesces progress updates: one in flight at a time, and only
-// the latest state is sent after it.
+// the latest state is sent after it. Updates run on their own goroutine,
+// each bounded by Options.ProgressTimeout, so a platform that hangs on one
+// delays neither the check nor its final answer.
 type progress struct {
 	mu       sync.Mutex
 	claims   []factcheck.ExtractedClaim
 	verdicts map[int]*factcheck.Verdict
 	dirty    chan struct{}
-	quit     chan struct{}
+	cancel   context.CancelFunc
 	done     chan struct{}
+	wait     time.Duration // how long stop waits for an update in flight
 }
 
 func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Request, reply string) *progress {
+	ctx, cancel := context.WithCancel(ctx)
 	pr := &progress{verdicts: map[int]*factcheck.Verdict{}, dirty: make(chan struct{}, 1),
-		quit: make(chan struct{}), done: make(chan struct{})}
+		cancel: cancel, done: make(chan struct{}), wait: s.opts.ProgressTimeout}
 	if reply == "" {
 		close(pr.done)
 		return pr
@@ -637,8 +681,6 @@ func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Reques
 		defer close(pr.done)
 		for {
 			select {
-			case <-pr.quit:
-				return
 			case <-ctx.Done():
 				return
 			case <-pr.dirty:
@@ -646,7 +688,10 @@ func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Reques
 			pr.mu.Lock()
 			m := RenderProgress(pr.claims, pr.verdicts)
 			pr.mu.Unlock()
-			if err := p.Update(ctx, r, reply, m); err != nil && ctx.Err() == nil {
+			uctx, ucancel := context.WithTimeout(ctx, s.opts.ProgressTimeout)
+			err := p.Update(uctx, r, reply, m)
+			ucancel()
+			if err != nil && ctx.Err() == nil {
 				s.log.Debug("progress update", "key", r.Key, "err", err)
 			}
 		}
@@ -676,12 +721,15 @@ func (pr *progress) event(e factcheck.Event) {
 	}
 }
 
+// stop ends the updates: one in flight is cancelled (the final answer
+// replaces it) and waited for, so that it does not land after the final
+// answer, but never longer than one update's deadline.
 func (pr *progress) stop() {
+	pr.cancel()
+	t := time.NewTimer(pr.wait)
+	defer t.Stop()
 	select {
 	case <-pr.done:
-		return
-	default:
+	case <-t.C:
 	}
-	close(pr.quit)
-	<-pr.done
 }

@@ -261,10 +261,10 @@ func TestFeedbackAndHistory(t *testing.T) {
 	s.Submit(context.Background(), req("a", "Claim one"))
 	final := waitFinal(t, p)
 	ctx := context.Background()
-	if note, err := s.Feedback(ctx, "T1", "C1", final.Msg.CheckID, store.Feedback{User: "U2", Claim: -1}); err != nil || !strings.Contains(note, "Thank you") {
+	if note, err := s.Feedback(ctx, "T1", "C1", final.Msg.CheckID, bot.Person{}, store.Feedback{User: "U2", Claim: -1}); err != nil || !strings.Contains(note, "Thank you") {
 		t.Fatalf("Feedback = %q, %v", note, err)
 	}
-	if _, err := s.Feedback(ctx, "T1", "C1", "nope", store.Feedback{User: "U2"}); !errors.Is(err, store.ErrNotFound) ||
+	if _, err := s.Feedback(ctx, "T1", "C1", "nope", bot.Person{}, store.Feedback{User: "U2"}); !errors.Is(err, store.ErrNotFound) ||
 		!strings.Contains(bot.UserMessage(err), "could not find that check") {
 		t.Errorf("feedback on unknown check: %v, want store.ErrNotFound shown as \"could not find that check\"", err)
 	}

@@ -56,6 +56,18 @@ type Comparison struct {
 	// AccuracyA and AccuracyB are over the common claims.
 	AccuracyA float64 `json:"accuracy_a"`
 	AccuracyB float64 `json:"accuracy_b"`
+	// MacroF1A and MacroF1B, and Labels' F1s, are over the common claims
+	// each run scored (errors are not scored, as in Summarize).
+	MacroF1A float64       `json:"macro_f1_a"`
+	MacroF1B float64       `json:"macro_f1_b"`
+	Labels   []LabelChange `json:"labels"`
+}
+
+// LabelChange is one label's F1 in runs A and B.
+type LabelChange struct {
+	Label factcheck.Label `json:"label"`
+	F1A   float64         `json:"f1_a"`
+	F1B   float64         `json:"f1_b"`
 }
 
 // Compare matches results by id (by claim text when ids differ) and lists
@@ -98,6 +110,23 @@ func Compare(a, b []Result) *Comparison {
 	}
 	c.OnlyA = len(a) - len(seen)
 	c.AccuracyA, c.AccuracyB = ratio(rightA, c.Common), ratio(rightB, c.Common)
+	var goldA, predA, goldB, predB []factcheck.Label
+	for _, rb := range b {
+		ra, ok := byKey[key(rb)]
+		if !ok {
+			continue
+		}
+		if ra.Error == "" {
+			goldA, predA = append(goldA, ra.Label), append(predA, ra.Predicted)
+		}
+		if rb.Error == "" {
+			goldB, predB = append(goldB, rb.Label), append(predB, rb.Predicted)
+		}
+	}
+	c.MacroF1A, c.MacroF1B = macroF1(goldA, predA), macroF1(goldB, predB)
+	for _, l := range factcheck.Labels {
+		c.Labels = append(c.Labels, LabelChange{Label: l, F1A: labelF1(goldA, predA, l), F1B: labelF1(goldB, predB, l)})
+	}
 	return c
 }
 
@@ -111,7 +140,16 @@ func outcome(r Result) string {
 // WriteComparison writes a comparison as a table.
 func WriteComparison(w io.Writer, c *Comparison) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%d claims in both runs (%d only in A, %d only in B); accuracy %.3f → %.3f\n", c.Common, c.OnlyA, c.OnlyB, c.AccuracyA, c.AccuracyB)
+	fmt.Fprintf(&b, "%d claims in both runs (%d only in A, %d only in B); accuracy %.3f → %.3f; macro-F1 %.3f → %.3f\n", c.Common, c.OnlyA, c.OnlyB, c.AccuracyA, c.AccuracyB, c.MacroF1A, c.MacroF1B)
+	if len(c.Labels) > 0 {
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "\nlabel\tF1 A\tF1 B\tchange\t")
+		for _, l := range c.Labels {
+			fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%+.3f\t\n", l.Label, l.F1A, l.F1B, l.F1B-l.F1A)
+		}
+		tw.Flush()
+		fmt.Fprintln(&b)
+	}
 	if len(c.Changes) == 0 {
 		fmt.Fprintln(&b, "no verdict changed")
 		_, err := w.Write(b.Bytes())

@@ -17,6 +17,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
@@ -27,6 +28,12 @@ type Case struct {
 	Claim string          `json:"claim"`
 	Label factcheck.Label `json:"label"`
 	Notes string          `json:"notes,omitempty"`
+	// Date is when the claim was made, zero when unknown; Speaker who
+	// made it and Source where it appeared (AVeriTeC's claim_date,
+	// speaker and reporting_source).
+	Date    time.Time `json:"date,omitzero"`
+	Speaker string    `json:"speaker,omitempty"`
+	Source  string    `json:"source,omitempty"`
 }
 
 // Format names a dataset format.
@@ -42,7 +49,8 @@ const (
 const maxLine = 1 << 20
 
 // LoadJSONL reads one case per line: {"claim", "label", optional "id",
-// "notes"}. Blank lines and lines starting with "//" are skipped. A case
+// "notes", "date" (YYYY-MM-DD, when the claim was made), "speaker",
+// "source"}. Blank lines and lines starting with "//" are skipped. A case
 // without an id gets one derived from its claim text, so ids stay stable
 // when lines are added or reordered.
 func LoadJSONL(r io.Reader) ([]Case, error) {
@@ -56,16 +64,27 @@ func LoadJSONL(r io.Reader) ([]Case, error) {
 			continue
 		}
 		var raw struct {
-			ID    json.RawMessage `json:"id"`
-			Claim string          `json:"claim"`
-			Label string          `json:"label"`
-			Notes string          `json:"notes"`
+			ID      json.RawMessage `json:"id"`
+			Claim   string          `json:"claim"`
+			Label   string          `json:"label"`
+			Notes   string          `json:"notes"`
+			Date    string          `json:"date"`
+			Speaker string          `json:"speaker"`
+			Source  string          `json:"source"`
 		}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		if err := dec.Decode(&raw); err != nil {
 			return nil, fmt.Errorf("line %d: not a JSON object: %w", n, err)
 		}
-		c := Case{Claim: strings.TrimSpace(raw.Claim), Label: factcheck.Label(strings.ToLower(strings.TrimSpace(raw.Label))), Notes: raw.Notes}
+		c := Case{Claim: strings.TrimSpace(raw.Claim), Label: factcheck.Label(strings.ToLower(strings.TrimSpace(raw.Label))), Notes: raw.Notes,
+			Speaker: strings.TrimSpace(raw.Speaker), Source: strings.TrimSpace(raw.Source)}
+		if d := strings.TrimSpace(raw.Date); d != "" {
+			t, err := time.Parse(time.DateOnly, d)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: date %q is not YYYY-MM-DD", n, raw.Date)
+			}
+			c.Date = t
+		}
 		if c.Claim == "" {
 			return nil, fmt.Errorf("line %d: no \"claim\"", n)
 		}
@@ -137,9 +156,11 @@ func AVeriTeCLabel(s string) (factcheck.Label, bool) {
 func LoadAVeriTeC(r io.Reader) ([]Case, error) {
 	dec := json.NewDecoder(r)
 	var items []struct {
-		Claim     string `json:"claim"`
-		Label     string `json:"label"`
-		ClaimDate string `json:"claim_date"`
+		Claim           string  `json:"claim"`
+		Label           string  `json:"label"`
+		ClaimDate       string  `json:"claim_date"`
+		Speaker         *string `json:"speaker"`
+		ReportingSource *string `json:"reporting_source"`
 	}
 	if err := dec.Decode(&items); err != nil {
 		return nil, fmt.Errorf("not an AVeriTeC file (a JSON array of {\"claim\", \"label\", …}): %w", err)
@@ -154,13 +175,40 @@ func LoadAVeriTeC(r io.Reader) ([]Case, error) {
 		if !ok {
 			return nil, fmt.Errorf("item %d: unknown AVeriTeC label %q (want Supported, Refuted, Conflicting Evidence/Cherrypicking or Not Enough Evidence; the unlabeled test set cannot be scored)", i, it.Label)
 		}
-		c := Case{ID: strconv.Itoa(i), Claim: claim, Label: l}
+		c := Case{ID: strconv.Itoa(i), Claim: claim, Label: l, Date: averitecDate(it.ClaimDate), Speaker: str(it.Speaker), Source: str(it.ReportingSource)}
 		if it.ClaimDate != "" {
 			c.Notes = "claim date " + it.ClaimDate
 		}
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// averitecDate reads AVeriTeC's claim_date, day-month-year ("25-8-2020");
+// the zero time when it is absent or unreadable.
+func averitecDate(s string) time.Time {
+	t, err := time.Parse("2-1-2006", strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return strings.TrimSpace(*p)
+}
+
+// DetectFormat is the format FormatAuto reads data as: AVeriTeC when it
+// starts with "[" (after white space and a byte order mark), JSON Lines
+// otherwise.
+func DetectFormat(data []byte) Format {
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf"), []byte("[")) {
+		return FormatAVeriTeC
+	}
+	return FormatJSONL
 }
 
 // Load reads a dataset in the given format; FormatAuto picks AVeriTeC when

@@ -317,11 +317,15 @@ func TestLoadAVeriTeC(t *testing.T) {
 		t.Fatalf("LoadFile: %v", err)
 	}
 	want := []Case{
-		{ID: "0", Claim: "The town council of Exampleton approved a new library in 2019.", Label: factcheck.Supported, Notes: "claim date 12-3-2019"},
-		{ID: "1", Claim: "Exampleton's river is the longest in the country.", Label: factcheck.Contradicted, Notes: "claim date 1-6-2020"},
-		{ID: "2", Claim: "Crime in Exampleton doubled last year.", Label: factcheck.Contested, Notes: "claim date 5-1-2021"},
-		{ID: "3", Claim: "The mayor of Exampleton wrote a novel under a pen name.", Label: factcheck.Unverifiable},
-		{ID: "4", Claim: "Exampleton's bridge is 200 years old and was never repaired.", Label: factcheck.Contested, Notes: "claim date 30-9-2022"},
+		{ID: "0", Claim: "The town council of Exampleton approved a new library in 2019.", Label: factcheck.Supported, Notes: "claim date 12-3-2019",
+			Date: time.Date(2019, 3, 12, 0, 0, 0, 0, time.UTC), Speaker: "A council member", Source: "Facebook"},
+		{ID: "1", Claim: "Exampleton's river is the longest in the country.", Label: factcheck.Contradicted, Notes: "claim date 1-6-2020",
+			Date: time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC), Speaker: "A tourism leaflet", Source: "Website"},
+		{ID: "2", Claim: "Crime in Exampleton doubled last year.", Label: factcheck.Contested, Notes: "claim date 5-1-2021",
+			Date: time.Date(2021, 1, 5, 0, 0, 0, 0, time.UTC), Speaker: "A candidate"},
+		{ID: "3", Claim: "The mayor of Exampleton wrote a novel under a pen name.", Label: factcheck.Unverifiable, Speaker: "An anonymous post"},
+		{ID: "4", Claim: "Exampleton's bridge is 200 years old and was never repaired.", Label: factcheck.Contested, Notes: "claim date 30-9-2022",
+			Date: time.Date(2022, 9, 30, 0, 0, 0, 0, time.UTC), Speaker: "A local newspaper"},
 	}
 	if diff := cmp.Diff(want, cases); diff != "" {
 		t.Errorf("cases (-want +got):\n%s", diff)
@@ -352,7 +356,8 @@ func TestLoadJSONL(t *testing.T) {
 	good := "// a comment\n" +
 		`{"claim":"A","label":"supported","id":"a1","notes":"n"}` + "\n\n" +
 		`{"claim":" B ","label":"Contradicted","id":7}` + "\n" +
-		`{"claim":"C","label":"unverifiable"}` + "\n"
+		`{"claim":"C","label":"unverifiable"}` + "\n" +
+		`{"claim":"D","label":"supported","date":"2024-03-01","speaker":"A senator","source":"Twitter"}` + "\n"
 	got, err := LoadJSONL(strings.NewReader(good))
 	if err != nil {
 		t.Fatalf("LoadJSONL: %v", err)
@@ -361,6 +366,7 @@ func TestLoadJSONL(t *testing.T) {
 		{ID: "a1", Claim: "A", Label: factcheck.Supported, Notes: "n"},
 		{ID: "7", Claim: "B", Label: factcheck.Contradicted},
 		{ID: claimID("C"), Claim: "C", Label: factcheck.Unverifiable},
+		{ID: claimID("D"), Claim: "D", Label: factcheck.Supported, Date: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Speaker: "A senator", Source: "Twitter"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("cases (-want +got):\n%s", diff)
@@ -370,6 +376,7 @@ func TestLoadJSONL(t *testing.T) {
 		{"no claim", `{"label":"supported"}`, `line 1: no "claim"`},
 		{"duplicate id", `{"claim":"A","label":"supported","id":"x"}` + "\n" + `{"claim":"B","label":"supported","id":"x"}`, `line 2: id "x" already used on line 1`},
 		{"not JSON", `claim,label`, "line 1: not a JSON object"},
+		{"bad date", `{"claim":"A","label":"supported","date":"1 March 2024"}`, `line 1: date "1 March 2024" is not YYYY-MM-DD`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadJSONL(strings.NewReader(tc.in))
@@ -470,8 +477,17 @@ func TestCompare(t *testing.T) {
 			{ID: "4", Claim: "four", Label: U, Before: "error", After: "unverifiable", Kind: "fixed"},
 		},
 		Common: 4, OnlyA: 1, OnlyB: 1, AccuracyA: 0.25, AccuracyB: 0.5,
+		// A scored 1, 2, 3 (4 failed): supported P 1/2 R 1, the others 0.
+		// B: contradicted P 1/2 R 1, unverifiable P 1 R 1/2, supported 0.
+		MacroF1A: 2.0 / 9, MacroF1B: 4.0 / 9,
+		Labels: []LabelChange{
+			{Label: S, F1A: 2.0 / 3, F1B: 0},
+			{Label: R, F1A: 0, F1B: 2.0 / 3},
+			{Label: factcheck.Contested},
+			{Label: U, F1A: 0, F1B: 2.0 / 3},
+		},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("Compare (-want +got):\n%s", diff)
 	}
 
@@ -502,5 +518,67 @@ func TestCompare(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "broken") || !strings.Contains(out.String(), "supported") {
 		t.Errorf("comparison output:\n%s", out.String())
+	}
+}
+
+// inputRecorder records the inputs it is asked to check.
+type inputRecorder struct {
+	mu  sync.Mutex
+	ins map[string]factcheck.Input
+}
+
+func (r *inputRecorder) Check(_ context.Context, in factcheck.Input) (*factcheck.Report, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	in.Progress = nil
+	r.ins[in.Text] = in
+	v := &factcheck.Verdict{Claim: in.Text, Verdict: factcheck.Supported, Scores: map[factcheck.Label]float64{factcheck.Supported: 4}}
+	return &factcheck.Report{Input: in.Text, Claims: []*factcheck.Verdict{v}}, nil
+}
+
+func TestRunnerAsGivenAsOf(t *testing.T) {
+	cases, err := LoadFile(filepath.Join("testdata", "averitec_dev_fixture.json"), FormatAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, mayor := cases[0], cases[3]
+	tests := []struct {
+		name           string
+		asGiven, asOf  bool
+		wantLib, wantM factcheck.Input
+	}{
+		{"as given, as of", true, true,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, AsOf: lib.Date, Speaker: "A council member", Source: "Facebook"},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
+		{"as given, no date", true, false,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, Speaker: "A council member", Source: "Facebook"},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
+		{"extracted", false, false,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, Speaker: "A council member", Source: "Facebook"},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, Speaker: "An anonymous post"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &inputRecorder{ins: map[string]factcheck.Input{}}
+			r := &Runner{Checker: rec, AsGiven: tc.asGiven, AsOf: tc.asOf}
+			res, err := r.Run(context.Background(), cases, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ignore := cmpopts.IgnoreFields(factcheck.Input{}, "Progress")
+			if d := cmp.Diff(tc.wantLib, rec.ins[lib.Claim], ignore); d != "" {
+				t.Errorf("input (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.wantM, rec.ins[mayor.Claim], ignore); d != "" {
+				t.Errorf("input (-want +got):\n%s", d)
+			}
+			wantAsOf := ""
+			if tc.asOf {
+				wantAsOf = "2019-03-12"
+			}
+			if res[0].AsOf != wantAsOf || res[0].Scores[factcheck.Supported] != 4 {
+				t.Errorf("result as of %q, scores %v; want %q and the verdict's scores", res[0].AsOf, res[0].Scores, wantAsOf)
+			}
+		})
 	}
 }

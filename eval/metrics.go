@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
@@ -75,6 +77,8 @@ type Goal struct {
 type Summary struct {
 	Dataset string `json:"dataset,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// Setup says how the claims were checked; nil when not known.
+	Setup *Setup `json:"setup,omitempty"`
 	// Cases is the dataset's size; Scored the cases with a prediction;
 	// Errors those whose check failed; Missing those not run (yet).
 	Cases   int `json:"cases"`
@@ -118,6 +122,58 @@ type Summary struct {
 	Results []Result `json:"results"`
 }
 
+// Setup is how a run checked its claims: what a reader needs to judge
+// whether the measurement is honest.
+type Setup struct {
+	// Search names the search providers, in failover order.
+	Search []string `json:"search"`
+	// FactChecks says whether published fact-checks could be searched.
+	FactChecks bool `json:"fact_checks"`
+	// AsGiven says each claim was verified as given, with no extraction.
+	AsGiven bool `json:"as_given"`
+	// AsOf says claims with a date were checked as of that date; Dated
+	// counts the claims that had one.
+	AsOf  bool `json:"as_of"`
+	Dated int  `json:"dated,omitempty"`
+	// ExcludeSites names the exclusion list and ExcludedSites counts its
+	// domains.
+	ExcludeSites  string `json:"exclude_sites,omitempty"`
+	ExcludedSites int    `json:"excluded_sites,omitempty"`
+}
+
+// String describes the setup in one line.
+func (s *Setup) String() string {
+	search := strings.Join(s.Search, ", ")
+	if search == "" {
+		search = "none"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "search %s; fact-check search %s; ", search, onOff(s.FactChecks))
+	if s.AsGiven {
+		b.WriteString("claims verified as given (no extraction); ")
+	} else {
+		b.WriteString("claims extracted from each text; ")
+	}
+	if s.AsOf {
+		fmt.Fprintf(&b, "as of each claim's date (%d dated); ", s.Dated)
+	} else {
+		b.WriteString("no date restriction; ")
+	}
+	if s.ExcludeSites != "" {
+		fmt.Fprintf(&b, "%d sites excluded (%s)", s.ExcludedSites, s.ExcludeSites)
+	} else {
+		b.WriteString("no sites excluded")
+	}
+	return b.String()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
 // Summarize evaluates results against their gold labels. cases is the
 // number of cases in the dataset (for Missing); 0 means len(results).
 func Summarize(results []Result, cases int, prices Prices) *Summary {
@@ -125,77 +181,10 @@ func Summarize(results []Result, cases int, prices Prices) *Summary {
 	if s.Cases == 0 {
 		s.Cases = len(results)
 	}
-	idx := map[factcheck.Label]int{}
-	for i, l := range factcheck.Labels {
-		idx[l] = i
-	}
-	n := len(factcheck.Labels)
-	s.Confusion = Confusion{Labels: factcheck.Labels, Counts: make([][]int, n)}
-	for i := range s.Confusion.Counts {
-		s.Confusion.Counts[i] = make([]int, n)
-	}
-	models := map[string]int{}
-	right := 0
-	for _, r := range results {
-		s.PromptTokens += r.PromptTokens
-		s.OutputTokens += r.OutputTokens
-		s.CachedTokens += r.CachedTokens
-		if r.Error != "" {
-			s.Errors++
-			continue
-		}
-		g, okg := idx[r.Label]
-		p, okp := idx[r.Predicted]
-		if !okg || !okp {
-			s.Errors++
-			continue
-		}
-		s.Scored++
-		s.Confusion.Counts[g][p]++
-		if g == p {
-			right++
-		}
-		if r.NoClaim {
-			s.NoClaim++
-		}
-		if r.Model != "" {
-			models[r.Model]++
-		}
-		s.CitedURLs += r.CitedURLs
-		s.CitedRetrieved += r.CitedRetrieved
-		s.EvidenceItems += r.EvidenceItems
-		s.QuotesFound += r.QuotesFound
-		s.Searches += r.Searches
-		s.Reads += r.Reads
-		s.Seconds += r.Seconds
-		s.MaxSeconds = max(s.MaxSeconds, r.Seconds)
-		if r.StoppedBy != "" {
-			s.BudgetStops++
-			s.StoppedBy[r.StoppedBy]++
-		}
-	}
+	right, models := s.count(results)
 	s.Missing = max(s.Cases-s.Scored-s.Errors, 0)
 	s.Accuracy = ratio(right, s.Scored)
-	var f1s []float64
-	for i, l := range factcheck.Labels {
-		st := LabelStats{Label: l, Correct: s.Confusion.Counts[i][i]}
-		for j := range n {
-			st.Support += s.Confusion.Counts[i][j]
-			st.Predicted += s.Confusion.Counts[j][i]
-		}
-		st.Precision = ratio(st.Correct, st.Predicted)
-		st.Recall = ratio(st.Correct, st.Support)
-		if st.Precision+st.Recall > 0 {
-			st.F1 = 2 * st.Precision * st.Recall / (st.Precision + st.Recall)
-		}
-		if st.Support > 0 || st.Predicted > 0 {
-			f1s = append(f1s, st.F1)
-		}
-		s.Labels = append(s.Labels, st)
-	}
-	for _, f := range f1s {
-		s.MacroF1 += f / float64(len(f1s))
-	}
+	s.labelScores()
 	s.CitedShare = ratio(s.CitedRetrieved, s.CitedURLs)
 	if s.CitedURLs == 0 {
 		s.CitedShare = 1 // nothing cited, nothing unretrieved
@@ -219,6 +208,87 @@ func Summarize(results []Result, cases int, prices Prices) *Summary {
 		{Name: "cited URLs retrieved", Target: "= 100%", Value: s.CitedShare, Met: s.CitedShare == 1},
 	}
 	return s
+}
+
+// count adds up the results into s (tokens, errors, the confusion matrix,
+// evidence and budget figures) and returns how many verdicts were right and
+// how often each model answered.
+func (s *Summary) count(results []Result) (right int, models map[string]int) {
+	idx := map[factcheck.Label]int{}
+	for i, l := range factcheck.Labels {
+		idx[l] = i
+	}
+	n := len(factcheck.Labels)
+	s.Confusion = Confusion{Labels: factcheck.Labels, Counts: make([][]int, n)}
+	for i := range s.Confusion.Counts {
+		s.Confusion.Counts[i] = make([]int, n)
+	}
+	models = map[string]int{}
+	for _, r := range results {
+		s.PromptTokens += r.PromptTokens
+		s.OutputTokens += r.OutputTokens
+		s.CachedTokens += r.CachedTokens
+		g, okg := idx[r.Label]
+		p, okp := idx[r.Predicted]
+		if r.Error != "" || !okg || !okp {
+			s.Errors++
+			continue
+		}
+		s.Scored++
+		s.Confusion.Counts[g][p]++
+		if g == p {
+			right++
+		}
+		if r.NoClaim {
+			s.NoClaim++
+		}
+		if r.Model != "" {
+			models[r.Model]++
+		}
+		s.addEvidence(r)
+	}
+	return right, models
+}
+
+// addEvidence adds one scored result's evidence, tool and time figures.
+func (s *Summary) addEvidence(r Result) {
+	s.CitedURLs += r.CitedURLs
+	s.CitedRetrieved += r.CitedRetrieved
+	s.EvidenceItems += r.EvidenceItems
+	s.QuotesFound += r.QuotesFound
+	s.Searches += r.Searches
+	s.Reads += r.Reads
+	s.Seconds += r.Seconds
+	s.MaxSeconds = max(s.MaxSeconds, r.Seconds)
+	if r.StoppedBy != "" {
+		s.BudgetStops++
+		s.StoppedBy[r.StoppedBy]++
+	}
+}
+
+// labelScores fills each label's precision, recall and F1 from the
+// confusion matrix, and the macro-F1 over the labels that occur.
+func (s *Summary) labelScores() {
+	var f1s []float64
+	for i, l := range factcheck.Labels {
+		st := LabelStats{Label: l, Correct: s.Confusion.Counts[i][i]}
+		for j := range factcheck.Labels {
+			st.Support += s.Confusion.Counts[i][j]
+			st.Predicted += s.Confusion.Counts[j][i]
+		}
+		st.Precision = ratio(st.Correct, st.Predicted)
+		st.Recall = ratio(st.Correct, st.Support)
+		if st.Precision+st.Recall > 0 {
+			st.F1 = 2 * st.Precision * st.Recall / (st.Precision + st.Recall)
+		}
+		if st.Support > 0 || st.Predicted > 0 {
+			f1s = append(f1s, st.F1)
+		}
+		s.Labels = append(s.Labels, st)
+	}
+	for _, f := range f1s {
+		s.MacroF1 += f / float64(len(f1s))
+	}
 }
 
 func ratio(a, b int) float64 {

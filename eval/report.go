@@ -28,7 +28,11 @@ func WriteTable(w io.Writer, s *Summary) error {
 	if s.Model != "" {
 		title += " with " + s.Model
 	}
-	fmt.Fprintf(&b, "%s\n\n", title)
+	fmt.Fprintf(&b, "%s\n", title)
+	if s.Setup != nil {
+		fmt.Fprintf(&b, "%s\n", s.Setup)
+	}
+	fmt.Fprintln(&b)
 	fmt.Fprintf(&b, "claims %d   scored %d   errors %d   not run %d   no claim found %d\n", s.Cases, s.Scored, s.Errors, s.Missing, s.NoClaim)
 	fmt.Fprintf(&b, "accuracy %.3f   macro-F1 %.3f\n\n", s.Accuracy, s.MacroF1)
 

@@ -34,9 +34,14 @@ type Result struct {
 	Predicted  factcheck.Label      `json:"predicted,omitempty"`
 	Correct    bool                 `json:"correct"`
 	Confidence factcheck.Confidence `json:"confidence,omitempty"`
-	Reasoning  string               `json:"reasoning,omitempty"`
-	Evidence   []factcheck.Evidence `json:"evidence,omitempty"`
-	Model      string               `json:"model,omitempty"`
+	// Scores are the first verdict's per-label scores (1–5), when the
+	// model gave them: what eval --fit calibrates on.
+	Scores map[factcheck.Label]float64 `json:"scores,omitempty"`
+	// AsOf is the date the claim was checked as of (YYYY-MM-DD), if any.
+	AsOf      string               `json:"as_of,omitempty"`
+	Reasoning string               `json:"reasoning,omitempty"`
+	Evidence  []factcheck.Evidence `json:"evidence,omitempty"`
+	Model     string               `json:"model,omitempty"`
 	// NoClaim is true when the checker found no claim in the text.
 	NoClaim bool `json:"no_claim,omitempty"`
 	// Claims is how many claims the checker extracted from the text.
@@ -79,6 +84,21 @@ type Runner struct {
 	Progress io.Writer
 	// Now returns the time; tests set it. Default time.Now.
 	Now func() time.Time
+	// AsGiven verifies each case's claim as given
+	// (factcheck.Input.AsClaim): there is no extraction call.
+	// Datasets of single claims, such as AVeriTeC, are run so.
+	AsGiven bool
+	// AsOf checks each case that has a Date as of that date.
+	AsOf bool
+}
+
+// input is what the checker is asked for case c.
+func (r *Runner) input(c Case) factcheck.Input {
+	in := factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true, AsClaim: r.AsGiven, Speaker: c.Speaker, Source: c.Source}
+	if r.AsOf {
+		in.AsOf = c.Date
+	}
+	return in
 }
 
 // Run checks every case that has no successful result in done (from an
@@ -94,37 +114,16 @@ func (r *Runner) Run(ctx context.Context, cases []Case, done []Result) ([]Result
 	if conc <= 0 {
 		conc = 2
 	}
-	have := map[string]Result{}
-	for _, d := range done {
-		if d.Error == "" {
-			have[d.ID] = d
-		} else {
-			delete(have, d.ID) // a later failure of the same id
-		}
-	}
-	results := make([]*Result, len(cases))
-	var todo []int
-	for i, c := range cases {
-		if d, ok := have[c.ID]; ok {
-			results[i] = &d
-			continue
-		}
-		todo = append(todo, i)
-	}
-
+	results, todo := resume(cases, done)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		bar      = newProgress(r.Progress, len(cases))
-	)
+	st := &runState{results: results, bar: newProgress(r.Progress, len(cases)), cancel: cancel, out: r.Out}
 	for _, res := range results {
 		if res != nil {
-			bar.add(res)
+			st.bar.add(res)
 		}
 	}
-	bar.draw()
+	st.bar.draw()
 	sem := make(chan struct{}, conc)
 	var wg sync.WaitGroup
 loop:
@@ -144,46 +143,90 @@ loop:
 			defer func() { <-sem }()
 			c := cases[i]
 			start := now()
-			rep, err := r.Checker.Check(ctx, factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true})
+			in := r.input(c)
+			rep, err := r.Checker.Check(ctx, in)
 			elapsed := now().Sub(start)
 			if err != nil && ctx.Err() != nil {
 				return // interrupted: not a result
 			}
 			res := score(c, rep, err, elapsed)
-			mu.Lock()
-			defer mu.Unlock()
-			var ce *usererr.Config
-			if errors.As(err, &ce) {
-				if firstErr == nil {
-					firstErr = err
-				}
-				cancel()
-				return
+			if !in.AsOf.IsZero() {
+				res.AsOf = in.AsOf.Format(time.DateOnly)
 			}
-			if r.Out != nil {
-				line, _ := json.Marshal(res)
-				if _, werr := r.Out.Write(append(line, '\n')); werr != nil && firstErr == nil {
-					firstErr = fmt.Errorf("writing results: %w", werr)
-					cancel()
-				}
-			}
-			results[i] = res
-			bar.add(res)
-			bar.draw()
+			st.record(i, res, err)
 		}()
 	}
 	wg.Wait()
-	bar.finish()
+	st.bar.finish()
 	out := make([]Result, 0, len(cases))
 	for _, res := range results {
 		if res != nil {
 			out = append(out, *res)
 		}
 	}
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = ctx.Err()
+	if st.firstErr == nil && ctx.Err() != nil {
+		st.firstErr = ctx.Err()
 	}
-	return out, firstErr
+	return out, st.firstErr
+}
+
+// resume places the results of an earlier run (done) beside their cases and
+// lists the cases still to run: those never run, or whose last result was
+// an error.
+func resume(cases []Case, done []Result) (results []*Result, todo []int) {
+	have := map[string]Result{}
+	for _, d := range done {
+		if d.Error == "" {
+			have[d.ID] = d
+		} else {
+			delete(have, d.ID) // a later failure of the same id
+		}
+	}
+	results = make([]*Result, len(cases))
+	for i, c := range cases {
+		if d, ok := have[c.ID]; ok {
+			results[i] = &d
+			continue
+		}
+		todo = append(todo, i)
+	}
+	return results, todo
+}
+
+// runState is what the concurrent checks of one run share.
+type runState struct {
+	mu       sync.Mutex
+	results  []*Result
+	bar      *progress
+	out      io.Writer
+	cancel   context.CancelFunc
+	firstErr error
+}
+
+// record keeps case i's result: written out at once (so a stopped run can
+// resume), shown on the progress bar. A configuration error stops the run
+// instead: every other case would fail the same way.
+func (st *runState) record(i int, res *Result, err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var ce *usererr.Config
+	if errors.As(err, &ce) {
+		if st.firstErr == nil {
+			st.firstErr = err
+		}
+		st.cancel()
+		return
+	}
+	if st.out != nil {
+		line, _ := json.Marshal(res)
+		if _, werr := st.out.Write(append(line, '\n')); werr != nil && st.firstErr == nil {
+			st.firstErr = fmt.Errorf("writing results: %w", werr)
+			st.cancel()
+		}
+	}
+	st.results[i] = res
+	st.bar.add(res)
+	st.bar.draw()
 }
 
 // score turns one report into a Result.
@@ -241,7 +284,7 @@ func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Res
 		if !res.Predicted.Valid() {
 			res.Predicted = factcheck.Unverifiable
 		}
-		res.Confidence, res.Reasoning, res.Evidence = v.Confidence, v.Reasoning, v.Evidence
+		res.Confidence, res.Reasoning, res.Evidence, res.Scores = v.Confidence, v.Reasoning, v.Evidence, v.Scores
 		res.StoppedBy, res.VerdictError = v.StoppedBy, v.Error
 		if res.Model == "" {
 			res.Model = v.Model

@@ -55,6 +55,31 @@ type Input struct {
 	// Progress, if set, is called as the check advances. Calls are
 	// serialised: it is never called from two goroutines at once.
 	Progress func(Event)
+
+	// AsClaim makes Text one claim, verified as given: there is no
+	// extraction call. Evaluations on datasets of claims use it.
+	AsClaim bool
+	// AsOf, if not zero, checks the claims as of that day: searches are
+	// restricted to what was published on or before it (results and
+	// pages dated later are dropped before the model sees them), and it
+	// is "today" for the model. Such verdicts are neither read from nor
+	// written to the cache.
+	AsOf time.Time
+	// Speaker and Source say who made the claim and where it appeared
+	// (e.g. "a council member", "Facebook"); the model reads them as the
+	// claim's context.
+	Speaker, Source string
+}
+
+// claimContext is what a verification run knows about its claim beyond
+// its words.
+type claimContext struct {
+	asOf            time.Time
+	speaker, source string
+}
+
+func (in Input) claimContext() claimContext {
+	return claimContext{asOf: in.AsOf, speaker: strings.TrimSpace(in.Speaker), source: strings.TrimSpace(in.Source)}
 }
 
 // Checker verifies claims: extraction, then one verification loop per
@@ -65,6 +90,9 @@ type Checker struct {
 	Reader Reader
 	// FactChecks, if set, adds the search_fact_checks tool.
 	FactChecks FactCheckSearcher
+	// ExcludeSites are domains (see search.NormalizeSites) kept out of
+	// every search result and page read, with their subdomains.
+	ExcludeSites []string
 	// Cache, if set, answers known claims and extractions.
 	Cache    Cache
 	CacheTTL time.Duration // default 168h
@@ -76,6 +104,9 @@ type Checker struct {
 	MaxClaims int
 	// MaxInput bounds the input's length in bytes (default 8000).
 	MaxInput int
+	// Options switch the verification techniques; the zero value is the
+	// default.
+	Options Options
 
 	// Now returns the time; tests set it. Default time.Now.
 	Now func() time.Time
@@ -142,13 +173,18 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Input: in.Text, CheckedAt: c.now(), Model: c.Model.Name(), Claims: []*Verdict{}, NotCheckable: []NotCheckable{}}
-	source, err := c.source(ctx, in.Text, rep, emit)
-	if err != nil {
-		return nil, err
-	}
-	claims, err := c.claims(ctx, in, source, rep)
-	if err != nil {
-		return nil, err
+	var claims []ExtractedClaim
+	if in.AsClaim {
+		start := strings.Index(in.Text, text) // the text trimmed
+		claims = []ExtractedClaim{{Claim: text, Span: text, Start: start, End: start + len(text)}}
+	} else {
+		source, err := c.source(ctx, in.Text, rep, emit)
+		if err != nil {
+			return nil, err
+		}
+		if claims, err = c.claims(ctx, in, source, rep); err != nil {
+			return nil, err
+		}
 	}
 	emit(Event{Kind: EventClaims, Claim: -1, Claims: claims})
 	rep.Claims = c.verifyAll(ctx, in, claims, emit)
@@ -239,14 +275,20 @@ func (c *Checker) verifyAll(ctx context.Context, in Input, claims []ExtractedCla
 // checkClaim answers one claim from the cache or by verification. Failures
 // are reported in the verdict.
 func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, userText string, i int, emit func(Event)) *Verdict {
-	if c.Cache != nil && !in.Fresh {
+	// A verdict as of a date, or for a speaker, answers another question
+	// than the cached one about the same words.
+	cacheable := c.Cache != nil && in.AsOf.IsZero() && in.Speaker == "" && in.Source == ""
+	if cacheable && !in.Fresh {
 		v, ok, err := c.Cache.Verdict(ctx, in.Tenant, cl.Claim, c.cacheTTL())
 		if err == nil && ok {
 			v.Cached = true
 			return v
 		}
 	}
-	v, err := c.verify(ctx, cl.Claim, userText, i, emit)
+	if in.AsClaim {
+		userText = "" // the claim is the whole text
+	}
+	v, err := c.verify(ctx, cl.Claim, userText, in.claimContext(), i, emit)
 	if err != nil {
 		reason := "the model could not be reached"
 		if errors.Is(err, ErrRateLimited) {
@@ -263,7 +305,7 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 			CheckedAt: c.now(), Model: c.Model.Name(), Start: -1, End: -1,
 		}
 	}
-	if c.Cache != nil {
+	if cacheable {
 		_ = c.Cache.PutVerdict(ctx, in.Tenant, v) // a cache failure costs a re-check, nothing more
 	}
 	return v

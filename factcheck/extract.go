@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 type claimArgs struct {
@@ -33,14 +34,15 @@ const extractAttempts = 2
 func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error) {
 	tr := newTracer(c.now)
 	l := &loop[claimsArgs]{
-		model:    c.Model,
-		system:   extractSystemPrompt,
-		prompt:   extractUserPrompt(text),
-		finish:   submitClaims,
-		steps:    extractAttempts,
-		required: true,
-		text:     extractLoopText,
-		trace:    tr,
+		model:       c.Model,
+		system:      extractSystemPrompt,
+		prompt:      extractUserPrompt(text),
+		finish:      submitClaims,
+		steps:       extractAttempts,
+		required:    true,
+		text:        extractLoopText,
+		temperature: c.Options.temperature(),
+		trace:       tr,
 	}
 	o, err := l.run(ctx)
 	if err != nil {
@@ -70,16 +72,13 @@ func placeClaims(text string, got *claimsArgs) ([]ExtractedClaim, []NotCheckable
 	var notCheckable []NotCheckable
 	cursor := 0
 	seen := map[string]bool{}
+	userLinks := linkKeys(text)
 	for _, ca := range got.Claims {
 		claim := strings.TrimSpace(ca.Claim)
 		if claim == "" {
 			claim = strings.TrimSpace(ca.Span)
 		}
-		for _, u := range urlsIn(claim) { // only the user's own links may appear
-			if !strings.Contains(text, u) {
-				claim = strings.ReplaceAll(claim, u, "[link removed]")
-			}
-		}
+		claim, _ = scrubLinks(claim, func(k string) bool { return userLinks[k] }) // only the user's own links may appear
 		if claim == "" || seen[normalizeForMatch(claim)] {
 			continue
 		}
@@ -122,37 +121,66 @@ func findSpan(text, span string, cursor int) (int, int) {
 	if i := strings.Index(text, span); i >= 0 {
 		return i, i + len(span)
 	}
-	// Loose match: compare word by word, case-insensitively.
-	words := strings.Fields(strings.ToLower(span))
+	// Loose match: word by word, ignoring case and the white space between
+	// words. Offsets are measured in text itself (never in a lower-cased
+	// copy, whose bytes differ where case changes a character's length).
+	words := strings.Fields(span)
 	if len(words) == 0 {
 		return -1, -1
 	}
-	lower := strings.ToLower(text)
-	for from := 0; from < len(lower); {
-		i := strings.Index(lower[from:], words[0])
-		if i < 0 {
-			break
+	for start := 0; start < len(text); {
+		if end, ok := wordsAt(text, start, words); ok {
+			return start, end
 		}
-		start := from + i
-		pos := start + len(words[0])
-		ok := true
-		for _, w := range words[1:] {
-			j := pos
-			for j < len(lower) && unicode.IsSpace(rune(lower[j])) {
-				j++
-			}
-			if j == pos || !strings.HasPrefix(lower[j:], w) {
-				ok = false
-				break
-			}
-			pos = j + len(w)
-		}
-		if ok {
-			return start, pos
-		}
-		from = start + 1
+		_, size := utf8.DecodeRuneInString(text[start:])
+		start += size
 	}
 	return -1, -1
+}
+
+// wordsAt matches words at text[start:], ignoring case, with white space
+// (at least one character) between them, and returns where the match ends.
+func wordsAt(text string, start int, words []string) (int, bool) {
+	pos := start
+	for i, w := range words {
+		if i > 0 {
+			j := pos
+			for j < len(text) {
+				r, size := utf8.DecodeRuneInString(text[j:])
+				if !unicode.IsSpace(r) {
+					break
+				}
+				j += size
+			}
+			if j == pos {
+				return 0, false
+			}
+			pos = j
+		}
+		n, ok := prefixFold(text[pos:], w)
+		if !ok {
+			return 0, false
+		}
+		pos += n
+	}
+	return pos, true
+}
+
+// prefixFold reports whether s begins with prefix under Unicode case
+// folding, and how many bytes of s that prefix takes.
+func prefixFold(s, prefix string) (int, bool) {
+	n := 0
+	for _, pr := range prefix {
+		if n >= len(s) {
+			return 0, false
+		}
+		sr, size := utf8.DecodeRuneInString(s[n:])
+		if sr != pr && !strings.EqualFold(string(sr), string(pr)) {
+			return 0, false
+		}
+		n += size
+	}
+	return n, true
 }
 
 // looksLikeOneStatement reports whether text is short and has no inner

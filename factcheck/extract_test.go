@@ -29,13 +29,13 @@ func TestFindSpan(t *testing.T) {
 }
 
 func TestExtractKeepsOnlyTheUsersLinks(t *testing.T) {
-	text := "Per https://who.int/report the vaccine is safe."
-	m := scriptedExtraction(`{"claims":[{"claim":"The vaccine is safe according to https://who.int/report and https://invented.example/","span":"the vaccine is safe"}]}`)
+	text := "Per https://who.int/report the vaccine is safe (see also nhs.uk/vaccines)."
+	m := scriptedExtraction(`{"claims":[{"claim":"The vaccine is safe according to https://who.int/report, NHS.uk/vaccines and https://invented.example/, HTTPS://evil.example/x, evil.example/login and www.evil.example","span":"the vaccine is safe"}]}`)
 	x, err := (&Checker{Model: m}).Extract(context.Background(), text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := x.Claims[0].Claim, "The vaccine is safe according to https://who.int/report and [link removed]"; got != want {
+	if got, want := x.Claims[0].Claim, "The vaccine is safe according to https://who.int/report, NHS.uk/vaccines and [link removed], [link removed], [link removed] and [link removed]"; got != want {
 		t.Errorf("claim = %q, want %q", got, want)
 	}
 }

@@ -30,21 +30,22 @@ func TestPublishedFactCheckInEvidence(t *testing.T) {
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("search_fact_checks", map[string]string{"query": "great wall visible from space"}),
 		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "Snopes rates it false.",
-			Evidence: []fct.Evidence{{SourceURL: "https://www.snopes.com/fact-check/great-wall/", QuoteOrSummary: "Rating: False"}}}),
+			Evidence: []fct.Evidence{{SourceURL: "https://www.snopes.com/fact-check/great-wall/", QuoteOrSummary: "Claim: The Great Wall can be seen from space. Rating: False"}}}),
 	)}
 	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fakeFactChecks{}}
 	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Evidence) != 1 || v.Evidence[0].Publisher != "Snopes" || v.Evidence[0].Rating != "False" || !v.Evidence[0].QuoteFound {
-		t.Errorf("evidence = %+v, want the Snopes review with publisher and rating", v.Evidence)
+	if len(v.Evidence) != 1 || v.Evidence[0].Publisher != "Snopes" || v.Evidence[0].Rating != "False" || !v.Evidence[0].QuoteFound ||
+		v.Evidence[0].QuoteMatch != (factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}) {
+		t.Errorf("evidence = %+v, want the Snopes review with publisher and rating, quoted from its snippet", v.Evidence)
 	}
 	if v.Sources[0].Via != "fact_check" {
 		t.Errorf("source via %q, want fact_check", v.Sources[0].Via)
 	}
 	// The tool is offered first, and the prompt asks for it first.
-	req := m.Requests()[0]
+	req := m.Research()[0]
 	if req.Tools[0].Name != "search_fact_checks" || !strings.Contains(req.System, "First call search_fact_checks") {
 		t.Errorf("tools %v; the fact-check tool must come first", req.Tools)
 	}
@@ -104,7 +105,7 @@ func TestFactChecksDisabledAfterPermanentFailure(t *testing.T) {
 	if fc.calls != 1 {
 		t.Errorf("fact-check API called %d times, want 1", fc.calls)
 	}
-	reqs := m.Requests()
+	reqs := m.Research()
 	first := reqs[1].Messages[len(reqs[1].Messages)-1].ToolResults[0]
 	if !strings.Contains(string(first.Content), "not available, use web_search") {
 		t.Errorf("observation = %s", first.Content)

@@ -92,10 +92,31 @@ type loop[T any] struct {
 	// required makes every call one to the finishing tool; there is then
 	// no separate forced final call.
 	required bool
-	text     loopText
-	trace    *tracer
+	// temperature is sent with every call, nil for the provider's default.
+	temperature *float32
+	text        loopText
+	trace       *tracer
 	// onForce, if set, is told which budget ran out before the forced call.
 	onForce func(budget string)
+	// review, if set, is asked about a result that passed the finisher's
+	// checks, before it is accepted: what it reports goes back to the model
+	// once, as the finishing tool's check error. The forced final call
+	// leaves no turn to fix anything, so there its report is only noted.
+	review   func(*T) error
+	reviewed bool
+	// compact, if set, rewrites an observation once the model has seen it:
+	// every request carries the newest observations whole and the older
+	// ones as compact returns them.
+	compact   func(name string, content json.RawMessage) json.RawMessage
+	compacted int // messages before this index are compacted
+	// spent is what calls made before the loop (the plan) used; it counts
+	// against promptTokens. began, if set, is when the run began, for the
+	// time budget.
+	spent Usage
+	began time.Time
+
+	req  *ModelRequest // the conversation so far
+	step int           // model calls made, the forced ones excluded
 }
 
 // outcome is the end of a loop.
@@ -110,17 +131,49 @@ type outcome[T any] struct {
 // run drives the loop. It fails only when the model cannot be reached; a
 // loop that ends without a result returns an outcome whose result is nil.
 func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
-	o := &outcome[T]{}
-	start := l.trace.now()
+	o := &outcome[T]{usage: l.spent}
+	if l.began.IsZero() {
+		l.began = l.trace.now()
+	}
+	l.req = l.request()
+	if err := l.drive(ctx, o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// resume sends the model back to work after a result, with a note (the
+// critic's), under what is left of the same budgets. The outcome's result
+// is replaced by the new one, or kept when the loop ends without one.
+func (l *loop[T]) resume(ctx context.Context, o *outcome[T], note string) error {
+	prev := o.result
+	o.result, o.lastErr = nil, nil
+	if last := &l.req.Messages[len(l.req.Messages)-1]; last.Role == RoleUser && last.Text == "" {
+		last.Text = note
+	} else {
+		l.req.Messages = append(l.req.Messages, Message{Role: RoleUser, Text: note})
+	}
+	if err := l.drive(ctx, o); err != nil {
+		return err
+	}
+	if o.result == nil {
+		o.result = prev
+	}
+	return nil
+}
+
+// drive runs steps until a result or a budget, then the forced call.
+func (l *loop[T]) drive(ctx context.Context, o *outcome[T]) error {
 	ctxRun := ctx
 	if l.time > 0 {
 		var cancel context.CancelFunc
-		ctxRun, cancel = context.WithTimeout(ctx, l.time)
+		// What is left of the wall time, on the run's clock.
+		ctxRun, cancel = context.WithTimeout(ctx, l.time-l.trace.now().Sub(l.began))
 		defer cancel()
 	}
-	req := l.request()
-	for step := 0; o.result == nil; step++ {
-		if o.stop = l.exhausted(step, start, o.usage); o.stop != "" {
+	req := l.req
+	for ; o.result == nil; l.step++ {
+		if o.stop = l.exhausted(l.step, l.began, o.usage); o.stop != "" {
 			break
 		}
 		resp, err := l.generate(ctxRun, req, o)
@@ -129,7 +182,7 @@ func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
 				o.stop = BudgetTime
 				break
 			}
-			return nil, err
+			return err
 		}
 		req.Messages = append(req.Messages, resp.Message)
 		l.turn(ctxRun, req, o)
@@ -140,7 +193,7 @@ func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
 	if o.result == nil && !l.required {
 		l.force(ctx, req, o)
 	}
-	return o, nil
+	return nil
 }
 
 func (l *loop[T]) request() *ModelRequest {
@@ -150,9 +203,10 @@ func (l *loop[T]) request() *ModelRequest {
 	}
 	specs = append(specs, l.finish.spec)
 	req := &ModelRequest{
-		System:   l.system,
-		Messages: []Message{{Role: RoleUser, Text: l.prompt}},
-		Tools:    specs,
+		System:      l.system,
+		Messages:    []Message{{Role: RoleUser, Text: l.prompt}},
+		Tools:       specs,
+		Temperature: l.temperature,
 	}
 	if l.required {
 		req.ToolMode, req.Allowed = ToolRequired, []string{l.finish.spec.Name}
@@ -174,6 +228,7 @@ func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 }
 
 func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]) (*ModelResponse, error) {
+	l.compactOld(req)
 	resp, err := l.model.Generate(ctx, req)
 	if err != nil {
 		l.trace.add(TraceEvent{Kind: "model", Error: err.Error()})
@@ -185,6 +240,29 @@ func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]
 	return resp, nil
 }
 
+// compactOld rewrites the observations of every message but the last,
+// the ones the model has already seen, with compact.
+func (l *loop[T]) compactOld(req *ModelRequest) {
+	if l.compact == nil {
+		return
+	}
+	for i := l.compacted; i < len(req.Messages)-1; i++ {
+		m := &req.Messages[i]
+		if len(m.ToolResults) == 0 {
+			continue
+		}
+		rs := make([]ToolResult, len(m.ToolResults)) // a new slice: earlier requests keep what they sent
+		for j, r := range m.ToolResults {
+			rs[j] = r
+			if r.Name != l.finish.spec.Name {
+				rs[j].Content = l.compact(r.Name, r.Content)
+			}
+		}
+		m.ToolResults = rs
+	}
+	l.compacted = max(l.compacted, len(req.Messages)-1)
+}
+
 // turn answers the model's last message, the request's last: it runs the
 // calls, or reads calls or a result written as text, or asks again.
 func (l *loop[T]) turn(ctx context.Context, req *ModelRequest, o *outcome[T]) {
@@ -194,6 +272,11 @@ func (l *loop[T]) turn(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 			l.trace.note("tool calls written as text; read as calls")
 			msg.ToolCalls, msg.Text = calls, rest
 		} else if a, ok := l.resultFromText(msg.Text); ok {
+			if err := l.reviewOnce(a, false); err != nil {
+				o.lastErr = err
+				req.Messages = append(req.Messages, Message{Role: RoleUser, Text: fmt.Sprintf("Your answer was not accepted: %v. Call %s again with these fixed.", err, l.finish.spec.Name)})
+				return
+			}
 			o.result = a
 			return
 		} else {
@@ -230,7 +313,7 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 		results[i] = ToolResult{ID: call.ID, Name: call.Name}
 		args := truncate(string(call.Args), 500)
 		if call.Name == l.finish.spec.Name {
-			results[i].Content = l.finishCall(call, o)
+			results[i].Content = l.finishCall(call, o, false)
 			continue
 		}
 		if budget := l.spend(call.Name); budget != "" {
@@ -257,10 +340,13 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 
 // finishCall decodes a call to the finishing tool; the first valid one is
 // the result.
-func (l *loop[T]) finishCall(call ToolCall, o *outcome[T]) json.RawMessage {
+func (l *loop[T]) finishCall(call ToolCall, o *outcome[T], forced bool) json.RawMessage {
 	ev := TraceEvent{Kind: "tool", Tool: call.Name, Args: truncate(string(call.Args), 500)}
 	defer func() { l.trace.add(ev) }()
 	a, err := l.finish.decode(call.Args)
+	if err == nil && o.result == nil {
+		err = l.reviewOnce(a, forced)
+	}
 	if err != nil {
 		ev.Error = err.Error()
 		o.lastErr = err
@@ -270,6 +356,25 @@ func (l *loop[T]) finishCall(call ToolCall, o *outcome[T]) json.RawMessage {
 		o.result = a
 	}
 	return json.RawMessage(`{"status":"received"}`)
+}
+
+// reviewOnce asks review about a result, the first time only; in the
+// forced final call it notes what review reports and accepts the result.
+func (l *loop[T]) reviewOnce(a *T, forced bool) error {
+	if l.review == nil || l.reviewed {
+		return nil
+	}
+	err := l.review(a)
+	if err == nil {
+		return nil
+	}
+	if forced {
+		l.trace.note(fmt.Sprintf("no turn left to fix the %s (budget reached): %v", l.finish.spec.Name, err))
+		return nil
+	}
+	l.reviewed = true
+	l.trace.note(fmt.Sprintf("%s sent back once: %v", l.finish.spec.Name, err))
+	return err
 }
 
 // spend counts a call against its tool's limits; it returns the name of
@@ -317,11 +422,14 @@ func (l *loop[T]) force(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 	}
 	for _, call := range calls {
 		if call.Name == name {
-			l.finishCall(call, o)
+			l.finishCall(call, o, true)
 		}
 	}
 	if o.result == nil {
-		o.result, _ = l.resultFromText(resp.Message.Text)
+		if a, ok := l.resultFromText(resp.Message.Text); ok {
+			_ = l.reviewOnce(a, true)
+			o.result = a
+		}
 	}
 	if o.result == nil {
 		l.trace.note("forced final call gave no valid " + name + " call")

@@ -13,35 +13,80 @@ import (
 // Provenance: a verdict may rest only on what the run retrieved. The run
 // keeps every URL a tool returned and every text it saw for it (docs);
 // the model's verdict is then checked against them: evidence whose URL no
-// tool returned is dropped, quotes are looked up in the retrieved text, and
-// URLs the model wrote into its prose are removed unless retrieved.
+// tool returned is dropped, quotes are looked up in the retrieved texts
+// (matchQuote), and links the model wrote into its prose are removed
+// unless retrieved or written by the user (scrubLinks).
 
 type evidenceArgs struct {
-	SourceURL      string `json:"source_url" jsonschema:"description=URL of the source, exactly as a tool returned it."`
-	SourceTitle    string `json:"source_title" jsonschema:"description=Title of the source."`
-	Supports       bool   `json:"supports" jsonschema:"description=true if the source supports the claim, false if it refutes it."`
-	QuoteOrSummary string `json:"quote_or_summary" jsonschema:"description=A short verbatim quote from the source's text that the judgement rests on."`
+	SourceURL      string `json:"source_url"`
+	SourceTitle    string `json:"source_title,omitempty"`
+	Supports       bool   `json:"supports" jsonschema:"description=Does it support the claim?"`
+	QuoteOrSummary string `json:"quote_or_summary" jsonschema:"description=Short verbatim quote."`
 }
 
-// verdictArgs are submit_verdict's arguments.
+// labelScores say how well each label fits the evidence, 1 to 5.
+type labelScores struct {
+	Supported    float64 `json:"supported"`
+	Contradicted float64 `json:"contradicted"`
+	Contested    float64 `json:"contested"`
+	Unverifiable float64 `json:"unverifiable"`
+}
+
+func (s *labelScores) byLabel() map[Label]float64 {
+	return map[Label]float64{Supported: s.Supported, Contradicted: s.Contradicted, Contested: s.Contested, Unverifiable: s.Unverifiable}
+}
+
+// verdictArgs are submit_verdict's arguments. With label scores (the
+// default) the model is asked for neither a label nor a confidence: the
+// label is the highest score after calibration, the confidence comes from
+// its margin. A label or confidence it gives anyway is read as usual.
 type verdictArgs struct {
-	Verdict    string         `json:"verdict" jsonschema:"enum=supported,enum=contradicted,enum=contested,enum=unverifiable"`
-	Confidence string         `json:"confidence" jsonschema:"enum=high,enum=medium,enum=low"`
-	Reasoning  string         `json:"reasoning" jsonschema:"description=One to three sentences explaining the verdict."`
-	Evidence   []evidenceArgs `json:"evidence,omitempty" jsonschema:"description=Every source the verdict rests on; empty only for unverifiable."`
+	Verdict    string         `json:"verdict,omitempty" jsonschema:"enum=supported,enum=contradicted,enum=contested,enum=unverifiable"`
+	Scores     *labelScores   `json:"scores,omitempty" jsonschema:"description=Fit of each label: 1 (no) to 5 (fully)."`
+	Confidence string         `json:"confidence,omitempty" jsonschema:"enum=high,enum=medium,enum=low"`
+	Reasoning  string         `json:"reasoning" jsonschema:"description=1-3 sentences."`
+	Evidence   []evidenceArgs `json:"evidence,omitempty"`
 }
 
-// submitVerdict is the verification loop's finishing tool.
-var submitVerdict = finish(ToolSubmitVerdict, "Submit the final verdict on the claim. This ends the check.", (*verdictArgs).check)
+// submitVerdict is the verification loop's finishing tool; its schema asks
+// for label scores, or for a label and a confidence.
+func submitVerdict(scores bool) finisher[verdictArgs] {
+	f := finish(ToolSubmitVerdict, "End the check.", (*verdictArgs).check)
+	props := f.spec.Parameters["properties"].(map[string]any)
+	// The title is read from the source itself; a model may still give one.
+	delete(props["evidence"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any), "source_title")
+	if scores {
+		delete(props["scores"].(map[string]any), "required") // check reports a missing score
+		delete(props, "verdict")
+		delete(props, "confidence")
+		f.spec.Parameters["required"] = []any{"scores", "reasoning"}
+	} else {
+		delete(props, "scores")
+		f.spec.Parameters["required"] = []any{"verdict", "confidence", "reasoning"}
+	}
+	return f
+}
 
-// check validates the verdict arguments, reporting every problem at once.
+// check validates the verdict arguments, reporting every problem at once:
+// scores, or a label and a confidence, and the reasoning.
 func (v *verdictArgs) check() error {
 	var errs []string
-	if !Label(strings.ToLower(strings.TrimSpace(v.Verdict))).Valid() {
-		errs = append(errs, fmt.Sprintf("verdict %q is not one of supported, contradicted, contested, unverifiable", v.Verdict))
-	}
-	if !Confidence(strings.ToLower(strings.TrimSpace(v.Confidence))).Valid() {
-		errs = append(errs, fmt.Sprintf("confidence %q is not one of high, medium, low", v.Confidence))
+	if v.Scores != nil {
+		for _, l := range Labels {
+			if s := v.Scores.byLabel()[l]; s < 1 || s > 5 {
+				errs = append(errs, fmt.Sprintf("score of %s is %g, not from 1 to 5", l, s))
+			}
+		}
+		if l := strings.TrimSpace(v.Verdict); l != "" && !Label(strings.ToLower(l)).Valid() {
+			errs = append(errs, fmt.Sprintf("verdict %q is not one of supported, contradicted, contested, unverifiable", v.Verdict))
+		}
+	} else {
+		if !Label(strings.ToLower(strings.TrimSpace(v.Verdict))).Valid() {
+			errs = append(errs, fmt.Sprintf("verdict %q is not one of supported, contradicted, contested, unverifiable", v.Verdict))
+		}
+		if !Confidence(strings.ToLower(strings.TrimSpace(v.Confidence))).Valid() {
+			errs = append(errs, fmt.Sprintf("confidence %q is not one of high, medium, low", v.Confidence))
+		}
 	}
 	if strings.TrimSpace(v.Reasoning) == "" {
 		errs = append(errs, "reasoning is empty")
@@ -52,20 +97,95 @@ func (v *verdictArgs) check() error {
 	return nil
 }
 
+// review lists what is wrong with a verdict's evidence, for the model to
+// fix once before any label changes: sources no tool returned in this
+// run, quotes not found in the text retrieved for them, and stances that
+// contradict the label (supported resting only on refuting sources,
+// contradicted only on supporting ones). An unverifiable verdict needs no
+// evidence and is not reviewed.
+func (r *run) review(va *verdictArgs) error {
+	label, _ := r.label(va)
+	if label == Unverifiable {
+		return nil
+	}
+	var errs []string
+	if len(va.Evidence) == 0 {
+		errs = append(errs, fmt.Sprintf("a %s verdict needs evidence: cite the sources retrieved in this check, each with a verbatim quote, or answer unverifiable", label))
+	}
+	supports, refutes := 0, 0
+	for i, e := range va.Evidence {
+		d, ok := r.lookup(e.SourceURL)
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Sprintf("evidence %d: no tool returned %s in this check; cite only URLs your tools returned", i+1, e.SourceURL))
+			continue
+		case !matchQuote(e.QuoteOrSummary, d.quotes).Found():
+			errs = append(errs, fmt.Sprintf("evidence %d: the quote is not in the text retrieved for %s; copy it verbatim, at least four words in a row (parts joined by … each of four words or more)", i+1, d.url))
+		}
+		if e.Supports {
+			supports++
+		} else {
+			refutes++
+		}
+	}
+	switch {
+	case label == Supported && refutes > 0 && supports == 0:
+		errs = append(errs, "the verdict is supported but every source refutes the claim (supports=false)")
+	case label == Contradicted && supports > 0 && refutes == 0:
+		errs = append(errs, "the verdict is contradicted but every source supports the claim (supports=true)")
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// label returns the verdict's label and confidence. With scores (unless
+// Options.NoScores, and the model gave a label) the label is the highest
+// score after calibration and the confidence comes from its margin: 2 or
+// more high, 1 medium, less low. Otherwise they are as the model gave them.
+func (r *run) label(va *verdictArgs) (Label, Confidence) {
+	given := Label(strings.ToLower(strings.TrimSpace(va.Verdict)))
+	if va.Scores != nil && (!r.c.Options.NoScores || !given.Valid()) {
+		l, margin := r.c.Options.Calibration.Apply(va.Scores.byLabel())
+		if l == "" { // no usable score
+			return Unverifiable, Low
+		}
+		return l, marginConfidence(margin)
+	}
+	c := Confidence(strings.ToLower(strings.TrimSpace(va.Confidence)))
+	if !c.Valid() {
+		c = Low
+	}
+	return given, c
+}
+
+// marginConfidence is the confidence a score margin shows.
+func marginConfidence(margin float64) Confidence {
+	switch {
+	case margin >= 2:
+		return High
+	case margin >= 1:
+		return Medium
+	}
+	return Low
+}
+
 // doc is a URL retrieved in a run, with every text the run saw for it.
 type doc struct {
 	url       string
 	title     string
 	via       string
-	texts     []string
+	quotes    []quoteSource // the texts seen for url, ready for matchQuote
 	fetchedAt time.Time
 	sha256    string
 	publisher string
 	rating    string
+	published string // when the source says it was published, if known
 }
 
-// remember records a retrieved URL and a text seen for it.
-func (r *run) remember(u, title, via, text string, mod func(*doc)) {
+// remember records a retrieved URL and the texts seen for it.
+func (r *run) remember(u, title, via string, quotes []quoteSource, mod func(*doc)) {
 	k := urlKey(u)
 	if k == "" {
 		return
@@ -81,9 +201,7 @@ func (r *run) remember(u, title, via, text string, mod func(*doc)) {
 	if d.title == "" {
 		d.title = title
 	}
-	if text != "" {
-		d.texts = append(d.texts, text)
-	}
+	d.quotes = append(d.quotes, quotes...)
 	if mod != nil {
 		mod(d)
 	}
@@ -108,8 +226,13 @@ func (r *run) verdict(va *verdictArgs, stop string) *Verdict {
 		}
 		v.Reasoning += "."
 	} else {
-		v.Verdict = Label(strings.ToLower(strings.TrimSpace(va.Verdict)))
-		v.Confidence = Confidence(strings.ToLower(strings.TrimSpace(va.Confidence)))
+		v.Verdict, v.Confidence = r.label(va)
+		if va.Scores != nil {
+			v.Scores = va.Scores.byLabel()
+			if given := Label(strings.ToLower(strings.TrimSpace(va.Verdict))); given.Valid() && given != v.Verdict {
+				r.trace.note(fmt.Sprintf("the model named %s, its scores give %s", given, v.Verdict))
+			}
+		}
 		v.Reasoning = strings.TrimSpace(va.Reasoning)
 		v.Evidence = r.evidence(va.Evidence)
 		if v.Verdict != Unverifiable && len(v.Evidence) == 0 {
@@ -118,11 +241,12 @@ func (r *run) verdict(va *verdictArgs, stop string) *Verdict {
 			v.Verdict, v.Confidence = Unverifiable, Low
 		}
 	}
-	// Provenance covers the prose too: a URL the model wrote into its
-	// reasoning or a quote is shown only if the run retrieved it.
-	v.Reasoning = r.scrubURLs(v.Reasoning)
+	// Provenance covers the prose too: a link the model wrote into its
+	// reasoning or a quote is shown only if the run retrieved it or the
+	// user wrote it.
+	v.Reasoning = r.scrub(v.Reasoning)
 	for i := range v.Evidence {
-		v.Evidence[i].QuoteOrSummary = r.scrubURLs(v.Evidence[i].QuoteOrSummary)
+		v.Evidence[i].QuoteOrSummary = r.scrub(v.Evidence[i].QuoteOrSummary)
 	}
 	v.Sources = r.sources(v.Evidence)
 	return v
@@ -143,20 +267,31 @@ func (r *run) evidence(cited []evidenceArgs) []Evidence {
 			continue
 		}
 		seen[urlKey(d.url)+"\x00"+e.QuoteOrSummary] = true
+		m := matchQuote(e.QuoteOrSummary, d.quotes)
 		ev := Evidence{
 			SourceURL:      d.url,
-			SourceTitle:    strings.TrimSpace(e.SourceTitle),
+			SourceTitle:    d.title,
 			Supports:       e.Supports,
 			QuoteOrSummary: strings.TrimSpace(e.QuoteOrSummary),
-			QuoteFound:     quoteFound(e.QuoteOrSummary, d.texts),
+			QuoteFound:     m.Found(),
+			QuoteMatch:     m,
 			Publisher:      d.publisher,
 			Rating:         d.rating,
+			Published:      d.published,
 		}
-		if d.title != "" {
-			ev.SourceTitle = d.title
+		if m.Place == QuoteInPDF && m.Page > 0 && !strings.Contains(ev.SourceURL, "#") {
+			ev.SourceURL += fmt.Sprintf("#page=%d", m.Page) // opens the PDF where the quote is
 		}
-		if !ev.QuoteFound {
+		if ev.SourceTitle == "" {
+			// The page had no title: the model's is shown, so it is
+			// scrubbed like the rest of its prose.
+			ev.SourceTitle = r.scrub(strings.TrimSpace(e.SourceTitle))
+		}
+		switch {
+		case !m.Found():
 			r.trace.note("quote not found in the text retrieved for " + d.url)
+		case !m.InDocument():
+			r.trace.note("quote found only in the " + m.String() + " retrieved for " + d.url)
 		}
 		out = append(out, ev)
 	}
@@ -177,55 +312,33 @@ func (r *run) sources(evidence []Evidence) []Source {
 	return out
 }
 
-// scrubURLs replaces every URL in text that no tool returned in this run,
-// and the user did not write, by "[link removed]", and notes it in the trace.
-func (r *run) scrubURLs(text string) string {
-	for _, u := range urlsIn(text) {
-		if _, ok := r.lookup(u); ok {
-			continue
-		}
-		if _, ok := r.allow[urlKey(u)]; ok {
-			continue
-		}
-		text = strings.ReplaceAll(text, u, "[link removed]")
-		r.trace.note("removed a URL no tool returned from the model's text: " + u)
+// scrub replaces every link in text that no tool returned in this run,
+// and the user did not write, by "[link removed]", and notes each removal
+// in the trace. Links are compared in canonical form, so neither case,
+// "www." nor a missing scheme lets one through.
+func (r *run) scrub(text string) string {
+	out, removed := scrubLinks(text, r.linkAllowed)
+	for _, l := range removed {
+		r.trace.note("removed a link no tool returned from the model's text: " + l)
 	}
-	return text
+	return out
 }
 
-// quoteFound reports whether quote appears in any of texts after
-// normalisation. Quotes shortened with an ellipsis match when every part does.
-func quoteFound(quote string, texts []string) bool {
-	parts := strings.FieldsFunc(quote, func(r rune) bool { return r == '…' })
-	var ps []string
-	for _, p := range parts {
-		for _, q := range strings.Split(p, "...") {
-			if n := normalizeForMatch(q); n != "" {
-				ps = append(ps, n)
-			}
-		}
+// linkAllowed reports whether the canonical URL k was retrieved in this run
+// or written by the user.
+func (r *run) linkAllowed(k string) bool {
+	if _, ok := r.allow[k]; ok || r.userLinks[k] {
+		return true
 	}
-	if len(ps) == 0 {
-		return false
-	}
-	for _, t := range texts {
-		nt := normalizeForMatch(t)
-		all := true
-		for _, p := range ps {
-			if !strings.Contains(nt, p) {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
-	}
-	return false
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.docs[k]
+	return ok
 }
 
-// normalizeForMatch folds case, Unicode form, punctuation and white space so
-// that a quote can be compared with retrieved text.
+// normalizeForMatch folds case, Unicode form, punctuation and white space,
+// for comparing claims and picking page passages by keyword; quotes are
+// matched by matchQuote.
 func normalizeForMatch(s string) string {
 	s = norm.NFKC.String(s)
 	var b strings.Builder

@@ -58,6 +58,18 @@ func scrubLinks(text string, allowed func(u string) bool) (string, []string) {
 	return b.String(), removed
 }
 
+// linkKeys returns the canonical forms of every link written in text, for
+// letting them through scrubLinks.
+func linkKeys(text string) map[string]bool {
+	keys := map[string]bool{}
+	for _, l := range findLinks(text) {
+		for _, k := range l.keys {
+			keys[k] = true
+		}
+	}
+	return keys
+}
+
 // findLinks returns what in text looks like a link, in order and not
 // overlapping:
 //   - anything written with a scheme ("https://", "HTTPS://", "hTtP://",

@@ -7,11 +7,11 @@ import (
 )
 
 func TestSchemaFor(t *testing.T) {
-	s := SchemaFor[webSearchArgs]()
+	s := SchemaFor[readPageArgs]()
 	want := map[string]any{
 		"type":       "object",
-		"required":   []any{"query"},
-		"properties": map[string]any{"query": map[string]any{"type": "string", "description": "A web search query. Short and specific; quote exact phrases when useful."}},
+		"required":   []any{"url"},
+		"properties": map[string]any{"url": map[string]any{"type": "string", "description": "From a search or the user."}},
 	}
 	if diff := cmp.Diff(want, s); diff != "" {
 		t.Errorf("schema (-want +got):\n%s", diff)

@@ -45,12 +45,19 @@ type Evidence struct {
 	Supports       bool   `json:"supports"`
 	QuoteOrSummary string `json:"quote_or_summary"`
 	// QuoteFound is set by code, not the model: whether the quote appears
-	// in the text retrieved for SourceURL in this run (after normalising
-	// case, white space and punctuation).
+	// in a text retrieved for SourceURL in this run, as matchQuote decides
+	// (whole words, numbers as written, at least four words). QuoteMatch
+	// says where: the page, a PDF page, only the search snippet or only
+	// the title (JSON quote_place and quote_page).
 	QuoteFound bool `json:"quote_found"`
+	QuoteMatch
 	// Publisher and Rating are set when the source is a published fact-check.
 	Publisher string `json:"publisher,omitempty"`
 	Rating    string `json:"rating,omitempty"`
+	// Published is when the source says it was published (RFC 3339 or a
+	// date), from the page read or else the search result; empty when
+	// unknown.
+	Published string `json:"published,omitempty"`
 }
 
 // Verdict is the result of verifying one claim.
@@ -60,6 +67,9 @@ type Verdict struct {
 	Confidence Confidence `json:"confidence"`
 	Reasoning  string     `json:"reasoning"`
 	Evidence   []Evidence `json:"evidence"`
+	// Scores are the model's 1–5 scores of how well each label fits, when
+	// it gave them; Verdict is then the highest after calibration.
+	Scores map[Label]float64 `json:"scores,omitempty"`
 
 	// Start and End are byte offsets of the claim's source span in the
 	// input text (End exclusive); both are -1 when the span was not found.
@@ -145,7 +155,7 @@ type Budget struct {
 	Reads        int           // read_page calls
 	PromptTokens int           // prompt tokens summed over the run's calls
 	Time         time.Duration // wall time
-	PageChars    int           // characters of page text shown per read
+	PageChars    int           // characters of page text shown per read (a third, chosen by the questions, with a compact transcript)
 	Results      int           // results shown per search
 }
 

@@ -50,7 +50,8 @@ func TestVerifySearchReadSubmit(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []factcheck.Evidence{{SourceURL: wallURL, SourceTitle: "NASA: The Great Wall from space", Supports: false,
-		QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't", QuoteFound: true}}
+		QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't", QuoteFound: true,
+		QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}}}
 	if diff := cmp.Diff(want, v.Evidence); diff != "" {
 		t.Errorf("evidence (-want +got):\n%s", diff)
 	}
@@ -63,17 +64,17 @@ func TestVerifySearchReadSubmit(t *testing.T) {
 			tools = append(tools, e.Tool)
 		}
 	}
-	if diff := cmp.Diff([]string{"web_search", "read_page", "web_search", "submit_verdict"}, tools); diff != "" {
+	if diff := cmp.Diff([]string{"submit_questions", "web_search", "read_page", "web_search", "submit_verdict", "submit_review"}, tools); diff != "" {
 		t.Errorf("traced tools (-want +got):\n%s", diff)
 	}
 	if len(v.Sources) != 2 || v.Sources[0].SHA256 != "abc123" || !v.Sources[0].Cited || v.Sources[1].Cited {
 		t.Errorf("sources = %+v, want the NASA page (read, hashed, cited) then Snopes (not cited)", v.Sources)
 	}
-	if v.Usage.PromptTokens != 400 {
-		t.Errorf("usage = %+v, want 400 prompt tokens over 4 calls", v.Usage)
+	if v.Usage.PromptTokens != 600 {
+		t.Errorf("usage = %+v, want 600 prompt tokens over 6 calls: the plan, 4 research turns and the critic", v.Usage)
 	}
 	// The read_page observation was sent back to the model as data.
-	last := m.Requests()[3]
+	last := m.Research()[3]
 	var found bool
 	for _, msg := range last.Messages {
 		for _, r := range msg.ToolResults {
@@ -148,13 +149,13 @@ func TestForcedCallGarbage(t *testing.T) {
 	if !strings.Contains(v.Reasoning, "steps budget") {
 		t.Errorf("reasoning %q does not explain the budget", v.Reasoning)
 	}
-	if m.Calls() != 3 {
-		t.Errorf("model calls = %d, want 2 steps + 1 forced", m.Calls())
+	if len(m.Research()) != 3 {
+		t.Errorf("research calls = %d, want 2 steps + 1 forced", len(m.Research()))
 	}
 }
 
 func TestVerdictAsText(t *testing.T) {
-	verdict := `{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"` + wallURL + `","source_title":"t","supports":false,"quote_or_summary":"generally isn't"}]}`
+	verdict := `{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"` + wallURL + `","source_title":"t","supports":false,"quote_or_summary":"generally isn't, at least to the unaided eye"}]}`
 	for name, text := range map[string]string{
 		"fenced":      "Here is my verdict:\n```json\n" + verdict + "\n```\nThanks.",
 		"prose":       "After checking, " + verdict + " is my answer.",
@@ -162,8 +163,11 @@ func TestVerdictAsText(t *testing.T) {
 		"fenced-bare": "```\n" + verdict + "\n```",
 	} {
 		t.Run(name, func(t *testing.T) {
+			// The quote is not in the snippet: the answer goes back once, and
+			// the model insists.
 			m := &fct.Model{Handle: fct.Script(
 				fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
+				fct.Text(text),
 				fct.Text(text),
 			)}
 			v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
@@ -171,21 +175,29 @@ func TestVerdictAsText(t *testing.T) {
 				t.Fatal(err)
 			}
 			if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || v.Evidence[0].QuoteFound {
-				// The snippet says "not visible", not "generally isn't": the quote is not found.
+				// Only the search ran: its snippet says "not visible to the naked
+				// eye", not "generally isn't, at least to the unaided eye", which
+				// is on the page never read, so the quote is not found.
 				t.Errorf("got %s with %+v, want contradicted with one unverified-quote evidence", v.Verdict, v.Evidence)
+			}
+			msgs := m.Research()[2].Messages
+			if got := msgs[len(msgs)-1].Text; !strings.Contains(got, "the quote is not in the text retrieved for "+wallURL) {
+				t.Errorf("the model was told %q, want what was wrong with its quote", got)
 			}
 		})
 	}
 }
 
 func TestEvidenceProvenance(t *testing.T) {
+	// The model is told what is wrong once and submits the same again.
+	submit := fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "r",
+		Evidence: []fct.Evidence{
+			{SourceURL: "https://invented.example.org/proof", SourceTitle: "Made up", QuoteOrSummary: "anything"},
+			{SourceURL: "HTTPS://WWW.NASA.GOV/great-wall/?utm_source=x", SourceTitle: "NASA", QuoteOrSummary: "This sentence is not on the page."},
+		}})
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
-		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "r",
-			Evidence: []fct.Evidence{
-				{SourceURL: "https://invented.example.org/proof", SourceTitle: "Made up", QuoteOrSummary: "anything"},
-				{SourceURL: "HTTPS://WWW.NASA.GOV/great-wall/?utm_source=x", SourceTitle: "NASA", QuoteOrSummary: "This sentence is not on the page."},
-			}}),
+		submit, submit,
 	)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
@@ -204,7 +216,7 @@ func TestEvidenceProvenance(t *testing.T) {
 		}
 	}
 	joined := strings.Join(notes, "\n")
-	for _, want := range []string{"removed evidence: no tool returned https://invented.example.org/proof", "quote not found"} {
+	for _, want := range []string{"submit_verdict sent back once", "removed evidence: no tool returned https://invented.example.org/proof", "quote not found"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("trace notes %q lack %q", joined, want)
 		}
@@ -212,10 +224,10 @@ func TestEvidenceProvenance(t *testing.T) {
 }
 
 func TestVerdictWithoutEvidenceBecomesUnverifiable(t *testing.T) {
-	m := &fct.Model{Handle: fct.Script(
-		fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "Everyone knows.",
-			Evidence: []fct.Evidence{{SourceURL: "https://never.example/retrieved", QuoteOrSummary: "x"}}}),
-	)}
+	// Told once that the source was never retrieved, the model insists.
+	submit := fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "Everyone knows.",
+		Evidence: []fct.Evidence{{SourceURL: "https://never.example/retrieved", QuoteOrSummary: "x"}}})
+	m := &fct.Model{Handle: fct.Script(submit, submit)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +259,7 @@ func TestToolFailuresAreObservations(t *testing.T) {
 	if v.Verdict != factcheck.Unverifiable || v.StoppedBy != "" {
 		t.Errorf("got %s stopped by %q", v.Verdict, v.StoppedBy)
 	}
-	reqs := m.Requests()
+	reqs := m.Research()
 	obs := func(i int) string {
 		msgs := reqs[i].Messages
 		return string(msgs[len(msgs)-1].ToolResults[0].Content)
@@ -281,7 +293,7 @@ func TestToolPanicIsObservation(t *testing.T) {
 	if _, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", ""); err != nil {
 		t.Fatal(err)
 	}
-	msgs := m.Requests()[2].Messages
+	msgs := m.Research()[2].Messages
 	if got := string(msgs[len(msgs)-1].ToolResults[0].Content); !strings.Contains(got, "failed unexpectedly: boom") {
 		t.Errorf("observation = %s, want the panic reported", got)
 	}
@@ -291,7 +303,7 @@ func TestUserURLMayBeRead(t *testing.T) {
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("read_page", map[string]string{"url": wallURL}),
 		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "medium", Reasoning: "r",
-			Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "generally isn't"}}}),
+			Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "generally isn't, at least to the unaided eye"}}}),
 	)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "My source: "+wallURL+".")
 	if err != nil {
@@ -323,11 +335,13 @@ var _ = json.Marshal
 var _ sync.Mutex
 
 func TestURLsInProseAreScrubbed(t *testing.T) {
+	// The quote is not in the snippet: sent back once, the model insists.
+	submit := fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high",
+		Reasoning: "NASA (" + wallURL + ") says no; see also https://evil.example/phish for details.",
+		Evidence:  []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "Not visible, as https://evil.example/x explains."}}})
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("web_search", map[string]string{"query": "great wall visible from space"}),
-		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high",
-			Reasoning: "NASA (" + wallURL + ") says no; see also https://evil.example/phish for details.",
-			Evidence:  []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: "Not visible, as https://evil.example/x explains."}}}),
+		submit, submit,
 	)}
 	v, err := checker(m).VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
@@ -361,7 +375,7 @@ func TestCallsAndVerdictAsText(t *testing.T) {
 	if srch.Calls() != 1 {
 		t.Errorf("searches = %d, want the one written as text", srch.Calls())
 	}
-	msgs := m.Requests()[1].Messages
+	msgs := m.Research()[1].Messages
 	if res := msgs[len(msgs)-1].ToolResults; len(res) != 1 || res[0].Name != "web_search" {
 		t.Errorf("second request ends with %+v, want the search's observation", msgs[len(msgs)-1])
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/factbot-dev/factbot/search"
@@ -15,11 +16,11 @@ import (
 // search_fact_checks. What they retrieve is remembered for provenance.
 
 type webSearchArgs struct {
-	Query string `json:"query" jsonschema:"description=A web search query. Short and specific; quote exact phrases when useful."`
+	Query string `json:"query"`
 }
 
 type readPageArgs struct {
-	URL string `json:"url" jsonschema:"description=The URL to read. Must be a URL returned by a search in this conversation or written by the user."`
+	URL string `json:"url" jsonschema:"description=From a search or the user."`
 }
 
 // searchResult is what the model sees of one search hit.
@@ -27,7 +28,7 @@ type searchResult struct {
 	Title     string  `json:"title"`
 	URL       string  `json:"url"`
 	Snippet   string  `json:"snippet"`
-	Score     float64 `json:"score,omitempty"`
+	Score     float64 `json:"-"`
 	Published string  `json:"published,omitempty"`
 	Publisher string  `json:"publisher,omitempty"`
 	Rating    string  `json:"rating,omitempty"`
@@ -47,12 +48,18 @@ type pageObservation struct {
 	Excerpted bool   `json:"excerpted,omitempty"`
 }
 
-const snippetChars = 250
+// snippetChars bounds a result's snippet; compactSnippetChars does with a
+// compact transcript, where the snippet's sentences most relevant to the
+// questions are shown.
+const (
+	snippetChars        = 250
+	compactSnippetChars = 140
+)
 
 // tools returns the research tools in the order they are offered.
 func (r *run) tools() []Tool {
 	ts := []Tool{
-		NewTool(ToolWebSearch, "Search the web. Returns results with title, url, snippet and score.",
+		NewTool(ToolWebSearch, "Search the web.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
 				return r.doSearch(ctx, a.Query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
 					if r.c.Search == nil {
@@ -61,11 +68,11 @@ func (r *run) tools() []Tool {
 					return r.c.Search.Search(ctx, q, n)
 				})
 			}),
-		NewTool(ToolReadPage, "Read a web page and return its main text (the parts most relevant to the claim if it is long).",
+		NewTool(ToolReadPage, "Read a page.",
 			r.readPage),
 	}
 	if r.factChecks {
-		fc := NewTool(ToolFactChecks, "Search published fact-checks (ClaimReview) by fact-checking organisations. Returns the review's url, title, publisher and rating.",
+		fc := NewTool(ToolFactChecks, "Search published fact-checks (ClaimReview): url, publisher, rating.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
 				obs, err := r.doSearch(ctx, a.Query, "fact_check", r.c.FactChecks.SearchFactChecks)
 				if errors.Is(err, search.ErrUnauthorized) || errors.Is(err, search.ErrMisconfigured) {
@@ -87,6 +94,9 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 		return nil, errors.New("the query is empty")
 	}
 	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
+	r.mu.Lock()
+	r.queries = append(r.queries, query)
+	r.mu.Unlock()
 	resp, err := fn(ctx, query, r.b.Results)
 	if err != nil {
 		return nil, fmt.Errorf("search failed: %w", err)
@@ -97,8 +107,15 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 	if resp.Provider != "" {
 		r.trace.note(fmt.Sprintf("%s %q answered by %s", via, query, resp.Provider))
 	}
+	results, late, excluded := r.restrict.Filter(resp.Results)
+	if late > 0 {
+		r.trace.note(fmt.Sprintf("%s %q: dropped %d result(s) published after %s", via, query, late, r.restrict.Before.UTC().Format(time.DateOnly)))
+	}
+	if excluded > 0 {
+		r.trace.note(fmt.Sprintf("%s %q: dropped %d result(s) from excluded sites", via, query, excluded))
+	}
 	obs := &searchObservation{Query: query, Results: []searchResult{}}
-	for _, res := range resp.Results {
+	for _, res := range results {
 		if len(obs.Results) >= r.b.Results {
 			break
 		}
@@ -106,9 +123,18 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 			continue
 		}
 		snip := truncate(strings.TrimSpace(res.Snippet), snippetChars)
-		r.remember(res.URL, res.Title, via, res.Snippet+"\n"+res.Title, func(d *doc) {
+		if r.compactOn {
+			// Seen whole once, then as its answers: show the sentences
+			// most relevant to the questions.
+			snip, _ = r.excerpt(strings.TrimSpace(res.Snippet), compactSnippetChars)
+		}
+		quotes := []quoteSource{newQuoteSource(QuoteInSnippet, 0, res.Snippet), newQuoteSource(QuoteInTitle, 0, res.Title)}
+		r.remember(res.URL, res.Title, via, quotes, func(d *doc) {
 			if res.Publisher != "" {
 				d.publisher, d.rating = res.Publisher, res.Rating
+			}
+			if d.published == "" {
+				d.published = res.Published
 			}
 		})
 		obs.Results = append(obs.Results, searchResult{
@@ -132,10 +158,23 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 	if r.c.Reader == nil {
 		return nil, errors.New("page reading is not configured")
 	}
+	if r.restrict.Excluded(u) {
+		r.trace.note("read " + u + ": refused, an excluded site")
+		return nil, fmt.Errorf("refused: %s is on a site excluded from this check", u)
+	}
 	r.emit(Event{Kind: EventRead, Claim: r.index, Text: u})
 	p, err := r.c.Reader.Read(ctx, u)
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %w", u, err)
+	}
+	if p.FinalURL != "" && r.restrict.Excluded(p.FinalURL) {
+		r.trace.note("read " + u + ": dropped, it redirected to an excluded site")
+		return nil, fmt.Errorf("refused: %s redirects to a site excluded from this check", u)
+	}
+	if pub := pagePublished(p); r.restrict.After(pub) {
+		day := r.restrict.Before.UTC().Format(time.DateOnly)
+		r.trace.note(fmt.Sprintf("read %s: dropped, published %s, after %s", u, pub.UTC().Format(time.DateOnly), day))
+		return nil, fmt.Errorf("refused: %s was published after %s, the date this claim is checked as of; use other sources", u, day)
 	}
 	via := "read"
 	if fromUser && !fromSearch {
@@ -146,16 +185,40 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 		if p.Title != "" {
 			d.title = p.Title
 		}
+		if p.Published != "" { // the page's own date beats a search engine's
+			d.published = p.Published
+		}
 	}
-	r.remember(u, p.Title, via, p.Title+"\n"+p.Text, set)
+	quotes := pageQuoteSources(p)
+	r.remember(u, p.Title, via, quotes, set)
 	if p.FinalURL != "" && urlKey(p.FinalURL) != urlKey(u) {
-		r.remember(p.FinalURL, p.Title, via, p.Title+"\n"+p.Text, set)
+		r.remember(p.FinalURL, p.Title, via, quotes, set)
 	}
 	text, cut := relevantExcerpt(p.Text, r.claim, r.b.PageChars)
+	if r.compactOn {
+		// The page is seen whole once, then as its answers: show the
+		// sentences most relevant to the questions.
+		text, cut = r.excerpt(p.Text, r.b.PageChars/3)
+	}
 	if strings.TrimSpace(text) == "" {
 		text = "(the page has no readable text)"
 	}
 	return &pageObservation{URL: u, Title: p.Title, Published: p.Published, Text: text, Excerpted: cut}, nil
+}
+
+// pageQuoteSources prepares the texts of a page read for matchQuote: its
+// title and its text; for a PDF, each page with its number, so that a match
+// says on which page it is (a quote running across two pages is not
+// matched).
+func pageQuoteSources(p *search.Page) []quoteSource {
+	out := []quoteSource{newQuoteSource(QuoteInTitle, 0, p.Title)}
+	if len(p.Pages) == 0 {
+		return append(out, newQuoteSource(QuoteOnPage, 0, p.Text))
+	}
+	for _, pg := range p.Pages {
+		out = append(out, newQuoteSource(QuoteInPDF, pg.N, pg.Text))
+	}
+	return out
 }
 
 // keywords returns the distinct lower-case words of s of four letters or
@@ -217,9 +280,14 @@ func relevantExcerpt(text, claim string, max int) (string, bool) {
 	for _, s := range ss {
 		l := len(paras[s.i]) + 3
 		if used+l > max {
-			if used == 0 { // one huge paragraph: cut it
-				paras[s.i] = truncate(paras[s.i], max-3)
+			if used == 0 { // one huge paragraph: cut it, and it fills the excerpt
+				room := 1
+				if max > 4 {
+					room = max - 3
+				}
+				paras[s.i] = truncate(paras[s.i], room)
 				keep[s.i] = true
+				used = max
 			}
 			continue
 		}
@@ -243,4 +311,17 @@ func relevantExcerpt(text, claim string, max int) (string, bool) {
 		last = i
 	}
 	return b.String(), true
+}
+
+// pagePublished is when a page says it was published, zero when unknown.
+func pagePublished(p *search.Page) time.Time {
+	if !p.PublishedAt.IsZero() {
+		return p.PublishedAt
+	}
+	for _, layout := range []string{time.RFC3339, time.DateOnly} {
+		if t, err := time.Parse(layout, p.Published); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
 }

@@ -74,16 +74,31 @@ func plain(s string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(tags.ReplaceAllString(s, ""))), " ")
 }
 
-// Search runs one query. Brave returns at most 20 results.
+// Brave's query limits: 400 characters and 50 words.
+const (
+	braveMaxQuery = 400
+	braveMaxWords = 50
+)
+
+// braveEpoch starts the custom freshness range of a restricted search.
+const braveEpoch = "1990-01-01"
+
+// Search runs one query. Brave returns at most 20 results. A Restriction
+// on ctx is sent as a custom freshness range ending on its date and as
+// -site: terms in the query, as many as Brave's query limits allow.
 func (b *Brave) Search(ctx context.Context, query string, max int) ([]Result, error) {
 	if b.cfg.APIKey == "" {
 		return nil, &ProviderError{Provider: "brave", Kind: ErrMisconfigured, Msg: "BRAVE_API_KEY is not set (get a key at https://api-dashboard.search.brave.com)"}
 	}
+	rs := RestrictionFrom(ctx)
 	q := url.Values{
-		"q":                {query},
+		"q":                {rs.siteTerms(query, braveMaxQuery, braveMaxWords)},
 		"count":            {strconv.Itoa(clampMax(max, 5, 20))},
 		"text_decorations": {"false"},
 		"result_filter":    {"web"},
+	}
+	if !rs.Before.IsZero() {
+		q.Set("freshness", braveEpoch+"to"+rs.Before.UTC().Format(time.DateOnly))
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.cfg.BaseURL+"/res/v1/web/search?"+q.Encode(), nil)
 	if err != nil {

@@ -107,7 +107,7 @@ func newCached(c Cache, bucket string, opts CacheOptions, fetch func(context.Con
 }
 
 func (cd cached) answer(ctx context.Context, query string, max int) (*Response, error) {
-	key := queryKey(query, max)
+	key := queryKey(query, max) + RestrictionFrom(ctx).key()
 	if val, stored, ok, err := cd.c.Get(ctx, cd.bucket, key); err == nil && ok && cd.opts.now().Sub(stored) < cd.opts.TTL {
 		var r Response
 		if json.Unmarshal(val, &r) == nil {

@@ -55,7 +55,10 @@ func (f *FactChecks) Name() string { return "factcheck" }
 
 // SearchFactChecks finds published reviews of claims matching query. Each
 // review is one result: its URL and title, the publisher and rating, and
-// as snippet the claim reviewed and who made it.
+// as snippet the claim reviewed and who made it. The API has no date
+// bound but maxAgeDays, relative to today: reviews published after the
+// date of a Restriction on ctx, and reviews on its excluded sites, are
+// dropped from the answer.
 func (f *FactChecks) SearchFactChecks(ctx context.Context, query string, max int) (*Response, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
@@ -102,21 +105,23 @@ func (f *FactChecks) SearchFactChecks(ctx context.Context, query string, max int
 				title = c.Text
 			}
 			res = append(res, Result{
-				Title:     title,
-				URL:       r.Url,
-				Snippet:   snippet,
-				Published: r.ReviewDate,
-				Provider:  "factcheck",
-				Publisher: pub,
-				Rating:    r.TextualRating,
+				Title:       title,
+				URL:         r.Url,
+				Snippet:     snippet,
+				Published:   r.ReviewDate,
+				PublishedAt: parsePublished(r.ReviewDate),
+				Provider:    "factcheck",
+				Publisher:   pub,
+				Rating:      r.TextualRating,
 			})
 		}
 	}
+	res, late, excluded := RestrictionFrom(ctx).Filter(res)
 	res = Dedupe(res)
 	if len(res) > max {
 		res = res[:max]
 	}
-	return &Response{Query: query, Results: res, Provider: "factcheck"}, nil
+	return &Response{Query: query, Results: res, Provider: "factcheck", Notes: restrictionNotes("factcheck", late, excluded)}, nil
 }
 
 func dateOnly(s string) string {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -67,14 +68,54 @@ func TestFactChecksSearch(t *testing.T) {
 	claim := "Claim: The Eiffel Tower is being dismantled in 2025. (claimed by Viral Facebook post, 2024-12-30)"
 	want := &Response{Query: "eiffel tower dismantled", Provider: "factcheck", Results: []Result{
 		{Title: "No, the Eiffel Tower is not being dismantled", URL: "https://factcheck.afp.com/doc.afp.com.36QZ8L2", Snippet: claim,
-			Published: "2025-01-03T10:21:00Z", Provider: "factcheck", Publisher: "AFP Fact Check", Rating: "False"},
+			Published: "2025-01-03T10:21:00Z", PublishedAt: time.Date(2025, 1, 3, 10, 21, 0, 0, time.UTC), Provider: "factcheck", Publisher: "AFP Fact Check", Rating: "False"},
 		{Title: "The Eiffel Tower is being dismantled in 2025.", URL: "https://www.snopes.com/fact-check/eiffel-tower-dismantled/", Snippet: claim,
-			Published: "2025-01-04T00:00:00Z", Provider: "factcheck", Publisher: "snopes.com", Rating: "Fake"},
+			Published: "2025-01-04T00:00:00Z", PublishedAt: time.Date(2025, 1, 4, 0, 0, 0, 0, time.UTC), Provider: "factcheck", Publisher: "snopes.com", Rating: "Fake"},
 		{Title: "The Eiffel Tower does grow in summer", URL: "https://fullfact.org/online/eiffel-summer/", Snippet: "Claim: The Eiffel Tower grows in summer",
-			Published: "2023-07-01T00:00:00Z", Provider: "factcheck", Publisher: "Full Fact", Rating: "Correct"},
+			Published: "2023-07-01T00:00:00Z", PublishedAt: time.Date(2023, 7, 1, 0, 0, 0, 0, time.UTC), Provider: "factcheck", Publisher: "Full Fact", Rating: "Correct"},
 	}}
 	if d := cmp.Diff(want, resp); d != "" {
 		t.Errorf("response (-want +got):\n%s", d)
+	}
+}
+
+func TestFactChecksRestricted(t *testing.T) {
+	srv := cannedServer(t, nil, http.StatusOK, jsonType, factCheckOK)
+	f, err := NewFactChecks(context.Background(), FactChecksConfig{APIKey: "fc-key", Endpoint: srv.URL + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		r         Restriction
+		wantURLs  []string
+		wantNotes []string
+	}{
+		{"reviewed by the date", Restriction{Before: time.Date(2025, 1, 3, 0, 0, 0, 0, time.UTC)},
+			[]string{"https://factcheck.afp.com/doc.afp.com.36QZ8L2", "https://fullfact.org/online/eiffel-summer/"},
+			[]string{"factcheck: dropped 1 result(s) published after the as-of date"}},
+		{"before every review", Restriction{Before: time.Date(2023, 6, 30, 0, 0, 0, 0, time.UTC)},
+			nil, []string{"factcheck: dropped 3 result(s) published after the as-of date"}},
+		{"excluded sites", Restriction{ExcludeSites: []string{"fullfact.org", "snopes.com"}},
+			[]string{"https://factcheck.afp.com/doc.afp.com.36QZ8L2"}, []string{"factcheck: dropped 2 result(s) from excluded sites"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := f.SearchFactChecks(WithRestriction(context.Background(), tc.r), "eiffel", 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var urls []string
+			for _, r := range resp.Results {
+				urls = append(urls, r.URL)
+			}
+			if d := cmp.Diff(tc.wantURLs, urls); d != "" {
+				t.Errorf("results (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.wantNotes, resp.Notes); d != "" {
+				t.Errorf("notes (-want +got):\n%s", d)
+			}
+		})
 	}
 }
 

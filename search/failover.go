@@ -78,7 +78,9 @@ func (f *Failover) Providers() []string {
 	return names
 }
 
-// Search asks the providers in order until one answers.
+// Search asks the providers in order until one answers. Results a
+// Restriction on ctx does not allow are dropped (MinResults counts those
+// kept), and the notes say how many.
 func (f *Failover) Search(ctx context.Context, query string, max int) (*Response, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
@@ -90,6 +92,7 @@ func (f *Failover) Search(ctx context.Context, query string, max int) (*Response
 	if max <= 0 {
 		max = DefaultMaxResults
 	}
+	rs := RestrictionFrom(ctx)
 	var (
 		notes    []string
 		results  []Result
@@ -110,6 +113,8 @@ func (f *Failover) Search(ctx context.Context, query string, max int) (*Response
 			return false
 		}
 		f.markUp(p.Name())
+		res, late, excluded := rs.Filter(res)
+		notes = append(notes, restrictionNotes(p.Name(), late, excluded)...)
 		results = Dedupe(append(results, tagProvider(res, p.Name())...))
 		answered = append(answered, p.Name())
 		return true

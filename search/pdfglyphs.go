@@ -128,113 +128,139 @@ func pageGlyphs(pg pdf.Page) []glyph {
 	if contents.Kind() == pdf.Null {
 		return nil
 	}
-	fontDict := pg.Resources().Key("Font")
-	fonts := map[string]*pdfFont{}
-	g := textState{th: 1, ctm: identity, tm: identity, tlm: identity}
-	var stack []textState
-	var out []glyph
-
-	show := func(raw string) {
-		f := g.font
-		if f == nil {
-			return
-		}
-		codes := f.codes(raw)
-		n := 0
-		for _, ch := range f.enc.Decode(raw) {
-			var w0 float64
-			if n < len(codes) {
-				w0 = f.width(codes[n])
-			}
-			n++
-			trm := matrix{{g.tfs * g.th, 0, 0}, {0, g.tfs, 0}, {0, g.trise, 1}}.mul(g.tm).mul(g.ctm)
-			out = append(out, glyph{x: trm[2][0], y: trm[2][1], w: w0 / 1000 * trm[0][0], size: trm[0][0], s: string(ch)})
-			tx := w0/1000*g.tfs + g.tc
-			if ch == ' ' {
-				tx += g.tw
-			}
-			g.tm = matrix{{1, 0, 0}, {0, 1, 0}, {tx * g.th, 0, 1}}.mul(g.tm)
-		}
+	in := &glyphInterpreter{
+		fontDict: pg.Resources().Key("Font"),
+		fonts:    map[string]*pdfFont{},
+		g:        textState{th: 1, ctm: identity, tm: identity, tlm: identity},
 	}
-	nextLine := func() {
-		g.tlm = matrix{{1, 0, 0}, {0, 1, 0}, {0, -g.tl, 1}}.mul(g.tlm)
-		g.tm = g.tlm
-	}
-
 	pdf.Interpret(contents, func(stk *pdf.Stack, op string) {
 		args := make([]pdf.Value, stk.Len())
 		for i := len(args) - 1; i >= 0; i-- {
 			args[i] = stk.Pop()
 		}
-		num := func(i int) float64 { return args[i].Float64() }
-		mat := func() matrix {
-			var m matrix
-			for i := range 6 {
-				m[i/2][i%2] = num(i)
-			}
-			m[2][2] = 1
-			return m
-		}
-		switch {
-		case op == "cm" && len(args) == 6:
-			g.ctm = mat().mul(g.ctm)
-		case op == "q":
-			stack = append(stack, g)
-		case op == "Q" && len(stack) > 0:
-			g = stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-		case op == "BT":
-			g.tm, g.tlm = identity, identity
-		case op == "T*":
-			nextLine()
-		case op == "Tc" && len(args) == 1:
-			g.tc = num(0)
-		case op == "Tw" && len(args) == 1:
-			g.tw = num(0)
-		case op == "Tz" && len(args) == 1:
-			g.th = num(0) / 100
-		case op == "TL" && len(args) == 1:
-			g.tl = num(0)
-		case op == "Ts" && len(args) == 1:
-			g.trise = num(0)
-		case (op == "Td" || op == "TD") && len(args) == 2:
-			if op == "TD" {
-				g.tl = -num(1)
-			}
-			g.tlm = matrix{{1, 0, 0}, {0, 1, 0}, {num(0), num(1), 1}}.mul(g.tlm)
-			g.tm = g.tlm
-		case op == "Tm" && len(args) == 6:
-			g.tm = mat()
-			g.tlm = g.tm
-		case op == "Tf" && len(args) == 2:
-			name := args[0].Name()
-			f, ok := fonts[name]
-			if !ok {
-				f = loadFont(fontDict.Key(name))
-				fonts[name] = f
-			}
-			g.font, g.tfs = f, num(1)
-		case op == "Tj" && len(args) == 1:
-			show(args[0].RawString())
-		case op == "'" && len(args) == 1:
-			nextLine()
-			show(args[0].RawString())
-		case op == "\"" && len(args) == 3:
-			g.tw, g.tc = num(0), num(1)
-			nextLine()
-			show(args[2].RawString())
-		case op == "TJ" && len(args) == 1:
-			v := args[0]
-			for i := range v.Len() {
-				x := v.Index(i)
-				if x.Kind() == pdf.String {
-					show(x.RawString())
-				} else {
-					tx := -x.Float64() / 1000 * g.tfs * g.th
-					g.tm = matrix{{1, 0, 0}, {0, 1, 0}, {tx, 0, 1}}.mul(g.tm)
-				}
-			}
-		}
+		in.do(op, args)
 	})
-	return out
+	return in.out
+}
+
+// glyphInterpreter follows a page's content stream: the graphics and text
+// state, and the glyphs shown so far.
+type glyphInterpreter struct {
+	fontDict pdf.Value
+	fonts    map[string]*pdfFont
+	g        textState
+	stack    []textState
+	out      []glyph
+}
+
+// show places the glyphs of a string shown with the current font.
+func (in *glyphInterpreter) show(raw string) {
+	g := &in.g
+	f := g.font
+	if f == nil {
+		return
+	}
+	codes := f.codes(raw)
+	n := 0
+	for _, ch := range f.enc.Decode(raw) {
+		var w0 float64
+		if n < len(codes) {
+			w0 = f.width(codes[n])
+		}
+		n++
+		trm := matrix{{g.tfs * g.th, 0, 0}, {0, g.tfs, 0}, {0, g.trise, 1}}.mul(g.tm).mul(g.ctm)
+		in.out = append(in.out, glyph{x: trm[2][0], y: trm[2][1], w: w0 / 1000 * trm[0][0], size: trm[0][0], s: string(ch)})
+		tx := w0/1000*g.tfs + g.tc
+		if ch == ' ' {
+			tx += g.tw
+		}
+		g.tm = matrix{{1, 0, 0}, {0, 1, 0}, {tx * g.th, 0, 1}}.mul(g.tm)
+	}
+}
+
+func (in *glyphInterpreter) nextLine() {
+	in.g.tlm = matrix{{1, 0, 0}, {0, 1, 0}, {0, -in.g.tl, 1}}.mul(in.g.tlm)
+	in.g.tm = in.g.tlm
+}
+
+// showArray is TJ: strings shown, numbers moving the text position back.
+func (in *glyphInterpreter) showArray(v pdf.Value) {
+	for i := range v.Len() {
+		x := v.Index(i)
+		if x.Kind() == pdf.String {
+			in.show(x.RawString())
+			continue
+		}
+		tx := -x.Float64() / 1000 * in.g.tfs * in.g.th
+		in.g.tm = matrix{{1, 0, 0}, {0, 1, 0}, {tx, 0, 1}}.mul(in.g.tm)
+	}
+}
+
+func (in *glyphInterpreter) setFont(name string, size float64) {
+	f, ok := in.fonts[name]
+	if !ok {
+		f = loadFont(in.fontDict.Key(name))
+		in.fonts[name] = f
+	}
+	in.g.font, in.g.tfs = f, size
+}
+
+// do runs one operator of the content stream; the ones that neither move
+// text nor show it are ignored. One flat switch.
+func (in *glyphInterpreter) do(op string, args []pdf.Value) {
+	g := &in.g
+	num := func(i int) float64 { return args[i].Float64() }
+	mat := func() matrix {
+		var m matrix
+		for i := range 6 {
+			m[i/2][i%2] = num(i)
+		}
+		m[2][2] = 1
+		return m
+	}
+	switch {
+	case op == "cm" && len(args) == 6:
+		g.ctm = mat().mul(g.ctm)
+	case op == "q":
+		in.stack = append(in.stack, *g)
+	case op == "Q" && len(in.stack) > 0:
+		*g = in.stack[len(in.stack)-1]
+		in.stack = in.stack[:len(in.stack)-1]
+	case op == "BT":
+		g.tm, g.tlm = identity, identity
+	case op == "T*":
+		in.nextLine()
+	case op == "Tc" && len(args) == 1:
+		g.tc = num(0)
+	case op == "Tw" && len(args) == 1:
+		g.tw = num(0)
+	case op == "Tz" && len(args) == 1:
+		g.th = num(0) / 100
+	case op == "TL" && len(args) == 1:
+		g.tl = num(0)
+	case op == "Ts" && len(args) == 1:
+		g.trise = num(0)
+	case (op == "Td" || op == "TD") && len(args) == 2:
+		if op == "TD" {
+			g.tl = -num(1)
+		}
+		g.tlm = matrix{{1, 0, 0}, {0, 1, 0}, {num(0), num(1), 1}}.mul(g.tlm)
+		g.tm = g.tlm
+	case op == "Tm" && len(args) == 6:
+		g.tm = mat()
+		g.tlm = g.tm
+	case op == "Tf" && len(args) == 2:
+		in.setFont(args[0].Name(), num(1))
+	case op == "Tj" && len(args) == 1:
+		in.show(args[0].RawString())
+	case op == "'" && len(args) == 1:
+		in.nextLine()
+		in.show(args[0].RawString())
+	case op == "\"" && len(args) == 3:
+		g.tw, g.tc = num(0), num(1)
+		in.nextLine()
+		in.show(args[2].RawString())
+	case op == "TJ" && len(args) == 1:
+		in.showArray(args[0])
+	}
 }

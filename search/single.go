@@ -17,7 +17,8 @@ type SingleSearcher struct {
 // Single wraps p so that it answers with a *Response.
 func Single(p Provider) *SingleSearcher { return &SingleSearcher{p: p} }
 
-// Search runs the query on the provider and de-duplicates its results.
+// Search runs the query on the provider and de-duplicates its results,
+// dropping those a Restriction on ctx does not allow.
 func (s *SingleSearcher) Search(ctx context.Context, query string, max int) (*Response, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
@@ -30,11 +31,25 @@ func (s *SingleSearcher) Search(ctx context.Context, query string, max int) (*Re
 	if err != nil {
 		return nil, err
 	}
+	res, late, excluded := RestrictionFrom(ctx).Filter(res)
 	res = Dedupe(tagProvider(res, s.p.Name()))
 	if len(res) > max {
 		res = res[:max]
 	}
-	return &Response{Query: query, Results: res, Provider: s.p.Name()}, nil
+	return &Response{Query: query, Results: res, Provider: s.p.Name(), Notes: restrictionNotes(s.p.Name(), late, excluded)}, nil
+}
+
+// restrictionNotes says what a Restriction dropped from a provider's
+// answer.
+func restrictionNotes(provider string, late, excluded int) []string {
+	var notes []string
+	if late > 0 {
+		notes = append(notes, fmt.Sprintf("%s: dropped %d result(s) published after the as-of date", provider, late))
+	}
+	if excluded > 0 {
+		notes = append(notes, fmt.Sprintf("%s: dropped %d result(s) from excluded sites", provider, excluded))
+	}
+	return notes
 }
 
 func tagProvider(res []Result, name string) []Result {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // DefaultTavilyURL is Tavily's API base URL.
@@ -50,7 +51,14 @@ type tavilyRequest struct {
 	IncludeAnswer     bool   `json:"include_answer"`
 	IncludeRawContent bool   `json:"include_raw_content"`
 	IncludeImages     bool   `json:"include_images"`
+	// EndDate (YYYY-MM-DD) keeps results published on or before it;
+	// ExcludeDomains keeps those sites out.
+	EndDate        string   `json:"end_date,omitempty"`
+	ExcludeDomains []string `json:"exclude_domains,omitempty"`
 }
+
+// tavilyMaxExclude is how many domains Tavily's exclude_domains takes.
+const tavilyMaxExclude = 150
 
 type tavilyResponse struct {
 	Query   string `json:"query"`
@@ -65,17 +73,26 @@ type tavilyResponse struct {
 	RequestID    string  `json:"request_id"`
 }
 
-// Search runs one query. Tavily returns at most 20 results.
+// Search runs one query. Tavily returns at most 20 results. A
+// Restriction on ctx is sent as end_date and exclude_domains.
 func (t *Tavily) Search(ctx context.Context, query string, max int) ([]Result, error) {
 	if t.cfg.APIKey == "" {
 		return nil, &ProviderError{Provider: "tavily", Kind: ErrMisconfigured, Msg: "TAVILY_API_KEY is not set (get a key at https://app.tavily.com)"}
 	}
-	req, err := jsonBody(ctx, http.MethodPost, t.cfg.BaseURL+"/search", tavilyRequest{
+	body := tavilyRequest{
 		Query:       query,
 		SearchDepth: t.cfg.Depth,
 		Topic:       "general",
 		MaxResults:  clampMax(max, 5, 20),
-	})
+	}
+	rs := RestrictionFrom(ctx)
+	if !rs.Before.IsZero() {
+		body.EndDate = rs.Before.UTC().Format(time.DateOnly)
+	}
+	if len(rs.ExcludeSites) > 0 {
+		body.ExcludeDomains = rs.ExcludeSites[:min(len(rs.ExcludeSites), tavilyMaxExclude)]
+	}
+	req, err := jsonBody(ctx, http.MethodPost, t.cfg.BaseURL+"/search", body)
 	if err != nil {
 		return nil, err
 	}

@@ -117,14 +117,6 @@ func ResolveWeb(refs *WebRefs, l WebLookup) (keys, snaps map[string]bool) {
 	return keys, snaps
 }
 
-// AllTenants lists every tenant that has records, WebTenant aside.
-func (db *DB) AllTenants(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return db.userTenants()
-}
-
 // EachRequest calls fn with every request of the tenant, in key order,
 // from one read transaction (fn may not write to the database).
 func (db *DB) EachRequest(ctx context.Context, tenant string, fn func(*Request) error) error {

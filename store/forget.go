@@ -157,7 +157,7 @@ func tenantWebRefs(tb *bolt.Bucket, web *webRefs, st *ForgetStats) error {
 // and adds what they name in the web cache to web.
 func forgetChecks(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) error {
 	var ids [][]byte
-	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), func(id []byte) (bool, error) {
+	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), nil, func(id []byte) (bool, error) {
 		ids = append(ids, bytes.Clone(id))
 		return true, nil
 	})

@@ -18,6 +18,10 @@ type HistoryQuery struct {
 	User    string
 	Verdict factcheck.Label // checks with at least one claim of this verdict
 	Since   time.Time       // checks created at or after
+	Until   time.Time       // checks created before (to the second)
+	// Before keeps checks whose IDs sort below it: pass the last ID of a
+	// page to get the next page.
+	Before string
 	// Search keeps checks whose claims or input contain every word, each
 	// matched at the start of a word, after the same normalisation as the
 	// cache (case, Unicode form, punctuation).
@@ -78,6 +82,7 @@ func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]Che
 		if !q.Since.IsZero() {
 			h.stop = []byte(q.Since.UTC().Format(idTimeLayout))
 		}
+		h.upper = q.upper()
 		err = h.run(strings.Fields(Normalize(q.Search)))
 		out = h.out
 		return err
@@ -86,6 +91,22 @@ func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]Che
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	return out, nil
+}
+
+// upper returns the exclusive upper bound of the IDs q selects (from Until
+// and Before), or nil.
+func (q *HistoryQuery) upper() []byte {
+	var u string
+	if !q.Until.IsZero() {
+		u = q.Until.UTC().Format(idTimeLayout)
+	}
+	if q.Before != "" && (u == "" || q.Before < u) {
+		u = q.Before
+	}
+	if u == "" {
+		return nil
+	}
+	return []byte(u)
 }
 
 // limit returns q.Limit, defaulted and bounded.
@@ -106,6 +127,7 @@ type historyScan struct {
 	tb         *bolt.Bucket // the tenant's bucket
 	sums, text *bolt.Bucket
 	stop       []byte   // IDs below this are older than q.Since
+	upper      []byte   // IDs at or above this are excluded (Until, Before)
 	confirm    [][]byte // spaced words to find in each candidate's search text
 	out        []CheckSummary
 }
@@ -131,7 +153,7 @@ func (h *historyScan) run(words []string) error {
 	if b == nil {
 		return nil
 	}
-	return walkDesc(b, prefix, h.visit)
+	return walkDesc(b, prefix, h.upper, h.visit)
 }
 
 // index returns the bucket to walk and the key prefix of the query's
@@ -154,6 +176,9 @@ func (h *historyScan) index() (*bolt.Bucket, []byte) {
 func (h *historyScan) visit(id []byte) (bool, error) {
 	if h.stop != nil && bytes.Compare(id, h.stop) < 0 {
 		return false, nil
+	}
+	if h.upper != nil && bytes.Compare(id, h.upper) >= 0 {
+		return true, nil
 	}
 	if len(h.confirm) > 0 {
 		t := h.text.Get(id)
@@ -214,6 +239,9 @@ func (q *HistoryQuery) matches(s *CheckSummary) bool {
 	if !q.Since.IsZero() && s.CreatedAt.Before(q.Since) {
 		return false
 	}
+	if u := q.upper(); u != nil && s.ID >= string(u) {
+		return false
+	}
 	if q.Verdict != "" {
 		found := false
 		for _, l := range s.Verdicts {
@@ -227,11 +255,20 @@ func (q *HistoryQuery) matches(s *CheckSummary) bool {
 }
 
 // walkDesc calls fn with the IDs under prefix in b, newest first, while fn
-// returns true. With a nil prefix the keys themselves are the IDs.
-func walkDesc(b *bolt.Bucket, prefix []byte, fn func(id []byte) (bool, error)) error {
+// returns true, starting below the ID upper when it is not nil. With a nil
+// prefix the keys themselves are the IDs.
+func walkDesc(b *bolt.Bucket, prefix, upper []byte, fn func(id []byte) (bool, error)) error {
 	c := b.Cursor()
 	var k []byte
-	if len(prefix) == 0 {
+	if upper != nil {
+		// The first key at or above prefix+upper; the one before it is
+		// the newest below the bound.
+		if k, _ = c.Seek(append(bytes.Clone(prefix), upper...)); k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+	} else if len(prefix) == 0 {
 		k, _ = c.Last()
 	} else {
 		// prefix ends in 0x00; every key under it is below prefix[:n-1]+0x01.

@@ -84,6 +84,7 @@ func Report(in factcheck.Input, label factcheck.Label) *factcheck.Report {
 			Evidence: []factcheck.Evidence{{
 				SourceURL: "https://example.org/source", SourceTitle: "Example source",
 				Supports: label == factcheck.Supported, QuoteOrSummary: c.Claim, QuoteFound: true,
+				QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage},
 			}},
 		}
 		if in.Progress != nil {

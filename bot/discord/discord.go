@@ -71,8 +71,11 @@ type Config struct {
 	// APIURL overrides the REST base URL https://discord.com/api/v9/
 	// (DISCORD_API_URL, tests). The gateway address comes from GET /gateway.
 	APIURL string
-	// HTTPClient carries REST requests (default: 30 s timeout).
+	// HTTPClient carries REST requests (default: one with a CallTimeout
+	// timeout).
 	HTTPClient *http.Client
+	// CallTimeout bounds one attempt of a REST call (default 15 s).
+	CallTimeout time.Duration
 	// MaxRetries bounds the retries of one REST call answered 429
 	// (default 3); MaxRetryWait bounds one wait (default 30 s, at most
 	// 60 s): a longer retry_after fails the call at once.
@@ -101,6 +104,12 @@ type session interface {
 	UserChannelCreate(recipientID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ChannelMessageSendComplex(channelID string, data *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, o ...discordgo.RequestOption) (*discordgo.Message, error)
+	// Channel (GET /channels/{id}), cachedChannel and everyonePermissions
+	// (the gateway's state cache) tell who can read a channel
+	// (visibility.go).
+	Channel(channelID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	cachedChannel(id string) (*discordgo.Channel, bool)
+	everyonePermissions(guildID string) (int64, bool)
 }
 
 // gateway is the real session.
@@ -141,6 +150,9 @@ type Adapter struct {
 	// reuses the pooled API connections instead of dialling one per
 	// interaction.
 	callbacks chan struct{}
+
+	visMu    sync.Mutex
+	visCache map[string]*visEntry // channels read over REST (visibility.go)
 }
 
 // maxCallbacks bounds concurrent interaction callbacks; it matches the idle
@@ -156,7 +168,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: withDefaults(cfg), core: core, acks: obs, inAck: map[string]*ack{}, appID: cfg.AppID,
-		callbacks: make(chan struct{}, maxCallbacks)}
+		visCache: map[string]*visEntry{}, callbacks: make(chan struct{}, maxCallbacks)}
 	if cfg.PublicKey != "" {
 		k, err := hex.DecodeString(strings.TrimSpace(cfg.PublicKey))
 		if err != nil || len(k) != ed25519.PublicKeySize {
@@ -178,7 +190,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
 	a.s = gateway{s}
-	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep}
+	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep, timeout: a.cfg.CallTimeout}
 	return a, nil
 }
 
@@ -202,6 +214,9 @@ func withDefaults(cfg Config) Config {
 	if cfg.SubmitTimeout <= 0 {
 		cfg.SubmitTimeout = 2 * time.Second
 	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = 15 * time.Second
+	}
 	return cfg
 }
 
@@ -213,7 +228,7 @@ func restClient(cfg Config) *http.Client {
 		// enough idle connections to the API to avoid a handshake per call.
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = maxCallbacks
-		client = &http.Client{Timeout: 30 * time.Second, Transport: tr}
+		client = &http.Client{Timeout: cfg.CallTimeout, Transport: tr}
 	}
 	base := strings.TrimSpace(cfg.APIURL)
 	if base == "" {

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -125,6 +126,7 @@ func newHarness(t testing.TB, opts ...option) *harness {
 		st = db
 		bo.Metrics = nil
 	}
+	addChannels(h.fake)
 	h.svc = &orderedService{Service: bot.New(st, h.checker, bo), fake: h.fake}
 	h.a, err = discord.New(cfg, h.svc)
 	if err != nil {
@@ -136,6 +138,14 @@ func newHarness(t testing.TB, opts ...option) *harness {
 		h.a.Close()
 	})
 	return h
+}
+
+// addChannels makes the tests' guild channels known to the fake (text
+// channels everyone can view), so that the adapter finds them in its state
+// cache.
+func addChannels(fake *discordtest.Server) {
+	fake.AddChannel(&discordgo.Channel{ID: channel, GuildID: guild, Name: "general", Type: discordgo.ChannelTypeGuildText})
+	fake.AddChannel(&discordgo.Channel{ID: otherChannel, GuildID: otherGuild, Name: "general", Type: discordgo.ChannelTypeGuildText})
 }
 
 // waitDone waits until the request is finished in the store.
@@ -537,16 +547,17 @@ func TestHTTPInteractions(t *testing.T) {
 
 	raw, _ := json.Marshal(ping)
 	_, wrong, _ := ed25519.GenerateKey(nil)
+	now := strconv.FormatInt(time.Now().Unix(), 10) // fresh: refused for the signature alone
 	for name, sign := range map[string]func(*http.Request){
 		"tampered body": func(r *http.Request) {
-			discordtest.SignInteraction(r.Header, h.key, "1700000000", raw)
+			discordtest.SignInteraction(r.Header, h.key, now, raw)
 			r.Body = io.NopCloser(bytes.NewReader(bytes.Replace(raw, []byte(`"type":1`), []byte(`"type":2`), 1)))
 		},
-		"wrong key":    func(r *http.Request) { discordtest.SignInteraction(r.Header, wrong, "1700000000", raw) },
+		"wrong key":    func(r *http.Request) { discordtest.SignInteraction(r.Header, wrong, now, raw) },
 		"no signature": func(r *http.Request) {},
 		"bad hex": func(r *http.Request) {
 			r.Header.Set("X-Signature-Ed25519", "zz")
-			r.Header.Set("X-Signature-Timestamp", "1")
+			r.Header.Set("X-Signature-Timestamp", now)
 		},
 	} {
 		req, _ := http.NewRequest("POST", url, bytes.NewReader(raw))

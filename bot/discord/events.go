@@ -37,6 +37,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	r.Visibility = a.messageVisibility(ctx, m.Message)
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
 		a.log.Error("store mention", "key", key, "err", err)
@@ -69,7 +70,9 @@ func (a *Adapter) mentionRequest(m *discordgo.Message) *store.Request {
 	return &store.Request{
 		Key: "discord:message:" + m.ID, Tenant: tenant(m.GuildID, m.Author.ID), Platform: Name,
 		Kind: bot.KindMention, Channel: m.ChannelID, Thread: m.ID, Link: messageLink(m.GuildID, m.ChannelID, m.ID),
-		User: m.Author.ID, Text: messageText(text), Meta: map[string]string{metaGuild: m.GuildID},
+		User: m.Author.ID, Text: messageText(text),
+		// Discord user ids are global: one person, one limit, in every server.
+		Meta: map[string]string{metaGuild: m.GuildID, bot.MetaPerson: m.Author.ID},
 	}
 }
 
@@ -217,7 +220,8 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 	}
 	user := interactionUser(i)
 	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
-	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, store.Feedback{User: user.ID, Claim: -1, Note: note})
+	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, bot.Person{Platform: Name, ID: user.ID},
+		store.Feedback{User: user.ID, Claim: -1, Note: note})
 	cancel()
 	if err != nil {
 		answer = bot.UserMessage(err)
@@ -262,6 +266,11 @@ func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interactio
 		return "in flight" // the same interaction, delivered twice at once
 	}
 	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
+	// Reading the channel (rarely needed: the state cache has it) takes at
+	// most half of the time before the acknowledgement.
+	vctx, vcancel := context.WithTimeout(sctx, a.cfg.SubmitTimeout/2)
+	r.Visibility = a.interactionVisibility(vctx, i)
+	vcancel()
 	res, err := a.core.Submit(sctx, r)
 	cancel()
 	if err != nil {
@@ -311,6 +320,7 @@ func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
 	r.Meta[metaInteraction] = i.ID
 	r.Meta[metaGuild] = i.GuildID
 	r.Meta[metaReceived] = strconv.FormatInt(a.cfg.Now().UnixMilli(), 10)
+	r.Meta[bot.MetaPerson] = user.ID
 	r.Key, r.Tenant, r.Platform = "discord:interaction:"+i.ID, tenant(i.GuildID, user.ID), Name
 	r.Channel, r.User = i.ChannelID, user.ID
 }

@@ -72,6 +72,7 @@ func startStack(t testing.TB, fake *discordtest.Server, db *store.DB, ck *bottes
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s := &stack{tracker: newTracker(t), fake: fake, db: db, checker: ck}
+	addChannels(fake)
 	s.svc = bot.New(db, ck, bot.Options{NoUserLimit: true, Logger: logger, Now: tickingClock()})
 	var err error
 	s.a, err = discord.New(discord.Config{Token: fake.Token, AppID: fake.AppID, APIURL: fake.APIURL(), Logger: s.logger()}, s.svc)

@@ -3,9 +3,13 @@ package discord
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -30,12 +34,48 @@ func (a *Adapter) Routes(mux *http.ServeMux) bool {
 	return true
 }
 
-// ServeInteraction handles one HTTP interaction: the Ed25519 signature is
-// verified before anything else (invalid → 401), PING is answered with
-// PONG, and other interactions are stored and acknowledged in the response.
+// Bounds of an HTTP interaction's X-Signature-Timestamp: older, or further
+// ahead, and it is refused, so that a captured request cannot be replayed
+// once its dedupe key is forgotten.
+const (
+	maxSignatureAge  = 5 * time.Minute
+	maxSignatureSkew = time.Minute
+)
+
+// fresh checks, before the body is read, that a request carries Discord's
+// signature headers with a timestamp at most maxSignatureAge old and
+// maxSignatureSkew ahead.
+func (a *Adapter) fresh(h http.Header) error {
+	ts := h.Get("X-Signature-Timestamp")
+	if ts == "" || h.Get("X-Signature-Ed25519") == "" {
+		return errors.New("missing signature headers")
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return errors.New("bad signature timestamp")
+	}
+	if d := a.cfg.Now().Sub(time.Unix(sec, 0)); d > maxSignatureAge || d < -maxSignatureSkew {
+		return fmt.Errorf("signature timestamp %s is %v from now", ts, d.Round(time.Second))
+	}
+	return nil
+}
+
+// ServeInteraction handles one HTTP interaction: the signature headers and
+// their timestamp's age are checked before the body is read, then the
+// Ed25519 signature is verified before anything else (invalid → 401), PING
+// is answered with PONG, and other interactions are stored and acknowledged
+// in the response.
 func (a *Adapter) ServeInteraction(w http.ResponseWriter, r *http.Request) {
 	if a.pub == nil {
 		http.NotFound(w, r)
+		return
+	}
+	if err := a.fresh(r.Header); err != nil {
+		// Before the body is read: an unsigned or replayed request costs
+		// nothing more.
+		a.log.Warn("refused HTTP interaction", "err", err)
+		w.Header().Set("Connection", "close")
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxInteractionBody)

@@ -70,14 +70,14 @@ var markdownEscaper = strings.NewReplacer(
 	`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\`", `~`, `\~`, `|`, `\|`,
 	`>`, `\>`, `<`, `\<`, `#`, `\#`, `[`, `\[`, `]`, `\]`, `(`, `\(`, `)`, `\)`,
 	`:`, `\:`,
-	"@everyone", "@\u200beveryone", "@here", "@\u200bhere",
 )
 
 // Escape makes user, page or model text inert in Discord markdown: no
-// formatting, masked links, mentions (<@…>, <@&…>, <#…>), @everyone/@here,
-// timestamps or custom emoji. Mentions are also suppressed by
-// allowed_mentions on every message; this keeps them from even rendering.
-func Escape(s string) string { return markdownEscaper.Replace(s) }
+// formatting, masked links, mentions (<@id>, <@!id>, <@&role>, <#channel>),
+// @everyone/@here (a zero-width space follows the @), timestamps or custom
+// emoji. Mentions are also suppressed by allowed_mentions on every message;
+// this keeps them from even rendering.
+func Escape(s string) string { return markdownEscaper.Replace(bot.InertMentions(s)) }
 
 // linkURL makes a URL safe inside a masked link's parentheses.
 func linkURL(raw string) string {
@@ -116,11 +116,13 @@ func render(m *bot.Message) *rendered {
 		title = "Fact-check"
 	}
 	head = append(head, "**"+Escape(title)+"**")
+	// The notice and error are cut first, so that cutting the content
+	// never splits the "+N more claims" line's markup.
 	if m.Notice != "" {
-		head = append(head, Escape(m.Notice))
+		head = append(head, bot.Truncate(Escape(m.Notice), 500))
 	}
 	if m.Error != "" {
-		head = append(head, "⚠️ "+Escape(m.Error))
+		head = append(head, "⚠️ "+bot.Truncate(Escape(m.Error), 1000))
 	}
 
 	claims := m.Claims
@@ -247,15 +249,17 @@ func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {
 		v = append(v, "[source]("+u+")")
 	}
 	if ev.Publisher != "" || ev.Rating != "" {
-		v = append(v, Escape(strings.TrimSpace(ev.Publisher+": "+ev.Rating)))
+		v = append(v, bot.Truncate(Escape(strings.TrimSpace(ev.Publisher+": "+ev.Rating)), 200))
 	}
 	if ev.Quote != "" {
-		v = append(v, "> "+Escape(oneLine(ev.Quote))+" *("+ev.QuoteNote()+")*")
+		// Cut the quote, never the link nor where the quote was found.
+		note := " *(" + ev.QuoteNote() + ")*"
+		room := maxFieldValue - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note)
+		v = append(v, "> "+bot.Truncate(Escape(oneLine(ev.Quote)), room)+note)
 	}
 	if len(v) == 0 {
 		v = append(v, "—")
 	}
-	// Cut the quote, never the link.
 	val := strings.Join(v, "\n")
 	if runes(val) > maxFieldValue {
 		val = bot.Truncate(val, maxFieldValue)

@@ -49,6 +49,7 @@ type retrier struct {
 	max     int
 	maxWait time.Duration
 	sleep   func(ctx context.Context, d time.Duration) error
+	timeout time.Duration // of one attempt
 }
 
 // ErrRateLimited is wrapped when Discord kept answering 429 after the
@@ -58,6 +59,11 @@ var ErrRateLimited = errors.New("discord: rate limited")
 func (rt *retrier) do(ctx context.Context, f func(opts ...discordgo.RequestOption) error) error {
 	p := retry.Policy{Attempts: rt.max + 1, MaxWait: rt.maxWait, Sleep: rt.sleep}
 	err := retry.Do(ctx, p, rateLimited, func(ctx context.Context) error {
+		if rt.timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, rt.timeout)
+			defer cancel()
+		}
 		return f(discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 	})
 	if retry.Exhausted(err) {

@@ -18,6 +18,7 @@ const (
 	maxTotalText  = 12000
 	maxEvidence   = 3   // sources shown per claim before "+N more sources"
 	maxQuote      = 300 // runes of a quote
+	maxQuoteBytes = 600 // bytes of a quote once escaped
 	maxReasoning  = 1200
 	maxClaimText  = 500
 	reserveBlocks = 4   // notice, "+N more claims", footer, actions
@@ -27,8 +28,11 @@ const (
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 // Escape makes s inert in Slack mrkdwn: with &, < and > escaped nothing in it
-// can become a link, a user mention or <!channel>/<!here>/<!everyone>.
-func Escape(s string) string { return escaper.Replace(s) }
+// can become a link, a user or channel mention (<@U…>, <#C…>),
+// <!channel>/<!here>/<!everyone> or a group mention (<!subteam^…>); plain
+// @here, @channel and @everyone get a zero-width space after the @.
+// Blocks are sent with verbatim on as well, so Slack links nothing itself.
+func Escape(s string) string { return escaper.Replace(bot.InertMentions(s)) }
 
 // link formats an evidence link. Only http(s) URLs become links; the title
 // is escaped and the URL's own |, <, > are percent-encoded.
@@ -72,8 +76,10 @@ func cut(s string, n int) string {
 	return s + "…"
 }
 
+// mrkdwn is a text object for already escaped text, sent verbatim: Slack
+// turns no URL, channel name or @mention in it into a link.
 func mrkdwn(s string) *slack.TextBlockObject {
-	return slack.NewTextBlockObject(slack.MarkdownType, cut(s, maxBlockText), false, false)
+	return slack.NewTextBlockObject(slack.MarkdownType, cut(s, maxBlockText), false, true)
 }
 
 func section(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(s), nil, nil) }
@@ -98,24 +104,23 @@ func claimBlocks(i int, c bot.ClaimView) []slack.Block {
 	blocks := []slack.Block{section(head)}
 	if len(c.Evidence) > 0 {
 		shown, more := bot.FitEvidence(c.Evidence, maxEvidence)
-		var b strings.Builder
-		for _, e := range shown {
-			fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), e.Stance())
-			if e.Publisher != "" || e.Rating != "" {
-				fmt.Fprintf(&b, " (%s)", Escape(strings.TrimSpace(e.Publisher+" "+e.Rating)))
+		var lines []string
+		size := len(bot.MoreSources(len(c.Evidence))) // room kept for it
+		for i, e := range shown {
+			line := evidenceLine(e)
+			// A source that does not fit whole is counted, not cut, so
+			// that where its quote was found is never cut off.
+			if i > 0 && size+len(line)+1 > maxBlockText {
+				more += len(shown) - i
+				break
 			}
-			if e.Quote != "" {
-				fmt.Fprintf(&b, ": “%s”", Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), maxQuote)))
-				if n := e.QuoteNote(); n != "" {
-					b.WriteString(" _(" + n + ")_")
-				}
-			}
-			b.WriteString("\n")
+			lines = append(lines, line)
+			size += len(line) + 1
 		}
 		if more > 0 {
-			b.WriteString(bot.MoreSources(more))
+			lines = append(lines, bot.MoreSources(more))
 		}
-		blocks = append(blocks, section(strings.TrimRight(b.String(), "\n")))
+		blocks = append(blocks, section(strings.Join(lines, "\n")))
 	}
 	var notes []string
 	if s := bot.CheckedAtText(c); s != "" {
@@ -131,6 +136,23 @@ func claimBlocks(i int, c bot.ClaimView) []slack.Block {
 		blocks = append(blocks, contextBlock(strings.Join(notes, " · ")))
 	}
 	return blocks
+}
+
+// evidenceLine renders one source: its link, stance, publisher and
+// rating, and its quote with where the quote was found.
+func evidenceLine(e bot.EvidenceView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), e.Stance())
+	if e.Publisher != "" || e.Rating != "" {
+		fmt.Fprintf(&b, " (%s)", cut(Escape(bot.Truncate(strings.TrimSpace(e.Publisher+" "+e.Rating), 100)), 200))
+	}
+	if e.Quote != "" {
+		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), maxQuote)), maxQuoteBytes))
+		if n := e.QuoteNote(); n != "" {
+			b.WriteString(" _(" + n + ")_")
+		}
+	}
+	return b.String()
 }
 
 func blocksText(bs []slack.Block) int {

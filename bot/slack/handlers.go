@@ -93,13 +93,25 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if thread == "" {
 		thread = m.TimeStamp
 	}
+	team := firstNonEmpty(cb.TeamID, ev.TeamID)
 	r := &store.Request{
-		Key: "slack:event:" + cb.EventID, Tenant: firstNonEmpty(cb.TeamID, ev.TeamID), Platform: Name,
+		Key: "slack:event:" + cb.EventID, Tenant: team, Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
 		Text: messageText(m.Text, a.botUserID()),
+		// app_mention carries no channel_type: D-ids are DMs, the rest is
+		// asked of conversations.info.
+		Visibility: a.visibility(ctx, m.Channel, store.VisibilityUnknown),
+		Meta:       map[string]string{bot.MetaPerson: person(cb.EnterpriseID, team, m.User)},
 	}
 	_, err := a.core.Submit(ctx, r)
 	return err
+}
+
+// person names a Slack user for the per-person limits: user ids are per
+// workspace, except in an Enterprise Grid organisation, where one id is
+// the person in every workspace of the organisation.
+func person(enterprise, team, user string) string {
+	return firstNonEmpty(enterprise, team) + ":" + user
 }
 
 func ephemeral(text string) map[string]any {
@@ -120,7 +132,8 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
 		Platform: Name, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
-		Meta: map[string]string{},
+		Visibility: a.visibility(ctx, c.ChannelID, visibilityOfName(c.ChannelID, c.ChannelName)),
+		Meta:       map[string]string{bot.MetaPerson: person(c.EnterpriseID, c.TeamID, c.UserID)},
 	}
 	if strings.EqualFold(word, "private") {
 		r.Private, r.Text = true, strings.TrimSpace(rest)
@@ -177,7 +190,8 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		r := &store.Request{
 			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: Name, Kind: bot.KindShortcut,
 			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserID()),
-			Meta: map[string]string{},
+			Visibility: a.visibility(ctx, cb.Channel.ID, visibilityOfName(cb.Channel.ID, cb.Channel.Name)),
+			Meta:       map[string]string{bot.MetaPerson: person(cb.Enterprise.ID, cb.Team.ID, cb.User.ID)},
 		}
 		if cb.ResponseURL != "" {
 			r.Meta[metaResponseURL] = cb.ResponseURL
@@ -194,13 +208,22 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 	return nil, nil
 }
 
+// buttonVisibility is what a button's payload tells of its conversation:
+// its channel's name counts only when it names the same channel.
+func buttonVisibility(cb slack.InteractionCallback, channel string) store.Visibility {
+	if cb.Channel.ID != "" && cb.Channel.ID != channel {
+		return visibilityOfName(channel, "")
+	}
+	return visibilityOfName(channel, cb.Channel.Name)
+}
+
 func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback, act *slack.BlockAction) error {
 	channel := firstNonEmpty(cb.Container.ChannelID, cb.Channel.ID)
 	thread := firstNonEmpty(cb.Container.ThreadTs, cb.Message.ThreadTimestamp, cb.Container.MessageTs)
 	r := &store.Request{
 		Key: "slack:action:" + firstNonEmpty(cb.TriggerID, act.ActionTs+":"+cb.User.ID), Tenant: cb.Team.ID,
 		Platform: Name, Channel: channel, Thread: thread, User: cb.User.ID,
-		Private: cb.Container.IsEphemeral, Meta: map[string]string{},
+		Private: cb.Container.IsEphemeral, Meta: map[string]string{bot.MetaPerson: person(cb.Enterprise.ID, cb.Team.ID, cb.User.ID)},
 	}
 	if cb.ResponseURL != "" {
 		r.Meta[metaResponseURL] = cb.ResponseURL
@@ -209,10 +232,12 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 	case bot.ActionRecheck:
 		r.Kind = bot.KindRecheck
 		r.Meta[bot.MetaCheckID] = act.Value
+		r.Visibility = a.visibility(ctx, channel, buttonVisibility(cb, channel))
 		_, err := a.core.Submit(ctx, r)
 		return err
 	case bot.ActionWrong:
-		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, store.Feedback{User: r.User, Claim: -1})
+		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson]}
+		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, by, store.Feedback{User: r.User, Claim: -1})
 		if err != nil {
 			note = bot.UserMessage(err)
 		}
@@ -234,6 +259,9 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 // initialises and waits for ctx.
 func (a *Adapter) Run(ctx context.Context) error {
 	if err := a.Init(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting
+		}
 		return err
 	}
 	if a.cfg.AppToken == "" || a.client == nil {
@@ -342,18 +370,10 @@ const maxBody = 1 << 20
 // "v0:timestamp:body" with the signing secret) and that its timestamp is
 // within five minutes of now.
 func Verify(secret string, header http.Header, body []byte, now time.Time) error {
-	ts := header.Get("X-Slack-Request-Timestamp")
-	sig := header.Get("X-Slack-Signature")
-	if ts == "" || sig == "" {
-		return errors.New("missing signature headers")
+	if err := fresh(header, now); err != nil {
+		return err
 	}
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return errors.New("bad timestamp")
-	}
-	if d := now.Sub(time.Unix(sec, 0)); d > 5*time.Minute || d < -5*time.Minute {
-		return errors.New("stale timestamp")
-	}
+	ts, sig := header.Get("X-Slack-Request-Timestamp"), header.Get("X-Slack-Signature")
 	mac := hmac.New(sha256.New, []byte(secret))
 	fmt.Fprintf(mac, "v0:%s:", ts)
 	mac.Write(body)
@@ -364,13 +384,43 @@ func Verify(secret string, header http.Header, body []byte, now time.Time) error
 	return nil
 }
 
-// verified reads the body and checks the signature before anything else;
-// failures get 401 and nothing is recorded.
+// fresh checks, before the body is read, that a request carries Slack's
+// signature headers with a timestamp within five minutes of now.
+func fresh(header http.Header, now time.Time) error {
+	ts := header.Get("X-Slack-Request-Timestamp")
+	if ts == "" || header.Get("X-Slack-Signature") == "" {
+		return errors.New("missing signature headers")
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return errors.New("bad timestamp")
+	}
+	if d := now.Sub(time.Unix(sec, 0)); d > 5*time.Minute || d < -5*time.Minute {
+		return errors.New("stale timestamp")
+	}
+	return nil
+}
+
+// verified checks the signature before anything else: a request without
+// signature headers, or with a stale timestamp, is refused before its body
+// is read; then the body (at most maxBody) is read and its signature
+// checked. Failures get 401 and nothing is recorded.
 func (a *Adapter) verified(h func(w http.ResponseWriter, r *http.Request, body []byte)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := fresh(r.Header, a.cfg.Now()); err != nil {
+			a.log.Warn("slack: refused unsigned request", "path", r.URL.Path, "err", err)
+			w.Header().Set("Connection", "close") // the unread body is not worth draining
+			http.Error(w, "invalid signature", http.StatusUnauthorized)
+			return
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-		if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		if err != nil {
+			http.Error(w, "cannot read body", http.StatusBadRequest)
 			return
 		}
 		if err := Verify(a.cfg.SigningSecret, r.Header, body, a.cfg.Now()); err != nil {

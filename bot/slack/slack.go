@@ -41,6 +41,9 @@ type API interface {
 	PostMessageContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
 	UpdateMessageContext(ctx context.Context, channelID, timestamp string, options ...slack.MsgOption) (string, string, string, error)
 	PostEphemeralContext(ctx context.Context, channelID, userID string, options ...slack.MsgOption) (string, error)
+	// GetConversationInfoContext (conversations.info) tells who can read
+	// a conversation the payload did not describe (visibility.go).
+	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
 }
 
 // Config configures the adapter. BotToken is required; AppToken enables
@@ -50,7 +53,13 @@ type Config struct {
 	AppToken      string // SLACK_APP_TOKEN (xapp-…), Socket Mode
 	SigningSecret string // SLACK_SIGNING_SECRET, HTTP mode
 	APIURL        string // SLACK_API_URL, e.g. http://127.0.0.1:1234/api/ (tests)
-	HTTPClient    *http.Client
+	// HTTPClient carries Web API and response_url calls (default: one with
+	// a CallTimeout timeout).
+	HTTPClient *http.Client
+	// CallTimeout bounds one attempt of a Web API or response_url call
+	// (default 15 s): a Slack that hangs fails the attempt instead of
+	// holding the worker.
+	CallTimeout time.Duration
 
 	// BotUserID is the bot's own user id; found with auth.test when empty.
 	BotUserID string
@@ -79,9 +88,27 @@ type Adapter struct {
 	acks   bot.AckObserver // nil if the core does not record ack latency
 	log    *slog.Logger
 
+	hc *http.Client // Web API and response_url calls
+
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter
 	botUser  string
+
+	visMu    sync.Mutex
+	visCache map[string]*visEntry // by channel (visibility.go)
+}
+
+// DefaultCallTimeout is Config.CallTimeout's default.
+const DefaultCallTimeout = 15 * time.Second
+
+func withDefaults(cfg Config) Config {
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = DefaultCallTimeout
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: cfg.CallTimeout}
+	}
+	return cfg
 }
 
 // New returns an adapter posting with the real slack-go client.
@@ -89,7 +116,8 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	if cfg.BotToken == "" {
 		return nil, errors.New("slack: SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token, xoxb-…)")
 	}
-	opts := []slack.Option{}
+	cfg = withDefaults(cfg)
+	opts := []slack.Option{slack.OptionHTTPClient(cfg.HTTPClient)}
 	if cfg.AppToken != "" {
 		opts = append(opts, slack.OptionAppLevelToken(cfg.AppToken))
 	}
@@ -100,9 +128,6 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 		}
 		opts = append(opts, slack.OptionAPIURL(u))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, slack.OptionHTTPClient(cfg.HTTPClient))
-	}
 	client := slack.New(cfg.BotToken, opts...)
 	return NewWithAPI(cfg, client, client, core), nil
 }
@@ -110,6 +135,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 // NewWithAPI returns an adapter over any API (unit tests); client is used
 // for Socket Mode and may be nil when Config.AppToken is empty.
 func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapter {
+	cfg = withDefaults(cfg)
 	if cfg.PerChannel == 0 {
 		cfg.PerChannel = 1
 	}
@@ -132,8 +158,8 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 		cfg.Command = "/factcheck"
 	}
 	obs, _ := core.(bot.AckObserver)
-	return &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger,
-		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID}
+	return &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
+		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: map[string]*visEntry{}}
 }
 
 // observeAck records the time since t0 (the event in hand) as one
@@ -157,7 +183,7 @@ func (a *Adapter) Init(ctx context.Context) error {
 		return nil
 	}
 	var res *slack.AuthTestResponse
-	err := a.call(ctx, "", func() error {
+	err := a.call(ctx, "", func(ctx context.Context) error {
 		var err error
 		res, err = a.api.AuthTestContext(ctx)
 		return err
@@ -177,7 +203,8 @@ func (a *Adapter) botUserID() string {
 	return a.botUser
 }
 
-// pace waits for the channel's turn (about one message per second).
+// pace waits for the channel's turn (about one message per second). A wait
+// abandoned (the call cancelled) gives its turn back.
 func (a *Adapter) pace(ctx context.Context, channel string) error {
 	if channel == "" || a.cfg.PerChannel == rate.Inf {
 		return nil
@@ -193,15 +220,21 @@ func (a *Adapter) pace(ctx context.Context, channel string) error {
 		a.limiters[channel] = l
 	}
 	now := a.cfg.Now()
-	d := l.ReserveN(now, 1).DelayFrom(now)
+	res := l.ReserveN(now, 1)
+	d := res.DelayFrom(now)
 	a.mu.Unlock()
-	return a.cfg.Sleep(ctx, d)
+	if err := a.cfg.Sleep(ctx, d); err != nil {
+		res.CancelAt(a.cfg.Now())
+		return err
+	}
+	return nil
 }
 
 // call runs one Web API call paced for channel, retrying after 429 a
 // bounded number of times and waiting the Retry-After Slack asked for (1 s,
-// 2 s, … when it named none).
-func (a *Adapter) call(ctx context.Context, channel string, fn func() error) error {
+// 2 s, … when it named none, at most MaxRetryWait). Each attempt runs under
+// CallTimeout.
+func (a *Adapter) call(ctx context.Context, channel string, fn func(ctx context.Context) error) error {
 	p := retry.Policy{
 		Attempts: a.cfg.MaxRetries + 1,
 		MaxWait:  a.cfg.MaxRetryWait,
@@ -214,7 +247,9 @@ func (a *Adapter) call(ctx context.Context, channel string, fn func() error) err
 		if err := a.pace(ctx, channel); err != nil {
 			return err
 		}
-		return fn()
+		ctx, cancel := context.WithTimeout(ctx, a.cfg.CallTimeout)
+		defer cancel()
+		return fn(ctx)
 	})
 }
 
@@ -243,7 +278,7 @@ func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (s
 		opts = append(opts, slack.MsgOptionTS(r.Thread))
 	}
 	var ts string
-	err := a.call(ctx, r.Channel, func() error {
+	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
 		var err error
 		_, ts, err = a.api.PostMessageContext(ctx, r.Channel, opts...)
 		return err
@@ -284,7 +319,7 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 		return a.postWebhook(ctx, r, m, slack.ResponseTypeInChannel)
 	}
 	opts := msgOptions(m)
-	err := a.call(ctx, r.Channel, func() error {
+	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
 		_, _, _, err := a.api.UpdateMessageContext(ctx, r.Channel, reply, opts...)
 		return err
 	})
@@ -308,7 +343,7 @@ func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Mess
 	if r.Thread != "" {
 		opts = append(opts, slack.MsgOptionTS(r.Thread))
 	}
-	err := a.call(ctx, r.Channel, func() error {
+	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
 		_, err := a.api.PostEphemeralContext(ctx, r.Channel, r.User, opts...)
 		return err
 	})
@@ -321,12 +356,8 @@ func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Mess
 func (a *Adapter) postWebhook(ctx context.Context, r *store.Request, m *bot.Message, responseType string) error {
 	blocks, text := Render(m)
 	msg := &slack.WebhookMessage{Text: text, Blocks: &slack.Blocks{BlockSet: blocks}, ResponseType: responseType}
-	hc := a.cfg.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	err := a.call(ctx, r.Channel, func() error {
-		return slack.PostWebhookCustomHTTPContext(ctx, r.Meta[metaResponseURL], hc, msg)
+	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
+		return slack.PostWebhookCustomHTTPContext(ctx, r.Meta[metaResponseURL], a.hc, msg)
 	})
 	if err != nil {
 		return fmt.Errorf("slack: response_url: %w", err)

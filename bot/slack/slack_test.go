@@ -69,6 +69,8 @@ type setup struct {
 	now     func() time.Time
 	// core, if set, wraps the service as the adapter's core (benchmarks).
 	core func(*bot.Service) bot.Core
+	// callTimeout, if set, is the adapter's CallTimeout.
+	callTimeout time.Duration
 }
 
 func start(t testing.TB, s setup) *env {
@@ -86,7 +88,7 @@ func start(t testing.TB, s setup) *env {
 	e := &env{fake: s.fake, st: s.store, sleep: &sleeper{}, done: make(chan struct{})}
 	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true})
 	cfg := slack.Config{BotToken: "xoxb-test", AppToken: "xapp-test", APIURL: s.fake.URL(),
-		PerChannel: rate.Inf, Sleep: e.sleep.Sleep, Logger: quiet, SigningSecret: "secret", Now: s.now}
+		PerChannel: rate.Inf, Sleep: e.sleep.Sleep, Logger: quiet, SigningSecret: "secret", Now: s.now, CallTimeout: s.callTimeout}
 	if s.http {
 		cfg.AppToken = ""
 	}
@@ -101,6 +103,11 @@ func start(t testing.TB, s setup) *env {
 	e.ad = ad
 	e.svc.Register(ad)
 	if err := e.svc.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Init (auth.test) before Run, so that a test over before Run's own
+	// Init (HTTP mode waits for nothing) does not cancel it mid-call.
+	if err := ad.Init(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -8,15 +8,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
 
 func init() {
 	register("check", command{
-		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] TEXT… ('-' reads stdin)",
+		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] [--as-of YYYY-MM-DD] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)",
 		run:     runCheck,
 	})
 }
@@ -57,6 +59,30 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 type checkFlags struct {
 	json, fresh, noStore, quiet bool
 	user                        string
+	asOf, speaker, source       string
+	excludeSites                string
+}
+
+// parseAsOf reads --as-of: a day, YYYY-MM-DD.
+func parseAsOf(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.DateOnly, strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, usagef("--as-of %q is not a date: give it as YYYY-MM-DD, e.g. --as-of 2024-03-01", s)
+	}
+	return t, nil
+}
+
+// readExcludeSites reads an --exclude-sites file; it replaces
+// FACTBOT_EXCLUDE_SITES for the run.
+func readExcludeSites(path string) ([]string, error) {
+	sites, err := search.ReadSitesFile(path)
+	if err != nil {
+		return nil, &usageError{msg: "--exclude-sites: " + err.Error(), err: err}
+	}
+	return sites, nil
 }
 
 func runCheck(ctx context.Context, a *app, args []string) error {
@@ -68,6 +94,10 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	fs.BoolVar(&f.noStore, "no-store", false, "use no database: no cache and no history")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress on stderr")
 	fs.StringVar(&f.user, "user", "", "who is asking, as recorded in history (default $USER)")
+	fs.StringVar(&f.asOf, "as-of", "", "check as of this day (YYYY-MM-DD): only results and pages published by then, and it is \"today\" for the model")
+	fs.StringVar(&f.speaker, "speaker", "", "who made the claim, given to the model as context")
+	fs.StringVar(&f.source, "source", "", "where the claim appeared, given to the model as context")
+	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES)")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()
@@ -79,6 +109,16 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	text, err := checkText(a, pos)
 	if err != nil {
 		return err
+	}
+	asOf, err := parseAsOf(f.asOf)
+	if err != nil {
+		return err
+	}
+	var exclude []string
+	if f.excludeSites != "" {
+		if exclude, err = readExcludeSites(f.excludeSites); err != nil {
+			return err
+		}
 	}
 	// Configuration errors first: a missing key is reported before any file
 	// is created.
@@ -93,6 +133,9 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.excludeSites != "" {
+		checker.ExcludeSites = exclude
+	}
 	var db *store.DB
 	if !f.noStore {
 		if db, err = openStore(cfg); err != nil {
@@ -101,7 +144,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		defer db.Close()
 		useStore(cfg, checker, db)
 	}
-	in := factcheck.Input{Tenant: cliTenant, Text: text, Fresh: f.fresh}
+	in := factcheck.Input{Tenant: cliTenant, Text: text, Fresh: f.fresh, AsOf: asOf, Speaker: f.speaker, Source: f.source}
 	if !f.quiet {
 		in.Progress = progressPrinter(a.stderr)
 	}

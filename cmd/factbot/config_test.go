@@ -39,6 +39,11 @@ func TestConfigCommand(t *testing.T) {
 			"DISCORD_BOT_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.0123456789", "DISCORD_PUBLIC_KEY": strings.Repeat("0f", 32),
 			"DISCORD_GUILD_ID": "42", "FACTBOT_USER_LIMIT": "off", "FACTBOT_HTTP_ADDR": "127.0.0.1:9090",
 		}, exitOK},
+		{"web-view", map[string]string{
+			"GEMINI_API_KEY": geminiKey, "DISCORD_BOT_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.0123456789",
+			"FACTBOT_PUBLIC_URL": "https://factbot.example.org/", "FACTBOT_WEB_SECRET": strings.Repeat("5e", 32),
+			"FACTBOT_WEB_ADMIN_TOKEN": strings.Repeat("ad", 20), "FACTBOT_WEB_LINK_TTL": "30d,2h",
+		}, exitOK},
 		{"invalid", map[string]string{
 			"GOOGLE_API_KEY": geminiKey, "FACTBOT_LLM": "claude", "FACTBOT_CACHE_TTL": "soon",
 			"FACTBOT_SEARCH": "tavily", "SLACK_BOT_TOKEN": "xoxb-1", "DISCORD_PUBLIC_KEY": "abcd",
@@ -53,7 +58,7 @@ func TestConfigCommand(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.wantCode, errb.String())
 			}
 			for k, v := range tt.env {
-				if (strings.Contains(k, "KEY") || strings.Contains(k, "TOKEN")) && k != "DISCORD_PUBLIC_KEY" {
+				if (strings.Contains(k, "KEY") || strings.Contains(k, "TOKEN") || strings.Contains(k, "SECRET")) && k != "DISCORD_PUBLIC_KEY" {
 					if len(v) > 4 && strings.Contains(out.String()+errb.String(), v[4:]) {
 						t.Errorf("the output shows more of %s than its first 4 characters", k)
 					}

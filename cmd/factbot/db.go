@@ -7,10 +7,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 // openStore opens the configured database (FACTBOT_DB) with the verdict

@@ -57,7 +57,8 @@ func stCheck(tenant, user, text string, at time.Time, l factcheck.Label) *store.
 	v := &factcheck.Verdict{
 		Claim: text, Verdict: l, Confidence: factcheck.High, Reasoning: "Sources agree.",
 		Evidence: []factcheck.Evidence{
-			{SourceURL: "https://example.org/a", SourceTitle: "Example A", Supports: true, QuoteOrSummary: "it is so", QuoteFound: true},
+			{SourceURL: "https://example.org/a", SourceTitle: "Example A", Supports: true, QuoteOrSummary: "it is so", QuoteFound: true,
+				QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 2}},
 			{SourceURL: "https://example.com/b", SourceTitle: "Example B", QuoteOrSummary: "it is not", QuoteFound: false},
 		},
 		CheckedAt: at, Model: "gemini-flash-latest",

@@ -17,19 +17,38 @@ import (
 
 func init() {
 	register("eval", command{
-		summary: "measure verdict quality on labeled claims: factbot eval [--dataset FILE] [--out RESULTS --resume] [--html FILE]; --compare A B",
+		summary: "measure verdict quality on labeled claims: factbot eval [--dataset FILE] [--out RESULTS --resume] [--html FILE] [--exclude-sites FILE]; --compare A B; --fit RESULTS",
 		run:     runEval,
 	})
 }
 
+// evalEngine is how an evaluation sets up the engine beyond the
+// configuration.
+type evalEngine struct {
+	// factChecks offers search_fact_checks (when a key is configured).
+	factChecks bool
+	// excludeSites, when not nil, replaces FACTBOT_EXCLUDE_SITES.
+	excludeSites []string
+}
+
 // evalChecker builds the checker an evaluation runs; tests replace it.
 // Evaluations use no database: nothing is cached or kept in history.
-var evalChecker = func(ctx context.Context, a *app) (eval.Checker, error) {
+var evalChecker = func(ctx context.Context, a *app, e evalEngine) (eval.Checker, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
-	return newChecker(ctx, cfg, nil)
+	c, err := newChecker(ctx, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !e.factChecks {
+		c.FactChecks = nil
+	}
+	if e.excludeSites != nil {
+		c.ExcludeSites = e.excludeSites
+	}
+	return c, nil
 }
 
 // evalFlags are the flags of factbot eval.
@@ -39,13 +58,15 @@ type evalFlags struct {
 	resume, json, quiet        bool
 	compare                    bool
 	prices                     eval.Prices
+	allowFactChecks, noAsOf    bool
+	excludeSites, fit, fitOut  string
 }
 
 func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
 	f := &evalFlags{}
-	fs.StringVar(&f.dataset, "dataset", "", "labeled claims: JSON Lines {\"claim\",\"label\",\"id\"?,\"notes\"?} or AVeriTeC's dev.json; '-' reads stdin (default: the built-in set)")
+	fs.StringVar(&f.dataset, "dataset", "", "labeled claims: JSON Lines {\"claim\",\"label\",\"id\"?,\"notes\"?,\"date\"?,\"speaker\"?,\"source\"?} or AVeriTeC's dev.json; '-' reads stdin (default: the built-in set)")
 	fs.StringVar(&f.format, "format", "auto", "dataset format: auto, jsonl or averitec")
 	fs.IntVar(&f.limit, "limit", 0, "check only the first N claims (0: all)")
 	fs.IntVar(&f.conc, "concurrency", 2, "claims checked at once")
@@ -58,13 +79,22 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.Float64Var(&f.prices.CachedPerM, "price-cached", eval.DefaultPrices.CachedPerM, "price in USD per million input tokens served from the prompt cache (default: Gemini's implicit caching, 10% of input)")
 	fs.BoolVar(&f.quiet, "quiet", false, "draw no progress bar on stderr")
 	fs.BoolVar(&f.compare, "compare", false, "compare two runs instead: factbot eval --compare A.json B.json (summaries from --json or files from --out)")
+	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "offer search_fact_checks on AVeriTeC data too (off by default: its claims come from published fact-checks, which would hand the model the answer)")
+	fs.BoolVar(&f.noAsOf, "no-as-of", false, "do not check claims as of their dates (by default a claim with a date, such as AVeriTeC's claim_date, only sees what was published by then)")
+	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES), e.g. eval/averitec-exclude.txt")
+	fs.StringVar(&f.fit, "fit", "", "fit per-label score offsets on a run instead (its --out or --json file) and write them as JSON for FACTBOT_CALIBRATION")
+	fs.StringVar(&f.fitOut, "fit-out", "", "with --fit: write the calibration to this file (default: stdout)")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, `Usage: factbot eval [flags]
        factbot eval --compare A.json B.json
+       factbot eval --fit RESULTS [--fit-out calibration.json]
 
 Checks each labeled claim (fresh, no cache) and reports accuracy, per-label
 precision, recall and F1, macro-F1, the confusion matrix, provenance, effort
-and cost. AVeriTeC's dev.json is downloaded separately: see the README.
+and cost. AVeriTeC's dev.json is downloaded separately: see the README. Its
+claims are verified as given (no extraction), with their speaker and source,
+as of their claim date, without published fact-checks unless
+--allow-fact-checks.
 
 Flags:`)
 		fs.PrintDefaults()
@@ -105,11 +135,20 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if f.compare {
 		return runCompare(a, pos, f.json)
 	}
+	if f.fit != "" {
+		return runFit(a, f, pos)
+	}
 	format, err := f.validate(pos)
 	if err != nil {
 		return err
 	}
-	name, cases, err := loadCases(a, f.dataset, format)
+	var exclude []string
+	if f.excludeSites != "" {
+		if exclude, err = readExcludeSites(f.excludeSites); err != nil {
+			return err
+		}
+	}
+	name, format, cases, err := loadCases(a, f.dataset, format)
 	if err != nil {
 		return &usageError{msg: err.Error(), err: err}
 	}
@@ -126,11 +165,14 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		}
 		defer outFile.Close()
 	}
-	checker, err := evalChecker(ctx, a)
+	averitec := format == eval.FormatAVeriTeC
+	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude}
+	checker, err := evalChecker(ctx, a, engine)
 	if err != nil {
 		return err
 	}
-	r := &eval.Runner{Checker: checker, Concurrency: f.conc}
+	r := &eval.Runner{Checker: checker, Concurrency: f.conc, AsGiven: averitec, AsOf: !f.noAsOf}
+	setup := evalSetup(a, f, engine, r, cases)
 	if outFile != nil {
 		r.Out = outFile
 	}
@@ -145,28 +187,93 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	}
 	s := eval.Summarize(results, len(cases), f.prices)
 	s.Dataset = name
+	s.Setup = setup
 	if err := writeEvalSummary(a, f, s); err != nil {
 		return err
 	}
 	return evalOutcome(f, s, runErr)
 }
 
-// loadCases reads the dataset: the built-in set, stdin ("-") or a file.
-func loadCases(a *app, dataset string, format eval.Format) (name string, cases []eval.Case, err error) {
-	switch dataset {
-	case "":
-		name, cases = eval.ShippedName, eval.Shipped()
-	case "-":
+// loadCases reads the dataset: the built-in set, stdin ("-") or a file,
+// and says which format it was read as.
+func loadCases(a *app, dataset string, format eval.Format) (name string, _ eval.Format, cases []eval.Case, err error) {
+	if dataset == "" {
+		return eval.ShippedName, eval.FormatJSONL, eval.Shipped(), nil
+	}
+	var data []byte
+	if dataset == "-" {
 		name = "stdin"
-		cases, err = eval.Load(a.stdin, format)
-	default:
+		data, err = io.ReadAll(a.stdin)
+	} else {
 		name = filepath.Base(dataset)
-		cases, err = eval.LoadFile(dataset, format)
+		data, err = os.ReadFile(dataset)
+	}
+	if err != nil {
+		return name, format, nil, err
+	}
+	if format == eval.FormatAuto {
+		format = eval.DetectFormat(data)
+	}
+	cases, err = eval.Load(bytes.NewReader(data), format)
+	if err != nil && dataset != "-" {
+		err = fmt.Errorf("%s: %w", dataset, err)
 	}
 	if err == nil && len(cases) == 0 {
 		err = errors.New("no claims in the dataset")
 	}
-	return name, cases, err
+	return name, format, cases, err
+}
+
+// evalSetup describes how the run checks its claims, for the summary.
+func evalSetup(a *app, f *evalFlags, e evalEngine, r *eval.Runner, cases []eval.Case) *eval.Setup {
+	s := &eval.Setup{AsGiven: r.AsGiven}
+	for _, c := range cases {
+		if !c.Date.IsZero() {
+			s.Dated++
+		}
+	}
+	s.AsOf = r.AsOf && s.Dated > 0
+	if cfg, err := a.config(); err == nil {
+		s.Search = cfg.Search.Order
+		s.FactChecks = e.factChecks && cfg.Search.FactCheckKey != ""
+		if cfg.Search.ExcludeSitesFile != "" {
+			s.ExcludeSites, s.ExcludedSites = cfg.Search.ExcludeSitesFile, len(cfg.Search.ExcludeSites)
+		}
+	}
+	if f.excludeSites != "" {
+		s.ExcludeSites, s.ExcludedSites = f.excludeSites, len(e.excludeSites)
+	}
+	return s
+}
+
+// runFit fits a calibration on a run's results and writes it.
+func runFit(a *app, f *evalFlags, pos []string) error {
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q (the results are given with --fit)", pos[0])
+	}
+	results, err := eval.LoadRun(f.fit)
+	if err != nil {
+		return &usageError{msg: err.Error(), err: err}
+	}
+	fit, err := eval.FitCalibration(results)
+	if err != nil {
+		return &usageError{msg: fmt.Sprintf("%s: %v", f.fit, err), err: err}
+	}
+	data, err := json.MarshalIndent(fit, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	fmt.Fprintf(a.stderr, "fitted on %d claims with per-label scores: macro-F1 %.3f → %.3f\n", fit.Claims, fit.MacroF1Before, fit.MacroF1After)
+	if f.fitOut == "" {
+		_, err = a.stdout.Write(data)
+		return err
+	}
+	if err := os.WriteFile(f.fitOut, data, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "wrote %s; use it with FACTBOT_CALIBRATION=%s\n", f.fitOut, f.fitOut)
+	return nil
 }
 
 // writeEvalSummary prints the summary (a table or JSON) and writes the HTML

@@ -58,7 +58,7 @@ func (s *scriptedChecker) called() []string {
 func useChecker(t *testing.T, c eval.Checker) {
 	t.Helper()
 	old := evalChecker
-	evalChecker = func(context.Context, *app) (eval.Checker, error) { return c, nil }
+	evalChecker = func(context.Context, *app, evalEngine) (eval.Checker, error) { return c, nil }
 	t.Cleanup(func() { evalChecker = old })
 }
 

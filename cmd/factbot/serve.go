@@ -10,13 +10,15 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/slack"
-	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {
@@ -38,7 +40,53 @@ var (
 	}
 	// serveListening, if set, is told the HTTP server's address.
 	serveListening func(addr net.Addr)
+	// serveMetricsListening, if set, is told the metrics listener's address
+	// (FACTBOT_METRICS_ADDR).
+	serveMetricsListening func(addr net.Addr)
+	// serveHTTPLimits are the HTTP servers' bounds; tests shorten them.
+	serveHTTPLimits = defaultHTTPLimits
 )
+
+// httpLimits bound what one client can hold of serve's HTTP servers.
+type httpLimits struct {
+	// ReadHeader, Read, Write and Idle are http.Server's timeouts: a client
+	// that trickles its headers or body, or is slow to read the answer, is
+	// cut off.
+	ReadHeader, Read, Write, Idle time.Duration
+	// MaxHeaderBytes caps a request's headers.
+	MaxHeaderBytes int
+}
+
+var defaultHTTPLimits = httpLimits{
+	ReadHeader: 5 * time.Second, Read: 15 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
+	MaxHeaderBytes: 64 << 10,
+}
+
+// newHTTPServer is the server of every serve listener, with l's bounds.
+// Bodies are capped by the handlers (http.MaxBytesReader); open
+// connections by the listener (netutil.LimitListener).
+func newHTTPServer(h http.Handler, l httpLimits, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: l.ReadHeader,
+		ReadTimeout:       l.Read,
+		WriteTimeout:      l.Write,
+		IdleTimeout:       l.Idle,
+		MaxHeaderBytes:    l.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
+}
+
+// withoutMetrics answers 404 for /metrics, served on its own listener.
+func withoutMetrics(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
 
 // The adapters' wiring: the only place serve calls their constructors.
 
@@ -205,9 +253,11 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	reg := bot.NewRegistry()
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
+		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,
 		Metrics: bot.NewMetrics(reg), Logger: log,
 	})
 	mux := bot.NewMux(reg, nil)
+	mountWeb(cfg, db, mux, log)
 	adapters, err := buildAdapters(cfg, svc, mux, log)
 	if err != nil {
 		return err
@@ -219,23 +269,54 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.HTTPAddr, err), Hint: "a free host:port, also settable with -addr", Err: err}
 	}
+	ln = netutil.LimitListener(ln, cfg.MaxConns)
+	pub := http.Handler(mux)
+	var metrics *listener
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return &usererr.Config{Var: "FACTBOT_METRICS_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.MetricsAddr, err), Hint: "a free host:port, e.g. 127.0.0.1:9090, or unset to serve /metrics on FACTBOT_HTTP_ADDR", Err: err}
+		}
+		metrics = &listener{ln: netutil.LimitListener(mln, cfg.MaxConns), h: bot.NewMux(reg, nil)}
+		pub = withoutMetrics(mux)
+	}
 	if err := svc.Start(ctx); err != nil {
 		ln.Close()
+		if metrics != nil {
+			metrics.ln.Close()
+		}
 		return err
 	}
 	defer svc.Close() // running checks stay pending and resume on the next start
-	return serveUntilDone(ctx, ln, mux, adapters, log)
+	return serveUntilDone(ctx, &listener{ln: ln, h: pub}, metrics, adapters, log)
 }
 
-// serveUntilDone serves HTTP on ln and runs the adapters until ctx ends
-// (nil) or the HTTP server or an adapter fails (its error).
-func serveUntilDone(ctx context.Context, ln net.Listener, mux *http.ServeMux, adapters []chatAdapter, log *slog.Logger) error {
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	httpErr := make(chan error, 1)
-	go func() { httpErr <- srv.Serve(ln) }()
-	log.Info("factbot serve: listening", "addr", ln.Addr().String())
+// listener is one HTTP listener of serve and its handler.
+type listener struct {
+	ln net.Listener
+	h  http.Handler
+}
+
+// serveUntilDone serves HTTP on pub (and metrics, if not nil) and runs the
+// adapters until ctx ends (nil) or an HTTP server or an adapter fails (its
+// error).
+func serveUntilDone(ctx context.Context, pub, metrics *listener, adapters []chatAdapter, log *slog.Logger) error {
+	srv := newHTTPServer(pub.h, serveHTTPLimits, log)
+	httpErr := make(chan error, 2)
+	go func() { httpErr <- srv.Serve(pub.ln) }()
+	log.Info("factbot serve: listening", "addr", pub.ln.Addr().String())
 	if serveListening != nil {
-		serveListening(ln.Addr())
+		serveListening(pub.ln.Addr())
+	}
+	var msrv *http.Server
+	if metrics != nil {
+		msrv = newHTTPServer(metrics.h, serveHTTPLimits, log)
+		go func() { httpErr <- msrv.Serve(metrics.ln) }()
+		log.Info("factbot serve: metrics listening", "addr", metrics.ln.Addr().String())
+		if serveMetricsListening != nil {
+			serveMetricsListening(metrics.ln.Addr())
+		}
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	adErr := make(chan error, len(adapters))
@@ -263,6 +344,9 @@ func serveUntilDone(ctx context.Context, ln net.Listener, mux *http.ServeMux, ad
 	stop()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	srv.Shutdown(sctx)
+	if msrv != nil {
+		msrv.Shutdown(sctx)
+	}
 	cancel()
 	return err
 }

@@ -92,6 +92,7 @@ func TestServeSlackEndToEnd(t *testing.T) {
 	a, errb := testApp(map[string]string{
 		"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_APP_TOKEN": "xapp-test", "SLACK_SIGNING_SECRET": "shh",
 		"SLACK_API_URL": fake.URL(), "FACTBOT_DB": filepath.Join(t.TempDir(), "f.db"), "FACTBOT_HTTP_ADDR": "127.0.0.1:0",
+		"FACTBOT_PUBLIC_URL": "https://factbot.example", "FACTBOT_WEB_SECRET": testWebSecret, "FACTBOT_WEB_ADMIN_TOKEN": testWebAdmin,
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
@@ -114,6 +115,13 @@ func TestServeSlackEndToEnd(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
 			t.Errorf("GET %s = %d, want %q in:\n%.300s", path, resp.StatusCode, want, b)
 		}
+	}
+	// The web view is mounted: operators open it, nobody else.
+	if code, _ := get(t, base+"/web/"); code != http.StatusForbidden {
+		t.Errorf("GET /web/ without credentials = %d, want 403", code)
+	}
+	if code, _ := get(t, base+"/web/", "Authorization", "Bearer "+testWebAdmin); code != http.StatusOK {
+		t.Errorf("GET /web/ as operator = %d, want 200", code)
 	}
 	resp, err := http.Post(base+"/slack/events", "application/json", strings.NewReader(`{"type":"url_verification","challenge":"x"}`))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
@@ -250,15 +251,13 @@ func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, 
 		if e.Supports {
 			side = "supports"
 		}
-		found := "quote found in the page"
-		if !e.QuoteFound {
-			found = "quote NOT found in the page"
-		}
 		fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
 		if e.Publisher != "" || e.Rating != "" {
 			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))
 		}
-		fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, found)
+		if e.QuoteOrSummary != "" {
+			fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, bot.QuoteNote(e))
+		}
 	}
 	writeSources(w, c, v.Sources, kept)
 	writeTrace(w, v.Trace)

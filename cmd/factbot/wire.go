@@ -66,7 +66,9 @@ func newChecker(ctx context.Context, cfg *config.Config, db *store.DB) (*factche
 	if err != nil {
 		return nil, err
 	}
-	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{}), CacheTTL: cfg.CacheTTL}
+	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{}), CacheTTL: cfg.CacheTTL,
+		ExcludeSites: cfg.Search.ExcludeSites, Options: cfg.Engine}
+	c.Options.Calibration = cfg.Calibration // loaded and checked with the configuration
 	if k := cfg.Search.FactCheckKey; k != "" {
 		fc, err := search.NewFactChecks(ctx, search.FactChecksConfig{APIKey: k})
 		if err != nil {

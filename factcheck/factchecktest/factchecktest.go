@@ -18,8 +18,16 @@ import (
 
 // Model is a scripted factcheck.Model. Handle decides each answer; it may
 // be called concurrently.
+//
+// The plan (a request whose only tool is submit_questions) and the critic
+// (only submit_review) go to Plan and Review instead, so that a script of
+// the research turns stays one; when those are nil the plan gets two
+// questions about the claim and the critic approves. Every call is
+// recorded, whichever answers it.
 type Model struct {
 	Handle func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error)
+	Plan   func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error)
+	Review func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error)
 	// Delay is waited before each answer (for concurrency benchmarks).
 	Delay time.Duration
 
@@ -46,7 +54,58 @@ func (m *Model) Generate(ctx context.Context, req *factcheck.ModelRequest) (*fac
 			return nil, ctx.Err()
 		}
 	}
+	switch Step(&cp) {
+	case factcheck.ToolSubmitQuestions:
+		if m.Plan != nil {
+			return m.Plan(&cp)
+		}
+		return Questions("Is it true that "+ClaimOf(&cp)+"?", "Has it been debunked?"), nil
+	case factcheck.ToolSubmitReview:
+		if m.Review != nil {
+			return m.Review(&cp)
+		}
+		return Approve(), nil
+	}
 	return m.Handle(&cp)
+}
+
+// Step names the finishing tool of a plan or critic request (the only tool
+// offered), or "" for the other requests.
+func Step(req *factcheck.ModelRequest) string {
+	if len(req.Tools) == 1 {
+		switch n := req.Tools[0].Name; n {
+		case factcheck.ToolSubmitQuestions, factcheck.ToolSubmitReview:
+			return n
+		}
+	}
+	return ""
+}
+
+// Questions is the plan's answer.
+func Questions(qs ...string) *factcheck.ModelResponse {
+	return Call(factcheck.ToolSubmitQuestions, map[string][]string{"questions": qs})
+}
+
+// Approve is the critic's answer that the verdict stands.
+func Approve() *factcheck.ModelResponse {
+	return Call(factcheck.ToolSubmitReview, map[string]any{"ok": true, "note": "The verdict follows from the evidence."})
+}
+
+// SendBack is the critic's answer that sends the researcher back.
+func SendBack(note string) *factcheck.ModelResponse {
+	return Call(factcheck.ToolSubmitReview, map[string]any{"ok": false, "note": note})
+}
+
+// Research returns the requests of the research loop: those neither the
+// plan's nor the critic's, in order.
+func (m *Model) Research() []*factcheck.ModelRequest {
+	var out []*factcheck.ModelRequest
+	for _, r := range m.Requests() {
+		if Step(r) == "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Calls returns how many requests the model received.

@@ -33,6 +33,13 @@ func eiffelChecker(t *testing.T, f *fakeServer) (*factcheck.Checker, *fct.Search
 	return &factcheck.Checker{Model: newModel(t, f, nil), Search: srch, Reader: rd}, srch, rd
 }
 
+// planText and reviewText are the plan's questions and the critic's
+// approval, written as text too.
+const (
+	planText   = `{"questions": ["How tall is the Eiffel Tower in metres?", "Has its height changed recently?"]}`
+	reviewText = "```json\n{\"ok\": true, \"note\": \"The page gives the height.\"}\n```"
+)
+
 const eiffelVerdict = `{"verdict":"supported","confidence":"high","reasoning":"The page gives 330 metres.",` +
 	`"evidence":[{"source_url":"` + eiffelURL + `","source_title":"t","supports":true,"quote_or_summary":"is 330 metres (1,083 ft) tall"}]}`
 
@@ -42,14 +49,18 @@ func TestLoopReadsCallsWrittenAsText(t *testing.T) {
 		replies []reply
 	}{
 		{"JSON content, then a fenced call with parameters, then a fenced verdict", []reply{
+			textReply(planText),
 			textReply(`{"name": "web_search", "arguments": {"query": "eiffel tower height"}}`),
 			textReply("```json\n{\"name\": \"read_page\", \"parameters\": {\"url\": \"" + eiffelURL + "\"}}\n```"),
 			textReply("Here is my verdict:\n```json\n" + eiffelVerdict + "\n```"),
+			textReply(reviewText),
 		}},
 		{"tool_call tags (Hermes/Qwen), two calls in one turn, then the verdict as a call in tags", []reply{
+			textReply(planText),
 			textReply("Let me search.\n<tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"eiffel tower height\"}}\n</tool_call>\n" +
 				"<tool_call>{\"name\": \"read_page\", \"arguments\": \"{\\\"url\\\": \\\"" + eiffelURL + "\\\"}\"}</tool_call>"),
 			textReply("<tool_call>{\"name\": \"submit_verdict\", \"arguments\": " + eiffelVerdict + "}</tool_call>"),
+			textReply("<tool_call>{\"name\": \"submit_review\", \"arguments\": {\"ok\": true, \"note\": \"Fine.\"}}</tool_call>"),
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,7 +80,7 @@ func TestLoopReadsCallsWrittenAsText(t *testing.T) {
 			}
 			// The calls read from text went back to the server as calls, with
 			// their observations as tool messages.
-			msgs := f.requests()[1]["messages"].([]any)
+			msgs := f.requests()[2]["messages"].([]any) // after the plan and the first research turn
 			var tools int
 			for _, m := range msgs {
 				if m.(map[string]any)["role"] == "tool" {
@@ -87,9 +98,11 @@ func TestLoopReadsCallsWrittenAsText(t *testing.T) {
 func TestCheckWithTextOnlyModel(t *testing.T) {
 	f := newFakeServer(t,
 		textReply("```json\n"+`{"claims":[{"claim":"The Eiffel Tower is 330 m tall.","span":"The Eiffel Tower is 330 m tall."}]}`+"\n```"),
+		textReply(planText),
 		textReply(`{"name": "web_search", "arguments": {"query": "eiffel tower height"}}`),
 		textReply(`{"name": "read_page", "arguments": {"url": "`+eiffelURL+`"}}`),
 		textReply(eiffelVerdict),
+		textReply(reviewText),
 	)
 	c, _, _ := eiffelChecker(t, f)
 	rep, err := c.Check(context.Background(), factcheck.Input{Text: "The Eiffel Tower is 330 m tall."})
@@ -99,7 +112,27 @@ func TestCheckWithTextOnlyModel(t *testing.T) {
 	if len(rep.Claims) != 1 || rep.Claims[0].Verdict != factcheck.Supported || rep.Claims[0].StoppedBy != "" {
 		t.Fatalf("report claims = %+v, want one supported claim", rep.Claims)
 	}
-	if rep.Usage.PromptTokens != 4*120 {
-		t.Errorf("usage = %+v, want 4 calls of 120 prompt tokens", rep.Usage)
+	if rep.Usage.PromptTokens != 6*120 {
+		t.Errorf("usage = %+v, want 6 calls of 120 prompt tokens: extraction, plan, 3 research turns, critic", rep.Usage)
+	}
+}
+
+// Every call carries the checker's temperature, low by default, on the wire.
+func TestTemperatureOnTheWire(t *testing.T) {
+	f := newFakeServer(t,
+		textReply(planText),
+		textReply(`{"name": "web_search", "arguments": {"query": "eiffel tower height"}}`),
+		textReply(`{"name": "read_page", "arguments": {"url": "`+eiffelURL+`"}}`),
+		textReply(eiffelVerdict),
+		textReply(reviewText),
+	)
+	c, _, _ := eiffelChecker(t, f)
+	if _, err := c.VerifyClaim(context.Background(), "The Eiffel Tower is 330 m tall.", ""); err != nil {
+		t.Fatal(err)
+	}
+	for i, body := range f.requests() {
+		if got, _ := body["temperature"].(float64); float32(got) != float32(factcheck.DefaultTemperature) {
+			t.Errorf("request %d temperature = %v, want %v", i, body["temperature"], factcheck.DefaultTemperature)
+		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +19,8 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/search"
+	"github.com/factbot-dev/factbot/web"
 )
 
 // Model providers (FACTBOT_LLM).
@@ -35,11 +39,14 @@ const (
 
 // Defaults of the settings that have one.
 const (
-	DefaultDB        = "factbot.db"
-	DefaultCacheTTL  = factcheck.DefaultCacheTTL
-	DefaultRetention = 90 * 24 * time.Hour
-	DefaultHTTPAddr  = ":8080"
-	DefaultUserLimit = "10/10m"
+	DefaultDB          = "factbot.db"
+	DefaultCacheTTL    = factcheck.DefaultCacheTTL
+	DefaultRetention   = 90 * 24 * time.Hour
+	DefaultHTTPAddr    = ":8080"
+	DefaultUserLimit   = "10/10m"
+	DefaultTenantLimit = "100/1h"
+	DefaultMaxQueue    = bot.DefaultMaxQueue
+	DefaultMaxConns    = 256
 )
 
 // Where to get a value: the hints of the configuration errors.
@@ -64,14 +71,38 @@ type Config struct {
 	// Retention is how long serve keeps checks, requests and cached web
 	// results before pruning them (FACTBOT_RETENTION); 0 keeps them.
 	Retention time.Duration
+	// CalibrationFile is FACTBOT_CALIBRATION, per-label score offsets
+	// written by factbot eval --fit; Calibration what it holds.
+	CalibrationFile string
+	Calibration     *factcheck.Calibration
 
 	// HTTPAddr is where serve listens (FACTBOT_HTTP_ADDR).
 	HTTPAddr string
-	// UserLimit is the per-user rate in chat (FACTBOT_USER_LIMIT); the
+	// MetricsAddr, when set, is where serve answers /metrics instead of
+	// HTTPAddr (FACTBOT_METRICS_ADDR).
+	MetricsAddr string
+	// MaxConns bounds the open connections of serve's HTTP server
+	// (FACTBOT_MAX_CONNS).
+	MaxConns int
+	// UserLimit is the per-person rate in chat (FACTBOT_USER_LIMIT); the
 	// zero Limit means none.
 	UserLimit bot.Limit
-	Slack     Slack
-	Discord   Discord
+	// TenantLimit is the per-tenant rate in chat, every user together
+	// (FACTBOT_TENANT_LIMIT); the zero Limit means none.
+	TenantLimit bot.Limit
+	// MaxQueue bounds the chat requests waiting for a worker
+	// (FACTBOT_MAX_QUEUE).
+	MaxQueue int
+	Slack    Slack
+	Discord  Discord
+	// Web is the web view of checks and history.
+	Web Web
+
+	// Engine is how verdicts are made: the model's temperature and the
+	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
+	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC);
+	// the zero value is the default.
+	Engine factcheck.Options
 
 	// User is who runs factbot check, for its history (USER).
 	User string
@@ -109,6 +140,11 @@ type Search struct {
 	// FactCheckKey is FACTCHECK_API_KEY, or GOOGLE_API_KEY when that is
 	// unset; empty means no fact-check search.
 	FactCheckKey string
+	// ExcludeSitesFile is FACTBOT_EXCLUDE_SITES, a file of domains (one a
+	// line, # comments) kept out of every search result and page read;
+	// ExcludeSites the domains read from it.
+	ExcludeSitesFile string
+	ExcludeSites     []string
 }
 
 // Slack is the Slack adapter's configuration.
@@ -128,6 +164,28 @@ type Discord struct {
 	APIURL    string // DISCORD_API_URL (tests)
 }
 
+// Web is the web view's configuration. It is on when PublicURL and Secret
+// are both set.
+type Web struct {
+	// PublicURL is where people reach factbot serve's HTTP address, e.g.
+	// https://factbot.example.org behind a TLS proxy (FACTBOT_PUBLIC_URL).
+	PublicURL string
+	// Secret signs the links (FACTBOT_WEB_SECRET).
+	Secret string
+	// AdminToken opens every page as a Bearer token
+	// (FACTBOT_WEB_ADMIN_TOKEN); empty means no operator access.
+	AdminToken string
+	// CheckTTL and HistoryTTL are how long links to one check and to a
+	// history stay valid (FACTBOT_WEB_LINK_TTL, "check[,history]").
+	CheckTTL, HistoryTTL time.Duration
+}
+
+// minWebSecret is the shortest FACTBOT_WEB_SECRET accepted.
+const minWebSecret = 32
+
+// Enabled reports whether the web view is on.
+func (w Web) Enabled() bool { return w.PublicURL != "" && w.Secret != "" }
+
 // Var is one variable of the configuration table.
 type Var struct {
 	Name string
@@ -145,12 +203,21 @@ var Vars = []Var{
 	{"SEARXNG_URL", false},
 	{"FACTCHECK_API_KEY", true},
 	{"FACTBOT_SEARCH", false},
+	{"FACTBOT_TEMPERATURE", false},
+	{"FACTBOT_QUESTIONS", false}, {"FACTBOT_COMPACT", false}, {"FACTBOT_RECHECK", false}, {"FACTBOT_SCORES", false}, {"FACTBOT_CRITIC", false},
+	{"FACTBOT_EXCLUDE_SITES", false},
+	{"FACTBOT_CALIBRATION", false},
 	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
 	{"FACTBOT_DB", false},
 	{"FACTBOT_CACHE_TTL", false},
 	{"FACTBOT_RETENTION", false},
 	{"FACTBOT_HTTP_ADDR", false},
+	{"FACTBOT_METRICS_ADDR", false},
+	{"FACTBOT_MAX_CONNS", false},
 	{"FACTBOT_USER_LIMIT", false},
+	{"FACTBOT_TENANT_LIMIT", false},
+	{"FACTBOT_MAX_QUEUE", false},
+	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
 	{"USER", false},
@@ -174,14 +241,18 @@ func Load(getenv func(string) string) (*Config, error) {
 	}
 	var errs []error
 	add := func(err error) {
-		if err != nil {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, j.Unwrap()...) // one flat list, one error per problem
+		} else if err != nil {
 			errs = append(errs, err)
 		}
 	}
 	add(c.loadModel())
 	add(c.loadSearch())
+	add(c.loadEngine())
 	add(c.loadStore())
 	add(c.loadChat())
+	add(c.loadWeb())
 	c.User = c.env["USER"]
 	return c, errors.Join(errs...)
 }
@@ -210,6 +281,44 @@ func (c *Config) loadModel() error {
 	return errors.Join(errs...)
 }
 
+// switches are the variables that turn a technique off with 0; each
+// sets the Options field it points to.
+func (c *Config) switches() map[string]*bool {
+	o := &c.Engine
+	return map[string]*bool{
+		"FACTBOT_QUESTIONS": &o.NoQuestions,
+		"FACTBOT_COMPACT":   &o.NoCompact,
+		"FACTBOT_RECHECK":   &o.NoRecheck,
+		"FACTBOT_SCORES":    &o.NoScores,
+		"FACTBOT_CRITIC":    &o.NoCritic,
+	}
+}
+
+func (c *Config) loadEngine() error {
+	e := c.env
+	var errs []error
+	if s, ok := e["FACTBOT_TEMPERATURE"]; ok {
+		t, err := strconv.ParseFloat(s, 64)
+		if err != nil || t < 0 || t > 2 {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_TEMPERATURE", Msg: fmt.Sprintf("%q is not a number from 0 to 2", s), Hint: fmt.Sprintf("the model's sampling temperature; the default %g keeps verdicts repeatable", factcheck.DefaultTemperature)})
+		} else {
+			c.Engine.Temperature = &t
+		}
+	}
+	sw := c.switches()
+	for _, name := range slices.Sorted(maps.Keys(sw)) {
+		off := sw[name]
+		switch s := e[name]; s {
+		case "", "1":
+		case "0":
+			*off = true
+		default:
+			errs = append(errs, &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: "0 turns this step of verification off, to measure it against the baseline; leave it unset otherwise"})
+		}
+	}
+	return errors.Join(errs...)
+}
+
 func (c *Config) loadSearch() error {
 	e := c.env
 	c.Search = Search{
@@ -234,6 +343,22 @@ func (c *Config) loadSearch() error {
 				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"})
 			}
 		}
+	}
+	if path, ok := e["FACTBOT_EXCLUDE_SITES"]; ok {
+		c.Search.ExcludeSitesFile = path
+		sites, err := search.ReadSitesFile(path)
+		if err != nil {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_EXCLUDE_SITES", Msg: err.Error(), Hint: "a file of domains to keep out of searches and page reads, one a line, # comments", Err: err})
+		}
+		c.Search.ExcludeSites = sites
+	}
+	if path, ok := e["FACTBOT_CALIBRATION"]; ok {
+		c.CalibrationFile = path
+		cal, err := factcheck.LoadCalibration(path)
+		if err != nil {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_CALIBRATION", Msg: err.Error(), Hint: "a file written by factbot eval --fit", Err: err})
+		}
+		c.Calibration = cal
 	}
 	if len(c.Search.Order) == 0 {
 		c.Search.Explicit = false
@@ -290,6 +415,14 @@ func (c *Config) loadChat() error {
 		errs = append(errs, &usererr.Config{Var: "FACTBOT_USER_LIMIT", Msg: err.Error(), Hint: "checks per user per window, e.g. 10/10m; off disables", Err: err})
 	}
 	c.UserLimit = lim
+	if c.TenantLimit, err = bot.ParseLimit(or(e["FACTBOT_TENANT_LIMIT"], DefaultTenantLimit)); err != nil {
+		errs = append(errs, &usererr.Config{Var: "FACTBOT_TENANT_LIMIT", Msg: err.Error(), Hint: "checks per workspace or server per window, e.g. 100/1h; off disables", Err: err})
+	}
+	c.MetricsAddr = e["FACTBOT_METRICS_ADDR"]
+	c.MaxConns, err = positive(e, "FACTBOT_MAX_CONNS", DefaultMaxConns, "open HTTP connections at once, e.g. 256")
+	errs = append(errs, err)
+	c.MaxQueue, err = positive(e, "FACTBOT_MAX_QUEUE", DefaultMaxQueue, "chat requests waiting for a worker, e.g. 100")
+	errs = append(errs, err)
 	c.Slack = Slack{BotToken: e["SLACK_BOT_TOKEN"], AppToken: e["SLACK_APP_TOKEN"], SigningSecret: e["SLACK_SIGNING_SECRET"], APIURL: e["SLACK_API_URL"]}
 	if t := c.Slack.AppToken; t != "" && !strings.HasPrefix(t, "xapp-") {
 		errs = append(errs, &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "is not an app-level token (xapp-…)", Hint: "Basic Information → App-Level Tokens, scope connections:write"})
@@ -302,6 +435,49 @@ func (c *Config) loadChat() error {
 	}
 	for _, name := range []string{"SLACK_API_URL", "DISCORD_API_URL"} {
 		errs = append(errs, checkURL(e, name))
+	}
+	return errors.Join(errs...)
+}
+
+// positive reads a variable holding a positive whole number, def when it
+// is unset.
+func positive(env map[string]string, name string, def int, hint string) (int, error) {
+	s, ok := env[name]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return def, &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is not a positive whole number", s), Hint: hint, Err: err}
+	}
+	return n, nil
+}
+
+func (c *Config) loadWeb() error {
+	e := c.env
+	c.Web = Web{PublicURL: strings.TrimRight(e["FACTBOT_PUBLIC_URL"], "/"), Secret: e["FACTBOT_WEB_SECRET"], AdminToken: e["FACTBOT_WEB_ADMIN_TOKEN"],
+		CheckTTL: web.DefaultCheckTTL, HistoryTTL: web.DefaultHistoryTTL}
+	var errs []error
+	if err := checkURL(e, "FACTBOT_PUBLIC_URL"); err != nil {
+		errs = append(errs, &usererr.Config{Var: "FACTBOT_PUBLIC_URL", Msg: err.(*usererr.Config).Msg, Hint: "the https:// address people open, e.g. https://factbot.example.org (a TLS proxy in front of FACTBOT_HTTP_ADDR)"})
+	}
+	for _, name := range []string{"FACTBOT_WEB_SECRET", "FACTBOT_WEB_ADMIN_TOKEN"} {
+		if v, ok := e[name]; ok && len(v) < minWebSecret {
+			errs = append(errs, &usererr.Config{Var: name, Msg: fmt.Sprintf("too short (%d characters, at least %d)", len(v), minWebSecret), Hint: "make one with: openssl rand -hex 32"})
+		}
+	}
+	if s, ok := e["FACTBOT_WEB_LINK_TTL"]; ok {
+		ck, hist, two := strings.Cut(s, ",")
+		d1, err1 := ParseAge(ck)
+		d2, err2 := c.Web.HistoryTTL, error(nil)
+		if two {
+			d2, err2 = ParseAge(hist)
+		}
+		if err1 != nil || err2 != nil || d1 <= 0 || d2 <= 0 {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_WEB_LINK_TTL", Msg: fmt.Sprintf("%q is not one or two positive durations", s), Hint: "how long links stay valid: for one check, and optionally for a history after a comma, e.g. 7d or 7d,1h"})
+		} else {
+			c.Web.CheckTTL, c.Web.HistoryTTL = d1, d2
+		}
 	}
 	return errors.Join(errs...)
 }

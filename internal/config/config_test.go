@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"regexp"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
@@ -23,13 +25,17 @@ func load(env map[string]string) (*Config, error) {
 func TestLoad(t *testing.T) {
 	defaults := func(f func(c *Config)) *Config {
 		c := &Config{
-			Model:     Model{Provider: LLMGemini},
-			Search:    Search{Order: []string{SearchGemini}},
-			DB:        DefaultDB,
-			CacheTTL:  168 * time.Hour,
-			Retention: 90 * 24 * time.Hour,
-			HTTPAddr:  DefaultHTTPAddr,
-			UserLimit: bot.Limit{N: 10, Window: 10 * time.Minute},
+			Model:       Model{Provider: LLMGemini},
+			Search:      Search{Order: []string{SearchGemini}},
+			DB:          DefaultDB,
+			CacheTTL:    168 * time.Hour,
+			HTTPAddr:    DefaultHTTPAddr,
+			MaxConns:    256,
+			UserLimit:   bot.Limit{N: 10, Window: 10 * time.Minute},
+			TenantLimit: bot.Limit{N: 100, Window: time.Hour},
+			MaxQueue:    100,
+			Retention:   90 * 24 * time.Hour,
+			Web:         Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
 		}
 		if f != nil {
 			f(c)
@@ -59,15 +65,31 @@ func TestLoad(t *testing.T) {
 		{"explicit search order", map[string]string{"FACTBOT_SEARCH": "Brave, gemini,", "BRAVE_API_KEY": "b"}, defaults(func(c *Config) {
 			c.Search = Search{Order: []string{SearchBrave, SearchGemini}, Explicit: true, BraveKey: "b"}
 		})},
+		{"engine", map[string]string{"FACTBOT_TEMPERATURE": "0.7", "FACTBOT_QUESTIONS": "0", "FACTBOT_COMPACT": "1", "FACTBOT_RECHECK": "0",
+			"FACTBOT_SCORES": "0", "FACTBOT_CRITIC": "0"}, defaults(func(c *Config) {
+			t := 0.7
+			c.Engine = factcheck.Options{Temperature: &t, NoQuestions: true, NoRecheck: true, NoScores: true, NoCritic: true}
+		})},
 		{"store and chat", map[string]string{"FACTBOT_DB": "/tmp/f.db", "FACTBOT_CACHE_TTL": "7d", "FACTBOT_ALLOW_PRIVATE_FETCH": "1",
 			"FACTBOT_HTTP_ADDR": "127.0.0.1:0", "FACTBOT_USER_LIMIT": "off", "USER": "ada",
+			"FACTBOT_METRICS_ADDR": "127.0.0.1:9090", "FACTBOT_MAX_CONNS": "32", "FACTBOT_TENANT_LIMIT": "50/30m", "FACTBOT_MAX_QUEUE": "7",
 			"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": "http://slack/api/",
 			"DISCORD_BOT_TOKEN": "d", "DISCORD_APP_ID": "1", "DISCORD_GUILD_ID": "2", "DISCORD_API_URL": "http://discord/",
 			"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, defaults(func(c *Config) {
 			c.DB, c.CacheTTL, c.AllowPrivateFetch = "/tmp/f.db", 7*24*time.Hour, true
 			c.HTTPAddr, c.UserLimit, c.User = "127.0.0.1:0", bot.Limit{}, "ada"
+			c.MetricsAddr, c.MaxConns, c.TenantLimit, c.MaxQueue = "127.0.0.1:9090", 32, bot.Limit{N: 50, Window: 30 * time.Minute}, 7
 			c.Slack = Slack{BotToken: "xoxb-1", AppToken: "xapp-1", SigningSecret: "s", APIURL: "http://slack/api/"}
 			c.Discord = Discord{Token: "d", AppID: "1", GuildID: "2", APIURL: "http://discord/", PublicKey: strings.Repeat("ab", 32)}
+		})},
+		{"web view", map[string]string{"FACTBOT_PUBLIC_URL": "https://factbot.example.org/", "FACTBOT_WEB_SECRET": webSecret, "FACTBOT_WEB_ADMIN_TOKEN": webSecret + "a"}, defaults(func(c *Config) {
+			c.Web = Web{PublicURL: "https://factbot.example.org", Secret: webSecret, AdminToken: webSecret + "a", CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour}
+		})},
+		{"web link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "2d"}, defaults(func(c *Config) {
+			c.Web = Web{CheckTTL: 48 * time.Hour, HistoryTTL: time.Hour}
+		})},
+		{"web link lifetimes", map[string]string{"FACTBOT_WEB_LINK_TTL": "30d, 15m"}, defaults(func(c *Config) {
+			c.Web = Web{CheckTTL: 30 * 24 * time.Hour, HistoryTTL: 15 * time.Minute}
 		})},
 	}
 	for _, tt := range tests {
@@ -97,10 +119,25 @@ func TestLoadErrors(t *testing.T) {
 		{"zero TTL", map[string]string{"FACTBOT_CACHE_TTL": "0d"}, []string{"FACTBOT_CACHE_TTL"}},
 		{"bad retention", map[string]string{"FACTBOT_RETENTION": "forever"}, []string{"FACTBOT_RETENTION"}},
 		{"bad user limit", map[string]string{"FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
+		{"bad tenant limit", map[string]string{"FACTBOT_TENANT_LIMIT": "100"}, []string{"FACTBOT_TENANT_LIMIT"}},
+		{"zero connections", map[string]string{"FACTBOT_MAX_CONNS": "0"}, []string{"FACTBOT_MAX_CONNS"}},
+		{"queue not a number", map[string]string{"FACTBOT_MAX_QUEUE": "many"}, []string{"FACTBOT_MAX_QUEUE"}},
 		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN"}},
 		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},
+		{"temperature out of range", map[string]string{"FACTBOT_TEMPERATURE": "2.5"}, []string{"FACTBOT_TEMPERATURE"}},
+		{"temperature not a number", map[string]string{"FACTBOT_TEMPERATURE": "low"}, []string{"FACTBOT_TEMPERATURE"}},
+		{"switch not 0 or 1", map[string]string{"FACTBOT_CRITIC": "off", "FACTBOT_SCORES": "no"}, []string{"FACTBOT_CRITIC", "FACTBOT_SCORES"}},
 		{"private fetch not 1", map[string]string{"FACTBOT_ALLOW_PRIVATE_FETCH": "yes"}, []string{"FACTBOT_ALLOW_PRIVATE_FETCH"}},
 		{"URL without scheme", map[string]string{"FACTBOT_TAVILY_URL": "localhost:9999"}, []string{"FACTBOT_TAVILY_URL"}},
+		{"missing exclusion list", map[string]string{"FACTBOT_EXCLUDE_SITES": "testdata/no-such-file.txt"}, []string{"FACTBOT_EXCLUDE_SITES"}},
+		{"missing calibration", map[string]string{"FACTBOT_CALIBRATION": "testdata/no-such-file.json"}, []string{"FACTBOT_CALIBRATION"}},
+		{"calibration not JSON", map[string]string{"FACTBOT_CALIBRATION": "testdata/not-a-calibration.txt"}, []string{"FACTBOT_CALIBRATION"}},
+		{"calibration of an unknown label", map[string]string{"FACTBOT_CALIBRATION": "testdata/unknown-label-calibration.json"}, []string{"FACTBOT_CALIBRATION"}},
+		{"public URL not a URL", map[string]string{"FACTBOT_PUBLIC_URL": "factbot.example.org"}, []string{"FACTBOT_PUBLIC_URL"}},
+		{"short web secret", map[string]string{"FACTBOT_WEB_SECRET": "hunter2"}, []string{"FACTBOT_WEB_SECRET"}},
+		{"short admin token", map[string]string{"FACTBOT_WEB_ADMIN_TOKEN": "admin"}, []string{"FACTBOT_WEB_ADMIN_TOKEN"}},
+		{"bad link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "7d,never"}, []string{"FACTBOT_WEB_LINK_TTL"}},
+		{"zero link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "0"}, []string{"FACTBOT_WEB_LINK_TTL"}},
 		{"several at once", map[string]string{"FACTBOT_LLM": "x", "FACTBOT_CACHE_TTL": "x", "SEARXNG_URL": "x", "FACTBOT_USER_LIMIT": "x"},
 			[]string{"FACTBOT_CACHE_TTL", "FACTBOT_LLM", "FACTBOT_USER_LIMIT", "SEARXNG_URL"}},
 	}
@@ -189,6 +226,47 @@ func TestRequirements(t *testing.T) {
 	}
 }
 
+const webSecret = "0123456789abcdef0123456789abcdef"
+
+// The web view is on with a public URL and a secret, and `factbot config`
+// says what is missing otherwise.
+func TestWebFeature(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		on   bool
+		has  string // in Detail when on, in Missing when off
+	}{
+		{"off", map[string]string{}, false, "set FACTBOT_PUBLIC_URL and FACTBOT_WEB_SECRET"},
+		{"secret missing", map[string]string{"FACTBOT_PUBLIC_URL": "https://f.example"}, false, "set FACTBOT_WEB_SECRET ("},
+		{"on", map[string]string{"FACTBOT_PUBLIC_URL": "https://f.example", "FACTBOT_WEB_SECRET": webSecret}, true, "https://f.example/web/ (served on :8080 by factbot serve, or by factbot web); check links last 168h, history links 1h; no operator access"},
+		{"on with operators", map[string]string{"FACTBOT_PUBLIC_URL": "https://f.example", "FACTBOT_WEB_SECRET": webSecret, "FACTBOT_WEB_ADMIN_TOKEN": webSecret}, true, "operators open everything"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := load(tt.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f *Feature
+			for _, ft := range cfg.Features() {
+				if strings.HasPrefix(ft.Name, "Web view") {
+					f = &ft
+				}
+			}
+			if f == nil {
+				t.Fatal("no web view feature")
+			}
+			if f.On != tt.on || cfg.Web.Enabled() != tt.on {
+				t.Errorf("on = %v, Enabled() = %v, want %v", f.On, cfg.Web.Enabled(), tt.on)
+			}
+			if got := f.Detail + f.Missing; !strings.Contains(got, tt.has) {
+				t.Errorf("feature says %q, want it to contain %q", got, tt.has)
+			}
+		})
+	}
+}
+
 func TestMask(t *testing.T) {
 	for in, want := range map[string]string{
 		"AIzaSyA-0123456789abcdefghijklmnopqrstu": "AIza…(39 chars)",
@@ -248,5 +326,26 @@ func TestReadmeTable(t *testing.T) {
 	sort.Strings(vars)
 	if diff := cmp.Diff(vars, inTable); diff != "" {
 		t.Errorf("README's configuration table vs config.Vars (-Vars +README):\n%s", diff)
+	}
+}
+
+func TestLoadFiles(t *testing.T) {
+	dir := t.TempDir()
+	sites, cal := dir+"/exclude.txt", dir+"/calibration.json"
+	os.WriteFile(sites, []byte("# fact-checkers\nwww.Snopes.com\npolitifact.com # PolitiFact\n"), 0o644)
+	os.WriteFile(cal, []byte(`{"offsets": {"supported": 0, "contradicted": 0.5}}`), 0o644)
+	c, err := load(map[string]string{"FACTBOT_EXCLUDE_SITES": sites, "FACTBOT_CALIBRATION": cal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"snopes.com", "politifact.com"}, c.Search.ExcludeSites); d != "" || c.Search.ExcludeSitesFile != sites {
+		t.Errorf("exclusions from %q (-want +got):\n%s", c.Search.ExcludeSitesFile, d)
+	}
+	if c.CalibrationFile != cal || c.Calibration == nil || c.Calibration.Offsets["contradicted"] != 0.5 {
+		t.Errorf("calibration from %q = %+v", c.CalibrationFile, c.Calibration)
+	}
+	os.WriteFile(sites, []byte("not a domain\n"), 0o644)
+	if _, err := load(map[string]string{"FACTBOT_EXCLUDE_SITES": sites}); !strings.Contains(fmt.Sprint(err), "line 1") {
+		t.Errorf("err = %v; want one naming the line", err)
 	}
 }

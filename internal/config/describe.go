@@ -3,10 +3,12 @@ package config
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
@@ -64,6 +66,12 @@ func (c *Config) defaultOf(name string) string {
 		return strings.Join(c.Search.Order, ",")
 	case "FACTBOT_ALLOW_PRIVATE_FETCH":
 		return "0"
+	case "FACTBOT_TEMPERATURE":
+		return strconv.FormatFloat(factcheck.DefaultTemperature, 'g', -1, 64)
+	case "FACTBOT_QUESTIONS", "FACTBOT_COMPACT", "FACTBOT_RECHECK", "FACTBOT_SCORES", "FACTBOT_CRITIC":
+		return "1"
+	case "FACTBOT_CALIBRATION":
+		return "no offsets"
 	case "FACTBOT_DB":
 		return DefaultDB
 	case "FACTBOT_CACHE_TTL":
@@ -74,6 +82,16 @@ func (c *Config) defaultOf(name string) string {
 		return DefaultHTTPAddr
 	case "FACTBOT_USER_LIMIT":
 		return DefaultUserLimit
+	case "FACTBOT_WEB_LINK_TTL":
+		return FormatDuration(c.Web.CheckTTL) + "," + FormatDuration(c.Web.HistoryTTL)
+	case "FACTBOT_TENANT_LIMIT":
+		return DefaultTenantLimit
+	case "FACTBOT_MAX_QUEUE":
+		return fmt.Sprint(DefaultMaxQueue)
+	case "FACTBOT_MAX_CONNS":
+		return fmt.Sprint(DefaultMaxConns)
+	case "FACTBOT_METRICS_ADDR":
+		return "FACTBOT_HTTP_ADDR's"
 	case "DISCORD_APP_ID":
 		return "from the gateway"
 	case "SLACK_API_URL", "DISCORD_API_URL":
@@ -110,7 +128,7 @@ func (c *Config) Features() []Feature {
 	fc := Feature{Name: "Google Fact Check Tools", On: c.Search.FactCheckKey != "", Detail: "search_fact_checks is offered first", Missing: "set FACTCHECK_API_KEY (or GOOGLE_API_KEY)"}
 	fs = append(fs, fc,
 		Feature{Name: "Database", On: true, Detail: fmt.Sprintf("%s, verdicts fresh for %s", c.DB, FormatDuration(c.CacheTTL))},
-		Feature{Name: "HTTP server (factbot serve)", On: true, Detail: c.HTTPAddr + ": /healthz, /metrics and the HTTP-mode webhooks"})
+		c.httpFeature())
 	s, d := c.Slack, c.Discord
 	guild := "commands registered globally"
 	if d.GuildID != "" {
@@ -126,9 +144,41 @@ func (c *Config) Features() []Feature {
 		limit = fmt.Sprintf("%d checks per %s", c.UserLimit.N, FormatDuration(c.UserLimit.Window))
 	}
 	if s.Configured() || d.Configured() {
-		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit})
+		tlimit := "none (off)"
+		if c.TenantLimit != (bot.Limit{}) {
+			tlimit = fmt.Sprintf("%d checks per %s", c.TenantLimit.N, FormatDuration(c.TenantLimit.Window))
+		}
+		fs = append(fs, Feature{Name: "Per-user limit in chat", On: true, Detail: limit},
+			Feature{Name: "Per-workspace/server limit in chat", On: true, Detail: fmt.Sprintf("%s; at most %d requests waiting", tlimit, c.MaxQueue)})
 	}
-	return fs
+	return append(fs, c.webFeature())
+}
+
+func (c *Config) webFeature() Feature {
+	w := c.Web
+	f := feature("Web view (signed links to checks and history)", "", "FACTBOT_PUBLIC_URL", w.PublicURL, "FACTBOT_WEB_SECRET", w.Secret)
+	if f.On {
+		f.Detail = fmt.Sprintf("%s/web/ (served on %s by factbot serve, or by factbot web); check links last %s, history links %s", w.PublicURL, c.HTTPAddr, FormatDuration(w.CheckTTL), FormatDuration(w.HistoryTTL))
+		if w.AdminToken != "" {
+			f.Detail += "; operators open everything with FACTBOT_WEB_ADMIN_TOKEN"
+		} else {
+			f.Detail += "; no operator access (FACTBOT_WEB_ADMIN_TOKEN not set)"
+		}
+	} else {
+		f.Missing += " (the https:// address of factbot serve behind a TLS proxy, and a secret from openssl rand -hex 32)"
+	}
+	return f
+}
+
+func (c *Config) httpFeature() Feature {
+	d := fmt.Sprintf("%s: /healthz, /metrics and the HTTP-mode webhooks; at most %d connections", c.HTTPAddr, c.MaxConns)
+	if c.MetricsAddr != "" {
+		d = fmt.Sprintf("%s: /healthz and the HTTP-mode webhooks; at most %d connections; /metrics on %s", c.HTTPAddr, c.MaxConns, c.MetricsAddr)
+	}
+	if c.Web.Enabled() {
+		d += "; the web view under /web/"
+	}
+	return Feature{Name: "HTTP server (factbot serve)", On: true, Detail: d}
 }
 
 func (c *Config) modelFeature() Feature {

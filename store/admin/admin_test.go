@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/factbot-dev/factbot/factcheck"
-	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 var ctx = context.Background()

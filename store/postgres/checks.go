@@ -356,6 +356,9 @@ func historySQL(tenant string, q *store.HistoryQuery) (string, []any) {
 	if !q.Since.IsZero() {
 		where = append(where, "created_ns >= "+arg(ns(q.Since)))
 	}
+	if u := upper(q); u != "" {
+		where = append(where, "id < "+arg(pgText(u)))
+	}
 	if words := strings.Fields(store.Normalize(q.Search)); len(words) > 0 {
 		where = append(where, "words @@ "+arg(prefixQuery(words))+"::tsquery")
 		for _, w := range words {
@@ -367,6 +370,23 @@ func historySQL(tenant string, q *store.HistoryQuery) (string, []any) {
 	}
 	return "SELECT summary::text FROM checks WHERE " + strings.Join(where, " AND ") +
 		" ORDER BY id DESC LIMIT " + strconv.Itoa(limit(q.Limit)), args
+}
+
+// idTimeLayout is the time prefix of check IDs (see store.NewCheckID).
+const idTimeLayout = "20060102T150405Z"
+
+// upper returns the exclusive upper bound of the IDs q selects, as store
+// computes it: the lower of Until (to the second: IDs start with their
+// time) and Before; "" for none.
+func upper(q *store.HistoryQuery) string {
+	var u string
+	if !q.Until.IsZero() {
+		u = q.Until.UTC().Format(idTimeLayout)
+	}
+	if q.Before != "" && (u == "" || q.Before < u) {
+		u = q.Before
+	}
+	return u
 }
 
 // audienceSQL is visibleTo (store/visibility.go) as a condition: the

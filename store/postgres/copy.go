@@ -31,7 +31,7 @@ const copyBatch = 500
 // as src (db may hold more: records a replica wrote meanwhile).
 func (db *DB) CopyFrom(ctx context.Context, src *store.DB) (CopyStats, error) {
 	var st CopyStats
-	tenants, err := src.AllTenants(ctx)
+	tenants, err := src.UserTenants(ctx)
 	if err != nil {
 		return st, fmt.Errorf("copy: %w", err)
 	}

@@ -61,6 +61,8 @@ func TestSameHistoryAsBbolt(t *testing.T) {
 				{Search: s, Audience: a, Limit: 3},
 				{Search: s, Audience: a, User: "U1", Verdict: labels[n%4], Limit: 1000},
 				{Search: s, Audience: a, Channel: "C0", Since: t0.Add(30 * time.Minute), Limit: 1000},
+				{Search: s, Audience: a, Until: t0.Add(time.Hour), Limit: 1000},
+				{Search: s, Audience: a, User: "U2", Before: "20261129T124000Z", Until: t0.Add(50 * time.Minute), Limit: 5},
 			}
 			for _, q := range qs {
 				n++

@@ -1,8 +1,11 @@
 // Package discordtest is a fake Discord for tests: a local websocket gateway
 // speaking Discord's gateway protocol (HELLO, IDENTIFY, READY, heartbeats,
 // dispatches pushed by the test) and an httptest REST API covering what
-// factbot calls (gateway discovery, channel messages, interaction callbacks,
-// webhook follow-ups and edits, application command overwrites). Every REST
+// factbot calls (gateway discovery, channels, channel messages, interaction
+// callbacks, webhook follow-ups and edits, application command
+// overwrites). Channels added with AddChannel are served by GET
+// /channels/{id} and sent, with their guild, in the GUILD_CREATE that
+// follows READY. Every REST
 // request is recorded for assertions, and the server can be told to answer
 // the next requests with Discord's 429 rate-limit response.
 //
@@ -22,6 +25,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +91,9 @@ type Server struct {
 	nextID     int64
 	messages   map[string]*discordgo.Message // by message id
 	originals  map[string]string             // interaction token -> message id
+	channels   map[string]*discordgo.Channel // by channel id (AddChannel)
+	guildOrder []string                      // guilds of channels, in the order added
+	everyone   map[string]int64              // guild id -> @everyone permissions
 	limits     []*rateLimit
 }
 
@@ -122,6 +129,8 @@ func New(tb testing.TB) *Server {
 		nextID:            1200000000000000000,
 		messages:          map[string]*discordgo.Message{},
 		originals:         map[string]string{},
+		channels:          map[string]*discordgo.Channel{},
+		everyone:          map[string]int64{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	tb.Cleanup(s.Close)
@@ -241,7 +250,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 			s.mu.Lock()
 			s.identifies = append(s.identifies, append(json.RawMessage(nil), p.D...))
 			s.mu.Unlock()
-			if s.dispatchTo(c, "READY", ready, true) != nil {
+			if s.welcome(c, ready) != nil {
 				return
 			}
 		case 6: // resume
@@ -273,6 +282,101 @@ func (s *Server) dispatchTo(c *gwConn, t string, d any, ready bool) error {
 	}
 	s.mu.Unlock()
 	return c.ws.WriteJSON(payload{Op: 0, D: raw, S: &seq, T: t})
+}
+
+// welcome sends READY, then a GUILD_CREATE for each guild with channels,
+// before anything else can be dispatched to c.
+func (s *Server) welcome(c *gwConn, ready any) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	events := []struct {
+		t string
+		d any
+	}{{"READY", ready}}
+	for _, g := range s.guilds() {
+		events = append(events, struct {
+			t string
+			d any
+		}{"GUILD_CREATE", g})
+	}
+	for n, ev := range events {
+		raw, err := json.Marshal(ev.d)
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		s.seq++
+		seq := s.seq
+		if n == 0 {
+			// Marked before READY, as in dispatchTo: Dispatch waits on
+			// wmu, held until the last GUILD_CREATE is written, so
+			// nothing can come between these events.
+			c.ready = true
+			s.notifyLocked()
+		}
+		s.mu.Unlock()
+		if err := c.ws.WriteJSON(payload{Op: 0, D: raw, S: &seq, T: ev.t}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DefaultEveryone is the @everyone role's permissions in the fake's
+// guilds unless SetEveryone says otherwise: view channels, send messages,
+// read their history, use application commands.
+const DefaultEveryone = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
+	discordgo.PermissionReadMessageHistory | discordgo.PermissionUseSlashCommands
+
+// AddChannel makes c known (replacing a channel with its id): GET
+// /channels/{id} answers it, and when c.GuildID is set, clients that
+// identify afterwards receive it in that guild's GUILD_CREATE (a thread
+// among the guild's threads), so that it is in discordgo's state cache.
+// A channel added after a client identified reaches it only over REST.
+func (s *Server) AddChannel(c *discordgo.Channel) {
+	cp := *c
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cp.GuildID != "" && !slices.Contains(s.guildOrder, cp.GuildID) {
+		s.guildOrder = append(s.guildOrder, cp.GuildID)
+	}
+	s.channels[cp.ID] = &cp
+}
+
+// SetEveryone sets the permissions of guildID's @everyone role sent in its
+// GUILD_CREATE (DefaultEveryone if not set).
+func (s *Server) SetEveryone(guildID string, perms int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.everyone[guildID] = perms
+}
+
+// guilds returns the GUILD_CREATE payloads of the guilds with channels.
+func (s *Server) guilds() []*discordgo.Guild {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*discordgo.Guild
+	for _, id := range s.guildOrder {
+		perms, ok := s.everyone[id]
+		if !ok {
+			perms = DefaultEveryone
+		}
+		g := &discordgo.Guild{ID: id, Name: "guild " + id, OwnerID: "1",
+			Roles: []*discordgo.Role{{ID: id, Name: "@everyone", Permissions: perms}}}
+		for _, c := range s.channels {
+			if c.GuildID != id {
+				continue
+			}
+			cp := *c
+			if c.IsThread() {
+				g.Threads = append(g.Threads, &cp)
+			} else {
+				g.Channels = append(g.Channels, &cp)
+			}
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // WaitReady blocks until a gateway connection has identified and received
@@ -499,6 +603,19 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 				"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1,
 			},
 		}, nil
+
+	case r.Method == "GET" && is("channels", "*"):
+		s.mu.Lock()
+		c, ok := s.channels[seg[1]]
+		var cp discordgo.Channel
+		if ok {
+			cp = *c
+		}
+		s.mu.Unlock()
+		if !ok {
+			return http.StatusNotFound, apiError(10003, "Unknown Channel"), nil
+		}
+		return http.StatusOK, &cp, nil
 
 	case r.Method == "POST" && is("channels", "*", "messages"):
 		return s.createMessage(seg[1], body)

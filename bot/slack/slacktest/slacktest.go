@@ -1,6 +1,6 @@
 // Package slacktest is a fake Slack for tests: an httptest Web API
 // (auth.test, chat.postMessage, chat.update, chat.postEphemeral,
-// apps.connections.open), response_url endpoints, and a local websocket
+// conversations.info, apps.connections.open), response_url endpoints, and a local websocket
 // server speaking Socket Mode (hello, envelopes, acks by envelope_id,
 // pings). Point the real slack-go client at URL().
 package slacktest
@@ -24,6 +24,21 @@ const (
 	BotUserID = "UBOT"
 	BotID     = "BBOT"
 	TeamID    = "T1"
+)
+
+// ChannelKind is what conversations.info says a conversation is.
+type ChannelKind string
+
+// Channel kinds for SetChannel.
+const (
+	PublicChannel  ChannelKind = "public"  // is_channel
+	PrivateChannel ChannelKind = "private" // is_channel and is_private
+	LegacyGroup    ChannelKind = "group"   // a private channel from before 2021: is_group and is_private
+	IM             ChannelKind = "im"      // a direct message
+	MPIM           ChannelKind = "mpim"    // a group direct message
+	// NotFound answers {"ok":false,"error":"channel_not_found"}, as for a
+	// private channel the bot is not in.
+	NotFound ChannelKind = "not_found"
 )
 
 // Call is one Web API or response_url call received.
@@ -68,6 +83,8 @@ type Server struct {
 	mu      sync.Mutex
 	calls   []Call
 	limited map[string][]string // method → Retry-After values to answer first
+	kinds   map[string]ChannelKind
+	hang    map[string]int // method → calls still to hang
 	seq     int
 	envSeq  int
 	conn    *websocket.Conn
@@ -78,7 +95,7 @@ type Server struct {
 // NewServer starts a fake Slack.
 func NewServer() *Server {
 	s := &Server{Calls: make(chan Call, 10000), Acks: make(chan Ack, 10000), Connected: make(chan struct{}, 10),
-		limited: map[string][]string{}, closed: make(chan struct{})}
+		limited: map[string][]string{}, kinds: map[string]ChannelKind{}, hang: map[string]int{}, closed: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/{method}", s.api)
 	mux.HandleFunc("/response/{id}", s.response)
@@ -111,6 +128,60 @@ func (s *Server) RateLimit(method string, retryAfter ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.limited[method] = append(s.limited[method], retryAfter...)
+}
+
+// SetChannel sets what conversations.info answers for the channel id.
+// Channels not set answer by their id, as Slack names them: D… an IM, G… a
+// legacy private group, anything else a public channel.
+func (s *Server) SetChannel(id string, kind ChannelKind) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kinds[id] = kind
+}
+
+func (s *Server) channelKind(id string) ChannelKind {
+	s.mu.Lock()
+	k, ok := s.kinds[id]
+	s.mu.Unlock()
+	switch {
+	case ok:
+		return k
+	case strings.HasPrefix(id, "D"):
+		return IM
+	case strings.HasPrefix(id, "G"):
+		return LegacyGroup
+	}
+	return PublicChannel
+}
+
+// conversationInfo is conversations.info's answer for id.
+func (s *Server) conversationInfo(id string) map[string]any {
+	kind := s.channelKind(id)
+	if id == "" || kind == NotFound {
+		return map[string]any{"ok": false, "error": "channel_not_found"}
+	}
+	c := map[string]any{"id": id, "created": 1700000000, "is_archived": false,
+		"is_channel": kind == PublicChannel || kind == PrivateChannel, "is_group": kind == LegacyGroup,
+		"is_im": kind == IM, "is_mpim": kind == MPIM,
+		"is_private": kind == PrivateChannel || kind == LegacyGroup || kind == MPIM}
+	switch kind {
+	case IM:
+		c["user"] = "U0"
+	case MPIM:
+		c["name"] = "mpdm-a--b--c-1"
+	default:
+		c["name"] = "channel-" + strings.ToLower(id)
+	}
+	return map[string]any{"ok": true, "channel": c}
+}
+
+// Hang makes the next n calls of method hang: they are recorded as
+// method+" (hung)" and never answered, until the caller gives up or the
+// server closes.
+func (s *Server) Hang(method string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hang[method] += n
 }
 
 // Recorded returns every call so far, optionally only of the given methods.
@@ -158,6 +229,17 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		s.record(Call{Method: method + " (429)"})
 		return
 	}
+	if s.hang[method] > 0 {
+		s.hang[method]--
+		s.mu.Unlock()
+		r.ParseForm()
+		s.record(Call{Method: method + " (hung)", Form: r.PostForm})
+		select {
+		case <-r.Context().Done():
+		case <-s.closed:
+		}
+		return
+	}
 	s.seq++
 	ts := fmt.Sprintf("1700000000.%06d", s.seq)
 	s.mu.Unlock()
@@ -185,6 +267,9 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	case "chat.postEphemeral":
 		s.record(c)
 		writeJSON(w, map[string]any{"ok": true, "message_ts": ts})
+	case "conversations.info":
+		s.record(c)
+		writeJSON(w, s.conversationInfo(c.Form.Get("channel")))
 	default:
 		s.record(c)
 		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})

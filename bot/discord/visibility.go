@@ -1,0 +1,253 @@
+package discord
+
+import (
+	"context"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
+// Who can read the channel a request comes from decides who may find its
+// check later (store.Request.Visibility; bot.Audience). The adapter reads
+// the channel from the gateway's state cache, else from GET
+// /channels/{id} (cached per channel). A guild channel everyone can view
+// is public; one whose @everyone overwrite denies View Channel (or in a
+// server whose @everyone role cannot view channels, without an overwrite
+// allowing it) is private, and so are private threads; a thread is as
+// visible as its parent. Anything it cannot tell is unknown, which the
+// core treats as not public.
+const (
+	// visTTL is how long a channel read over REST is trusted.
+	visTTL = 10 * time.Minute
+	// visErrTTL is how long a failed read stands before the next request
+	// tries again, so that a burst costs one failed call.
+	visErrTTL = 30 * time.Second
+	// visMax bounds the channels cached.
+	visMax = 10000
+	// visTimeout bounds one channel read (it runs before the
+	// acknowledgement).
+	visTimeout = 1500 * time.Millisecond
+)
+
+// visEntry is a channel read over REST (nil if it failed), or a read in
+// flight.
+type visEntry struct {
+	done  chan struct{} // closed once c and until are set
+	c     *discordgo.Channel
+	until time.Time
+}
+
+// messageVisibility is who can read the channel of a gateway message:
+// outside a guild the bot only receives direct messages.
+func (a *Adapter) messageVisibility(ctx context.Context, m *discordgo.Message) store.Visibility {
+	if m.GuildID == "" {
+		return store.VisibilityDM
+	}
+	return a.guildVisibility(ctx, m.GuildID, m.ChannelID)
+}
+
+// interactionVisibility is who can read the channel an interaction comes
+// from. Outside a guild it is the bot's DM unless Discord says it comes
+// from another private channel (a user-installed app in someone's DM or
+// group DM), whose type is read.
+func (a *Adapter) interactionVisibility(ctx context.Context, i *discordgo.Interaction) store.Visibility {
+	if i.GuildID != "" {
+		return a.guildVisibility(ctx, i.GuildID, i.ChannelID)
+	}
+	if i.Context != discordgo.InteractionContextPrivateChannel {
+		return store.VisibilityDM
+	}
+	switch c := a.channel(ctx, i.ChannelID); {
+	case c == nil:
+		return store.VisibilityUnknown
+	case c.Type == discordgo.ChannelTypeDM:
+		return store.VisibilityDM
+	case c.Type == discordgo.ChannelTypeGroupDM:
+		return store.VisibilityGroup
+	}
+	return store.VisibilityUnknown
+}
+
+// guildVisibility classifies a guild channel or thread.
+func (a *Adapter) guildVisibility(ctx context.Context, guildID, channelID string) store.Visibility {
+	c := a.channel(ctx, channelID)
+	if c == nil {
+		return store.VisibilityUnknown
+	}
+	switch c.Type {
+	case discordgo.ChannelTypeGuildPrivateThread:
+		return store.VisibilityPrivate
+	case discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildNewsThread:
+		// Whoever can view the parent can view its public threads.
+		if c.ParentID == "" {
+			return store.VisibilityUnknown
+		}
+		parent := a.channel(ctx, c.ParentID)
+		if parent == nil || !readable(parent.Type) {
+			return store.VisibilityUnknown
+		}
+		c = parent
+	default:
+		if !readable(c.Type) {
+			return store.VisibilityUnknown
+		}
+	}
+	if a.restricted(guildID, c) {
+		return store.VisibilityPrivate
+	}
+	return store.VisibilityPublic
+}
+
+// readable reports whether t is a guild channel whose messages those who
+// can view it read: text, announcement, forum and media channels, and the
+// text chat of voice and stage channels.
+func readable(t discordgo.ChannelType) bool {
+	switch t {
+	case discordgo.ChannelTypeGuildText, discordgo.ChannelTypeGuildNews, discordgo.ChannelTypeGuildForum,
+		discordgo.ChannelTypeGuildMedia, discordgo.ChannelTypeGuildVoice, discordgo.ChannelTypeGuildStageVoice:
+		return true
+	}
+	return false
+}
+
+// restricted reports whether @everyone cannot view c: its @everyone
+// overwrite (the role whose id is the guild's) denies View Channel, or the
+// @everyone role itself lacks it (when the state cache knows the role) and
+// no overwrite allows it.
+func (a *Adapter) restricted(guildID string, c *discordgo.Channel) bool {
+	allowed := false
+	for _, o := range c.PermissionOverwrites {
+		if o == nil || o.Type != discordgo.PermissionOverwriteTypeRole || o.ID != guildID {
+			continue
+		}
+		if o.Deny&discordgo.PermissionViewChannel != 0 {
+			return true
+		}
+		allowed = o.Allow&discordgo.PermissionViewChannel != 0
+	}
+	if allowed {
+		return false
+	}
+	perms, ok := a.s.everyonePermissions(guildID)
+	return ok && perms&(discordgo.PermissionViewChannel|discordgo.PermissionAdministrator) == 0
+}
+
+// channel returns the channel from the state cache, else read over REST
+// once per channel and visTTL (concurrent requests wait for the read in
+// flight); nil if it cannot be had.
+func (a *Adapter) channel(ctx context.Context, id string) *discordgo.Channel {
+	if id == "" {
+		return nil
+	}
+	if c, ok := a.s.cachedChannel(id); ok {
+		return c
+	}
+	now := a.cfg.Now()
+	a.visMu.Lock()
+	if e, ok := a.visCache[id]; ok {
+		pending := !closed(e.done)
+		if pending || now.Before(e.until) {
+			a.visMu.Unlock()
+			select {
+			case <-e.done: // set before done was closed
+				return e.c
+			case <-ctx.Done():
+				return nil
+			}
+		}
+	}
+	if len(a.visCache) >= visMax {
+		a.pruneChannels(now)
+	}
+	e := &visEntry{done: make(chan struct{})}
+	a.visCache[id] = e
+	a.visMu.Unlock()
+
+	// The read is shared: one requester giving up must not fail the others.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), visTimeout)
+	defer cancel()
+	var c *discordgo.Channel
+	err := a.rest.do(cctx, func(o ...discordgo.RequestOption) error {
+		var err error
+		c, err = a.s.Channel(id, o...)
+		return err
+	})
+	ttl := visTTL
+	if err != nil {
+		c, ttl = nil, visErrTTL
+		a.log.Warn("read channel failed; the request's visibility is unknown (not public)", "channel", id, "err", err)
+	}
+	a.visMu.Lock()
+	e.c, e.until = c, a.cfg.Now().Add(ttl)
+	a.visMu.Unlock()
+	close(e.done)
+	return c
+}
+
+// pruneChannels drops expired entries, and every finished one if that is
+// not enough. a.visMu must be held.
+func (a *Adapter) pruneChannels(now time.Time) {
+	for id, e := range a.visCache {
+		if closed(e.done) && !now.Before(e.until) {
+			delete(a.visCache, id)
+		}
+	}
+	if len(a.visCache) < visMax {
+		return
+	}
+	for id, e := range a.visCache {
+		if closed(e.done) {
+			delete(a.visCache, id)
+		}
+	}
+}
+
+func closed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// cachedChannel returns a copy of the channel from the state cache.
+func (g gateway) cachedChannel(id string) (*discordgo.Channel, bool) {
+	st := g.State
+	if st == nil {
+		return nil, false
+	}
+	c, err := st.Channel(id)
+	if err != nil || c == nil {
+		return nil, false
+	}
+	st.RLock()
+	defer st.RUnlock()
+	cp := *c
+	cp.PermissionOverwrites = nil
+	for _, o := range c.PermissionOverwrites {
+		if o != nil {
+			o := *o
+			cp.PermissionOverwrites = append(cp.PermissionOverwrites, &o)
+		}
+	}
+	return &cp, true
+}
+
+// everyonePermissions returns the permissions of the guild's @everyone
+// role (whose id is the guild's) if the state cache has it.
+func (g gateway) everyonePermissions(guildID string) (int64, bool) {
+	st := g.State
+	if st == nil {
+		return 0, false
+	}
+	r, err := st.Role(guildID, guildID)
+	if err != nil || r == nil {
+		return 0, false
+	}
+	st.RLock()
+	defer st.RUnlock()
+	return r.Permissions, true
+}

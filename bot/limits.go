@@ -1,0 +1,112 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
+// MetaPerson is the Request.Meta key naming who asked, across every tenant
+// the person can ask in: the per-person limits count by it. Adapters set it
+// where a user id is wider than a tenant (a Discord user id is global, so a
+// person has one limit whatever the servers they share with the bot); when
+// it is empty the person is the tenant's user (Tenant and User).
+const MetaPerson = "person"
+
+// Defaults of the limits beyond DefaultUserLimit.
+var (
+	// DefaultTenantLimit bounds the checks of one tenant (a Slack workspace,
+	// a Discord server): FACTBOT_TENANT_LIMIT's default, 100 per hour.
+	DefaultTenantLimit = Limit{N: 100, Window: time.Hour}
+	// DefaultFeedbackLimit bounds one person's "Wrong verdict?" reports:
+	// 10 per hour.
+	DefaultFeedbackLimit = Limit{N: 10, Window: time.Hour}
+)
+
+// DefaultMaxQueue is FACTBOT_MAX_QUEUE's default: the requests waiting for
+// a worker before new ones are refused.
+const DefaultMaxQueue = 100
+
+// Person names who acts, for the per-person limits: ID is unique on
+// Platform across every tenant the person can act in (see MetaPerson). An
+// empty ID means the tenant's user.
+type Person struct {
+	Platform string
+	ID       string
+}
+
+// personOf is who asked r.
+func personOf(r *store.Request) Person {
+	return Person{Platform: r.Platform, ID: r.Meta[MetaPerson]}
+}
+
+// key is the limiters' key of p, who is user in tenant.
+func (p Person) key(tenant, user string) string {
+	if p.ID != "" {
+		return p.Platform + "\x00" + p.ID
+	}
+	return p.Platform + "\x00" + tenant + "\x00" + user
+}
+
+// limits are the service's rate limits and the queue bound.
+type limits struct {
+	user, tenant, feedback *userLimiter
+}
+
+func newLimits(o Options) *limits {
+	return &limits{user: newUserLimiter(o.UserLimit), tenant: newUserLimiter(o.TenantLimit),
+		feedback: newUserLimiter(o.FeedbackLimit)}
+}
+
+// admit counts a request of person in tenant against the per-person and
+// per-tenant limits and returns the refusal to show when one is reached
+// ("" when the request may go on). A refused request counts against
+// neither.
+func (s *Service) admit(r *store.Request, now time.Time) string {
+	pk := personOf(r).key(r.Tenant, r.User)
+	ok, next := s.limits.user.allow(pk, now)
+	if !ok {
+		return fmt.Sprintf(msgUserLimit, s.opts.UserLimit.N, fmtDuration(s.opts.UserLimit.Window), next.UTC().Format("15:04"))
+	}
+	tk := r.Platform + "\x00" + r.Tenant
+	if ok, next := s.limits.tenant.allow(tk, now); !ok {
+		s.limits.user.undo(pk, now)
+		return fmt.Sprintf(msgTenantLimit, s.opts.TenantLimit.N, fmtDuration(s.opts.TenantLimit.Window), next.UTC().Format("15:04"))
+	}
+	s.mu.Lock()
+	full := s.opts.MaxQueue > 0 && len(s.queue) >= s.opts.MaxQueue
+	s.mu.Unlock()
+	if full {
+		s.limits.user.undo(pk, now)
+		s.limits.tenant.undo(tk, now)
+		return msgBusy
+	}
+	return ""
+}
+
+// admitFeedback counts one feedback of person (user in tenant); false
+// means the person reached the feedback limit.
+func (s *Service) admitFeedback(p Person, tenant, user string, now time.Time) bool {
+	ok, _ := s.limits.feedback.allow(p.key(tenant, user), now)
+	return ok
+}
+
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d == time.Hour:
+		return "hour"
+	case d == time.Minute:
+		return "minute"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%d hours", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return d.String()
+}
+
+// ErrFeedbackLimit is wrapped by Feedback's error when the person reached
+// the feedback limit.
+var ErrFeedbackLimit = errors.New("bot: feedback limit reached")

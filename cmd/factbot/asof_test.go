@@ -1,0 +1,286 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/factbot-dev/factbot/eval"
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+)
+
+// latePage says in its metadata that it was published in June 2024.
+const latePage = `<!doctype html><html><head><title>Wall seen at last</title>
+<meta property="article:published_time" content="2024-06-01T10:00:00Z"></head><body>
+<article><h1>Wall seen at last</h1><p>LATE-PAGE-TEXT: in 2024 an astronaut photographed the wall with the naked eye, a first that settles the question.</p>
+<p>The photograph was taken from the station's cupola at dawn, when the low sun casts long shadows.</p></article></body></html>`
+
+// recordingTavily is a fake Tavily that answers every query with results
+// and keeps the requests' bodies.
+func recordingTavily(t *testing.T, results []map[string]any) (*httptest.Server, func() []map[string]any) {
+	var mu sync.Mutex
+	var reqs []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			http.Error(w, `{"detail":{"error":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		reqs = append(reqs, body)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"query": body["query"], "results": results, "response_time": 0.1})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []map[string]any {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(reqs)
+	}
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A check as of a date: the provider is asked for results up to that day,
+// and results and pages dated later, and excluded sites, never reach the
+// model; the date is the model's today, and the speaker and source are in
+// the claim's prompt.
+func TestCheckAsOfAndExcludedSites(t *testing.T) {
+	var w *world
+	var lateURL string
+	w = newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
+		switch r.Turns() {
+		case 0:
+			return searchCall("great wall seen from space")
+		case 1:
+			return readCall(lateURL)
+		default:
+			return verdictReply("contradicted", "medium", "Only the old source was seen.")
+		}
+	}))
+	pages := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(rw, latePage)
+	}))
+	t.Cleanup(pages.Close)
+	lateURL = pages.URL + "/late"
+	tavily, requests := recordingTavily(t, []map[string]any{
+		{"title": "Old myth page", "url": "https://old.example.com/myth", "content": "OLD-RESULT: the wall is not visible.", "score": 0.9, "published_date": "2023-05-01"},
+		{"title": "New claim page", "url": "https://new.example.com/seen", "content": "NEW-RESULT: the wall was seen.", "score": 0.8, "published_date": "2024-06-01"},
+		{"title": "Snopes on the wall", "url": "https://www.snopes.com/fact-check/great-wall/", "content": "SNOPES-RESULT: Rating: False.", "score": 0.7},
+		{"title": "Wall seen at last", "url": lateURL, "content": "An undated result whose page is dated later.", "score": 0.6},
+	})
+	w.env["FACTBOT_TAVILY_URL"] = tavily.URL
+	exclude := writeFile(t, "exclude.txt", "# fact-checkers\nsnopes.com\n")
+
+	rep, _ := w.checkJSON("--no-store", "--as-of", "2024-03-01", "--speaker", "A senator", "--source", "Twitter", "--exclude-sites", exclude, wallClaim)
+
+	reqs := requests()
+	if len(reqs) == 0 {
+		t.Fatal("Tavily was never asked")
+	}
+	for _, r := range reqs {
+		if r["end_date"] != "2024-03-01" || fmt.Sprint(r["exclude_domains"]) != "[snopes.com]" {
+			t.Errorf("Tavily request end_date %v exclude_domains %v; want 2024-03-01 [snopes.com]", r["end_date"], r["exclude_domains"])
+		}
+	}
+	sawOld, verifications := false, 0
+	for _, r := range w.gemini.Requests() {
+		text := r.AllText()
+		for _, banned := range []string{"NEW-RESULT", "new.example.com", "SNOPES-RESULT", "snopes.com", "LATE-PAGE-TEXT"} {
+			if strings.Contains(text, banned) {
+				t.Errorf("%q reached the model", banned)
+			}
+		}
+		sawOld = sawOld || strings.Contains(text, "OLD-RESULT")
+		if !slices.Contains(r.ToolNames(), factcheck.ToolWebSearch) {
+			continue // extraction, the plan and the critic: not the research prompt
+		}
+		verifications++
+		if !strings.Contains(r.System, "Today is 2024-03-01") {
+			t.Error("the verification prompt's today is not the as-of date")
+		}
+		if u := r.FirstUserText(); !strings.Contains(u, "Made by: A senator") || !strings.Contains(u, "Where it appeared: Twitter") {
+			t.Errorf("the claim's prompt lacks its speaker and source:\n%s", u)
+		}
+	}
+	if !sawOld || verifications == 0 {
+		t.Errorf("the result published before the date never reached the model (%d verification requests)", verifications)
+	}
+	var notes []string
+	for _, ev := range rep.Claims[0].Trace {
+		if ev.Kind == "note" {
+			notes = append(notes, ev.Note)
+		}
+	}
+	joined := strings.Join(notes, "\n")
+	for _, want := range []string{"dropped 1 result(s) published after the as-of date", "dropped 1 result(s) from excluded sites", "read " + lateURL + ": dropped, published 2024-06-01, after 2024-03-01"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("trace notes lack %q:\n%s", want, joined)
+		}
+	}
+}
+
+func TestCheckAsOfBadDate(t *testing.T) {
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		t.Error("the model was called")
+		return geminitest.Text("")
+	})
+	_, stderr, code := w.run("check", "--as-of", "1 March 2024", wallClaim)
+	if code != exitUsage || !strings.Contains(stderr, "YYYY-MM-DD") {
+		t.Errorf("exit %d, stderr %q; want a usage error asking for YYYY-MM-DD", code, stderr)
+	}
+}
+
+// recordingBrave is a fake Brave Search that answers every query with one
+// result and keeps the requests' parameters.
+func recordingBrave(t *testing.T) (*httptest.Server, func() []url.Values) {
+	var mu sync.Mutex
+	var reqs []url.Values
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		reqs = append(reqs, r.URL.Query())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"type":"search","web":{"type":"search","results":[
+			{"title":"Council minutes","url":"https://council.example/minutes","description":"OLD-MINUTES: the council voted.","page_age":"2019-03-04T00:00:00"},
+			{"title":"Library opens","url":"https://news.example/library","description":"LATER-NEWS: the library opened.","page_age":"2021-05-01T00:00:00"},
+			{"title":"PolitiFact","url":"https://www.politifact.com/factchecks/library/","description":"POLITIFACT: True."}]}}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []url.Values {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(reqs)
+	}
+}
+
+// AVeriTeC data is verified claim by claim as given: no extraction call,
+// no fact-check search, each claim as of its date with its speaker and
+// source, and the summary says so.
+func TestEvalAVeriTeCHonest(t *testing.T) {
+	var mu sync.Mutex
+	var reqs []*geminitest.Request
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		mu.Lock()
+		reqs = append(reqs, r)
+		mu.Unlock()
+		if isExtraction(r) {
+			t.Error("an AVeriTeC claim went through extraction")
+			return claimsReply()
+		}
+		if r.Turns() == 0 {
+			return searchCall("exampleton")
+		}
+		return verdictReply("supported", "medium", "scripted")
+	})
+	brave, braveReqs := recordingBrave(t)
+	w.env["BRAVE_API_KEY"] = "BSA-test"
+	w.env["FACTBOT_BRAVE_URL"] = brave.URL
+	w.env["FACTBOT_SEARCH"] = "brave"
+	w.env["GOOGLE_API_KEY"] = "google-key" // fact-check search is configured
+	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_dev_fixture.json")
+	exclude := filepath.Join("..", "..", "eval", "averitec-exclude.txt")
+
+	stdout, stderr, code := w.run("eval", "--dataset", dataset, "--exclude-sites", exclude, "--json", "--quiet", "--concurrency", "1")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	var s eval.Summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("not a JSON summary: %v\n%s", err, stdout)
+	}
+	if s.Scored != 5 || s.NoClaim != 0 {
+		t.Errorf("scored %d, no claim %d; want 5, 0", s.Scored, s.NoClaim)
+	}
+	if st := s.Setup; st == nil || !st.AsGiven || !st.AsOf || st.Dated != 4 || st.FactChecks || fmt.Sprint(st.Search) != "[brave]" || st.ExcludeSites != exclude || st.ExcludedSites < 10 {
+		t.Errorf("setup = %+v", s.Setup)
+	}
+	sawOld := false
+	for _, r := range reqs {
+		if slices.Contains(r.ToolNames(), factcheck.ToolFactChecks) {
+			t.Errorf("search_fact_checks offered: %v", r.ToolNames())
+		}
+		text := r.AllText()
+		if strings.Contains(text, "POLITIFACT") {
+			t.Error("an excluded site's result reached the model")
+		}
+		if strings.Contains(r.FirstUserText(), "approved a new library") { // claimed 12 March 2019
+			if !strings.Contains(r.System, "Today is 2019-03-12") || !strings.Contains(r.FirstUserText(), "Made by: A council member") || !strings.Contains(r.FirstUserText(), "Where it appeared: Facebook") {
+				t.Errorf("claim 0's request lacks its date, speaker or source:\n%s\n%s", r.System, r.FirstUserText())
+			}
+			if strings.Contains(text, "LATER-NEWS") {
+				t.Error("a result published after the claim's date reached the model")
+			}
+			sawOld = sawOld || strings.Contains(text, "OLD-MINUTES")
+		}
+	}
+	if !sawOld {
+		t.Error("the result dated before the claim never reached the model")
+	}
+	var freshness []string
+	for _, q := range braveReqs() {
+		freshness = append(freshness, q.Get("freshness"))
+		if !strings.Contains(q.Get("q"), "-site:politifact.com") {
+			t.Errorf("Brave query %q does not exclude politifact.com", q.Get("q"))
+		}
+	}
+	slices.Sort(freshness)
+	want := []string{"", "1990-01-01to2019-03-12", "1990-01-01to2020-06-01", "1990-01-01to2021-01-05", "1990-01-01to2022-09-30"}
+	if fmt.Sprint(freshness) != fmt.Sprint(want) {
+		t.Errorf("Brave freshness = %q; want %q", freshness, want)
+	}
+
+	// The table states the setup.
+	stdout, stderr, code = w.run("eval", "--dataset", dataset, "--quiet", "--limit", "1", "--no-as-of", "--allow-fact-checks")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{"search brave; fact-check search on; claims verified as given (no extraction); no date restriction; no sites excluded"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	last := reqs[len(reqs)-1]
+	if !slices.Contains(last.ToolNames(), factcheck.ToolFactChecks) {
+		t.Errorf("--allow-fact-checks: tools %v", last.ToolNames())
+	}
+	if q := braveReqs(); q[len(q)-1].Has("freshness") {
+		t.Errorf("--no-as-of: Brave asked with freshness %q", q[len(q)-1].Get("freshness"))
+	}
+}
+
+func TestEvalFit(t *testing.T) {
+	results := filepath.Join("..", "..", "eval", "testdata", "calibration_results.jsonl")
+	out := filepath.Join(t.TempDir(), "calibration.json")
+	_, stderr, code := runApp(t.Context(), "eval", "--fit", results, "--fit-out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	// The offsets eval's TestFitCalibration works out by hand.
+	cal, err := factcheck.LoadCalibration(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Offsets[factcheck.Contradicted] != 0.5 || cal.Offsets[factcheck.Unverifiable] != 0.5 || !strings.Contains(stderr, "FACTBOT_CALIBRATION="+out) {
+		t.Errorf("offsets %v; stderr %q", cal.Offsets, stderr)
+	}
+}

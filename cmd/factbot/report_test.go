@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/factcheck"
+)
+
+// TestWriteReportSaysWhereQuotesWereFound compares the terminal report of
+// one claim cited from every place a quote can be found with
+// testdata/report/quote-places.golden.
+func TestWriteReportSaysWhereQuotesWereFound(t *testing.T) {
+	ev := func(title string, m factcheck.QuoteMatch) factcheck.Evidence {
+		return factcheck.Evidence{SourceURL: "https://example.org/" + string(m.Place), SourceTitle: title, Supports: true,
+			QuoteOrSummary: "Revenue grew by 130 percent in 2023", QuoteFound: m.Found(), QuoteMatch: m}
+	}
+	rep := &factcheck.Report{Claims: []*factcheck.Verdict{{
+		Claim: "Revenue grew by 130 percent in 2023.", Verdict: factcheck.Supported, Confidence: factcheck.Medium,
+		Reasoning: "The annual report says so.",
+		Evidence: []factcheck.Evidence{
+			ev("Annual report", factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}),
+			ev("Annual report (PDF)", factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}),
+			ev("News search result", factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}),
+			ev("Revenue grew by 130 percent in 2023", factcheck.QuoteMatch{Place: factcheck.QuoteInTitle}),
+			ev("A blog", factcheck.QuoteMatch{}),
+		},
+	}}}
+	var b bytes.Buffer
+	writeReport(&b, rep, "20261130T000000Z-abcd")
+	golden := filepath.Join("testdata", "report", "quote-places.golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), b.String()); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/web"
+)
+
+func init() {
+	register("web", command{summary: "serve the web view of checks and history alone, or print a signed link", run: runWeb})
+}
+
+// webListening, if set, is told the web server's address (tests).
+var webListening func(addr net.Addr)
+
+// webErr says what the web view lacks, or nil when it is on.
+func webErr(cfg *config.Config) error {
+	const hint = "the web view needs FACTBOT_PUBLIC_URL (the https:// address people open) and FACTBOT_WEB_SECRET (openssl rand -hex 32)"
+	switch {
+	case cfg.Web.PublicURL == "":
+		return &usererr.Config{Var: "FACTBOT_PUBLIC_URL", Msg: "not set", Hint: hint}
+	case cfg.Web.Secret == "":
+		return &usererr.Config{Var: "FACTBOT_WEB_SECRET", Msg: "not set", Hint: hint}
+	}
+	return nil
+}
+
+// webLinks makes the signed links to the web view; nil when it is off.
+func webLinks(cfg *config.Config) *web.Links {
+	if !cfg.Web.Enabled() {
+		return nil
+	}
+	return web.NewLinks(cfg.Web.PublicURL, cfg.Web.Secret, cfg.Web.CheckTTL, cfg.Web.HistoryTTL, nil)
+}
+
+// mountWeb adds the web view under /web/ to mux when it is configured.
+func mountWeb(cfg *config.Config, db *store.DB, mux *http.ServeMux, log *slog.Logger) {
+	if !cfg.Web.Enabled() {
+		return
+	}
+	mux.Handle("/web/", web.New(web.Options{Store: db, Secret: cfg.Web.Secret, AdminToken: cfg.Web.AdminToken, Logger: log}))
+	log.Info("web view: enabled", "url", cfg.Web.PublicURL+"/web/", "operators", cfg.Web.AdminToken != "")
+}
+
+func runWeb(ctx context.Context, a *app, args []string) error {
+	fs, tenant := newStoreFlags(a, "web", "factbot web [--addr A] [--tenant T] [--link ID | --history] [--viewer U]\n\nServes the web view (under /web/) of the database alone, for a database used\nfrom the terminal; factbot serve serves it too, beside the bots. With --link or\n--history it prints a signed link instead and exits.")
+	addr := fs.String("addr", "", "HTTP address (default FACTBOT_HTTP_ADDR, else "+config.DefaultHTTPAddr+")")
+	link := fs.String("link", "", "print a signed link to the check with this id and exit")
+	history := fs.Bool("history", false, "print a signed link to the tenant's history and exit")
+	viewer := fs.String("viewer", "", "whom a printed link is for: their private checks show (default USER)")
+	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {
+		return err
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	if err := webErr(cfg); err != nil {
+		return err
+	}
+	if *link != "" && *history {
+		return usagef("--link and --history: choose one")
+	}
+	db, err := openExistingStore(cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if *viewer == "" {
+		*viewer = cfg.User
+	}
+	switch {
+	case *link != "":
+		if _, err := db.Check(ctx, *tenant, *link); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return usagef("no check %s in tenant %s (factbot history lists them)", *link, *tenant)
+			}
+			return err
+		}
+		fmt.Fprintln(a.stdout, webLinks(cfg).CheckURL(*tenant, *viewer, *link))
+		return nil
+	case *history:
+		fmt.Fprintln(a.stdout, webLinks(cfg).HistoryURL(*tenant, *viewer, ""))
+		return nil
+	}
+	if *addr == "" {
+		*addr = cfg.HTTPAddr
+	}
+	log := serveLogger(a)
+	mux := http.NewServeMux()
+	mountWeb(cfg, db, mux, log)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", *addr, err), Hint: "a free host:port, also settable with --addr", Err: err}
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("factbot web: listening", "addr", ln.Addr().String(), "db", cfg.DB)
+	if webListening != nil {
+		webListening(ln.Addr())
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		return fmt.Errorf("http: %w", err)
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(sctx)
+	return nil
+}

@@ -1,0 +1,131 @@
+package factcheck_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	fct "github.com/factbot-dev/factbot/factcheck/factchecktest"
+	"github.com/factbot-dev/factbot/search"
+)
+
+// requestText is everything a request shows the model.
+func requestText(t *testing.T, r *factcheck.ModelRequest) string {
+	t.Helper()
+	b, err := json.Marshal(r.Messages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.System + "\n" + string(b)
+}
+
+func TestCheckAsClaimAsOf(t *testing.T) {
+	const claim = "The Great Wall is visible from space"
+	const oldURL, newURL, latePage = "https://old.example/wall", "https://new.example/wall", "https://late.example/wall"
+	asOf := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := &fct.Searcher{Results: map[string][]search.Result{"wall": {
+		{Title: "Old", URL: oldURL, Snippet: "OLD-SNIPPET", PublishedAt: time.Date(2019, 12, 31, 0, 0, 0, 0, time.UTC)},
+		{Title: "New", URL: newURL, Snippet: "NEW-SNIPPET", Published: "January 2, 2020"},
+		{Title: "Snopes", URL: "https://www.snopes.com/wall", Snippet: "SNOPES-SNIPPET"},
+		{Title: "Undated", URL: latePage, Snippet: "undated in the results"},
+	}}}
+	r := &fct.Reader{Pages: map[string]*search.Page{
+		latePage: {Title: "Late", Text: "LATE-PAGE-TEXT", Published: "2021-05-01", PublishedAt: time.Date(2021, 5, 1, 0, 0, 0, 0, time.UTC)},
+	}}
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("web_search", map[string]string{"query": "wall"}),
+		fct.Call("read_page", map[string]string{"url": latePage}),
+		fct.Call("read_page", map[string]string{"url": "https://www.snopes.com/wall"}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "medium", Reasoning: "old source", Evidence: []fct.Evidence{}}),
+	)}
+	// The verdict cites nothing: sent back to the model, it would need
+	// another scripted turn; this test is about what the model saw.
+	c := &factcheck.Checker{Model: m, Search: s, Reader: r, ExcludeSites: []string{"snopes.com"}, Options: factcheck.Options{NoRecheck: true}}
+	rep, err := c.Check(context.Background(), factcheck.Input{Text: "  " + claim + "\n", AsClaim: true, AsOf: asOf, Speaker: "A blogger", Source: "Facebook"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Claims) != 1 || rep.Claims[0].Claim != claim || rep.Claims[0].Start != 2 || rep.Claims[0].End != 2+len(claim) {
+		t.Fatalf("claims = %+v; want the text itself, at [2,%d)", rep.Claims, 2+len(claim))
+	}
+	reqs := m.Requests()
+	if n := len(m.Research()); n != 4 {
+		t.Errorf("research requests = %d; want 4", n)
+	}
+	if r.Calls() != 1 {
+		t.Errorf("pages fetched = %d; want 1 (the excluded site is refused before fetching)", r.Calls())
+	}
+	sawOld := false
+	for _, req := range reqs {
+		for _, tool := range req.Tools {
+			if tool.Name == factcheck.ToolSubmitClaims {
+				t.Error("a request asked for claim extraction")
+			}
+		}
+		text := requestText(t, req)
+		for _, banned := range []string{"NEW-SNIPPET", newURL, "SNOPES-SNIPPET", "LATE-PAGE-TEXT"} {
+			if strings.Contains(text, banned) {
+				t.Errorf("%q reached the model", banned)
+			}
+		}
+		sawOld = sawOld || strings.Contains(text, "OLD-SNIPPET")
+		if fct.Step(req) != "" {
+			continue // the plan and the critic: not the research prompt
+		}
+		if !strings.Contains(req.System, "Today is 2020-01-01") {
+			t.Error("the prompt's today is not the as-of date")
+		}
+		if u := req.Messages[0].Text; !strings.Contains(u, "Made by: A blogger") || !strings.Contains(u, "Where it appeared: Facebook") || strings.Contains(u, "user_text") {
+			t.Errorf("the claim's prompt:\n%s", u)
+		}
+	}
+	if !sawOld {
+		t.Error("the result from before the date never reached the model")
+	}
+}
+
+// A verdict as of a date answers another question than the cached one:
+// it is neither read from the cache nor written to it.
+func TestCheckAsOfSkipsCache(t *testing.T) {
+	verdict := fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "r", Evidence: []fct.Evidence{}})
+	m := &fct.Model{Handle: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) { return verdict, nil }}
+	cache := &recordingCache{}
+	c := &factcheck.Checker{Model: m, Search: &fct.Searcher{}, Cache: cache}
+	in := factcheck.Input{Tenant: "t", Text: "Bats are mammals", AsClaim: true, AsOf: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if _, err := c.Check(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	if cache.gets != 0 || cache.puts != 0 {
+		t.Errorf("cache gets %d, puts %d; want none", cache.gets, cache.puts)
+	}
+	in.AsOf = time.Time{}
+	if _, err := c.Check(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	if cache.gets != 1 || cache.puts != 1 {
+		t.Errorf("without a date: cache gets %d, puts %d; want 1, 1", cache.gets, cache.puts)
+	}
+}
+
+type recordingCache struct{ gets, puts int }
+
+func (c *recordingCache) Verdict(context.Context, string, string, time.Duration) (*factcheck.Verdict, bool, error) {
+	c.gets++
+	return nil, false, nil
+}
+
+func (c *recordingCache) PutVerdict(context.Context, string, *factcheck.Verdict) error {
+	c.puts++
+	return nil
+}
+
+func (c *recordingCache) Extraction(context.Context, string, string, time.Duration) (*factcheck.Extraction, bool, error) {
+	return nil, false, nil
+}
+
+func (c *recordingCache) PutExtraction(context.Context, string, string, *factcheck.Extraction) error {
+	return nil
+}

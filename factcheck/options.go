@@ -1,0 +1,40 @@
+package factcheck
+
+// DefaultTemperature is the sampling temperature of every model call unless
+// Options.Temperature says otherwise: low, so that the same claim gets the
+// same verdict.
+const DefaultTemperature = 0.1
+
+// Options switch the ways a verdict is made, so that each can be measured
+// against the baseline (factbot eval with the FACTBOT_* switches). The zero
+// value is the default: every technique on.
+type Options struct {
+	// Temperature of every model call, 0–2; nil means DefaultTemperature.
+	Temperature *float64
+	// NoQuestions skips the plan: the questions that would settle the
+	// claim, written before any search.
+	NoQuestions bool
+	// NoCompact keeps every search result and page excerpt in the
+	// transcript instead of reducing each, once the model has seen it, to
+	// the answers it gives to the questions.
+	NoCompact bool
+	// NoRecheck accepts a verdict whose evidence fails the checks at once
+	// (and downgrades it) instead of sending it back to the model once.
+	NoRecheck bool
+	// NoScores takes the model's label as given instead of the highest of
+	// its per-label scores after Calibration.
+	NoScores bool
+	// NoCritic skips the review of the verdict by a second model call.
+	NoCritic bool
+	// Calibration offsets the label scores; nil means none.
+	Calibration *Calibration
+}
+
+// temperature is the temperature sent with every request.
+func (o Options) temperature() *float32 {
+	t := float32(DefaultTemperature)
+	if o.Temperature != nil {
+		t = float32(*o.Temperature)
+	}
+	return &t
+}

@@ -1,0 +1,138 @@
+// Package archtest checks the shape ARCHITECTURE.md promises: dependencies
+// that point one way, and functions short enough to read.
+package archtest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/factbot-dev/factbot"
+
+// root is the module's directory, two levels above this package.
+var root = filepath.Join("..", "..")
+
+// parsed is one non-test Go file of the module.
+type parsed struct {
+	pkg  string // import path
+	path string // file path relative to root
+	file *ast.File
+	fset *token.FileSet
+}
+
+func moduleFiles(t *testing.T) []parsed {
+	t.Helper()
+	var out []parsed
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		pkg := module
+		if dir := filepath.ToSlash(filepath.Dir(rel)); dir != "." {
+			pkg += "/" + dir
+		}
+		out = append(out, parsed{pkg: pkg, path: filepath.ToSlash(rel), file: f, fset: fset})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 50 {
+		t.Fatalf("found only %d Go files under %s", len(out), root)
+	}
+	return out
+}
+
+// TestDependenciesPointOneWay: cmd → bot adapters → bot → factcheck, store;
+// factcheck knows no chat or storage, search no verdicts, store no chat.
+func TestDependenciesPointOneWay(t *testing.T) {
+	forbidden := []struct{ from, to, why string }{
+		{"factcheck", "bot", "the engine knows nothing of chat"},
+		{"factcheck", "store", "the engine knows nothing of storage"},
+		{"search", "factcheck", "search knows nothing of verdicts"},
+		{"search", "bot", "search knows nothing of chat"},
+		{"search", "store", "search declares the cache it needs"},
+		{"store", "bot", "the store knows nothing of chat"},
+		// internal/config is the binary's configuration: it may name what it
+		// configures; the other internal packages are below everything.
+		{"internal", "bot", "internal packages are below the core"},
+		{"internal", "factcheck", "internal packages are below the engine"},
+		{"internal", "store", "internal packages are below the store"},
+		{"bot", "cmd", "nothing imports the binary"},
+		{"factcheck", "cmd", "nothing imports the binary"},
+		{"store", "cmd", "nothing imports the binary"},
+	}
+	for _, f := range moduleFiles(t) {
+		for _, imp := range f.file.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if !strings.HasPrefix(path, module+"/") {
+				continue
+			}
+			from, to := strings.TrimPrefix(f.pkg, module+"/"), strings.TrimPrefix(path, module+"/")
+			for _, rule := range forbidden {
+				if within(from, rule.from) && within(to, rule.to) && from != "internal/config" {
+					t.Errorf("%s imports %s: %s", f.path, path, rule.why)
+				}
+			}
+			// The chat core never imports an adapter; adapters never import
+			// each other.
+			if from == "bot" && within(to, "bot") && to != "bot" {
+				t.Errorf("%s imports %s: the core knows no adapter", f.path, path)
+			}
+			for _, a := range []string{"bot/slack", "bot/discord"} {
+				for _, b := range []string{"bot/slack", "bot/discord"} {
+					if a != b && within(from, a) && within(to, b) {
+						t.Errorf("%s imports %s: adapters only translate, each on its own", f.path, path)
+					}
+				}
+			}
+		}
+	}
+}
+
+func within(pkg, tree string) bool { return pkg == tree || strings.HasPrefix(pkg, tree+"/") }
+
+// maxLines bounds a function outside tests. A longer one is split into
+// named steps, unless it is one flat table or switch (listed here, with the
+// reason, by whoever adds it).
+const maxLines = 80
+
+var flatTables = []string{}
+
+func TestFunctionsAreShort(t *testing.T) {
+	for _, f := range moduleFiles(t) {
+		if strings.HasSuffix(f.file.Name.Name, "test") {
+			continue // test helpers and fakes (storetest, geminitest, …) are test code
+		}
+		for _, d := range f.file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			n := f.fset.Position(fd.End()).Line - f.fset.Position(fd.Pos()).Line + 1
+			name := f.path + ":" + fd.Name.Name
+			if n > maxLines && !slices.Contains(flatTables, name) {
+				t.Errorf("%s is %d lines (at most %d): split it into named steps", name, n, maxLines)
+			}
+		}
+	}
+}

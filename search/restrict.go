@@ -1,0 +1,209 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Restriction narrows the searches of one check: nothing published after
+// Before (a claim's date, when checking it as of then), nothing from the
+// ExcludeSites. Providers that have request parameters for it pass it on
+// (Tavily end_date and exclude_domains, Brave freshness and -site: terms,
+// SearXNG -site: terms); Filter is the guarantee, applied to what comes
+// back whatever the provider did.
+type Restriction struct {
+	// Before, if not zero, is the last day whose results are wanted
+	// (day precision: results published on that day are kept).
+	Before time.Time
+	// ExcludeSites are domains (lowercase, no "www."); a site's
+	// subdomains are excluded with it.
+	ExcludeSites []string
+}
+
+// IsZero reports whether r restricts nothing.
+func (r Restriction) IsZero() bool { return r.Before.IsZero() && len(r.ExcludeSites) == 0 }
+
+// key is r as part of a cache key: answers to restricted searches are
+// kept apart from unrestricted ones.
+func (r Restriction) key() string {
+	if r.IsZero() {
+		return ""
+	}
+	s := "\x00"
+	if !r.Before.IsZero() {
+		s += r.Before.Format(time.DateOnly)
+	}
+	return s + "\x00" + strings.Join(r.ExcludeSites, ",")
+}
+
+// lastDay is the end of the day r.Before falls on, in UTC.
+func (r Restriction) lastDay() time.Time {
+	y, m, d := r.Before.UTC().Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC).Add(-time.Nanosecond)
+}
+
+// After reports whether t, a publication time, is known and later than
+// the restriction's date.
+func (r Restriction) After(t time.Time) bool {
+	return !r.Before.IsZero() && !t.IsZero() && t.After(r.lastDay())
+}
+
+// Excluded reports whether rawURL's host is one of the excluded sites or
+// a subdomain of one.
+func (r Restriction) Excluded(rawURL string) bool {
+	if len(r.ExcludeSites) == 0 {
+		return false
+	}
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	for _, d := range r.ExcludeSites {
+		if host == d || strings.HasSuffix(host, "."+d) {
+			return true
+		}
+	}
+	// A copy in the Wayback Machine is the page it copies:
+	// web.archive.org/web/20200101000000/https://www.snopes.com/….
+	if host == "web.archive.org" || host == "archive.org" {
+		if rest, ok := strings.CutPrefix(u.Path, "/web/"); ok {
+			if _, orig, ok := strings.Cut(rest, "/"); ok && orig != "" {
+				if !strings.Contains(orig, "://") {
+					orig = "http://" + orig
+				}
+				return r.Excluded(orig)
+			}
+		}
+	}
+	return false
+}
+
+// Filter returns the results r allows, and how many it dropped because
+// they were published after its date or came from an excluded site. A
+// result without a readable date is kept.
+func (r Restriction) Filter(res []Result) (kept []Result, late, excluded int) {
+	kept = make([]Result, 0, len(res))
+	for _, x := range res {
+		switch {
+		case r.Excluded(x.URL):
+			excluded++
+		case !r.Before.IsZero() && (r.After(x.PublishedAt) || x.PublishedAt.IsZero() && r.After(parsePublished(x.Published))):
+			late++
+		default:
+			kept = append(kept, x)
+		}
+	}
+	return kept, late, excluded
+}
+
+// siteTerms is the query with a -site: term for each excluded site, for
+// providers whose API has no exclusion parameter, within maxLen bytes and
+// maxWords words (0: no word limit). Long lists are cut: the filter still
+// drops what the query let through.
+func (r Restriction) siteTerms(query string, maxLen, maxWords int) string {
+	words := len(strings.Fields(query))
+	for _, d := range r.ExcludeSites {
+		t := " -site:" + d
+		if len(query)+len(t) > maxLen || (maxWords > 0 && words+1 > maxWords) {
+			break
+		}
+		query += t
+		words++
+	}
+	return query
+}
+
+type restrictionKey struct{}
+
+// WithRestriction returns a context whose searches are restricted by r.
+// The engine sets it for one check; the providers, Failover and the
+// search cache read it with RestrictionFrom.
+func WithRestriction(ctx context.Context, r Restriction) context.Context {
+	if r.IsZero() {
+		return ctx
+	}
+	return context.WithValue(ctx, restrictionKey{}, r)
+}
+
+// RestrictionFrom returns the restriction set on ctx, the zero
+// Restriction when there is none.
+func RestrictionFrom(ctx context.Context) Restriction {
+	r, _ := ctx.Value(restrictionKey{}).(Restriction)
+	return r
+}
+
+// NormalizeSites lowercases the domains, strips a scheme, path, "www."
+// and "*.", and drops empty and repeated entries, keeping the order (the
+// first sites are the ones providers with a bounded query length are
+// sure to get). An entry that is not a domain is an error.
+func NormalizeSites(sites []string) ([]string, error) {
+	var out []string
+	for _, s := range sites {
+		d := strings.ToLower(strings.TrimSpace(s))
+		if d == "" {
+			continue
+		}
+		if i := strings.Index(d, "://"); i >= 0 {
+			d = d[i+3:]
+		}
+		if i := strings.IndexAny(d, "/?#"); i >= 0 {
+			d = d[:i]
+		}
+		d = strings.TrimPrefix(strings.TrimPrefix(d, "*."), "www.")
+		d = strings.TrimSuffix(d, ".")
+		if d == "" || !strings.Contains(d, ".") || strings.ContainsAny(d, " \t:@") {
+			return nil, fmt.Errorf("%q is not a domain", s)
+		}
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// ReadSites reads an exclusion list: one domain a line, most important
+// first; blank lines and everything after a "#" are ignored.
+func ReadSites(r io.Reader) ([]string, error) {
+	var raw []string
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		d, err := NormalizeSites([]string{line})
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		raw = append(raw, d...)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return NormalizeSites(raw)
+}
+
+// ReadSitesFile is ReadSites for a file.
+func ReadSitesFile(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sites, err := ReadSites(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return sites, nil
+}

@@ -1,0 +1,356 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/search"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// snapshotChars bounds the page text shown as read; the rest is cut with a
+// note (the whole page stays in the database).
+const snapshotChars = 20000
+
+// checkPage is what the check page shows.
+type checkPage struct {
+	pageBase
+	Check        *store.Check
+	Claims       []claimView
+	NotCheckable []factcheck.NotCheckable
+	Map          *evidenceMap
+	Sources      []sourceRow
+	Snapshots    []snapshotView
+	Trace        []traceSection
+	Feedback     []feedbackView
+	EvidenceN    int
+	// Tally counts the claims of each verdict, in display order.
+	Tally []tally
+}
+
+type tally struct {
+	Label factcheck.Label
+	N     int
+}
+
+type claimView struct {
+	N          int
+	V          *factcheck.Verdict
+	Evidence   []evidenceView
+	Stopped    string // bot.StoppedText
+	TokensUsed int
+}
+
+type evidenceView struct {
+	factcheck.Evidence
+	Stance    string
+	QuoteNote string
+	PDF       bool
+	Host      string
+}
+
+// sourceRow is one line of the sources table: a URL a claim's run
+// retrieved.
+type sourceRow struct {
+	Claim     int
+	Source    factcheck.Source
+	Host      string
+	Publisher string
+	Published string
+	QuoteHow  string
+	Snapshot  string // the anchor of its snapshot, when kept
+	PDF       bool
+}
+
+type snapshotView struct {
+	Anchor    string
+	URL       string
+	Title     string
+	FetchedAt time.Time
+	SHA256    string
+	// Parts is the text as read: one part for a web page, one per page
+	// for a PDF (PageCount pages).
+	Parts     []snapshotPart
+	PageCount int
+	Cut       bool // only the first snapshotChars bytes are shown
+	Truncated bool // the reader read only the start of the body
+	Missing   bool // the snapshot is no longer kept
+}
+
+type snapshotPart struct {
+	Page int // the PDF page, from 1; 0 for a web page
+	Text string
+}
+
+type traceSection struct {
+	Title   string
+	Events  []traceEvent
+	Stopped string
+}
+
+type traceEvent struct {
+	Offset string // since the section's first event
+	Kind   string
+	What   string
+	Detail string
+	Error  string
+}
+
+type feedbackView struct {
+	store.Feedback
+	Claim string
+}
+
+func (s *Server) check(w http.ResponseWriter, r *http.Request, a *access) {
+	tenant, id := r.PathValue("tenant"), r.PathValue("id")
+	if !a.admin && !a.claims.allowsCheck(tenant, id) {
+		s.fail(w, http.StatusForbidden)
+		return
+	}
+	c, err := s.st.Check(r.Context(), tenant, id)
+	if err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	if !visible(c, a.audience(c.Channel)) {
+		s.fail(w, http.StatusForbidden)
+		return
+	}
+	p := &checkPage{Check: c}
+	p.pageBase = s.base(a, tenant, "Check "+c.ID)
+	s.fillCheck(r, p)
+	s.render(w, "check.html", p)
+}
+
+func (s *Server) fillCheck(r *http.Request, p *checkPage) {
+	rep := p.Check.Report
+	if rep == nil {
+		rep = &factcheck.Report{}
+	}
+	p.NotCheckable = rep.NotCheckable
+	for _, l := range factcheck.Labels {
+		n := 0
+		for _, v := range rep.Claims {
+			if v != nil && v.Verdict == l {
+				n++
+			}
+		}
+		if n > 0 {
+			p.Tally = append(p.Tally, tally{l, n})
+		}
+	}
+	read := s.pagesAsRead(r, p, rep)
+	p.Map = drawMap(rep.Claims, read.isPDF)
+	p.fillClaims(rep, read)
+	p.fillTraceAndFeedback(rep)
+}
+
+// pagesRead are the pages a check read, as they were read.
+type pagesRead struct {
+	pages   map[string]*search.Page // by SHA-256
+	anchors map[string]string       // SHA-256 → the snapshot's anchor on the page
+	pdf     map[string]bool         // source URLs that are PDFs
+}
+
+func (pr *pagesRead) isPDF(u string) bool { return pr.pdf[u] || isPDF(u) }
+
+// pagesAsRead loads the snapshot of every page the check read, once per
+// hash, in the order the sources name them, into p.Snapshots.
+func (s *Server) pagesAsRead(r *http.Request, p *checkPage, rep *factcheck.Report) *pagesRead {
+	pr := &pagesRead{pages: map[string]*search.Page{}, anchors: map[string]string{}, pdf: map[string]bool{}}
+	for _, v := range rep.Claims {
+		if v == nil {
+			continue
+		}
+		for _, src := range v.Sources {
+			if isPDF(src.URL) {
+				pr.pdf[src.URL] = true
+			}
+			if src.SHA256 == "" || pr.anchors[src.SHA256] != "" {
+				continue
+			}
+			pr.anchors[src.SHA256] = fmt.Sprintf("page-%d", len(pr.anchors)+1)
+			sv := snapshotView{Anchor: pr.anchors[src.SHA256], URL: src.URL, Title: src.Title, FetchedAt: src.FetchedAt, SHA256: src.SHA256}
+			pg, err := s.st.PageSnapshot(r.Context(), src.SHA256)
+			if err != nil {
+				sv.Missing = true
+				p.Snapshots = append(p.Snapshots, sv)
+				continue
+			}
+			pr.pages[src.SHA256] = pg
+			if pg.Title != "" {
+				sv.Title = pg.Title
+			}
+			sv.PageCount, sv.Truncated = pg.PageCount, pg.Truncated
+			if pg.PageCount > 0 {
+				pr.pdf[src.URL] = true
+			}
+			sv.Parts, sv.Cut = snapshotParts(pg, snapshotChars)
+			p.Snapshots = append(p.Snapshots, sv)
+		}
+	}
+	return pr
+}
+
+// fillClaims fills each claim with its evidence, and the sources table.
+func (p *checkPage) fillClaims(rep *factcheck.Report, read *pagesRead) {
+	type claimURL struct {
+		claim int
+		url   string
+	}
+	evidenceFor := map[claimURL]factcheck.Evidence{} // the first piece of a claim's evidence from a URL
+	for i, v := range rep.Claims {
+		if v == nil {
+			continue
+		}
+		cv := claimView{N: i + 1, V: v, Stopped: bot.StoppedText(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
+		for _, e := range v.Evidence {
+			stance := bot.EvidenceView{Supports: e.Supports}.Stance()
+			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: stance, QuoteNote: quoteHow(e), PDF: read.isPDF(e.SourceURL), Host: host(e.SourceURL)})
+			if _, ok := evidenceFor[claimURL{i, e.SourceURL}]; !ok {
+				evidenceFor[claimURL{i, e.SourceURL}] = e
+			}
+			p.EvidenceN++
+		}
+		p.Claims = append(p.Claims, cv)
+		for _, src := range v.Sources {
+			row := sourceRow{Claim: i + 1, Source: src, Host: host(src.URL), Snapshot: read.anchors[src.SHA256], PDF: read.pdf[src.URL]}
+			if e, ok := evidenceFor[claimURL{i, src.URL}]; ok {
+				row.Publisher, row.Published = e.Publisher, e.Published
+				row.QuoteHow = quoteHow(e)
+			}
+			if pg := read.pages[src.SHA256]; pg != nil {
+				if row.Publisher == "" {
+					row.Publisher = pg.Site
+				}
+				if pg.Published != "" {
+					row.Published = pg.Published
+				}
+			}
+			p.Sources = append(p.Sources, row)
+		}
+	}
+}
+
+// fillTraceAndFeedback fills the timeline of each run and the feedback.
+func (p *checkPage) fillTraceAndFeedback(rep *factcheck.Report) {
+	if len(rep.Trace) > 0 {
+		p.Trace = append(p.Trace, traceOf("Finding the claims", rep.Trace, ""))
+	}
+	for i, v := range rep.Claims {
+		if v != nil && (len(v.Trace) > 0 || v.StoppedBy != "") {
+			p.Trace = append(p.Trace, traceOf(fmt.Sprintf("Claim %d: %s", i+1, bot.Truncate(v.Claim, 80)), v.Trace, v.StoppedBy))
+		}
+	}
+	for _, f := range p.Check.Feedback {
+		fv := feedbackView{Feedback: f, Claim: "the whole check"}
+		if f.Claim >= 0 && f.Claim < len(rep.Claims) {
+			fv.Claim = fmt.Sprintf("claim %d", f.Claim+1)
+		}
+		p.Feedback = append(p.Feedback, fv)
+	}
+}
+
+// quoteHow says where a piece of evidence's quote was matched (page text,
+// PDF page N, snippet, title) or that it was not, in chat's words.
+func quoteHow(e factcheck.Evidence) string { return bot.QuoteNote(e) }
+
+func traceOf(title string, evs []factcheck.TraceEvent, stoppedBy string) traceSection {
+	t := traceSection{Title: title}
+	if stoppedBy != "" {
+		t.Stopped = "The " + stoppedBy + " budget ended the run."
+	}
+	var start time.Time
+	for _, ev := range evs {
+		if start.IsZero() {
+			start = ev.At
+		}
+		te := traceEvent{Kind: ev.Kind, Offset: fmt.Sprintf("+%.1fs", ev.At.Sub(start).Seconds()), Error: ev.Error}
+		switch ev.Kind {
+		case "model":
+			te.What = "model call"
+			if ev.Usage != nil {
+				te.Detail = fmt.Sprintf("%d prompt tokens (%d cached), %d output tokens", ev.Usage.PromptTokens, ev.Usage.CachedTokens, ev.Usage.OutputTokens)
+			}
+			if ev.FinishReason != "" {
+				te.Detail = strings.TrimPrefix(te.Detail+"; finished: "+ev.FinishReason, "; ")
+			}
+		case "tool":
+			te.What = ev.Tool
+			te.Detail = ev.Args
+			if ev.ResultBytes > 0 {
+				te.Detail += fmt.Sprintf(" → %d bytes", ev.ResultBytes)
+			}
+		default:
+			te.What = ev.Kind
+			te.Detail = ev.Note
+		}
+		t.Events = append(t.Events, te)
+	}
+	return t
+}
+
+// snapshotParts splits a page as read into what the page shows, at most n
+// bytes of text in all: the PDF's pages, each under its number, or the
+// page's text.
+func snapshotParts(pg *search.Page, n int) ([]snapshotPart, bool) {
+	if len(pg.Pages) == 0 {
+		t, cut := cutText(pg.Text, n)
+		return []snapshotPart{{Text: t}}, cut
+	}
+	var parts []snapshotPart
+	for _, pt := range pg.Pages {
+		if n <= 0 {
+			return parts, true
+		}
+		t, cut := cutText(pt.Text, n)
+		parts = append(parts, snapshotPart{Page: pt.N, Text: t})
+		n -= len(t)
+		if cut {
+			return parts, true
+		}
+	}
+	return parts, false
+}
+
+// cutText returns at most n bytes of s, on a rune boundary, and whether it
+// cut.
+func cutText(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	return strings.ToValidUTF8(s[:n], ""), true
+}
+
+func host(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(p.Hostname(), "www.")
+}
+
+// isPDF reports whether a source is a PDF, by its path.
+func isPDF(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && strings.HasSuffix(strings.ToLower(p.Path), ".pdf")
+}
+
+// render executes a page template into a buffer first, so a failure is a
+// clean 500, not half a page.
+func (s *Server) render(w http.ResponseWriter, name string, data any) {
+	var b bytes.Buffer
+	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+		s.log.Error("web: render", "page", name, "err", err)
+		s.fail(w, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(b.Bytes())
+}

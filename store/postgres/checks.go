@@ -31,6 +31,27 @@ func (db *DB) SaveCheck(ctx context.Context, c *store.Check) error {
 	return nil
 }
 
+// SaveChecks saves several checks in one transaction, as SaveCheck does
+// for one.
+func (db *DB) SaveChecks(ctx context.Context, cs []*store.Check) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	now := db.now().UTC()
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		for _, c := range cs {
+			if err := db.saveCheck(ctx, tx, c, now); err != nil {
+				return fmt.Errorf("check %s: %w", c.ID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("save check: %w", ctxErr(ctx, err))
+	}
+	return nil
+}
+
 func (db *DB) saveCheck(ctx context.Context, tx pgx.Tx, c *store.Check, now time.Time) error {
 	if c.Tenant == "" {
 		return store.ErrNoTenant

@@ -97,10 +97,37 @@ func (db *DB) Close() error {
 // Pool returns the connection pool, for tests and tools.
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 
-// Backup is not offered on PostgreSQL: use pg_dump, which writes a
+// ErrNoBackup is returned by Backup and BackupFile: a PostgreSQL database
+// is backed up with PostgreSQL's own tools.
+var ErrNoBackup = errors.New("backup: the database is PostgreSQL; use pg_dump, e.g. pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"")
+
+// Backup is bbolt's only: it returns ErrNoBackup. pg_dump writes a
 // consistent copy of a live database.
-func (db *DB) Backup(context.Context, io.Writer) (int64, error) {
-	return 0, errors.New("backup: the database is PostgreSQL; use pg_dump (e.g. pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\")")
+func (db *DB) Backup(context.Context, io.Writer) (int64, error) { return 0, ErrNoBackup }
+
+// BackupFile is bbolt's only: it returns ErrNoBackup.
+func (db *DB) BackupFile(context.Context, string) (int64, error) { return 0, ErrNoBackup }
+
+// UserTenants lists every tenant that has records, the reserved web
+// tenant aside, for operators' views across tenants.
+func (db *DB) UserTenants(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rows, err := db.pool.Query(ctx, `SELECT tenant FROM (SELECT tenant FROM checks UNION SELECT tenant FROM requests
+	UNION SELECT tenant FROM cache) t WHERE tenant <> $1 ORDER BY tenant`, store.WebTenant)
+	if err != nil {
+		return nil, ctxErr(ctx, err)
+	}
+	ts, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
+		var t string
+		err := r.Scan(&t)
+		return fromText(t), err
+	})
+	if err != nil || len(ts) == 0 {
+		return nil, ctxErr(ctx, err)
+	}
+	return ts, nil
 }
 
 // NUL and the escape character are stored as two characters of the

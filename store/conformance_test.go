@@ -21,3 +21,9 @@ func openChecked(t *testing.T, now func() time.Time) storetest.Backend {
 	})
 	return db
 }
+
+func TestConformanceMaintained(t *testing.T) {
+	storetest.RunMaintained(t, func(t *testing.T, now func() time.Time) storetest.Maintained {
+		return openChecked(t, now).(*store.DB)
+	})
+}

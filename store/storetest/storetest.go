@@ -1,7 +1,9 @@
 // Package storetest helps test code that keeps records in a store: Open
 // gives a real bbolt database in a temporary directory, Memory is an
 // in-memory store with the same behaviour for what the chat core uses, and
-// Run is the conformance suite every store backend passes.
+// Run is the conformance suite every store backend passes (RunMaintained
+// adds the caches, pruning and forgetting, for the backends that keep
+// them: bbolt and store/postgres).
 package storetest
 
 import (

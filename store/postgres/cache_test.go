@@ -1,0 +1,240 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/search"
+	"github.com/factbot-dev/factbot/store"
+)
+
+var ctx = context.Background()
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// clock is a settable fake clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+var cmpOpts = cmp.Options{cmpopts.IgnoreUnexported(factcheck.Verdict{}), cmpopts.EquateEmpty()}
+
+func newDB(t *testing.T) (*DB, *clock) {
+	clk := &clock{t: t0}
+	return openTest(t, store.Options{Now: clk.Now}), clk
+}
+
+func mustf(t testing.TB, err error, format string, args ...any) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf(format+": %v", append(args, err)...)
+	}
+}
+
+func verdict(claim string, l factcheck.Label, at time.Time) *factcheck.Verdict {
+	return &factcheck.Verdict{
+		Claim: claim, Verdict: l, Confidence: factcheck.High, Reasoning: "Sources agree on " + claim + ".",
+		Evidence:  []factcheck.Evidence{{SourceURL: "https://example.org/a", SourceTitle: "A", Supports: true, QuoteOrSummary: "q"}},
+		CheckedAt: at, Model: "m",
+		Sources: []factcheck.Source{{URL: "https://example.org/a", Via: "read", FetchedAt: at, SHA256: "aaaa", Cited: true}},
+		Trace:   []factcheck.TraceEvent{{At: at, Kind: "tool", Tool: "web_search", Args: `{"query":"` + claim + `"}`}},
+	}
+}
+
+func TestVerdictCache(t *testing.T) {
+	db, clk := newDB(t)
+	v := verdict("The Eiffel Tower is 330 m tall.", factcheck.Supported, clk.Now())
+	mustf(t, db.PutVerdict(ctx, "T1", v), "put")
+	clk.Add(24 * time.Hour)
+	for _, claim := range []string{"The Eiffel Tower is 330 m tall.", "the eiffel tower is 330 M TALL", "“The Eiffel  Tower is 330 m tall”"} {
+		got, ok, err := db.Verdict(ctx, "T1", claim, 0)
+		mustf(t, err, "verdict")
+		if !ok {
+			t.Fatalf("Verdict(%q): miss", claim)
+		}
+		want := *v
+		want.Cached = true
+		want.Trace = nil
+		if diff := cmp.Diff(&want, got, cmpOpts); diff != "" {
+			t.Errorf("Verdict(%q) (-want +got):\n%s", claim, diff)
+		}
+	}
+	if _, ok, _ := db.Verdict(ctx, "T1", "The Eiffel Tower is 300 m tall.", 0); ok {
+		t.Error("a different claim hit the cache")
+	}
+	if _, ok, _ := db.Verdict(ctx, "T2", "The Eiffel Tower is 330 m tall.", 0); ok {
+		t.Error("another tenant hit the cache")
+	}
+	if _, ok, _ := db.Verdict(ctx, "T1", "The Eiffel Tower is 330 m tall.", 24*time.Hour); ok {
+		t.Error("hit with maxAge equal to the age")
+	}
+	clk.Add(7 * 24 * time.Hour)
+	if _, ok, _ := db.Verdict(ctx, "T1", "The Eiffel Tower is 330 m tall.", 0); ok {
+		t.Error("hit after the default TTL")
+	}
+	failed := verdict("The sky is green", factcheck.Unverifiable, clk.Now())
+	failed.Error = "model unavailable"
+	mustf(t, db.PutVerdict(ctx, "T1", failed), "put failed")
+	if _, ok, _ := db.Verdict(ctx, "T1", "The sky is green", 0); ok {
+		t.Error("a failed verdict was cached")
+	}
+	old := verdict("Water boils at 100 C", factcheck.Supported, clk.Now().Add(-6*24*time.Hour))
+	old.Cached = true
+	mustf(t, db.PutVerdict(ctx, "T1", old), "put cached")
+	if _, ok, _ := db.Verdict(ctx, "T1", "Water boils at 100 C", 5*24*time.Hour); ok {
+		t.Error("re-put cached verdict became fresher")
+	}
+	if _, _, err := db.Verdict(ctx, "", "x", 0); !errors.Is(err, store.ErrNoTenant) {
+		t.Errorf("Verdict without a tenant: %v, want ErrNoTenant", err)
+	}
+}
+
+func TestExtractionCache(t *testing.T) {
+	db, clk := newDB(t)
+	x := &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: "A is B", Span: "A is B", Start: 0, End: 6}}, NotCheckable: []factcheck.NotCheckable{}}
+	mustf(t, db.PutExtraction(ctx, "T1", "A is B!", x), "put")
+	got, ok, err := db.Extraction(ctx, "T1", "a is b", time.Hour)
+	mustf(t, err, "get")
+	if !ok {
+		t.Fatal("miss")
+	}
+	if diff := cmp.Diff(x, got, cmpOpts); diff != "" {
+		t.Errorf("extraction (-want +got):\n%s", diff)
+	}
+	if _, ok, _ := db.Extraction(ctx, "T2", "A is B!", time.Hour); ok {
+		t.Error("another tenant hit")
+	}
+	clk.Add(2 * time.Hour)
+	if _, ok, _ := db.Extraction(ctx, "T1", "A is B!", time.Hour); ok {
+		t.Error("stale hit")
+	}
+	long := strings.Repeat("word ", 2000)
+	mustf(t, db.PutExtraction(ctx, "T1", long, x), "put long")
+	if _, ok, _ := db.Extraction(ctx, "T1", long, time.Hour); !ok {
+		t.Error("long input: miss")
+	}
+}
+
+// TestCacheRecords: the cache methods note what they read and write in
+// the context's recorder, under the keys bbolt uses.
+func TestCacheRecords(t *testing.T) {
+	db, _ := newDB(t)
+	rctx, rec := store.RecordCaches(ctx)
+	mustf(t, db.PutVerdict(rctx, "T1", verdict("Claim One", factcheck.Supported, t0)), "put verdict")
+	mustf(t, db.Put(rctx, "search", "10\x00claim one", []byte(`{"results":[]}`)), "put web")
+	if _, _, _, err := db.Get(rctx, "search", "10\x00claim one"); err != nil {
+		t.Fatal(err)
+	}
+	want := []store.CacheRef{{Kind: store.RefVerdict, Key: "claim one"}, {Kind: store.RefWeb, Key: "search\x0010\x00claim one"}}
+	if diff := cmp.Diff(want, rec.Refs()); diff != "" {
+		t.Errorf("recorded refs (-want +got):\n%s", diff)
+	}
+}
+
+func TestWebCache(t *testing.T) {
+	db, clk := newDB(t)
+	want := &search.Page{URL: "https://example.org/a", Title: "A", Text: "What the page said.", FetchedAt: t0, SHA256: "aaaa", Bytes: 100}
+	val, _ := json.Marshal(want)
+	mustf(t, db.Put(ctx, search.PageBucket, "https://example.org/a", val), "put page")
+	clk.Add(time.Hour)
+	got, at, ok, err := db.Get(ctx, search.PageBucket, "https://example.org/a")
+	if err != nil || !ok || !at.Equal(t0) {
+		t.Fatalf("Get = %v, %v, %v", at, ok, err)
+	}
+	var p search.Page
+	mustf(t, json.Unmarshal(got, &p), "unmarshal")
+	if diff := cmp.Diff(want, &p); diff != "" {
+		t.Errorf("cached page (-want +got):\n%s", diff)
+	}
+	snap, err := db.PageSnapshot(ctx, "aaaa")
+	mustf(t, err, "snapshot")
+	if diff := cmp.Diff(want, snap); diff != "" {
+		t.Errorf("snapshot (-want +got):\n%s", diff)
+	}
+	if _, err := db.PageSnapshot(ctx, "cccc"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown snapshot: %v, want ErrNotFound", err)
+	}
+	if err := db.Put(ctx, "search", "q", []byte("not json")); err == nil {
+		t.Error("Put of a non-JSON value: no error")
+	}
+	if _, _, ok, _ := db.Get(ctx, "search", "missing"); ok {
+		t.Error("Get of a missing key: hit")
+	}
+}
+
+// TestNUL: text PostgreSQL cannot hold (NUL, in keys and in JSON) and the
+// character that escapes it round-trip unchanged.
+func TestNUL(t *testing.T) {
+	db, _ := newDB(t)
+	odd := "a\x00b \uE000 \uE000\uE002 \\u0000 \\\x00 end"
+	r := &store.Request{Key: "k\x00" + odd, Tenant: "T\x00", User: odd, Text: odd, Meta: map[string]string{odd: odd},
+		CacheRefs: []store.CacheRef{{Kind: store.RefWeb, Key: "search\x0010\x00q"}}}
+	isNew, err := db.AcceptRequest(ctx, r)
+	mustf(t, err, "accept")
+	if !isNew {
+		t.Fatal("not new")
+	}
+	got, err := db.Request(ctx, r.Tenant, r.Key)
+	mustf(t, err, "request")
+	if diff := cmp.Diff(r, got); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+	if ts, _ := db.Tenants(ctx); !cmp.Equal(ts, []string{r.Tenant}) {
+		t.Errorf("Tenants = %q", ts)
+	}
+	c := &store.Check{Tenant: r.Tenant, User: odd, Channel: odd, Text: odd, RequestKey: r.Key, CreatedAt: t0}
+	mustf(t, db.SaveCheck(ctx, c), "save")
+	gc, err := db.Check(ctx, c.Tenant, c.ID)
+	mustf(t, err, "check")
+	if diff := cmp.Diff(c, gc, cmpOpts); diff != "" {
+		t.Errorf("check (-want +got):\n%s", diff)
+	}
+	h, err := db.History(ctx, c.Tenant, store.HistoryQuery{User: odd, Channel: odd, Search: "end"})
+	mustf(t, err, "history")
+	if len(h) != 1 || h[0].Text != odd {
+		t.Errorf("history = %+v", h)
+	}
+	mustf(t, db.Put(ctx, "search", "10\x00"+odd, []byte(`{"q":"\u0000\\u0000`+"\uE000"+`"}`)), "put web")
+	val, _, ok, err := db.Get(ctx, "search", "10\x00"+odd)
+	if err != nil || !ok {
+		t.Fatalf("web get: %v %v", ok, err)
+	}
+	var v struct{ Q string }
+	mustf(t, json.Unmarshal(val, &v), "unmarshal")
+	if v.Q != "\x00\\u0000\uE000" {
+		t.Errorf("web value = %q", v.Q)
+	}
+}
+
+func TestIsDSN(t *testing.T) {
+	for s, want := range map[string]bool{
+		"postgres://factbot@db/factbot": true, "postgresql://x": true,
+		"factbot.db": false, "/var/lib/factbot/factbot.db": false, "postgres.db": false,
+	} {
+		if got := IsDSN(s); got != want {
+			t.Errorf("IsDSN(%q) = %v", s, got)
+		}
+	}
+}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+
+	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store/postgres"
 )
 
 func init() {
@@ -23,12 +26,16 @@ func runBackup(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	if isPostgres(cfg) {
+		return &usererr.Config{Var: "FACTBOT_DB", Msg: "is a PostgreSQL database; factbot backup copies a bbolt file",
+			Hint: "back PostgreSQL up with its own tools: pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"", Err: postgres.ErrNoBackup}
+	}
 	src, _ := filepath.Abs(cfg.DB)
 	dst, _ := filepath.Abs(pos[0])
 	if src == dst {
 		return usagef("%s is the database itself; choose another file", pos[0])
 	}
-	db, closeDB, err := openMaintained(cfg)
+	db, closeDB, err := openMaintained(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -136,9 +136,9 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	if f.excludeSites != "" {
 		checker.ExcludeSites = exclude
 	}
-	var db *store.DB
+	var db backend
 	if !f.noStore {
-		if db, err = openStore(cfg); err != nil {
+		if db, err = openBackend(ctx, cfg); err != nil {
 			return err
 		}
 		defer db.Close()
@@ -196,7 +196,7 @@ func checkFailed(err error) error {
 
 // saveCheck keeps the check in history and returns its id; "" without a
 // database or when saving failed, which is only warned about.
-func saveCheck(ctx context.Context, a *app, db *store.DB, user, text string, rep *factcheck.Report) string {
+func saveCheck(ctx context.Context, a *app, db backend, user, text string, rep *factcheck.Report) string {
 	if db == nil {
 		return ""
 	}

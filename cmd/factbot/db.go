@@ -1,23 +1,79 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"time"
 
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/admin"
+	"github.com/factbot-dev/factbot/store/postgres"
+	"github.com/factbot-dev/factbot/web"
 )
 
-// openStore opens the configured database (FACTBOT_DB) with the verdict
-// freshness FACTBOT_CACHE_TTL. A file held by another process or written
-// by a newer factbot is a *usererr.Config naming FACTBOT_DB that wraps
-// store.ErrLocked or store.ErrNewerSchema.
-func openStore(cfg *config.Config) (*store.DB, error) {
+// backend is what the commands need of the database: the chat core's
+// bot.Store, the web pages' web.Store, the engine's verdict and web caches,
+// maintenance (admin.Store) and export's walk over the checks. *store.DB
+// (bbolt, a file) and *postgres.DB (PostgreSQL, shared by replicas) are
+// both backends; FACTBOT_DB chooses (openBackend).
+type backend interface {
+	bot.Store
+	web.Store
+	factcheck.Cache
+	search.Cache
+	admin.Store
+	EachCheck(ctx context.Context, tenant string, fn func(*store.Check) error) error
+	PruneEvery(ctx context.Context, interval, retention time.Duration, report func(store.PruneStats, error))
+	Close() error
+}
+
+var (
+	_ backend = (*store.DB)(nil)
+	_ backend = (*postgres.DB)(nil)
+)
+
+// isPostgres reports whether FACTBOT_DB names a PostgreSQL database
+// (postgres://…) rather than a bbolt file.
+func isPostgres(cfg *config.Config) bool { return postgres.IsDSN(cfg.DB) }
+
+// openBackend opens the configured database (FACTBOT_DB): a path is a
+// bbolt file, postgres://… (or postgresql://…) a PostgreSQL database,
+// whose missing migrations are applied under a lock. The verdict
+// freshness is FACTBOT_CACHE_TTL. A bbolt file held by another process or
+// written by a newer factbot, and a PostgreSQL database that cannot be
+// reached, is a *usererr.Config naming FACTBOT_DB.
+func openBackend(ctx context.Context, cfg *config.Config) (backend, error) {
+	opts := store.Options{CacheTTL: cfg.CacheTTL}
+	if isPostgres(cfg) {
+		db, err := postgres.Open(ctx, cfg.DB, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("cannot open %s: %v", redact(cfg.DB), err),
+				Hint: "a reachable PostgreSQL database, postgres://user:password@host:5432/factbot", Err: err}
+		}
+		return db, nil
+	}
+	db, err := openBolt(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// openBolt opens the bbolt file FACTBOT_DB. A file held by another process
+// or written by a newer factbot is a *usererr.Config naming FACTBOT_DB that
+// wraps store.ErrLocked or store.ErrNewerSchema.
+func openBolt(cfg *config.Config) (*store.DB, error) {
 	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL})
 	if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNewerSchema) {
 		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: err.Error(), Err: err}
@@ -25,30 +81,52 @@ func openStore(cfg *config.Config) (*store.DB, error) {
 	return db, err
 }
 
-// openExistingStore is openStore for commands that only make sense on a
-// database that exists: it does not create an empty file.
-func openExistingStore(cfg *config.Config) (*store.DB, error) {
-	if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
-		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", cfg.DB), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
-	}
-	return openStore(cfg)
+// errNoBoltFile is the error of a command that needs an existing bbolt
+// file when there is none.
+func errNoBoltFile(cfg *config.Config) error {
+	return &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", cfg.DB), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
 }
 
-// openMaintained opens the existing database for backup, prune and forget:
-// the file itself, or, while 'factbot serve' holds it, serve's admin socket
-// next to it (internal/admin), so that maintenance works on a running bot.
-func openMaintained(cfg *config.Config) (admin.Store, func() error, error) {
-	return admin.Open(cfg.DB, func() (*store.DB, error) { return openExistingStore(cfg) })
+// openExistingStore is openBackend for commands that only make sense on a
+// database that exists: it does not create an empty bbolt file.
+func openExistingStore(ctx context.Context, cfg *config.Config) (backend, error) {
+	if !isPostgres(cfg) {
+		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+			return nil, errNoBoltFile(cfg)
+		}
+	}
+	return openBackend(ctx, cfg)
+}
+
+// openMaintained opens the existing database for backup, prune and forget.
+// A bbolt file is opened itself or, while 'factbot serve' holds it,
+// reached through serve's admin socket next to it (store/admin), so that
+// maintenance works on a running bot. A PostgreSQL database is shared by
+// every replica and opened directly (its BackupFile says to use pg_dump).
+func openMaintained(ctx context.Context, cfg *config.Config) (admin.Store, func() error, error) {
+	if isPostgres(cfg) {
+		db, err := openBackend(ctx, cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return db, db.Close, nil
+	}
+	return admin.Open(cfg.DB, func() (*store.DB, error) {
+		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+			return nil, errNoBoltFile(cfg)
+		}
+		return openBolt(cfg)
+	})
 }
 
 // loadAndOpen loads the configuration and opens the existing database:
 // the start of every command that looks after history.
-func loadAndOpen(a *app) (*store.DB, error) {
+func loadAndOpen(ctx context.Context, a *app) (backend, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
-	return openExistingStore(cfg)
+	return openExistingStore(ctx, cfg)
 }
 
 // parseAge parses a Go duration ("36h", "90m") or a number of days ("30d").

@@ -42,7 +42,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 	if *feedback && formatSet && *format != "jsonl" {
 		return usagef("--feedback writes JSON Lines (the eval dataset format); drop --format")
 	}
-	db, err := loadAndOpen(a)
+	db, err := loadAndOpen(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 }
 
 // exportChecks writes every check of tenant as JSON Lines or CSV.
-func exportChecks(ctx context.Context, a *app, db *store.DB, tenant, format string) error {
+func exportChecks(ctx context.Context, a *app, db backend, tenant, format string) error {
 	bw := bufio.NewWriter(a.stdout)
 	n := 0
 	var each func(*store.Check) error
@@ -139,7 +139,7 @@ type feedbackCase struct {
 // exportFeedback writes one feedbackCase per claim of the tenant flagged by
 // feedback (feedback on claim -1 flags every claim of its check), oldest
 // check first. Several remarks on one claim share its line.
-func exportFeedback(ctx context.Context, a *app, db *store.DB, tenant string) error {
+func exportFeedback(ctx context.Context, a *app, db backend, tenant string) error {
 	bw := bufio.NewWriter(a.stdout)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)

@@ -30,7 +30,7 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, closeDB, err := openMaintained(cfg)
+	db, closeDB, err := openMaintained(ctx, cfg)
 	if err != nil {
 		return err
 	}

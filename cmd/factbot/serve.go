@@ -35,7 +35,7 @@ type chatAdapter interface {
 // Seams for tests.
 var (
 	// serveChecker builds the engine; tests replace it with a fake.
-	serveChecker = func(ctx context.Context, cfg *config.Config, db *store.DB) (bot.Checker, error) {
+	serveChecker = func(ctx context.Context, cfg *config.Config, db backend) (bot.Checker, error) {
 		return newChecker(ctx, cfg, db)
 	}
 	// serveListening, if set, is told the HTTP server's address.
@@ -142,11 +142,11 @@ func buildDiscord(dc config.Discord, svc bot.Core, mux *http.ServeMux, log *slog
 	return ad, nil
 }
 
-// maintain runs what looks after the database while serve holds it: the
-// admin socket next to the file, through which 'factbot backup', 'prune'
+// maintain runs what looks after the database while serve holds it: for
+// a bbolt file, the admin socket next to the file, through which 'factbot backup', 'prune'
 // and 'forget' reach a running bot, and pruning every hour by
 // FACTBOT_RETENTION. The returned function stops both.
-func maintain(ctx context.Context, cfg *config.Config, db *store.DB, log *slog.Logger) func() {
+func maintain(ctx context.Context, cfg *config.Config, db backend, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -159,7 +159,16 @@ func maintain(ctx context.Context, cfg *config.Config, db *store.DB, log *slog.L
 			log.Info("pruned", "retention", config.FormatDuration(cfg.Retention), "checks", st.Checks, "requests", st.Requests, "web", st.Web)
 		})
 	}()
-	adm, err := admin.Start(ctx, cfg.DB, db, admin.Options{Logger: log})
+	bolt, ok := db.(*store.DB)
+	if !ok {
+		// PostgreSQL: every replica and the CLI open the database itself;
+		// there is no admin socket.
+		return func() {
+			cancel()
+			<-done
+		}
+	}
+	adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log})
 	if err != nil {
 		// Maintenance from the CLI then needs the bot stopped; serving goes on.
 		log.Warn("admin socket not started: backup, prune and forget need the bot stopped", "err", err)
@@ -239,7 +248,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	log := serveLogger(a)
-	db, err := openStore(cfg)
+	db, err := openBackend(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/internal/config"
-	"github.com/factbot-dev/factbot/store"
 )
 
 // startServe runs `factbot serve` in Slack HTTP mode against a fake Slack
@@ -32,7 +31,7 @@ func startServe(t *testing.T, env map[string]string) (pub, metrics string) {
 	t.Cleanup(func() {
 		serveChecker, serveListening, serveMetricsListening, serveHTTPLimits = restoreC, restoreL, restoreM, restoreH
 	})
-	serveChecker = func(context.Context, *config.Config, *store.DB) (bot.Checker, error) { return &bottest.Checker{}, nil }
+	serveChecker = func(context.Context, *config.Config, backend) (bot.Checker, error) { return &bottest.Checker{}, nil }
 	addrc, maddrc := make(chan net.Addr, 1), make(chan net.Addr, 1)
 	serveListening = func(a net.Addr) { addrc <- a }
 	serveMetricsListening = func(a net.Addr) { maddrc <- a }

@@ -17,7 +17,6 @@ import (
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
-	"github.com/factbot-dev/factbot/store"
 )
 
 // syncBuffer is a goroutine-safe stderr.
@@ -59,7 +58,7 @@ func TestServeConfigErrors(t *testing.T) {
 	}
 	restore := serveChecker
 	defer func() { serveChecker = restore }()
-	serveChecker = func(context.Context, *config.Config, *store.DB) (bot.Checker, error) { return &bottest.Checker{}, nil }
+	serveChecker = func(context.Context, *config.Config, backend) (bot.Checker, error) { return &bottest.Checker{}, nil }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.env["FACTBOT_DB"] = db
@@ -83,7 +82,7 @@ func TestServeSlackEndToEnd(t *testing.T) {
 	defer fake.Close()
 	restoreC, restoreL := serveChecker, serveListening
 	defer func() { serveChecker, serveListening = restoreC, restoreL }()
-	serveChecker = func(context.Context, *config.Config, *store.DB) (bot.Checker, error) {
+	serveChecker = func(context.Context, *config.Config, backend) (bot.Checker, error) {
 		return &bottest.Checker{Label: factcheck.Supported}, nil
 	}
 	addrc := make(chan net.Addr, 1)

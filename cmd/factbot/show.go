@@ -30,7 +30,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := loadAndOpen(a)
+	db, err := loadAndOpen(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func pageHashes(c *store.Check) []string {
 
 // showPage prints the kept snapshot of a page the check read: what the
 // page said when the verdict was made, even if it has changed since.
-func showPage(ctx context.Context, a *app, db *store.DB, c *store.Check, arg string, jsonOut bool) error {
+func showPage(ctx context.Context, a *app, db backend, c *store.Check, arg string, jsonOut bool) error {
 	want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(arg), "sha256:"))
 	hashes := pageHashes(c)
 	var match []string

@@ -43,7 +43,7 @@ func webLinks(cfg *config.Config) *web.Links {
 }
 
 // mountWeb adds the web view under /web/ to mux when it is configured.
-func mountWeb(cfg *config.Config, db *store.DB, mux *http.ServeMux, log *slog.Logger) {
+func mountWeb(cfg *config.Config, db backend, mux *http.ServeMux, log *slog.Logger) {
 	if !cfg.Web.Enabled() {
 		return
 	}
@@ -70,7 +70,7 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	if *link != "" && *history {
 		return usagef("--link and --history: choose one")
 	}
-	db, err := openExistingStore(cfg)
+	db, err := openExistingStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	log.Info("factbot web: listening", "addr", ln.Addr().String(), "db", cfg.DB)
+	log.Info("factbot web: listening", "addr", ln.Addr().String(), "db", redact(cfg.DB))
 	if webListening != nil {
 		webListening(ln.Addr())
 	}

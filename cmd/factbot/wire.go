@@ -11,7 +11,6 @@ import (
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/search"
-	"github.com/factbot-dev/factbot/store"
 )
 
 // This file turns the configuration (internal/config, read once by
@@ -57,7 +56,7 @@ func newProviders(ctx context.Context, cfg *config.Config) ([]search.Provider, e
 
 // newChecker builds the engine. db may be nil (no verdict cache, no search
 // or page cache).
-func newChecker(ctx context.Context, cfg *config.Config, db *store.DB) (*factcheck.Checker, error) {
+func newChecker(ctx context.Context, cfg *config.Config, db backend) (*factcheck.Checker, error) {
 	model, err := newModel(ctx, cfg.Model)
 	if err != nil {
 		return nil, err
@@ -82,7 +81,7 @@ func newChecker(ctx context.Context, cfg *config.Config, db *store.DB) (*factche
 
 // useStore gives the engine the database as its verdict, search and page
 // cache (db may be nil: no caches).
-func useStore(cfg *config.Config, c *factcheck.Checker, db *store.DB) {
+func useStore(cfg *config.Config, c *factcheck.Checker, db backend) {
 	ropts := search.ReaderOptions{AllowPrivate: cfg.AllowPrivateFetch}
 	if db != nil {
 		ropts.Cache = db

@@ -55,6 +55,14 @@ type Store interface {
 	// RefuseRequest shrinks a refused request to what stops a redelivery
 	// from being answered twice (no text, no user); Prune removes it soon.
 	RefuseRequest(ctx context.Context, tenant, key string) error
+	// ClaimRequest takes the lease of a pending request for owner (see
+	// store.ErrLeaseLost): nil if another owner holds it or it is
+	// finished. ClaimPending claims every claimable pending request of a
+	// tenant. RenewLease extends owner's lease, or with a lease <= 0
+	// releases it; store.ErrLeaseLost means it was taken over.
+	ClaimRequest(ctx context.Context, tenant, key, owner string, lease time.Duration) (*store.Request, error)
+	ClaimPending(ctx context.Context, tenant, owner string, lease time.Duration) ([]*store.Request, error)
+	RenewLease(ctx context.Context, tenant, key, owner string, lease time.Duration) error
 }
 
 var _ Store = (*store.DB)(nil)

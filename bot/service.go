@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -49,11 +51,30 @@ type Options struct {
 	// MaxAttempts bounds how often a request is started, counting resumes
 	// after restarts (default 3); then it is answered with an error.
 	MaxAttempts int
+	// Owner names this service to the store's leases (see
+	// store.ErrLeaseLost): replicas sharing a database need distinct
+	// owners (default: a random id).
+	Owner string
+	// Lease is how long a request is held by this service without a
+	// renewal (default DefaultLease). A running request's lease is renewed
+	// every Lease/3; every Lease/2 the service claims pending requests
+	// whose lease is free or expired (those of a replica that died).
+	Lease time.Duration
 	// Metrics, if nil, are created unregistered.
 	Metrics *Metrics
 	Logger  *slog.Logger
 	// Now returns the time (tests). Default time.Now.
 	Now func() time.Time
+}
+
+// DefaultLease is Options.Lease's default.
+const DefaultLease = time.Minute
+
+// newOwner returns a random owner id.
+func newOwner() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // Status says what Submit did with a request.
@@ -163,6 +184,12 @@ func New(st Store, ck Checker, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Owner == "" {
+		opts.Owner = newOwner()
+	}
+	if opts.Lease <= 0 {
+		opts.Lease = DefaultLease
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -202,7 +229,9 @@ func (s *Service) Register(p Platform) {
 }
 
 // Start starts the workers and queues every pending request of the
-// registered platforms (resume after a restart).
+// registered platforms (resume after a restart). Then, every Lease/2, it
+// queues the pending requests whose lease is free or has run out: those
+// of a replica sharing the database that died.
 func (s *Service) Start(ctx context.Context) error {
 	s.mu.Lock()
 	if s.started || s.closed {
@@ -215,11 +244,37 @@ func (s *Service) Start(ctx context.Context) error {
 		s.wg.Add(1)
 		go s.worker()
 	}
-	return s.Resume(ctx)
+	if err := s.Resume(ctx); err != nil {
+		return err
+	}
+	s.wg.Add(1)
+	go s.pickUp()
+	return nil
 }
 
-// Resume queues the pending requests of registered platforms, tenant by
-// tenant. Start calls it; it is safe to call again (queued keys are skipped).
+// pickUp resumes, every Lease/2, the requests no one holds, until Close.
+func (s *Service) pickUp() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.opts.Lease / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := s.Resume(s.ctx); err != nil && s.ctx.Err() == nil {
+			s.log.Warn("pick up unfinished requests", "err", err)
+		}
+	}
+}
+
+// Resume claims and queues the pending requests of registered platforms
+// that no one else holds, tenant by tenant (a request of a platform not
+// registered here is released again, for a replica that has it). Start
+// calls it, and then calls it periodically; it is safe to call again
+// (queued keys are skipped). A worker claims each request again before it
+// runs it.
 func (s *Service) Resume(ctx context.Context) error {
 	tenants, err := s.store.Tenants(ctx)
 	if err != nil {
@@ -227,7 +282,7 @@ func (s *Service) Resume(ctx context.Context) error {
 	}
 	n := 0
 	for _, t := range tenants {
-		reqs, err := s.store.PendingRequests(ctx, t)
+		reqs, err := s.store.ClaimPending(ctx, t, s.opts.Owner, s.opts.Lease)
 		if err != nil {
 			return fmt.Errorf("bot: resume tenant %s: %w", t, err)
 		}
@@ -236,6 +291,7 @@ func (s *Service) Resume(ctx context.Context) error {
 			_, ok := s.platforms[r.Platform]
 			s.mu.Unlock()
 			if !ok {
+				s.release(r)
 				continue
 			}
 			if s.enqueue(r) {
@@ -405,17 +461,87 @@ func (s *Service) worker() {
 		if r == nil {
 			return
 		}
-		s.process(r)
+		s.run(r)
 		s.mu.Lock()
 		delete(s.queued, r.Key)
 		s.mu.Unlock()
 	}
 }
 
-// process runs one request to its final answer. If the service closes
-// meanwhile the request stays pending.
-func (s *Service) process(r *store.Request) {
-	ctx := s.ctx
+// run claims the request's lease and, if this service got it, processes
+// the request as stored while renewing the lease, and releases it after.
+// A request another replica holds, or finished, is skipped.
+func (s *Service) run(queued *store.Request) {
+	r, err := s.store.ClaimRequest(s.ctx, queued.Tenant, queued.Key, s.opts.Owner, s.opts.Lease)
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.metrics.Errors.WithLabelValues("store").Inc()
+			s.log.Error("claim request; it stays pending", "key", queued.Key, "err", err)
+		}
+		return
+	}
+	if r == nil {
+		return // another replica's, or finished
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	held := s.holdLease(ctx, cancel, r)
+	s.process(ctx, r)
+	cancel()
+	<-held
+	s.release(r)
+}
+
+// holdLease renews the lease of r every Lease/3 until ctx ends. When the
+// lease is lost (taken over after it ran out, or not renewed for a whole
+// Lease), it cancels the request's work: the request stays pending and
+// is another replica's. The returned channel is closed when it stops.
+func (s *Service) holdLease(ctx context.Context, cancel context.CancelFunc, r *store.Request) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(s.opts.Lease / 3)
+		defer t.Stop()
+		renewed := s.opts.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			err := s.store.RenewLease(ctx, r.Tenant, r.Key, s.opts.Owner, s.opts.Lease)
+			switch {
+			case err == nil:
+				renewed = s.opts.Now()
+				continue
+			case ctx.Err() != nil:
+				return
+			case errors.Is(err, store.ErrLeaseLost):
+			case s.opts.Now().Sub(renewed) < s.opts.Lease:
+				s.log.Warn("renew lease; trying again", "key", r.Key, "err", err)
+				continue
+			}
+			s.metrics.Errors.WithLabelValues("store").Inc()
+			s.log.Error("lease lost; leaving the request to another replica", "key", r.Key, "err", err)
+			cancel()
+			return
+		}
+	}()
+	return done
+}
+
+// release gives up this service's lease of r, so that another replica can
+// take an unfinished request at once.
+func (s *Service) release(r *store.Request) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), 10*time.Second)
+	defer cancel()
+	if err := s.store.RenewLease(ctx, r.Tenant, r.Key, s.opts.Owner, 0); err != nil {
+		s.log.Warn("release lease", "key", r.Key, "err", err)
+	}
+}
+
+// process runs one request to its final answer. If ctx ends meanwhile
+// (the service closes, or the lease was lost) the request stays pending.
+func (s *Service) process(ctx context.Context, r *store.Request) {
 	p := s.platform(r.Platform)
 	if p == nil {
 		return

@@ -89,6 +89,9 @@ type DB struct {
 	now  func() time.Time
 	// requests group-commits the request writes (see groupCommit).
 	requests groupCommit
+	// leases are the requests' leases (see ClaimRequest), in memory: the
+	// file has one process.
+	leases LeaseTable
 }
 
 // Open opens (creating if needed) the bbolt file at path, waiting at most

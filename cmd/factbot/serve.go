@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"golang.org/x/net/netutil"
@@ -263,7 +266,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
 		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,
-		Metrics: bot.NewMetrics(reg), Logger: log,
+		Metrics: bot.NewMetrics(reg), Logger: log, Owner: replicaOwner(), Lease: cfg.Lease,
 	})
 	mux := bot.NewMux(reg, nil)
 	mountWeb(cfg, db, mux, log)
@@ -299,6 +302,16 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	defer svc.Close() // running checks stay pending and resume on the next start
 	return serveUntilDone(ctx, &listener{ln: ln, h: pub}, metrics, adapters, log)
+}
+
+// replicaOwner names this process to the requests' leases: the host, the
+// process id and a random suffix, unique among replicas sharing a
+// PostgreSQL database and readable in their logs.
+func replicaOwner() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	rand.Read(b)
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b))
 }
 
 // listener is one HTTP listener of serve and its handler.

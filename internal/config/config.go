@@ -42,6 +42,7 @@ const (
 	DefaultDB          = "factbot.db"
 	DefaultCacheTTL    = factcheck.DefaultCacheTTL
 	DefaultRetention   = 90 * 24 * time.Hour
+	DefaultLease       = bot.DefaultLease
 	DefaultHTTPAddr    = ":8080"
 	DefaultUserLimit   = "10/10m"
 	DefaultTenantLimit = "100/1h"
@@ -64,13 +65,18 @@ type Config struct {
 	// AllowPrivateFetch lets the page reader reach loopback and private
 	// addresses (FACTBOT_ALLOW_PRIVATE_FETCH=1).
 	AllowPrivateFetch bool
-	// DB is the bbolt file (FACTBOT_DB).
+	// DB is the database (FACTBOT_DB): a bbolt file's path, or a
+	// PostgreSQL URL (postgres://…), which replicas of serve share.
 	DB string
 	// CacheTTL is how long a verdict stays fresh (FACTBOT_CACHE_TTL).
 	CacheTTL time.Duration
 	// Retention is how long serve keeps checks, requests and cached web
 	// results before pruning them (FACTBOT_RETENTION); 0 keeps them.
 	Retention time.Duration
+	// Lease is how long a replica of serve holds a chat request it runs
+	// without renewing it (FACTBOT_LEASE): when a replica dies, another
+	// takes its requests over after at most this (and half of it again).
+	Lease time.Duration
 	// CalibrationFile is FACTBOT_CALIBRATION, per-label score offsets
 	// written by factbot eval --fit; Calibration what it holds.
 	CalibrationFile string
@@ -211,6 +217,7 @@ var Vars = []Var{
 	{"FACTBOT_DB", false},
 	{"FACTBOT_CACHE_TTL", false},
 	{"FACTBOT_RETENTION", false},
+	{"FACTBOT_LEASE", false},
 	{"FACTBOT_HTTP_ADDR", false},
 	{"FACTBOT_METRICS_ADDR", false},
 	{"FACTBOT_MAX_CONNS", false},
@@ -394,6 +401,15 @@ func (c *Config) loadStore() error {
 			errs = append(errs, &usererr.Config{Var: "FACTBOT_RETENTION", Msg: fmt.Sprintf("%q is not a duration", s), Hint: "e.g. 90d, or 0 to keep everything", Err: err})
 		} else {
 			c.Retention = d
+		}
+	}
+	c.Lease = DefaultLease
+	if s, ok := e["FACTBOT_LEASE"]; ok {
+		d, err := ParseAge(s)
+		if err != nil || d < time.Second {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_LEASE", Msg: fmt.Sprintf("%q is not a duration of a second or more", s), Hint: "e.g. 1m: replicas renew it every third of it", Err: err})
+		} else {
+			c.Lease = d
 		}
 	}
 	switch s := e["FACTBOT_ALLOW_PRIVATE_FETCH"]; s {

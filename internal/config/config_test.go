@@ -35,6 +35,7 @@ func TestLoad(t *testing.T) {
 			TenantLimit: bot.Limit{N: 100, Window: time.Hour},
 			MaxQueue:    100,
 			Retention:   90 * 24 * time.Hour,
+			Lease:       time.Minute,
 			Web:         Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
 		}
 		if f != nil {
@@ -118,6 +119,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad TTL", map[string]string{"FACTBOT_CACHE_TTL": "soon"}, []string{"FACTBOT_CACHE_TTL"}},
 		{"zero TTL", map[string]string{"FACTBOT_CACHE_TTL": "0d"}, []string{"FACTBOT_CACHE_TTL"}},
 		{"bad retention", map[string]string{"FACTBOT_RETENTION": "forever"}, []string{"FACTBOT_RETENTION"}},
+		{"bad lease", map[string]string{"FACTBOT_LEASE": "10ms"}, []string{"FACTBOT_LEASE"}},
 		{"bad user limit", map[string]string{"FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
 		{"bad tenant limit", map[string]string{"FACTBOT_TENANT_LIMIT": "100"}, []string{"FACTBOT_TENANT_LIMIT"}},
 		{"zero connections", map[string]string{"FACTBOT_MAX_CONNS": "0"}, []string{"FACTBOT_MAX_CONNS"}},
@@ -347,5 +349,18 @@ func TestLoadFiles(t *testing.T) {
 	os.WriteFile(sites, []byte("not a domain\n"), 0o644)
 	if _, err := load(map[string]string{"FACTBOT_EXCLUDE_SITES": sites}); !strings.Contains(fmt.Sprint(err), "line 1") {
 		t.Errorf("err = %v; want one naming the line", err)
+	}
+}
+
+func TestSettingsRedactDatabasePassword(t *testing.T) {
+	env := map[string]string{"FACTBOT_DB": "postgres://factbot:s3cret@db:5432/factbot?sslmode=disable"}
+	c, err := Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Settings() {
+		if s.Name == "FACTBOT_DB" && s.Value != "postgres://factbot:xxxxx@db:5432/factbot?sslmode=disable" {
+			t.Errorf("FACTBOT_DB shows as %q, want the password masked", s.Value)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ func (c *Config) Settings() []Setting {
 			if v.Secret {
 				s.Value = Mask(val)
 			}
+			if v.Name == "FACTBOT_DB" {
+				s.Value = RedactURL(val)
+			}
 		} else {
 			s.Default = true
 			s.Value = c.defaultOf(v.Name)
@@ -41,6 +45,20 @@ func (c *Config) Settings() []Setting {
 		out = append(out, s)
 	}
 	return out
+}
+
+// RedactURL returns a URL such as a PostgreSQL FACTBOT_DB with its
+// password masked, and anything else as it is.
+func RedactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); !ok {
+		return s
+	}
+	u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	return u.String()
 }
 
 // defaultOf describes what an unset variable means.
@@ -78,6 +96,8 @@ func (c *Config) defaultOf(name string) string {
 		return FormatDuration(DefaultCacheTTL)
 	case "FACTBOT_RETENTION":
 		return FormatDuration(DefaultRetention)
+	case "FACTBOT_LEASE":
+		return FormatDuration(DefaultLease)
 	case "FACTBOT_HTTP_ADDR":
 		return DefaultHTTPAddr
 	case "FACTBOT_USER_LIMIT":

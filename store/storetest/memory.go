@@ -27,6 +27,7 @@ type Memory struct {
 
 	mu      sync.Mutex
 	tenants map[string]*memTenant
+	leases  store.LeaseTable
 }
 
 // memTenant holds one tenant's records as JSON, like the database's

@@ -10,6 +10,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/factbot-dev/factbot/store"
 )
@@ -30,6 +31,9 @@ type Backend interface {
 	Check(ctx context.Context, tenant, id string) (*store.Check, error)
 	History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error)
 	AddFeedback(ctx context.Context, tenant, checkID string, f store.Feedback) error
+	ClaimRequest(ctx context.Context, tenant, key, owner string, lease time.Duration) (*store.Request, error)
+	ClaimPending(ctx context.Context, tenant, owner string, lease time.Duration) ([]*store.Request, error)
+	RenewLease(ctx context.Context, tenant, key, owner string, lease time.Duration) error
 }
 
 var (

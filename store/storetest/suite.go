@@ -48,6 +48,11 @@ func Run(t *testing.T, open Opener) {
 		{"NoTenant", testNoTenant},
 		{"CanceledContext", testCanceledContext},
 		{"RecordsAreCopies", testRecordsAreCopies},
+		{"LeaseOneOwner", testLeaseOneOwner},
+		{"LeaseExpiry", testLeaseExpiry},
+		{"LeaseRelease", testLeaseRelease},
+		{"LeaseFinished", testLeaseFinished},
+		{"LeaseConcurrentClaims", testLeaseConcurrentClaims},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

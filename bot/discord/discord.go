@@ -69,6 +69,12 @@ type Config struct {
 	// GuildID (DISCORD_GUILD_ID) registers the commands in one server, for
 	// instant updates while testing; empty registers them globally.
 	GuildID string
+	// ShardID and ShardCount give this process its gateway shard
+	// (FACTBOT_DISCORD_SHARD, FACTBOT_DISCORD_SHARDS): Discord sends it
+	// the events of the guilds with (guild_id >> 22) % ShardCount ==
+	// ShardID, and direct messages to shard 0. A ShardCount of 0 or 1 is
+	// one shard, the whole bot.
+	ShardID, ShardCount int
 	// APIURL overrides the REST base URL https://discord.com/api/v9/
 	// (DISCORD_API_URL, tests). The gateway address comes from GET /gateway.
 	APIURL string
@@ -184,6 +190,12 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	s.Client = restClient(a.cfg)
 	s.Identify.Intents = Intents
+	if cfg.ShardCount > 1 {
+		if cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
+			return nil, &usererr.Config{Var: "FACTBOT_DISCORD_SHARD", Msg: fmt.Sprintf("shard %d is not below the shard count %d", cfg.ShardID, cfg.ShardCount)}
+		}
+		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	}
 	s.ShouldRetryOnRateLimit = false // bounded retries in a.rest instead
 	s.MaxRestRetries = 3
 	s.ShouldReconnectOnError = true

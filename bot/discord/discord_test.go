@@ -224,6 +224,32 @@ func checkNoMentions(t *testing.T, reqs []discordtest.Request) {
 	}
 }
 
+// TestShardIdentify: a replica given a shard identifies with it; without
+// one it sends no shard (the whole bot).
+func TestShardIdentify(t *testing.T) {
+	h := newHarness(t, func(c *discord.Config, _ *bot.Options, _ *bottest.Checker) { c.ShardID, c.ShardCount = 1, 3 })
+	var id struct {
+		Shard *[2]int `json:"shard"`
+	}
+	if err := json.Unmarshal(h.fake.Identify(), &id); err != nil {
+		t.Fatal(err)
+	}
+	if id.Shard == nil || *id.Shard != [2]int{1, 3} {
+		t.Errorf("identify shard = %v, want [1 3]", id.Shard)
+	}
+	one := newHarness(t)
+	id.Shard = nil
+	if err := json.Unmarshal(one.fake.Identify(), &id); err != nil {
+		t.Fatal(err)
+	}
+	if id.Shard != nil {
+		t.Errorf("identify without sharding sent shard %v, want none", *id.Shard)
+	}
+	if _, err := discord.New(discord.Config{Token: "t", ShardID: 3, ShardCount: 3}, nil); err == nil || !strings.Contains(err.Error(), "shard") {
+		t.Errorf("New with shard 3 of 3: %v, want an error naming the shard", err)
+	}
+}
+
 func TestStartIdentifiesAndRegistersCommands(t *testing.T) {
 	h := newHarness(t, func(c *discord.Config, _ *bot.Options, _ *bottest.Checker) { c.GuildID = guild })
 	var id struct {

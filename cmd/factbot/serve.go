@@ -135,7 +135,7 @@ func buildSlack(sc config.Slack, svc bot.Core, mux *http.ServeMux, log *slog.Log
 // HTTP interactions route to mux. The gateway connects when serve calls
 // Run.
 func buildDiscord(dc config.Discord, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*discord.Adapter, error) {
-	ad, err := discord.New(discord.Config{Token: dc.Token, AppID: dc.AppID, PublicKey: dc.PublicKey, GuildID: dc.GuildID, APIURL: dc.APIURL, Logger: log}, svc)
+	ad, err := discord.New(discord.Config{Token: dc.Token, AppID: dc.AppID, PublicKey: dc.PublicKey, GuildID: dc.GuildID, ShardID: dc.Shard, ShardCount: dc.Shards, APIURL: dc.APIURL, Logger: log}, svc)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -62,6 +63,9 @@ func TestServeDiscordEndToEnd(t *testing.T) {
 		"DISCORD_PUBLIC_KEY": hex.EncodeToString(pub),
 		"DISCORD_GUILD_ID":   "42",
 		"DISCORD_API_URL":    fake.APIURL(),
+		// This replica is shard 1 of 2.
+		"FACTBOT_DISCORD_SHARD":  "1",
+		"FACTBOT_DISCORD_SHARDS": "2",
 	}
 	st := storetest.NewMemory()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -84,6 +88,15 @@ func TestServeDiscordEndToEnd(t *testing.T) {
 	defer func() { stop(); <-done }()
 	if err := fake.WaitReady(ctx); err != nil {
 		t.Fatal(err)
+	}
+	var id struct {
+		Shard *[2]int `json:"shard"`
+	}
+	if err := json.Unmarshal(fake.Identify(), &id); err != nil {
+		t.Fatal(err)
+	}
+	if id.Shard == nil || *id.Shard != [2]int{1, 2} {
+		t.Errorf("identify shard = %v, want [1 2] from FACTBOT_DISCORD_SHARD(S)", id.Shard)
 	}
 	if _, err := fake.WaitRequests(ctx, 1, func(r discordtest.Request) bool {
 		return r.Method == "PUT" && r.Path == "/applications/"+fake.AppID+"/guilds/42/commands"

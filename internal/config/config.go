@@ -167,7 +167,11 @@ type Discord struct {
 	AppID     string // DISCORD_APP_ID
 	PublicKey string // DISCORD_PUBLIC_KEY: HTTP interactions
 	GuildID   string // DISCORD_GUILD_ID
-	APIURL    string // DISCORD_API_URL (tests)
+	// Shard and Shards are this replica's gateway shard and the number of
+	// shards (FACTBOT_DISCORD_SHARD, FACTBOT_DISCORD_SHARDS); Shards 0
+	// means one shard.
+	Shard, Shards int
+	APIURL        string // DISCORD_API_URL (tests)
 }
 
 // Web is the web view's configuration. It is on when PublicURL and Secret
@@ -227,6 +231,7 @@ var Vars = []Var{
 	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
+	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false},
 	{"USER", false},
 }
 
@@ -449,6 +454,7 @@ func (c *Config) loadChat() error {
 			errs = append(errs, &usererr.Config{Var: "DISCORD_PUBLIC_KEY", Msg: "not a 64-digit hex Ed25519 key", Hint: "Discord Developer Portal → your application → General Information → Public Key"})
 		}
 	}
+	errs = append(errs, c.loadShard())
 	for _, name := range []string{"SLACK_API_URL", "DISCORD_API_URL"} {
 		errs = append(errs, checkURL(e, name))
 	}
@@ -649,4 +655,33 @@ func or(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// loadShard reads FACTBOT_DISCORD_SHARD and FACTBOT_DISCORD_SHARDS: both
+// or neither, a shard count of at least 1 and a shard below it.
+func (c *Config) loadShard() error {
+	e := c.env
+	shard, hasShard := e["FACTBOT_DISCORD_SHARD"]
+	shards, hasShards := e["FACTBOT_DISCORD_SHARDS"]
+	if !hasShard && !hasShards {
+		return nil
+	}
+	const hint = "this replica's shard, from 0, and the number of shards, e.g. FACTBOT_DISCORD_SHARD=1 FACTBOT_DISCORD_SHARDS=2"
+	if !hasShard || !hasShards {
+		missing := "FACTBOT_DISCORD_SHARD"
+		if hasShard {
+			missing = "FACTBOT_DISCORD_SHARDS"
+		}
+		return &usererr.Config{Var: missing, Msg: "is needed with the other shard setting", Hint: hint}
+	}
+	n, err := strconv.Atoi(shards)
+	if err != nil || n < 1 {
+		return &usererr.Config{Var: "FACTBOT_DISCORD_SHARDS", Msg: fmt.Sprintf("%q is not a positive number", shards), Hint: hint}
+	}
+	id, err := strconv.Atoi(shard)
+	if err != nil || id < 0 || id >= n {
+		return &usererr.Config{Var: "FACTBOT_DISCORD_SHARD", Msg: fmt.Sprintf("%q is not a shard from 0 to %d", shard, n-1), Hint: hint}
+	}
+	c.Discord.Shard, c.Discord.Shards = id, n
+	return nil
 }

@@ -49,6 +49,10 @@ func TestLoad(t *testing.T) {
 		want *Config
 	}{
 		{"empty", map[string]string{}, defaults(nil)},
+		{"discord shard and lease", map[string]string{"FACTBOT_DISCORD_SHARD": "1", "FACTBOT_DISCORD_SHARDS": "3", "FACTBOT_LEASE": "30s"}, defaults(func(c *Config) {
+			c.Discord.Shard, c.Discord.Shards = 1, 3
+			c.Lease = 30 * time.Second
+		})},
 		{"gemini key from GOOGLE_API_KEY, also for fact checks", map[string]string{"GOOGLE_API_KEY": "g"}, defaults(func(c *Config) {
 			c.Model.GeminiKey = "g"
 			c.Search.FactCheckKey = "g"
@@ -120,6 +124,11 @@ func TestLoadErrors(t *testing.T) {
 		{"zero TTL", map[string]string{"FACTBOT_CACHE_TTL": "0d"}, []string{"FACTBOT_CACHE_TTL"}},
 		{"bad retention", map[string]string{"FACTBOT_RETENTION": "forever"}, []string{"FACTBOT_RETENTION"}},
 		{"bad lease", map[string]string{"FACTBOT_LEASE": "10ms"}, []string{"FACTBOT_LEASE"}},
+		{"shard without count", map[string]string{"FACTBOT_DISCORD_SHARD": "0"}, []string{"FACTBOT_DISCORD_SHARDS"}},
+		{"count without shard", map[string]string{"FACTBOT_DISCORD_SHARDS": "2"}, []string{"FACTBOT_DISCORD_SHARD"}},
+		{"shard beyond count", map[string]string{"FACTBOT_DISCORD_SHARD": "2", "FACTBOT_DISCORD_SHARDS": "2"}, []string{"FACTBOT_DISCORD_SHARD"}},
+		{"negative shard", map[string]string{"FACTBOT_DISCORD_SHARD": "-1", "FACTBOT_DISCORD_SHARDS": "2"}, []string{"FACTBOT_DISCORD_SHARD"}},
+		{"zero shards", map[string]string{"FACTBOT_DISCORD_SHARD": "0", "FACTBOT_DISCORD_SHARDS": "0"}, []string{"FACTBOT_DISCORD_SHARDS"}},
 		{"bad user limit", map[string]string{"FACTBOT_USER_LIMIT": "lots"}, []string{"FACTBOT_USER_LIMIT"}},
 		{"bad tenant limit", map[string]string{"FACTBOT_TENANT_LIMIT": "100"}, []string{"FACTBOT_TENANT_LIMIT"}},
 		{"zero connections", map[string]string{"FACTBOT_MAX_CONNS": "0"}, []string{"FACTBOT_MAX_CONNS"}},

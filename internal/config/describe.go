@@ -114,6 +114,10 @@ func (c *Config) defaultOf(name string) string {
 		return "FACTBOT_HTTP_ADDR's"
 	case "DISCORD_APP_ID":
 		return "from the gateway"
+	case "FACTBOT_DISCORD_SHARD":
+		return "0"
+	case "FACTBOT_DISCORD_SHARDS":
+		return "1"
 	case "SLACK_API_URL", "DISCORD_API_URL":
 		return "the platform's"
 	}

@@ -106,3 +106,47 @@ func TestLeaseLostStopsTheCheck(t *testing.T) {
 		t.Errorf("state %q, want pending (B's)", got.State)
 	}
 }
+
+// slowRefusals is a store whose RefuseRequest waits for the test.
+type slowRefusals struct {
+	*storetest.Memory
+	refusing chan struct{} // closed to let RefuseRequest go on
+}
+
+func (s *slowRefusals) RefuseRequest(ctx context.Context, tenant, key string) error {
+	<-s.refusing
+	return s.Memory.RefuseRequest(ctx, tenant, key)
+}
+
+// TestRefusedRequestIsNotPickedUp: between the refusal and its record, the
+// refused request is held: neither another replica nor this service's
+// pick-up runs it.
+func TestRefusedRequestIsNotPickedUp(t *testing.T) {
+	st := &slowRefusals{Memory: storetest.NewMemory(), refusing: make(chan struct{})}
+	p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
+	ck := &bottest.Checker{}
+	s := newService(t, st, ck, p, bot.Options{Owner: "A", UserLimit: bot.Limit{N: 1, Window: time.Hour}})
+	ctx := context.Background()
+	if res, err := s.Submit(ctx, req("ok", "Paris is in France")); err != nil || res.Status != bot.Accepted {
+		t.Fatalf("first Submit = %+v, %v", res, err)
+	}
+	waitFinal(t, p)
+	res, err := s.Submit(ctx, req("over", "Rome is in Italy"))
+	if err != nil || res.Status != bot.Refused {
+		t.Fatalf("second Submit = %+v, %v; want refused", res, err)
+	}
+	if got, err := st.ClaimRequest(ctx, "T1", "over", "B", time.Minute); err != nil || got != nil {
+		t.Errorf("another replica claimed a request being refused: %v, %v", got, err)
+	}
+	if err := s.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	close(st.refusing)
+	s.Close()
+	if n := len(ck.Calls()); n != 1 {
+		t.Errorf("checked %d times, want 1 (the refused request never runs)", n)
+	}
+	if got, _ := st.Request(ctx, "T1", "over"); got.State != store.RequestFailed || !got.Refused {
+		t.Errorf("refused request: state %q refused %v; want failed, refused", got.State, got.Refused)
+	}
+}

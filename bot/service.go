@@ -131,9 +131,12 @@ type Service struct {
 	platforms map[string]Platform
 	queue     []*store.Request
 	queued    map[string]bool // keys queued or running
-	wake      chan struct{}
-	started   bool
-	closed    bool
+	// submitting are the keys Submit is deciding on (until queued, or
+	// until a refusal is recorded): Resume leaves them alone.
+	submitting map[string]bool
+	wake       chan struct{}
+	started    bool
+	closed     bool
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -199,11 +202,12 @@ func New(st Store, ck Checker, opts Options) *Service {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Service{
 		store: st, checker: ck, opts: opts, log: opts.Logger, metrics: opts.Metrics,
-		limits:    newLimits(opts),
-		platforms: map[string]Platform{},
-		queued:    map[string]bool{},
-		wake:      make(chan struct{}, 1),
-		ctx:       ctx, cancel: cancel,
+		limits:     newLimits(opts),
+		platforms:  map[string]Platform{},
+		queued:     map[string]bool{},
+		submitting: map[string]bool{},
+		wake:       make(chan struct{}, 1),
+		ctx:        ctx, cancel: cancel,
 	}
 }
 
@@ -289,7 +293,11 @@ func (s *Service) Resume(ctx context.Context) error {
 		for _, r := range reqs {
 			s.mu.Lock()
 			_, ok := s.platforms[r.Platform]
+			submitting := s.submitting[r.Key]
 			s.mu.Unlock()
+			if submitting {
+				continue // Submit queues or refuses it
+			}
 			if !ok {
 				s.release(r)
 				continue
@@ -340,14 +348,24 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 		r.Fresh = true
 	}
 	notice := s.validate(r)
+	// Until it is queued or its refusal recorded, the request is this
+	// service's: Resume skips it here, and its lease keeps other replicas
+	// from picking it up.
+	s.setSubmitting(r.Key, true)
 	isNew, err := s.store.AcceptRequest(ctx, r)
 	if err != nil {
+		s.setSubmitting(r.Key, false)
 		s.metrics.Errors.WithLabelValues("store").Inc()
 		return Result{}, &usererr.Error{Msg: MsgNotStored, Err: fmt.Errorf("bot: accept request %s: %w", r.Key, err)}
 	}
 	if !isNew {
+		s.setSubmitting(r.Key, false)
 		s.metrics.Requests.WithLabelValues(r.Platform, r.Kind, "duplicate").Inc()
 		return Result{Status: Duplicate}, nil
+	}
+	if _, err := s.store.ClaimRequest(ctx, r.Tenant, r.Key, s.opts.Owner, s.opts.Lease); err != nil {
+		// Stored: a worker, or a replica's pick-up, claims it later.
+		s.log.Warn("claim accepted request", "key", r.Key, "err", err)
 	}
 	if notice == "" {
 		notice = s.admit(r, now)
@@ -359,7 +377,19 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 	}
 	s.metrics.Requests.WithLabelValues(r.Platform, r.Kind, "accepted").Inc()
 	s.enqueue(r)
+	s.setSubmitting(r.Key, false)
 	return Result{Status: Accepted}, nil
+}
+
+// setSubmitting marks key as being decided on by Submit, or no longer.
+func (s *Service) setSubmitting(key string, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		s.submitting[key] = true
+	} else {
+		delete(s.submitting, key)
+	}
 }
 
 // validate refuses empty and too long input in the engine's own words
@@ -380,6 +410,7 @@ func (s *Service) refuse(r *store.Request, notice string) {
 	p := s.platform(r.Platform)
 	s.mu.Lock()
 	if s.closed {
+		delete(s.submitting, r.Key)
 		s.mu.Unlock()
 		return
 	}
@@ -394,6 +425,8 @@ func (s *Service) refuse(r *store.Request, notice string) {
 		if err := s.store.RefuseRequest(ctx, r.Tenant, r.Key); err != nil {
 			s.log.Error("finish refused request", "key", r.Key, "err", err)
 		}
+		s.release(r)
+		s.setSubmitting(r.Key, false)
 		if p == nil {
 			return
 		}

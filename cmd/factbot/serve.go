@@ -166,6 +166,8 @@ func maintain(ctx context.Context, cfg *config.Config, db backend, log *slog.Log
 	if !ok {
 		// PostgreSQL: every replica and the CLI open the database itself;
 		// there is no admin socket.
+		log.Info("store: PostgreSQL, shared by replicas; prune and forget open it directly, back it up with pg_dump",
+			"db", redact(cfg.DB), "lease", config.FormatDuration(cfg.Lease))
 		return func() {
 			cancel()
 			<-done

@@ -49,11 +49,25 @@ type Options struct {
 	// MaxAttempts bounds how often a request is started, counting resumes
 	// after restarts (default 3); then it is answered with an error.
 	MaxAttempts int
+	// Links, if set, makes the signed links to the web view that answers
+	// carry: "Full report" under every report, "Open history" under
+	// history. Leave it nil (not a typed nil) when the web view is off.
+	Links Links
 	// Metrics, if nil, are created unregistered.
 	Metrics *Metrics
 	Logger  *slog.Logger
 	// Now returns the time (tests). Default time.Now.
 	Now func() time.Time
+}
+
+// Links makes the signed links to the web view (web.Links implements it).
+// An empty URL means no link.
+type Links interface {
+	// CheckURL is the link to the page of checkID for viewer.
+	CheckURL(tenant, viewer, checkID string) string
+	// HistoryURL is the link to the history viewer may see, asking in
+	// channel.
+	HistoryURL(tenant, viewer, channel string) string
 }
 
 // Status says what Submit did with a request.
@@ -435,7 +449,7 @@ func (s *Service) process(r *store.Request) {
 	// A check saved before a restart is answered from the store.
 	if r.CheckID != "" {
 		if c, err := s.store.Check(ctx, r.Tenant, r.CheckID); err == nil && c.Report != nil {
-			j.answer(RenderReport(c.Report, c.ID))
+			j.answer(s.report(r, c.Report, c.ID))
 			j.finish(store.RequestDone, c.ID)
 			return
 		}
@@ -573,12 +587,29 @@ func (j *job) deliver(text string, rep *factcheck.Report) {
 		s.metrics.Errors.WithLabelValues("store").Inc()
 		j.log.Error("save check", "err", err)
 	}
-	if !j.answer(RenderReport(rep, c.ID)) && j.ctx.Err() != nil {
+	if !j.answer(s.report(r, rep, c.ID)) && j.ctx.Err() != nil {
 		return
 	}
 	s.metrics.Checks.WithLabelValues(r.Platform, "done").Inc()
 	s.metrics.Latency.WithLabelValues(r.Platform).Observe(s.opts.Now().Sub(r.CreatedAt).Seconds())
 	j.finish(store.RequestDone, c.ID)
+}
+
+// report renders the final report of the check saved as checkID for r,
+// with a "Full report" link to its web page first among its buttons when
+// the web view is on. The link is made for the asker; whoever sees the
+// report may open it while it lasts, and the web view shows the check as
+// the asker sees it in its channel. A check that could not be saved has no
+// page, so no link.
+func (s *Service) report(r *store.Request, rep *factcheck.Report, checkID string) *Message {
+	m := RenderReport(rep, checkID)
+	if checkID == "" || s.opts.Links == nil {
+		return m
+	}
+	if u := s.opts.Links.CheckURL(r.Tenant, r.User, checkID); u != "" {
+		m.Actions = append([]Action{ReportLink(u)}, m.Actions...)
+	}
+	return m
 }
 
 // keepCacheRefs records on a failed request the cache entries its check

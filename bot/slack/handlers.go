@@ -127,7 +127,7 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	case "", "help":
 		return ephemeral(a.help()), nil
 	case "history":
-		return ephemeral(a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest)), nil
+		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest), nil
 	}
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
@@ -166,16 +166,18 @@ func (a *Adapter) help() string {
 		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."
 }
 
-func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string) string {
+// history is the ephemeral answer to "history": the lines, and an "Open
+// history" link when the web view is on.
+func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string) map[string]any {
 	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
-		return bot.UserMessage(err)
+		return ephemeral(bot.UserMessage(err))
 	}
 	h, err := a.core.History(ctx, tenant, viewer, channel, q)
 	if err != nil {
-		return bot.UserMessage(err)
+		return ephemeral(bot.UserMessage(err))
 	}
-	return renderHistory(h)
+	return historyReply(h)
 }
 
 // handleInteraction translates shortcuts and buttons. It returns the
@@ -235,6 +237,9 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 		r.Visibility = a.visibility(ctx, channel, buttonVisibility(cb, channel))
 		_, err := a.core.Submit(ctx, r)
 		return err
+	case bot.ActionReport, actionOpenHistory:
+		// Link buttons: Slack opens the page and tells of the click too;
+		// there is nothing to do.
 	case bot.ActionWrong:
 		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson]}
 		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, by, store.Feedback{User: r.User, Claim: -1})

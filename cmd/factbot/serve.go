@@ -254,7 +254,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
 		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,
-		Metrics: bot.NewMetrics(reg), Logger: log,
+		Metrics: bot.NewMetrics(reg), Logger: log, Links: chatLinks(cfg),
 	})
 	mux := bot.NewMux(reg, nil)
 	mountWeb(cfg, db, mux, log)
@@ -349,4 +349,14 @@ func serveUntilDone(ctx context.Context, pub, metrics *listener, adapters []chat
 	}
 	cancel()
 	return err
+}
+
+// chatLinks is what makes the "Full report" and "Open history" links of
+// chat answers: the web view's signed links, or a nil interface when the
+// view is off (never a nil *web.Links inside a non-nil bot.Links).
+func chatLinks(cfg *config.Config) bot.Links {
+	if l := webLinks(cfg); l != nil {
+		return l
+	}
+	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 func init() {
 	register("forget", command{
-		summary: "delete what one user asked, for privacy requests: factbot forget --user U --tenant T",
+		summary: "delete what one user asked and what it caused (privacy requests), or a whole tenant: factbot forget --user U [--tenant T] | --tenant T",
 		run:     runForget,
 	})
 }

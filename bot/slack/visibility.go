@@ -71,7 +71,7 @@ func visibilityOfInfo(c *slack.Channel) store.Visibility {
 
 // visibility is who can read channel: hint when the payload said, else
 // conversations.info (cached).
-func (a *Adapter) visibility(ctx context.Context, channel string, hint store.Visibility) store.Visibility {
+func (a *Adapter) visibility(ctx context.Context, w *workspace, channel string, hint store.Visibility) store.Visibility {
 	if hint != store.VisibilityUnknown {
 		return hint
 	}
@@ -81,15 +81,17 @@ func (a *Adapter) visibility(ctx context.Context, channel string, hint store.Vis
 	if channel == "" {
 		return store.VisibilityUnknown
 	}
-	return a.lookupVisibility(ctx, channel)
+	return a.lookupVisibility(ctx, w, channel)
 }
 
-// lookupVisibility asks conversations.info once per channel and visTTL:
-// concurrent requests for a channel wait for the one call in flight.
-func (a *Adapter) lookupVisibility(ctx context.Context, channel string) store.Visibility {
+// lookupVisibility asks conversations.info, with workspace w's token, once
+// per channel and visTTL: concurrent requests for a channel wait for the
+// one call in flight.
+func (a *Adapter) lookupVisibility(ctx context.Context, w *workspace, channel string) store.Visibility {
 	now := a.cfg.Now()
+	key := w.key + ":" + channel
 	a.visMu.Lock()
-	if e, ok := a.visCache[channel]; ok {
+	if e, ok := a.visCache[key]; ok {
 		pending := !closed(e.done)
 		if pending || now.Before(e.until) {
 			a.visMu.Unlock()
@@ -105,13 +107,13 @@ func (a *Adapter) lookupVisibility(ctx context.Context, channel string) store.Vi
 		a.pruneVisibility(now)
 	}
 	e := &visEntry{done: make(chan struct{})}
-	a.visCache[channel] = e
+	a.visCache[key] = e
 	a.visMu.Unlock()
 
 	// The call is shared: one requester giving up must not fail the others.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), visTimeout)
 	defer cancel()
-	info, err := a.api.GetConversationInfoContext(cctx, &slack.GetConversationInfoInput{ChannelID: channel})
+	info, err := w.client().GetConversationInfoContext(cctx, &slack.GetConversationInfoInput{ChannelID: channel})
 	vis, ttl := visibilityOfInfo(info), visTTL
 	if err != nil {
 		vis, ttl = store.VisibilityUnknown, visErrTTL

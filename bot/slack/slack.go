@@ -55,7 +55,7 @@ type API interface {
 // PublicURL and Installs, is required; AppToken enables Socket Mode,
 // SigningSecret enables HTTP mode.
 type Config struct {
-	BotToken      string // SLACK_BOT_TOKEN (xoxb-…)
+	BotToken string // SLACK_BOT_TOKEN (xoxb-…)
 	// ClientID and ClientSecret (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET)
 	// turn on the OAuth install flow and multi-workspace mode: events are
 	// answered with the token of their workspace's installation, kept in
@@ -67,7 +67,7 @@ type Config struct {
 	Installs  Installs
 	// AuthorizeURL is Slack's authorize page (default: next to APIURL,
 	// else DefaultAuthorizeURL).
-	AuthorizeURL string
+	AuthorizeURL  string
 	AppToken      string // SLACK_APP_TOKEN (xapp-…), Socket Mode
 	SigningSecret string // SLACK_SIGNING_SECRET, HTTP mode
 	APIURL        string // SLACK_API_URL, e.g. http://127.0.0.1:1234/api/ (tests)

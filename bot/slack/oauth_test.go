@@ -434,10 +434,16 @@ func TestTokenRotation(t *testing.T) {
 	if n := len(e.fake.Recorded("oauth.v2.access")); n != 1 {
 		t.Errorf("%d oauth.v2.access calls before expiry, want 1 (the install)", n)
 	}
-	// Within minutes of expiry: refreshed first, and the new pair stored.
+	// Within minutes of expiry: refreshed first, and the new pair stored. A
+	// refresh that fails while the token still works loses nothing: the
+	// next use tries again.
 	e.clock.Add(55 * time.Minute)
+	e.fake.RateLimit("oauth.v2.access", "0")
 	e.send(t, false, "events_api", slacktest.MentionIn("T1", "Ev2", "CB", "U1", "1700000002.000100", "<@UB1> Grass is purple"))
 	final := finalFor(t, e.fake, "CB")
+	if n := len(e.fake.Recorded("oauth.v2.access (429)")); n != 1 {
+		t.Errorf("%d refreshes refused, want 1", n)
+	}
 	acc := e.fake.Recorded("oauth.v2.access")
 	if len(acc) != 2 || acc[1].Form.Get("grant_type") != "refresh_token" || acc[1].Form.Get("refresh_token") != first.RefreshToken {
 		t.Fatalf("oauth.v2.access calls: %+v", acc)

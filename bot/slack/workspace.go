@@ -149,6 +149,11 @@ func (a *Adapter) refreshIfDue(ctx context.Context, w *workspace) error {
 	}
 	res, err := slack.RefreshOAuthV2TokenContext(ctx, a.hc, a.cfg.ClientID, a.cfg.ClientSecret, inst.RefreshToken, slack.OAuthOptionAPIURL(a.apiURL()))
 	if err != nil {
+		if a.cfg.Now().Before(inst.ExpiresAt) {
+			// The token still works: use it, and try again next time.
+			a.log.Warn("slack: token refresh failed; using the current token until it expires", "workspace", inst.ID, "expires", inst.ExpiresAt, "err", err)
+			return nil
+		}
 		return fmt.Errorf("slack: refresh the token of %s: %w", inst.ID, err)
 	}
 	next := *inst

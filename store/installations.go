@@ -283,3 +283,29 @@ func forgetInstallations(tx *bolt.Tx, tenant string) (int, error) {
 	}
 	return len(keys), nil
 }
+
+// Unopened lists the installations (as platform:id) whose tokens the
+// keyring cannot open: sealed with a key it does not hold, or damaged.
+// serve reports them at start, before their workspaces' events fail.
+func (s *Installations) Unopened(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.kr == nil {
+		return nil, errNoKeyring
+	}
+	var bad []string
+	err := s.db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bInstallations)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if _, err := s.openRecord(k, v); err != nil {
+				bad = append(bad, string(bytes.Replace(k, []byte{0}, []byte(":"), 1)))
+			}
+			return nil
+		})
+	})
+	return bad, err
+}

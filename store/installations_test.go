@@ -75,6 +75,12 @@ func TestInstallationsRoundTrip(t *testing.T) {
 	if _, err := db.Installations(other).Get(ctx, "slack", "T1"); !errors.Is(err, ErrNoKey) {
 		t.Errorf("Get with another key = %v, want ErrNoKey", err)
 	}
+	if bad, err := db.Installations(other).Unopened(ctx); err != nil || !cmp.Equal(bad, []string{"slack:T1"}) {
+		t.Errorf("Unopened with another key = %v, %v; want [slack:T1]", bad, err)
+	}
+	if bad, err := is.Unopened(ctx); err != nil || len(bad) != 0 {
+		t.Errorf("Unopened with the key = %v, %v; want none", bad, err)
+	}
 	// The file never holds the tokens in clear.
 	db.Close()
 	raw, err := os.ReadFile(path)

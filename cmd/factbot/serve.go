@@ -127,6 +127,10 @@ func buildSlack(cfg *config.Config, db *store.DB, svc bot.Core, mux *http.ServeM
 			return nil, &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY", Msg: err.Error(), Err: err}
 		}
 		scfg.ClientID, scfg.ClientSecret, scfg.PublicURL, scfg.Installs = sc.ClientID, sc.ClientSecret, cfg.Web.PublicURL, db.Installations(kr)
+		if bad, err := db.Installations(kr).Unopened(context.Background()); err == nil && len(bad) > 0 {
+			log.Error("slack: installations whose tokens FACTBOT_ENCRYPTION_KEY cannot open; their workspaces are not answered",
+				"installations", bad, "hint", "set FACTBOT_ENCRYPTION_KEY_OLD to the key they were stored with and run factbot rotate-key, or have them install the app again")
+		}
 	}
 	ad, err := slack.New(scfg, svc)
 	if err != nil {

@@ -36,6 +36,11 @@ const (
 	msgQuoteRetrieved = "quote found in the text retrieved" // a record older than places
 	msgQuoteNotFound  = "quote not found in what was read"
 
+	// LabelFullReport and LabelOpenHistory are the labels of the links to
+	// the web view: under a report, and under a history answer.
+	LabelFullReport  = "Full report"
+	LabelOpenHistory = "Open history"
+
 	msgHistoryFailed    = "Sorry, I could not load the history right now."
 	msgFeedbackNotFound = "I could not find that check any more, so the feedback was not recorded."
 	msgFeedbackFailed   = "Sorry, I could not record your feedback right now. Please try again."
@@ -117,6 +122,10 @@ type History struct {
 	Verdict factcheck.Label // the filter asked, if any
 	Mine    bool            // only the viewer's checks
 	Lines   []HistoryLine
+	// URL is the signed link to the history's web page, as the viewer
+	// asking in the channel may see it ("Open history"); "" when the web
+	// view is off.
+	URL string
 }
 
 // Audience is who sees checks in chat: the person, asking in channel. It
@@ -150,7 +159,11 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 		s.log.Error("history", "tenant", tenant, "err", err)
 		return nil, &usererr.Error{Msg: msgHistoryFailed, Err: fmt.Errorf("bot: history of %s: %w", tenant, err)}
 	}
-	return &History{Verdict: q.Verdict, Mine: args.Mine, Lines: HistoryLines(sums)}, nil
+	h := &History{Verdict: q.Verdict, Mine: args.Mine, Lines: HistoryLines(sums)}
+	if s.opts.Links != nil {
+		h.URL = s.opts.Links.HistoryURL(tenant, viewer, channel)
+	}
+	return h, nil
 }
 
 // Feedback records a user's "Wrong verdict?" on a check (an empty note is

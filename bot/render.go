@@ -15,6 +15,7 @@ import (
 const (
 	ActionRecheck = "factbot_recheck" // "Check again": Value is the check id
 	ActionWrong   = "factbot_wrong"   // "Wrong verdict?": Value is the check id
+	ActionReport  = "factbot_report"  // "Full report": a link (URL) to the check's web page
 )
 
 // Message is a platform-neutral answer. All text is raw (unescaped).
@@ -63,11 +64,24 @@ type EvidenceView struct {
 	Publisher, Rating string
 }
 
-// Action is a button under a report.
+// Action is a button under a report: one whose click the platform sends
+// back (ID, Value), or a link (URL set) that opens a page and sends
+// nothing.
 type Action struct {
-	ID    string // ActionRecheck, ActionWrong
+	ID    string // ActionRecheck, ActionWrong, ActionReport
 	Label string
 	Value string // the check id
+	// URL, if set, makes the action a link button opening URL (a signed
+	// page of the web view). Adapters render it as their link button,
+	// never inside text they would parse, and drop a URL that is not
+	// http(s) or too long for their platform.
+	URL string
+}
+
+// ReportLink is the "Full report" button opening url, the check's web
+// page.
+func ReportLink(url string) Action {
+	return Action{ID: ActionReport, Label: LabelFullReport, URL: url}
 }
 
 // Emoji returns the verdict's emoji (unicode, understood by every platform).

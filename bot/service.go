@@ -60,6 +60,10 @@ type Options struct {
 	// every Lease/3; every Lease/2 the service claims pending requests
 	// whose lease is free or expired (those of a replica that died).
 	Lease time.Duration
+	// Links, if set, makes the signed links to the web view that answers
+	// carry: "Full report" under every report, "Open history" under
+	// history. Leave it nil (not a typed nil) when the web view is off.
+	Links Links
 	// Metrics, if nil, are created unregistered.
 	Metrics *Metrics
 	Logger  *slog.Logger
@@ -75,6 +79,16 @@ func newOwner() string {
 	b := make([]byte, 8)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Links makes the signed links to the web view (web.Links implements it).
+// An empty URL means no link.
+type Links interface {
+	// CheckURL is the link to the page of checkID for viewer.
+	CheckURL(tenant, viewer, checkID string) string
+	// HistoryURL is the link to the history viewer may see, asking in
+	// channel.
+	HistoryURL(tenant, viewer, channel string) string
 }
 
 // Status says what Submit did with a request.
@@ -594,7 +608,7 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	// A check saved before a restart is answered from the store.
 	if r.CheckID != "" {
 		if c, err := s.store.Check(ctx, r.Tenant, r.CheckID); err == nil && c.Report != nil {
-			j.answer(RenderReport(c.Report, c.ID))
+			j.answer(s.report(r, c.Report, c.ID))
 			j.finish(store.RequestDone, c.ID)
 			return
 		}
@@ -732,12 +746,29 @@ func (j *job) deliver(text string, rep *factcheck.Report) {
 		s.metrics.Errors.WithLabelValues("store").Inc()
 		j.log.Error("save check", "err", err)
 	}
-	if !j.answer(RenderReport(rep, c.ID)) && j.ctx.Err() != nil {
+	if !j.answer(s.report(r, rep, c.ID)) && j.ctx.Err() != nil {
 		return
 	}
 	s.metrics.Checks.WithLabelValues(r.Platform, "done").Inc()
 	s.metrics.Latency.WithLabelValues(r.Platform).Observe(s.opts.Now().Sub(r.CreatedAt).Seconds())
 	j.finish(store.RequestDone, c.ID)
+}
+
+// report renders the final report of the check saved as checkID for r,
+// with a "Full report" link to its web page first among its buttons when
+// the web view is on. The link is made for the asker; whoever sees the
+// report may open it while it lasts, and the web view shows the check as
+// the asker sees it in its channel. A check that could not be saved has no
+// page, so no link.
+func (s *Service) report(r *store.Request, rep *factcheck.Report, checkID string) *Message {
+	m := RenderReport(rep, checkID)
+	if checkID == "" || s.opts.Links == nil {
+		return m
+	}
+	if u := s.opts.Links.CheckURL(r.Tenant, r.User, checkID); u != "" {
+		m.Actions = append([]Action{ReportLink(u)}, m.Actions...)
+	}
+	return m
 }
 
 // keepCacheRefs records on a failed request the cache entries its check

@@ -26,6 +26,9 @@ type ForgetStats struct {
 	Searches  int `json:"searches"`
 	Pages     int `json:"pages"`
 	Snapshots int `json:"snapshots"`
+	// Installations counts the tenant's app installs (ForgetTenant),
+	// with their tokens.
+	Installations int `json:"installations,omitempty"`
 }
 
 // Forget deletes what one user asked in one tenant, and everything their
@@ -89,6 +92,9 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 			return err
 		}
 		if err := tx.Bucket(bTenants).DeleteBucket([]byte(tenant)); err != nil {
+			return err
+		}
+		if st.Installations, err = forgetInstallations(tx, tenant); err != nil {
 			return err
 		}
 		return forgetWeb(tx, web, &st)

@@ -22,6 +22,7 @@
 //	tenants/<tenant>/extractions/<normalised input> envelope(cachedExtraction)
 //	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
 //	tenants/_web/snapshots/<sha256>                 envelope(webEntry): a page as read
+//	installations/<platform>\x00<team or org id>    envelope(installRecord): an app install, its tokens sealed (installations.go)
 //
 // Records carry who could see where they were made (Visibility; see
 // (*Check).VisibleTo for the one rule of who may see a check in chat) and

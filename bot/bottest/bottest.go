@@ -1,12 +1,13 @@
 // Package bottest provides fakes for testing the chat core and its
-// adapters: a scripted Checker and a recording Platform (the in-memory store
-// is storetest.Memory).
+// adapters: a scripted Checker, a recording Platform and links to a web
+// view (the in-memory store is storetest.Memory).
 package bottest
 
 import (
 	"context"
 	"fmt"
 	"maps"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -174,4 +175,28 @@ func cloneReq(r *store.Request) *store.Request {
 	c := *r
 	c.Meta = maps.Clone(r.Meta)
 	return &c
+}
+
+// Links is a fake bot.Links whose URLs spell out what they were made for,
+// under Base (default https://factbot.example): a check's page for a
+// viewer, a history for a viewer asking in a channel.
+type Links struct{ Base string }
+
+var _ bot.Links = Links{}
+
+func (l Links) base() string {
+	if l.Base == "" {
+		return "https://factbot.example"
+	}
+	return l.Base
+}
+
+// CheckURL implements bot.Links.
+func (l Links) CheckURL(tenant, viewer, checkID string) string {
+	return l.base() + "/web/check/" + url.PathEscape(tenant) + "/" + url.PathEscape(checkID) + "?" + url.Values{"viewer": {viewer}}.Encode()
+}
+
+// HistoryURL implements bot.Links.
+func (l Links) HistoryURL(tenant, viewer, channel string) string {
+	return l.base() + "/web/history/" + url.PathEscape(tenant) + "?" + url.Values{"viewer": {viewer}, "channel": {channel}}.Encode()
 }

@@ -421,7 +421,7 @@ func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d disco
 	rm := renderHistory(h, where)
 	respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: rm.Content, Embeds: rm.Embeds,
+		Data: &discordgo.InteractionResponseData{Content: rm.Content, Embeds: rm.Embeds, Components: rm.Components,
 			Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions()},
 	})
 	return "history"

@@ -23,6 +23,7 @@ const (
 	maxFieldValue  = 1024
 	maxFooter      = 2048
 	maxCustomID    = 100
+	maxButtonURL   = 512
 
 	// evidencePerClaim bounds the sources shown per claim before
 	// "+N more sources".
@@ -155,6 +156,12 @@ func render(m *bot.Message) *rendered {
 	if len(m.Actions) > 0 {
 		var buttons []discordgo.MessageComponent
 		for _, a := range m.Actions {
+			if a.URL != "" { // "Full report": a link button, never a link in text
+				if b, ok := linkButton(a.Label, a.URL); ok {
+					buttons = append(buttons, b)
+				}
+				continue
+			}
 			id := a.ID + ":" + safeID(a.Value)
 			if len(id) > maxCustomID {
 				continue
@@ -170,6 +177,16 @@ func render(m *bot.Message) *rendered {
 		}
 	}
 	return r
+}
+
+// linkButton is a button opening u (style 5: Discord opens it and sends
+// nothing back); false when u is not an http(s) URL Discord takes.
+func linkButton(label, u string) (discordgo.Button, bool) {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || len(u) > maxButtonURL {
+		return discordgo.Button{}, false
+	}
+	return discordgo.Button{Label: bot.Truncate(label, 80), Style: discordgo.LinkButton, URL: u}, true
 }
 
 // safeID keeps check ids (ours, but shown in markdown) to a safe alphabet.
@@ -269,9 +286,18 @@ func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// renderHistory renders /factcheck-history's answer; where names the
-// tenant ("this server", "our direct messages").
+// renderHistory renders /factcheck-history's answer, with an "Open
+// history" link button when the web view is on; where names the tenant
+// ("this server", "our direct messages").
 func renderHistory(h *bot.History, where string) *rendered {
+	r := historyLines(h, where)
+	if b, ok := linkButton(bot.LabelOpenHistory, h.URL); ok {
+		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{b}}}
+	}
+	return r
+}
+
+func historyLines(h *bot.History, where string) *rendered {
 	title := "Latest checks in " + where
 	if h.Mine {
 		title = "Your latest checks in " + where

@@ -138,3 +138,29 @@ func TestRenderError(t *testing.T) {
 		t.Errorf("rendered = %+v", r)
 	}
 }
+
+// "Full report" is a link button (style 5, a URL, no custom id); URLs
+// Discord refuses are left out, and the other buttons stay.
+func TestRenderReportLink(t *testing.T) {
+	const ok = "https://factbot.example/web/check/G/ID1?t=v1.x.y"
+	for _, tt := range []struct {
+		url  string
+		want []discordgo.Button
+	}{
+		{ok, []discordgo.Button{{Label: "Full report", Style: discordgo.LinkButton, URL: ok}}},
+		{"javascript:alert(1)", nil},
+		{"https://", nil},
+		{"https://factbot.example/" + strings.Repeat("a", 500), nil},
+	} {
+		m := &bot.Message{Final: true, Title: "Fact-check: 1 claim", CheckID: "ID1",
+			Actions: []bot.Action{bot.ReportLink(tt.url), {ID: bot.ActionRecheck, Label: "Check again", Value: "ID1"}}}
+		want := append(tt.want, discordgo.Button{Label: "Check again", Style: discordgo.PrimaryButton, CustomID: "factbot_recheck:ID1"})
+		var got []discordgo.Button
+		for _, c := range render(m).Components[0].(discordgo.ActionsRow).Components {
+			got = append(got, c.(discordgo.Button))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%.40q: buttons (-want +got):\n%s", tt.url, diff)
+		}
+	}
+}

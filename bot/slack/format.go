@@ -23,7 +23,11 @@ const (
 	maxClaimText  = 500
 	reserveBlocks = 4   // notice, "+N more claims", footer, actions
 	reserveText   = 700 // their text
+	maxButtonURL  = 3000
 )
+
+// actionOpenHistory is the action id of the "Open history" link button.
+const actionOpenHistory = "factbot_history"
 
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
@@ -46,6 +50,19 @@ func link(rawURL, title string) string {
 	t := Escape(bot.Truncate(firstNonEmpty(title, u.Host), 120))
 	t = strings.ReplaceAll(t, "|", "¦")
 	return "<" + s + "|" + t + ">"
+}
+
+// linkButton is a button opening u (Slack opens it in the browser and
+// also sends the click, which is ignored), or nil when u is not an http(s)
+// URL Slack takes on a button.
+func linkButton(actionID, label, u string) *slack.ButtonBlockElement {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || len(u) > maxButtonURL {
+		return nil
+	}
+	b := slack.NewButtonBlockElement(actionID, "", slack.NewTextBlockObject(slack.PlainTextType, label, false, false))
+	b.URL = u
+	return b
 }
 
 func firstNonEmpty(s ...string) string {
@@ -208,15 +225,32 @@ func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
 	if m.CheckID != "" {
 		blocks = append(blocks, contextBlock(fmt.Sprintf("Check `%s` · details: `factbot show %s`", Escape(m.CheckID), Escape(m.CheckID))))
 	}
-	if len(m.Actions) > 0 {
-		var els []slack.BlockElement
-		for _, a := range m.Actions {
-			btn := slack.NewButtonBlockElement(a.ID, a.Value, slack.NewTextBlockObject(slack.PlainTextType, a.Label, false, false))
-			els = append(els, btn)
+	var els []slack.BlockElement
+	for _, a := range m.Actions {
+		if a.URL != "" { // "Full report": a link button, never a link in text
+			if btn := linkButton(a.ID, a.Label, a.URL); btn != nil {
+				els = append(els, btn)
+			}
+			continue
 		}
+		btn := slack.NewButtonBlockElement(a.ID, a.Value, slack.NewTextBlockObject(slack.PlainTextType, a.Label, false, false))
+		els = append(els, btn)
+	}
+	if len(els) > 0 {
 		blocks = append(blocks, slack.NewActionBlock("factbot_actions", els...))
 	}
 	return blocks, fallback
+}
+
+// historyReply is the ephemeral answer to history: its lines, and under
+// them an "Open history" link button when the web view is on.
+func historyReply(h *bot.History) map[string]any {
+	text := renderHistory(h)
+	p := ephemeral(text)
+	if btn := linkButton(actionOpenHistory, bot.LabelOpenHistory, h.URL); btn != nil {
+		p["blocks"] = []slack.Block{section(text), slack.NewActionBlock("factbot_history_actions", btn)}
+	}
+	return p
 }
 
 // renderHistory renders a history answer as mrkdwn.

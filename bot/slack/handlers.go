@@ -82,29 +82,69 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if !ok {
 		return nil
 	}
+	team := firstNonEmpty(cb.TeamID, ev.TeamID)
+	enterprise := firstNonEmpty(cb.EnterpriseID, ev.EnterpriseID)
+	switch e := ev.InnerEvent.Data.(type) {
+	case *slackevents.AppUninstalledEvent:
+		return a.uninstall(ctx, team, enterprise, "app uninstalled")
+	case *slackevents.TokensRevokedEvent:
+		if len(e.Tokens.Bot) == 0 {
+			return nil // only user tokens, which factbot does not keep
+		}
+		return a.uninstall(ctx, team, enterprise, "bot token revoked")
+	}
 	m, ok := ev.InnerEvent.Data.(*slackevents.AppMentionEvent)
 	if !ok {
 		return nil
 	}
-	if m.BotID != "" || m.User == "" || m.User == a.botUserID() {
+	w, err := a.eventWorkspace(ctx, team, enterprise)
+	if w == nil {
+		return err
+	}
+	botUser := a.botUserOf(w)
+	if m.BotID != "" || m.User == "" || m.User == botUser {
 		return nil // our own or another bot's message
 	}
 	thread := m.ThreadTimeStamp
 	if thread == "" {
 		thread = m.TimeStamp
 	}
-	team := firstNonEmpty(cb.TeamID, ev.TeamID)
 	r := &store.Request{
 		Key: "slack:event:" + cb.EventID, Tenant: team, Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
-		Text: messageText(m.Text, a.botUserID()),
+		Text: messageText(m.Text, botUser),
 		// app_mention carries no channel_type: D-ids are DMs, the rest is
 		// asked of conversations.info.
-		Visibility: a.visibility(ctx, m.Channel, store.VisibilityUnknown),
-		Meta:       map[string]string{bot.MetaPerson: person(cb.EnterpriseID, team, m.User)},
+		Visibility: a.visibility(ctx, w, m.Channel, store.VisibilityUnknown),
+		Meta:       a.meta(enterprise, team, m.User),
 	}
-	_, err := a.core.Submit(ctx, r)
+	_, err = a.core.Submit(ctx, r)
 	return err
+}
+
+// eventWorkspace is the workspace an event comes from. It returns a nil
+// workspace for an event to ignore (the workspace is not installed: nil
+// error) or to refuse (the store failed: its error).
+func (a *Adapter) eventWorkspace(ctx context.Context, team, enterprise string) (*workspace, error) {
+	w, err := a.workspace(ctx, team, enterprise)
+	if errors.Is(err, errNotInstalled) {
+		a.log.Debug("slack: event of a workspace not installed; ignored", "team", team, "enterprise", enterprise)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// meta is a new request's Meta: the person, and in multi-workspace mode
+// the organisation, to find an org-wide install when answering.
+func (a *Adapter) meta(enterprise, team, user string) map[string]string {
+	m := map[string]string{bot.MetaPerson: person(enterprise, team, user)}
+	if a.multi() && enterprise != "" {
+		m[metaEnterprise] = enterprise
+	}
+	return m
 }
 
 // person names a Slack user for the per-person limits: user ids are per
@@ -121,19 +161,23 @@ func ephemeral(text string) map[string]any {
 // handleCommand translates /factcheck. It returns the acknowledgement's
 // payload.
 func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any, error) {
+	w, err := a.eventWorkspace(ctx, c.TeamID, c.EnterpriseID)
+	if w == nil {
+		return nil, err
+	}
 	text := plainText(c.Text, "")
 	word, rest, _ := strings.Cut(text, " ")
 	switch strings.ToLower(word) {
 	case "", "help":
 		return ephemeral(a.help()), nil
 	case "history":
-		return ephemeral(a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest)), nil
+		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest), nil
 	}
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
 		Platform: Name, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
-		Visibility: a.visibility(ctx, c.ChannelID, visibilityOfName(c.ChannelID, c.ChannelName)),
-		Meta:       map[string]string{bot.MetaPerson: person(c.EnterpriseID, c.TeamID, c.UserID)},
+		Visibility: a.visibility(ctx, w, c.ChannelID, visibilityOfName(c.ChannelID, c.ChannelName)),
+		Meta:       a.meta(c.EnterpriseID, c.TeamID, c.UserID),
 	}
 	if strings.EqualFold(word, "private") {
 		r.Private, r.Text = true, strings.TrimSpace(rest)
@@ -166,21 +210,27 @@ func (a *Adapter) help() string {
 		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."
 }
 
-func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string) string {
+// history is the ephemeral answer to "history": the lines, and an "Open
+// history" link when the web view is on.
+func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string) map[string]any {
 	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
-		return bot.UserMessage(err)
+		return ephemeral(bot.UserMessage(err))
 	}
 	h, err := a.core.History(ctx, tenant, viewer, channel, q)
 	if err != nil {
-		return bot.UserMessage(err)
+		return ephemeral(bot.UserMessage(err))
 	}
-	return renderHistory(h)
+	return historyReply(h)
 }
 
 // handleInteraction translates shortcuts and buttons. It returns the
 // acknowledgement's payload (nil for an empty ack).
 func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCallback) (any, error) {
+	w, err := a.eventWorkspace(ctx, cb.Team.ID, cb.Enterprise.ID)
+	if w == nil {
+		return nil, err
+	}
 	switch cb.Type {
 	case slack.InteractionTypeMessageAction:
 		if cb.CallbackID != CallbackShortcut {
@@ -189,9 +239,9 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		thread := firstNonEmpty(cb.Message.ThreadTimestamp, cb.Message.Timestamp, cb.MessageTs)
 		r := &store.Request{
 			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: Name, Kind: bot.KindShortcut,
-			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserID()),
-			Visibility: a.visibility(ctx, cb.Channel.ID, visibilityOfName(cb.Channel.ID, cb.Channel.Name)),
-			Meta:       map[string]string{bot.MetaPerson: person(cb.Enterprise.ID, cb.Team.ID, cb.User.ID)},
+			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserOf(w)),
+			Visibility: a.visibility(ctx, w, cb.Channel.ID, visibilityOfName(cb.Channel.ID, cb.Channel.Name)),
+			Meta:       a.meta(cb.Enterprise.ID, cb.Team.ID, cb.User.ID),
 		}
 		if cb.ResponseURL != "" {
 			r.Meta[metaResponseURL] = cb.ResponseURL
@@ -200,7 +250,7 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		return nil, err
 	case slack.InteractionTypeBlockActions:
 		for _, act := range cb.ActionCallback.BlockActions {
-			if err := a.handleAction(ctx, cb, act); err != nil {
+			if err := a.handleAction(ctx, w, cb, act); err != nil {
 				return nil, err
 			}
 		}
@@ -217,13 +267,13 @@ func buttonVisibility(cb slack.InteractionCallback, channel string) store.Visibi
 	return visibilityOfName(channel, cb.Channel.Name)
 }
 
-func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback, act *slack.BlockAction) error {
+func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.InteractionCallback, act *slack.BlockAction) error {
 	channel := firstNonEmpty(cb.Container.ChannelID, cb.Channel.ID)
 	thread := firstNonEmpty(cb.Container.ThreadTs, cb.Message.ThreadTimestamp, cb.Container.MessageTs)
 	r := &store.Request{
 		Key: "slack:action:" + firstNonEmpty(cb.TriggerID, act.ActionTs+":"+cb.User.ID), Tenant: cb.Team.ID,
 		Platform: Name, Channel: channel, Thread: thread, User: cb.User.ID,
-		Private: cb.Container.IsEphemeral, Meta: map[string]string{bot.MetaPerson: person(cb.Enterprise.ID, cb.Team.ID, cb.User.ID)},
+		Private: cb.Container.IsEphemeral, Meta: a.meta(cb.Enterprise.ID, cb.Team.ID, cb.User.ID),
 	}
 	if cb.ResponseURL != "" {
 		r.Meta[metaResponseURL] = cb.ResponseURL
@@ -232,9 +282,12 @@ func (a *Adapter) handleAction(ctx context.Context, cb slack.InteractionCallback
 	case bot.ActionRecheck:
 		r.Kind = bot.KindRecheck
 		r.Meta[bot.MetaCheckID] = act.Value
-		r.Visibility = a.visibility(ctx, channel, buttonVisibility(cb, channel))
+		r.Visibility = a.visibility(ctx, w, channel, buttonVisibility(cb, channel))
 		_, err := a.core.Submit(ctx, r)
 		return err
+	case bot.ActionReport, actionOpenHistory:
+		// Link buttons: Slack opens the page and tells of the click too;
+		// there is nothing to do.
 	case bot.ActionWrong:
 		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson]}
 		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, by, store.Feedback{User: r.User, Claim: -1})
@@ -353,8 +406,13 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 
 // Routes adds the HTTP-mode endpoints to mux when a signing secret is
 // configured (POST /slack/events, /slack/commands, /slack/interactions);
-// it reports whether it did.
+// it reports whether it did. With an OAuth client it also adds the install
+// flow (GET InstallPath, GET CallbackPath), in either mode.
 func (a *Adapter) Routes(mux *http.ServeMux) bool {
+	if a.multi() {
+		mux.HandleFunc("GET "+InstallPath, a.serveInstall)
+		mux.HandleFunc("GET "+CallbackPath, a.serveCallback)
+	}
 	if a.cfg.SigningSecret == "" {
 		return false
 	}

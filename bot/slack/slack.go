@@ -2,6 +2,11 @@
 // slash commands, shortcuts and buttons become store.Requests and calls of
 // the chat core (bot.Core), and the core's bot.Messages become Block Kit,
 // escaped and paced. It speaks Socket Mode (SLACK_APP_TOKEN) and HTTP mode (SLACK_SIGNING_SECRET).
+//
+// It serves one workspace with SLACK_BOT_TOKEN, or, with an OAuth client
+// (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET), every workspace installed through
+// its "Add to Slack" flow (oauth.go), each answered with its own token
+// (workspace.go).
 package slack
 
 import (
@@ -47,10 +52,23 @@ type API interface {
 	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
 }
 
-// Config configures the adapter. BotToken is required; AppToken enables
-// Socket Mode, SigningSecret enables HTTP mode.
+// Config configures the adapter. BotToken, or ClientID with ClientSecret,
+// PublicURL and Installs, is required; AppToken enables Socket Mode,
+// SigningSecret enables HTTP mode.
 type Config struct {
-	BotToken      string // SLACK_BOT_TOKEN (xoxb-…)
+	BotToken string // SLACK_BOT_TOKEN (xoxb-…)
+	// ClientID and ClientSecret (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET)
+	// turn on the OAuth install flow and multi-workspace mode: events are
+	// answered with the token of their workspace's installation, kept in
+	// Installs. BotToken is then not used.
+	ClientID, ClientSecret string
+	// PublicURL is where Slack reaches factbot (FACTBOT_PUBLIC_URL); the
+	// OAuth redirect URL is PublicURL + CallbackPath.
+	PublicURL string
+	Installs  Installs
+	// AuthorizeURL is Slack's authorize page (default: next to APIURL,
+	// else DefaultAuthorizeURL).
+	AuthorizeURL  string
 	AppToken      string // SLACK_APP_TOKEN (xapp-…), Socket Mode
 	SigningSecret string // SLACK_SIGNING_SECRET, HTTP mode
 	APIURL        string // SLACK_API_URL, e.g. http://127.0.0.1:1234/api/ (tests)
@@ -64,7 +82,8 @@ type Config struct {
 
 	// BotUserID is the bot's own user id; found with auth.test when empty.
 	BotUserID string
-	// PerChannel paces posts and updates per channel (default 1/s).
+	// PerChannel paces posts and updates per channel of each workspace
+	// (default 1/s).
 	PerChannel rate.Limit
 	// MaxRetries bounds retries after 429 (default 3); MaxRetryWait bounds
 	// one wait (default and at most 60 s): a longer Retry-After fails the
@@ -95,7 +114,14 @@ type Adapter struct {
 	limiters map[string]*rate.Limiter
 	botUser  string
 
-	visCache *memo.Cache[store.Visibility] // by channel (visibility.go)
+	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
+
+	// Multi-workspace mode (workspace.go, oauth.go).
+	clientOpts []slack.Option // of every workspace's client
+	stateKey   []byte         // signs the install flow's states
+	single     *workspace     // single-token mode's workspace
+	wsMu       sync.Mutex
+	workspaces map[string]*workspace // by installation id
 }
 
 // DefaultCallTimeout is Config.CallTimeout's default.
@@ -113,8 +139,13 @@ func withDefaults(cfg Config) Config {
 
 // New returns an adapter posting with the real slack-go client.
 func New(cfg Config, core bot.Core) (*Adapter, error) {
-	if cfg.BotToken == "" {
-		return nil, errors.New("slack: SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token, xoxb-…)")
+	switch {
+	case cfg.ClientID != "":
+		if cfg.ClientSecret == "" || cfg.PublicURL == "" || cfg.Installs == nil {
+			return nil, errors.New("slack: with SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, FACTBOT_PUBLIC_URL and an installation store (FACTBOT_ENCRYPTION_KEY) are required")
+		}
+	case cfg.BotToken == "":
+		return nil, errors.New("slack: SLACK_BOT_TOKEN is required (OAuth & Permissions → Bot User OAuth Token, xoxb-…), or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET for installs by OAuth")
 	}
 	cfg = withDefaults(cfg)
 	opts := []slack.Option{slack.OptionHTTPClient(cfg.HTTPClient)}
@@ -128,8 +159,14 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 		}
 		opts = append(opts, slack.OptionAPIURL(u))
 	}
-	client := slack.New(cfg.BotToken, opts...)
-	return NewWithAPI(cfg, client, client, core), nil
+	token := cfg.BotToken
+	if cfg.ClientID != "" {
+		token = "" // each workspace's client has its own; this one only opens Socket Mode
+	}
+	client := slack.New(token, opts...)
+	a := NewWithAPI(cfg, client, client, core)
+	a.clientOpts = opts
+	return a, nil
 }
 
 // NewWithAPI returns an adapter over any API (unit tests); client is used
@@ -158,8 +195,13 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 		cfg.Command = "/factcheck"
 	}
 	obs, _ := core.(bot.AckObserver)
-	return &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
-		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now)}
+	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
+		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now),
+		workspaces: map[string]*workspace{}, single: &workspace{api: api}}
+	if cfg.ClientSecret != "" {
+		a.stateKey = stateKey(cfg.ClientSecret)
+	}
+	return a
 }
 
 // observeAck records the time since t0 (the event in hand) as one
@@ -175,7 +217,13 @@ func (a *Adapter) Name() string { return Name }
 
 // Init finds the bot's own user id with auth.test (to ignore its own
 // messages and strip its mention).
+//
+// In multi-workspace mode there is no token to test: each installation
+// carries its bot user.
 func (a *Adapter) Init(ctx context.Context) error {
+	if a.multi() {
+		return nil
+	}
 	a.mu.Lock()
 	known := a.botUser != ""
 	a.mu.Unlock()
@@ -183,7 +231,7 @@ func (a *Adapter) Init(ctx context.Context) error {
 		return nil
 	}
 	var res *slack.AuthTestResponse
-	err := a.call(ctx, "", func(ctx context.Context) error {
+	err := a.call(ctx, "", "", func(ctx context.Context) error {
 		var err error
 		res, err = a.api.AuthTestContext(ctx)
 		return err
@@ -203,21 +251,30 @@ func (a *Adapter) botUserID() string {
 	return a.botUser
 }
 
-// pace waits for the channel's turn (about one message per second). A wait
-// abandoned (the call cancelled) gives its turn back.
-func (a *Adapter) pace(ctx context.Context, channel string) error {
+// botUserOf is the bot's user id in workspace w.
+func (a *Adapter) botUserOf(w *workspace) string {
+	if w == a.single {
+		return a.botUserID()
+	}
+	return w.bot()
+}
+
+// pace waits for the turn of channel of workspace team (about one message
+// per second). A wait abandoned (the call cancelled) gives its turn back.
+func (a *Adapter) pace(ctx context.Context, team, channel string) error {
 	if channel == "" || a.cfg.PerChannel == rate.Inf {
 		return nil
 	}
+	key := team + ":" + channel
 	a.mu.Lock()
-	l, ok := a.limiters[channel]
+	l, ok := a.limiters[key]
 	if !ok {
 		l = rate.NewLimiter(a.cfg.PerChannel, 1)
-		a.limiters[channel] = l
+		a.limiters[key] = l
 	}
 	if len(a.limiters) > 10000 {
 		clear(a.limiters)
-		a.limiters[channel] = l
+		a.limiters[key] = l
 	}
 	now := a.cfg.Now()
 	res := l.ReserveN(now, 1)
@@ -230,21 +287,21 @@ func (a *Adapter) pace(ctx context.Context, channel string) error {
 	return nil
 }
 
-// call runs one Web API call paced for channel, retrying after 429 a
+// call runs one Web API call paced for channel of team, retrying after 429 a
 // bounded number of times and waiting the Retry-After Slack asked for (1 s,
 // 2 s, … when it named none, at most MaxRetryWait). Each attempt runs under
 // CallTimeout.
-func (a *Adapter) call(ctx context.Context, channel string, fn func(ctx context.Context) error) error {
+func (a *Adapter) call(ctx context.Context, team, channel string, fn func(ctx context.Context) error) error {
 	p := retry.Policy{
 		Attempts: a.cfg.MaxRetries + 1,
 		MaxWait:  a.cfg.MaxRetryWait,
 		Sleep:    a.cfg.Sleep,
 		OnRetry: func(_ int, d time.Duration, _ error) {
-			a.log.Info("slack rate limited; waiting", "retry_after", d, "channel", channel)
+			a.log.Info("slack rate limited; waiting", "retry_after", d, "team", team, "channel", channel)
 		},
 	}
 	return retry.Do(ctx, p, rateLimited, func(ctx context.Context) error {
-		if err := a.pace(ctx, channel); err != nil {
+		if err := a.pace(ctx, team, channel); err != nil {
 			return err
 		}
 		ctx, cancel := context.WithTimeout(ctx, a.cfg.CallTimeout)
@@ -273,14 +330,19 @@ func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (s
 	if r.Private {
 		return replyEphemeral, a.postPrivate(ctx, r, m)
 	}
+	w, err := a.workspaceOf(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	api := w.client()
 	opts := msgOptions(m)
 	if r.Thread != "" {
 		opts = append(opts, slack.MsgOptionTS(r.Thread))
 	}
 	var ts string
-	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
+	err = a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 		var err error
-		_, ts, err = a.api.PostMessageContext(ctx, r.Channel, opts...)
+		_, ts, err = api.PostMessageContext(ctx, r.Channel, opts...)
 		return err
 	})
 	if err != nil && r.Meta[metaResponseURL] != "" && isNotInChannel(err) {
@@ -318,9 +380,14 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 		}
 		return a.postWebhook(ctx, r, m, slack.ResponseTypeInChannel)
 	}
+	w, err := a.workspaceOf(ctx, r)
+	if err != nil {
+		return err
+	}
+	api := w.client()
 	opts := msgOptions(m)
-	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
-		_, _, _, err := a.api.UpdateMessageContext(ctx, r.Channel, reply, opts...)
+	err = a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+		_, _, _, err := api.UpdateMessageContext(ctx, r.Channel, reply, opts...)
 		return err
 	})
 	if err != nil {
@@ -339,12 +406,17 @@ func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Mess
 	if r.Meta[metaResponseURL] != "" {
 		return a.postWebhook(ctx, r, m, slack.ResponseTypeEphemeral)
 	}
+	w, err := a.workspaceOf(ctx, r)
+	if err != nil {
+		return err
+	}
+	api := w.client()
 	opts := msgOptions(m)
 	if r.Thread != "" {
 		opts = append(opts, slack.MsgOptionTS(r.Thread))
 	}
-	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
-		_, err := a.api.PostEphemeralContext(ctx, r.Channel, r.User, opts...)
+	err = a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+		_, err := api.PostEphemeralContext(ctx, r.Channel, r.User, opts...)
 		return err
 	})
 	if err != nil {
@@ -356,7 +428,7 @@ func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Mess
 func (a *Adapter) postWebhook(ctx context.Context, r *store.Request, m *bot.Message, responseType string) error {
 	blocks, text := Render(m)
 	msg := &slack.WebhookMessage{Text: text, Blocks: &slack.Blocks{BlockSet: blocks}, ResponseType: responseType}
-	err := a.call(ctx, r.Channel, func(ctx context.Context) error {
+	err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 		return slack.PostWebhookCustomHTTPContext(ctx, r.Meta[metaResponseURL], a.hc, msg)
 	})
 	if err != nil {

@@ -71,6 +71,8 @@ type setup struct {
 	core func(*bot.Service) bot.Core
 	// callTimeout, if set, is the adapter's CallTimeout.
 	callTimeout time.Duration
+	// links, if set, are the core's links to the web view.
+	links bot.Links
 }
 
 func start(t testing.TB, s setup) *env {
@@ -86,7 +88,7 @@ func start(t testing.TB, s setup) *env {
 		s.checker = &bottest.Checker{Label: factcheck.Contradicted}
 	}
 	e := &env{fake: s.fake, st: s.store, sleep: &sleeper{}, done: make(chan struct{})}
-	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true})
+	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true, Links: s.links})
 	cfg := slack.Config{BotToken: "xoxb-test", AppToken: "xapp-test", APIURL: s.fake.URL(),
 		PerChannel: rate.Inf, Sleep: e.sleep.Sleep, Logger: quiet, SigningSecret: "secret", Now: s.now, CallTimeout: s.callTimeout}
 	if s.http {

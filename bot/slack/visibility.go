@@ -65,7 +65,7 @@ func visibilityOfInfo(c *slack.Channel) store.Visibility {
 
 // visibility is who can read channel: hint when the payload said, else
 // conversations.info (cached).
-func (a *Adapter) visibility(ctx context.Context, channel string, hint store.Visibility) store.Visibility {
+func (a *Adapter) visibility(ctx context.Context, w *workspace, channel string, hint store.Visibility) store.Visibility {
 	if hint != store.VisibilityUnknown {
 		return hint
 	}
@@ -75,16 +75,17 @@ func (a *Adapter) visibility(ctx context.Context, channel string, hint store.Vis
 	if channel == "" {
 		return store.VisibilityUnknown
 	}
-	return a.lookupVisibility(ctx, channel)
+	return a.lookupVisibility(ctx, w, channel)
 }
 
-// lookupVisibility asks conversations.info once per channel and visTTL:
-// concurrent requests for a channel wait for the one call in flight.
-func (a *Adapter) lookupVisibility(ctx context.Context, channel string) store.Visibility {
-	vis, _ := a.visCache.Get(ctx, channel, func(ctx context.Context) (store.Visibility, error) {
+// lookupVisibility asks conversations.info, with workspace w's token, once
+// per channel and visTTL: concurrent requests for a channel wait for the
+// one call in flight.
+func (a *Adapter) lookupVisibility(ctx context.Context, w *workspace, channel string) store.Visibility {
+	vis, _ := a.visCache.Get(ctx, w.key+":"+channel, func(ctx context.Context) (store.Visibility, error) {
 		cctx, cancel := context.WithTimeout(ctx, visTimeout)
 		defer cancel()
-		info, err := a.api.GetConversationInfoContext(cctx, &slack.GetConversationInfoInput{ChannelID: channel})
+		info, err := w.client().GetConversationInfoContext(cctx, &slack.GetConversationInfoInput{ChannelID: channel})
 		if err != nil {
 			hint := ""
 			if strings.Contains(err.Error(), "missing_scope") {

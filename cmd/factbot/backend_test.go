@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
@@ -80,5 +82,28 @@ func TestOpenBackendUnreachablePostgres(t *testing.T) {
 	var ce *usererr.Config
 	if !errors.As(err, &ce) || ce.Var != "FACTBOT_DB" {
 		t.Fatalf("openBackend of an unreachable database: %v; want a *usererr.Config naming FACTBOT_DB", err)
+	}
+}
+
+// TestManyWorkspacesNeedBolt: multi-workspace Slack keeps its
+// installations in bbolt only; on PostgreSQL serve and rotate-key say so,
+// and config does not count them.
+func TestManyWorkspacesNeedBolt(t *testing.T) {
+	dsn := testPostgres(t)
+	restore := serveChecker
+	defer func() { serveChecker = restore }()
+	serveChecker = func(context.Context, *config.Config, backend) (bot.Checker, error) { return &bottest.Checker{}, nil }
+	env := map[string]string{
+		"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "client-secret", "SLACK_APP_TOKEN": "xapp-test",
+		"FACTBOT_ENCRYPTION_KEY": testKey1, "FACTBOT_PUBLIC_URL": "https://factbot.example",
+		"FACTBOT_DB": dsn, "FACTBOT_HTTP_ADDR": "127.0.0.1:0", "GEMINI_API_KEY": "k",
+	}
+	for _, cmd := range []string{"serve", "rotate-key"} {
+		if code, out, errs := runCmd(t, env, cmd); code != exitUsage || !strings.Contains(errs, "SLACK_CLIENT_ID") || !strings.Contains(errs, "FACTBOT_DB") {
+			t.Errorf("%s on PostgreSQL with an OAuth client: exit %d\n%s%s", cmd, code, out, errs)
+		}
+	}
+	if code, out, errs := runCmd(t, env, "config"); code != exitOK || !strings.Contains(out, "not counted") || strings.Contains(out+errs, "client-secret") {
+		t.Errorf("config on PostgreSQL: exit %d\n%s%s", code, out, errs)
 	}
 }

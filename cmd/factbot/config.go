@@ -6,9 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"text/tabwriter"
+	"time"
 
+	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/store"
 )
 
 func init() {
@@ -33,17 +37,45 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 	}
 	cfg, loadErr := a.config()
 	writeConfig(a.stdout, cfg)
+	if cfg.Slack.OAuth() {
+		fmt.Fprintf(a.stdout, "\nSlack workspaces installed: %s\n", installedWorkspaces(ctx, cfg))
+	}
 	// What makes the configuration invalid: a malformed value, an engine
 	// that cannot run, a chat platform set up by half.
 	var errs []error
 	seen := map[string]bool{}
-	for _, ce := range configErrors(errors.Join(loadErr, cfg.Model.Err(), cfg.SearchErr(), cfg.Slack.Err())) {
+	for _, ce := range configErrors(errors.Join(loadErr, cfg.Model.Err(), cfg.SearchErr(), cfg.SlackErr())) {
 		if !seen[ce.Error()] {
 			seen[ce.Error()] = true
 			errs = append(errs, ce)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// installedWorkspaces counts the Slack installations in the database, or
+// says why it cannot: no database yet, or one held by factbot serve (which
+// logs every install and uninstall).
+func installedWorkspaces(ctx context.Context, cfg *config.Config) string {
+	if isPostgres(cfg) {
+		return "not counted: PostgreSQL does not keep Slack installations yet (multi-workspace mode needs a bbolt FACTBOT_DB)"
+	}
+	if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+		return "0 (no database yet at " + cfg.DB + ")"
+	}
+	db, err := store.Open(cfg.DB, store.Options{Timeout: 200 * time.Millisecond})
+	if errors.Is(err, store.ErrLocked) {
+		return "not counted: " + cfg.DB + " is in use by factbot serve (it logs each install and uninstall)"
+	}
+	if err != nil {
+		return "not counted: " + err.Error()
+	}
+	defer db.Close()
+	n, err := db.Installations(nil).Count(ctx, slack.Name)
+	if err != nil {
+		return "not counted: " + err.Error()
+	}
+	return fmt.Sprint(n)
 }
 
 // writeConfig prints the settings and the features they turn on.

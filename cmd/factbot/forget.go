@@ -10,7 +10,7 @@ import (
 
 func init() {
 	register("forget", command{
-		summary: "delete what one user asked, for privacy requests: factbot forget --user U --tenant T",
+		summary: "delete what one user asked and what it caused (privacy requests), or a whole tenant: factbot forget --user U [--tenant T] | --tenant T",
 		run:     runForget,
 	})
 }
@@ -48,5 +48,8 @@ func runForget(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "Forgot %s: %d checks, %d feedback notes, %d requests, %d cached verdicts, %d cached extractions, %d cached searches, %d cached pages, %d page snapshots deleted.\n",
 		who, st.Checks, st.Feedback, st.Requests, st.Verdicts, st.Extractions, st.Searches, st.Pages, st.Snapshots)
+	if st.Installations > 0 {
+		fmt.Fprintf(a.stdout, "Its installation of the app, with its tokens, deleted too: the bot no longer answers there until it is added again.\n")
+	}
 	return nil
 }

@@ -95,10 +95,10 @@ func withoutMetrics(h http.Handler) http.Handler {
 
 // buildAdapters makes the adapter of every configured platform, adding
 // their HTTP routes to mux.
-func buildAdapters(cfg *config.Config, svc *bot.Service, mux *http.ServeMux, log *slog.Logger) ([]chatAdapter, error) {
+func buildAdapters(cfg *config.Config, db backend, svc *bot.Service, mux *http.ServeMux, log *slog.Logger) ([]chatAdapter, error) {
 	var ads []chatAdapter
 	if cfg.Slack.Configured() {
-		ad, err := buildSlack(cfg.Slack, svc, mux, log)
+		ad, err := buildSlack(cfg, db, svc, mux, log)
 		if err != nil {
 			return nil, fmt.Errorf("slack: %w", err)
 		}
@@ -115,8 +115,31 @@ func buildAdapters(cfg *config.Config, svc *bot.Service, mux *http.ServeMux, log
 }
 
 // buildSlack makes the Slack adapter and adds its HTTP-mode routes to mux.
-func buildSlack(sc config.Slack, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*slack.Adapter, error) {
-	ad, err := slack.New(slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, SigningSecret: sc.SigningSecret, APIURL: sc.APIURL, Logger: log}, svc)
+// With an OAuth client it serves every workspace installed in db, their
+// tokens sealed with FACTBOT_ENCRYPTION_KEY.
+func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*slack.Adapter, error) {
+	sc := cfg.Slack
+	scfg := slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, SigningSecret: sc.SigningSecret, APIURL: sc.APIURL, Logger: log}
+	db, _ := st.(*store.DB)
+	if sc.OAuth() {
+		if db == nil {
+			return nil, errOAuthNeedsBolt
+		}
+		var old [][]byte
+		if cfg.EncryptionKeyOld != nil {
+			old = append(old, cfg.EncryptionKeyOld) // records not yet rotated still open
+		}
+		kr, err := store.NewKeyring(cfg.EncryptionKey, old...)
+		if err != nil {
+			return nil, &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY", Msg: err.Error(), Err: err}
+		}
+		scfg.ClientID, scfg.ClientSecret, scfg.PublicURL, scfg.Installs = sc.ClientID, sc.ClientSecret, cfg.Web.PublicURL, db.Installations(kr)
+		if bad, err := db.Installations(kr).Unopened(context.Background()); err == nil && len(bad) > 0 {
+			log.Error("slack: installations whose tokens FACTBOT_ENCRYPTION_KEY cannot open; their workspaces are not answered",
+				"installations", bad, "hint", "set FACTBOT_ENCRYPTION_KEY_OLD to the key they were stored with and run factbot rotate-key, or have them install the app again")
+		}
+	}
+	ad, err := slack.New(scfg, svc)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +149,13 @@ func buildSlack(sc config.Slack, svc bot.Core, mux *http.ServeMux, log *slog.Log
 		mode = "HTTP mode (POST /slack/events, /slack/commands, /slack/interactions)"
 	} else if sc.SigningSecret != "" {
 		mode = "socket mode and HTTP mode"
+	}
+	if sc.OAuth() {
+		n, _ := db.Installations(nil).Count(context.Background(), slack.Name)
+		log.Info("slack: enabled, multi-workspace (OAuth)", "mode", mode, "workspaces", n,
+			"install", cfg.Web.PublicURL+slack.InstallPath, "redirect_url", cfg.Web.PublicURL+slack.CallbackPath,
+			"key_id", store.KeyID(cfg.EncryptionKey))
+		return ad, nil
 	}
 	log.Info("slack: enabled", "mode", mode)
 	return ad, nil
@@ -206,7 +236,7 @@ func parseServeFlags(a *app, args []string) (*serveFlags, error) {
 	fs.StringVar(&f.limit, "user-limit", "", "checks per user per window, e.g. 10/10m; off disables (default FACTBOT_USER_LIMIT, else "+config.DefaultUserLimit+")")
 	fs.IntVar(&f.workers, "workers", 8, "checks run at once")
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot serve [flags]\n\nRuns the chat bots configured in the environment: Slack (SLACK_BOT_TOKEN with\nSLACK_APP_TOKEN or SLACK_SIGNING_SECRET) and Discord (DISCORD_BOT_TOKEN).\n\nFlags:")
+		fmt.Fprintln(a.stderr, "Usage: factbot serve [flags]\n\nRuns the chat bots configured in the environment: Slack (SLACK_BOT_TOKEN, or\nSLACK_CLIENT_ID and SLACK_CLIENT_SECRET for every workspace that installs it,\nwith SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) and Discord (DISCORD_BOT_TOKEN).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -268,11 +298,11 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
 		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,
-		Metrics: bot.NewMetrics(reg), Logger: log, Owner: replicaOwner(), Lease: cfg.Lease,
+		Metrics: bot.NewMetrics(reg), Logger: log, Links: chatLinks(cfg), Owner: replicaOwner(), Lease: cfg.Lease,
 	})
 	mux := bot.NewMux(reg, nil)
 	mountWeb(cfg, db, mux, log)
-	adapters, err := buildAdapters(cfg, svc, mux, log)
+	adapters, err := buildAdapters(cfg, db, svc, mux, log)
 	if err != nil {
 		return err
 	}
@@ -373,4 +403,14 @@ func serveUntilDone(ctx context.Context, pub, metrics *listener, adapters []chat
 	}
 	cancel()
 	return err
+}
+
+// chatLinks is what makes the "Full report" and "Open history" links of
+// chat answers: the web view's signed links, or a nil interface when the
+// view is off (never a nil *web.Links inside a non-nil bot.Links).
+func chatLinks(cfg *config.Config) bot.Links {
+	if l := webLinks(cfg); l != nil {
+		return l
+	}
+	return nil
 }

@@ -3,14 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	slackgo "github.com/slack-go/slack"
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
@@ -145,20 +150,131 @@ func TestServeSlackEndToEnd(t *testing.T) {
 			t.Fatal("no ack")
 		}
 	}
-	for final := false; !final; {
+	var final slacktest.Call
+	for done := false; !done; {
 		select {
 		case c := <-fake.Calls:
-			final = c.Method == "chat.update" && strings.Contains(c.Text(), "factbot_recheck")
-			if final && !strings.Contains(c.Text(), "Supported") {
+			done = c.Method == "chat.update" && strings.Contains(c.Text(), "factbot_recheck")
+			if done && !strings.Contains(c.Text(), "Supported") {
 				t.Errorf("final = %s", c.Text())
 			}
+			final = c
 		case <-timeout:
 			t.Fatalf("no final report; stderr:\n%s", errb)
 		}
 	}
+
+	// The report's "Full report" button opens the check's page on this
+	// server; a tampered link opens nothing.
+	report := linkButton(t, []byte(final.Form.Get("blocks")), bot.ActionReport)
+	local := func(u string) string {
+		t.Helper()
+		p, ok := strings.CutPrefix(u, "https://factbot.example/web/")
+		if !ok {
+			t.Fatalf("link %q is not under FACTBOT_PUBLIC_URL/web/", u)
+		}
+		return base + "/web/" + p
+	}
+	if code, body := get(t, local(report)); code != http.StatusOK || !strings.Contains(body, "The Earth orbits the Sun") {
+		t.Errorf("GET the Full report link = %d, want 200 with the claim:\n%.300s", code, body)
+	}
+	for _, bad := range tampered(report) {
+		if code, body := get(t, local(bad)); code != http.StatusForbidden || strings.Contains(body, "Earth") {
+			t.Errorf("GET tampered link %s = %d, want 403 and no data", bad, code)
+		}
+	}
+	// /factcheck history answers with an "Open history" button whose page
+	// lists the check.
+	id, err = fake.Send("slash_commands", slacktest.Command("trigHist", "C1", "U1", "history", fake.ResponseURL("h")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hist slacktest.Ack
+	for hist.EnvelopeID != id {
+		select {
+		case hist = <-fake.Acks:
+		case <-timeout:
+			t.Fatal("no ack for history")
+		}
+	}
+	var p struct {
+		Blocks json.RawMessage `json:"blocks"`
+	}
+	if err := json.Unmarshal(hist.Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get(t, local(linkButton(t, p.Blocks, "factbot_history"))); code != http.StatusOK || !strings.Contains(body, "The Earth orbits the Sun") {
+		t.Errorf("GET the Open history link = %d, want 200 listing the check:\n%.300s", code, body)
+	}
 	cancel()
 	if code := <-done; code != exitOK {
 		t.Errorf("serve exited %d after cancel, want 0:\n%s", code, errb)
+	}
+}
+
+// linkButton returns the url of the button actionID in Slack blocks.
+func linkButton(t *testing.T, blocks []byte, actionID string) string {
+	t.Helper()
+	var bs slackgo.Blocks
+	if err := json.Unmarshal(blocks, &bs); err != nil {
+		t.Fatalf("blocks %s: %v", blocks, err)
+	}
+	for _, b := range bs.BlockSet {
+		if ab, ok := b.(*slackgo.ActionBlock); ok {
+			for _, el := range ab.Elements.ElementSet {
+				if btn, ok := el.(*slackgo.ButtonBlockElement); ok && btn.ActionID == actionID && btn.URL != "" {
+					return btn.URL
+				}
+			}
+		}
+	}
+	t.Fatalf("no link button %s in %s", actionID, blocks)
+	return ""
+}
+
+// tampered returns altered copies of a signed link: another check's path,
+// a changed signature, a changed payload.
+func tampered(link string) []string {
+	u, _ := url.Parse(link)
+	tok := u.Query().Get("t")
+	with := func(path, tok string) string {
+		v := *u
+		v.Path = path
+		v.RawQuery = url.Values{"t": {tok}}.Encode()
+		return v.String()
+	}
+	flip := func(s string, i int) string {
+		c := byte('A')
+		if s[i] == 'A' {
+			c = 'B'
+		}
+		return s[:i] + string(c) + s[i+1:]
+	}
+	dir, id := path.Split(u.Path)
+	return []string{
+		with(dir+flip(id, len(id)-1), tok),
+		with(u.Path, flip(tok, len(tok)-2)),
+		with(u.Path, flip(tok, len("v1.")+2)),
+	}
+}
+
+// Without the web view, serve gives the core no links (a nil interface,
+// not a nil *web.Links); with it, the web view's signed links.
+func TestChatLinks(t *testing.T) {
+	a, _ := testApp(map[string]string{"DISCORD_BOT_TOKEN": "d"})
+	cfg, err := a.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := chatLinks(cfg); l != nil {
+		t.Errorf("chatLinks without the web view = %#v, want nil", l)
+	}
+	a, _ = testApp(map[string]string{"DISCORD_BOT_TOKEN": "d", "FACTBOT_PUBLIC_URL": "https://factbot.example", "FACTBOT_WEB_SECRET": testWebSecret})
+	if cfg, err = a.config(); err != nil {
+		t.Fatal(err)
+	}
+	if u := chatLinks(cfg).CheckURL("T1", "U1", "ID1"); !strings.HasPrefix(u, "https://factbot.example/web/check/T1/ID1?t=v1.") {
+		t.Errorf("CheckURL = %q", u)
 	}
 }
 

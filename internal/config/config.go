@@ -20,6 +20,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
+	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/web"
 )
 
@@ -55,6 +56,8 @@ const (
 	hintGeminiKey = "get a key at https://aistudio.google.com/apikey; GOOGLE_API_KEY also works"
 	hintSlackBot  = "the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page"
 	hintSlackMode = "for Socket Mode create an app-level token (xapp-…) with connections:write under Basic Information; for HTTP mode set SLACK_SIGNING_SECRET from the same page"
+	hintSlackApp  = "Basic Information → App Credentials of your Slack app"
+	hintKey       = "32 random bytes in hex or base64: openssl rand -hex 32"
 )
 
 // Config is the whole program's configuration.
@@ -101,6 +104,10 @@ type Config struct {
 	MaxQueue int
 	Slack    Slack
 	Discord  Discord
+	// EncryptionKey seals the tokens of the workspaces installed by OAuth
+	// (FACTBOT_ENCRYPTION_KEY, 32 bytes); EncryptionKeyOld is the key
+	// before it, read by factbot rotate-key (FACTBOT_ENCRYPTION_KEY_OLD).
+	EncryptionKey, EncryptionKeyOld []byte
 	// Web is the web view of checks and history.
 	Web Web
 
@@ -153,9 +160,13 @@ type Search struct {
 	ExcludeSites     []string
 }
 
-// Slack is the Slack adapter's configuration.
+// Slack is the Slack adapter's configuration: one workspace's BotToken,
+// or an OAuth client (ClientID, ClientSecret) serving every workspace that
+// installs the app.
 type Slack struct {
 	BotToken      string // SLACK_BOT_TOKEN (xoxb-…)
+	ClientID      string // SLACK_CLIENT_ID: multi-workspace mode (OAuth)
+	ClientSecret  string // SLACK_CLIENT_SECRET
 	AppToken      string // SLACK_APP_TOKEN (xapp-…): Socket Mode
 	SigningSecret string // SLACK_SIGNING_SECRET: HTTP mode
 	APIURL        string // SLACK_API_URL (tests)
@@ -230,6 +241,7 @@ var Vars = []Var{
 	{"FACTBOT_MAX_QUEUE", false},
 	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
+	{"SLACK_CLIENT_ID", false}, {"SLACK_CLIENT_SECRET", true}, {"FACTBOT_ENCRYPTION_KEY", true}, {"FACTBOT_ENCRYPTION_KEY_OLD", true},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
 	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false},
 	{"USER", false},
@@ -444,7 +456,20 @@ func (c *Config) loadChat() error {
 	errs = append(errs, err)
 	c.MaxQueue, err = positive(e, "FACTBOT_MAX_QUEUE", DefaultMaxQueue, "chat requests waiting for a worker, e.g. 100")
 	errs = append(errs, err)
-	c.Slack = Slack{BotToken: e["SLACK_BOT_TOKEN"], AppToken: e["SLACK_APP_TOKEN"], SigningSecret: e["SLACK_SIGNING_SECRET"], APIURL: e["SLACK_API_URL"]}
+	c.Slack = Slack{BotToken: e["SLACK_BOT_TOKEN"], AppToken: e["SLACK_APP_TOKEN"], SigningSecret: e["SLACK_SIGNING_SECRET"], APIURL: e["SLACK_API_URL"],
+		ClientID: e["SLACK_CLIENT_ID"], ClientSecret: e["SLACK_CLIENT_SECRET"]}
+	for _, k := range []struct {
+		name string
+		dst  *[]byte
+	}{{"FACTBOT_ENCRYPTION_KEY", &c.EncryptionKey}, {"FACTBOT_ENCRYPTION_KEY_OLD", &c.EncryptionKeyOld}} {
+		if v, ok := e[k.name]; ok {
+			b, err := store.ParseKey(v)
+			if err != nil {
+				errs = append(errs, &usererr.Config{Var: k.name, Msg: err.Error(), Hint: hintKey})
+			}
+			*k.dst = b
+		}
+	}
 	if t := c.Slack.AppToken; t != "" && !strings.HasPrefix(t, "xapp-") {
 		errs = append(errs, &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "is not an app-level token (xapp-…)", Hint: "Basic Information → App-Level Tokens, scope connections:write"})
 	}
@@ -603,16 +628,29 @@ func (c *Config) EngineErr() error {
 
 // Configured reports whether any Slack variable asks for the adapter.
 func (s Slack) Configured() bool {
-	return s.BotToken != "" || s.AppToken != "" || s.SigningSecret != ""
+	return s.BotToken != "" || s.AppToken != "" || s.SigningSecret != "" || s.OAuth()
 }
 
-// Err reports what a configured Slack adapter lacks, or nil.
+// OAuth reports whether the adapter serves the workspaces that install it
+// by OAuth (multi-workspace mode) rather than one SLACK_BOT_TOKEN.
+func (s Slack) OAuth() bool { return s.ClientID != "" || s.ClientSecret != "" }
+
+// Err reports what a configured Slack adapter lacks, or nil. What the
+// OAuth mode needs beyond Slack's variables is Config.SlackErr's.
 func (s Slack) Err() error {
 	if !s.Configured() {
 		return nil
 	}
-	if s.BotToken == "" {
-		return &usererr.Config{Var: "SLACK_BOT_TOKEN", Msg: "not set", Hint: hintSlackBot}
+	switch {
+	case s.OAuth() && s.BotToken != "":
+		return &usererr.Config{Var: "SLACK_BOT_TOKEN", Msg: "set together with SLACK_CLIENT_ID",
+			Hint: "unset SLACK_BOT_TOKEN to serve every workspace that installs the app (OAuth), or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to serve one workspace"}
+	case s.OAuth() && s.ClientID == "":
+		return &usererr.Config{Var: "SLACK_CLIENT_ID", Msg: "not set", Hint: hintSlackApp + " (SLACK_CLIENT_SECRET is set)"}
+	case s.OAuth() && s.ClientSecret == "":
+		return &usererr.Config{Var: "SLACK_CLIENT_SECRET", Msg: "not set", Hint: hintSlackApp + " (SLACK_CLIENT_ID is set)"}
+	case !s.OAuth() && s.BotToken == "":
+		return &usererr.Config{Var: "SLACK_BOT_TOKEN", Msg: "not set", Hint: hintSlackBot + "; or, to serve many workspaces, SLACK_CLIENT_ID and SLACK_CLIENT_SECRET"}
 	}
 	if s.AppToken == "" && s.SigningSecret == "" {
 		return &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "neither SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET is set", Hint: hintSlackMode}
@@ -628,9 +666,29 @@ func (d Discord) Configured() bool { return d.Token != "" }
 func (c *Config) ChatErr() error {
 	if !c.Slack.Configured() && !c.Discord.Configured() {
 		return &usererr.Config{Var: "SLACK_BOT_TOKEN or DISCORD_BOT_TOKEN", Msg: "no chat platform configured",
-			Hint: "set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode), or DISCORD_BOT_TOKEN"}
+			Hint: "set SLACK_BOT_TOKEN (one workspace) or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET (every workspace that installs the app) with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode), or DISCORD_BOT_TOKEN"}
 	}
-	return c.Slack.Err()
+	return c.SlackErr()
+}
+
+// SlackErr is Slack.Err, then what the OAuth mode needs besides: a key to
+// seal the workspaces' tokens and the public URL Slack sends installers
+// back to.
+func (c *Config) SlackErr() error {
+	if err := c.Slack.Err(); err != nil || !c.Slack.OAuth() {
+		return err
+	}
+	if c.EncryptionKey == nil {
+		if _, set := c.env["FACTBOT_ENCRYPTION_KEY"]; !set {
+			return &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY", Msg: "not set", Hint: "with SLACK_CLIENT_ID the workspaces' tokens are stored encrypted with it: " + hintKey}
+		}
+	}
+	if c.Web.PublicURL == "" {
+		if _, set := c.env["FACTBOT_PUBLIC_URL"]; !set {
+			return &usererr.Config{Var: "FACTBOT_PUBLIC_URL", Msg: "not set", Hint: "with SLACK_CLIENT_ID, the https:// address Slack sends installers back to (its Redirect URL is FACTBOT_PUBLIC_URL/slack/oauth/callback)"}
+		}
+	}
+	return nil
 }
 
 // ParseAge parses a Go duration ("36h", "90m") or a number of days ("30d").

@@ -134,6 +134,9 @@ func TestLoadErrors(t *testing.T) {
 		{"zero connections", map[string]string{"FACTBOT_MAX_CONNS": "0"}, []string{"FACTBOT_MAX_CONNS"}},
 		{"queue not a number", map[string]string{"FACTBOT_MAX_QUEUE": "many"}, []string{"FACTBOT_MAX_QUEUE"}},
 		{"bot token as app token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xoxb-1"}, []string{"SLACK_APP_TOKEN"}},
+		{"key not hex nor base64", map[string]string{"FACTBOT_ENCRYPTION_KEY": "hunter2"}, []string{"FACTBOT_ENCRYPTION_KEY"}},
+		{"short key", map[string]string{"FACTBOT_ENCRYPTION_KEY": "abcd"}, []string{"FACTBOT_ENCRYPTION_KEY"}},
+		{"long old key", map[string]string{"FACTBOT_ENCRYPTION_KEY": testKeyHex, "FACTBOT_ENCRYPTION_KEY_OLD": testKeyHex + "00"}, []string{"FACTBOT_ENCRYPTION_KEY_OLD"}},
 		{"short public key", map[string]string{"DISCORD_BOT_TOKEN": "t", "DISCORD_PUBLIC_KEY": "abcd"}, []string{"DISCORD_PUBLIC_KEY"}},
 		{"temperature out of range", map[string]string{"FACTBOT_TEMPERATURE": "2.5"}, []string{"FACTBOT_TEMPERATURE"}},
 		{"temperature not a number", map[string]string{"FACTBOT_TEMPERATURE": "low"}, []string{"FACTBOT_TEMPERATURE"}},
@@ -209,6 +212,15 @@ func TestRequirements(t *testing.T) {
 		{"slack bot token only", map[string]string{"GEMINI_API_KEY": "k", "SLACK_BOT_TOKEN": "xoxb-1"}, "", "SLACK_APP_TOKEN", false},
 		{"slack app token only", map[string]string{"GEMINI_API_KEY": "k", "SLACK_APP_TOKEN": "xapp-1"}, "", "SLACK_BOT_TOKEN", false},
 		{"slack HTTP mode", map[string]string{"GEMINI_API_KEY": "k", "SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}, "", "", true},
+		{"slack OAuth, complete", map[string]string{"GEMINI_API_KEY": "k", "SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "cs", "SLACK_APP_TOKEN": "xapp-1",
+			"FACTBOT_ENCRYPTION_KEY": testKeyHex, "FACTBOT_PUBLIC_URL": "https://f.example"}, "", "", true},
+		{"slack OAuth without a key", map[string]string{"GEMINI_API_KEY": "k", "SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "cs", "SLACK_APP_TOKEN": "xapp-1",
+			"FACTBOT_PUBLIC_URL": "https://f.example"}, "", "FACTBOT_ENCRYPTION_KEY", true},
+		{"slack OAuth without a public URL", map[string]string{"GEMINI_API_KEY": "k", "SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "cs", "SLACK_SIGNING_SECRET": "s",
+			"FACTBOT_ENCRYPTION_KEY": testKeyHex}, "", "FACTBOT_PUBLIC_URL", true},
+		{"slack OAuth without a secret", map[string]string{"GEMINI_API_KEY": "k", "SLACK_CLIENT_ID": "1.2", "SLACK_APP_TOKEN": "xapp-1"}, "", "SLACK_CLIENT_SECRET", false},
+		{"slack OAuth without an event mode", map[string]string{"GEMINI_API_KEY": "k", "SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "cs"}, "", "SLACK_APP_TOKEN", false},
+		{"slack OAuth and a bot token", map[string]string{"GEMINI_API_KEY": "k", "SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "cs", "SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}, "", "SLACK_BOT_TOKEN", false},
 	}
 	name := func(err error) string {
 		var ce *usererr.Config
@@ -238,6 +250,8 @@ func TestRequirements(t *testing.T) {
 }
 
 const webSecret = "0123456789abcdef0123456789abcdef"
+
+const testKeyHex = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
 // The web view is on with a public URL and a secret, and `factbot config`
 // says what is missing otherwise.

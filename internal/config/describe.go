@@ -13,6 +13,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // Setting is one variable as `factbot config` shows it.
@@ -158,9 +159,18 @@ func (c *Config) Features() []Feature {
 	if d.GuildID != "" {
 		guild = "commands registered in server " + d.GuildID
 	}
+	// The token Slack's modes need: SLACK_BOT_TOKEN, or an OAuth client.
+	tokenVar, token := "SLACK_BOT_TOKEN", s.BotToken
+	if s.OAuth() {
+		tokenVar, token = "SLACK_CLIENT_ID and SLACK_CLIENT_SECRET", s.ClientID
+		if s.ClientSecret == "" {
+			token = ""
+		}
+	}
 	fs = append(fs,
-		feature("Slack Socket Mode", "connects out, no public URL needed", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_APP_TOKEN", s.AppToken),
-		feature("Slack HTTP mode", "POST /slack/events, /slack/commands, /slack/interactions", "SLACK_BOT_TOKEN", s.BotToken, "SLACK_SIGNING_SECRET", s.SigningSecret),
+		feature("Slack Socket Mode", "connects out, no public URL needed", tokenVar, token, "SLACK_APP_TOKEN", s.AppToken),
+		feature("Slack HTTP mode", "POST /slack/events, /slack/commands, /slack/interactions", tokenVar, token, "SLACK_SIGNING_SECRET", s.SigningSecret),
+		c.slackOAuthFeature(),
 		feature("Discord gateway", guild, "DISCORD_BOT_TOKEN", d.Token),
 		feature("Discord HTTP interactions", "POST /discord/interactions", "DISCORD_BOT_TOKEN", d.Token, "DISCORD_PUBLIC_KEY", d.PublicKey))
 	limit := "none (off)"
@@ -176,6 +186,24 @@ func (c *Config) Features() []Feature {
 			Feature{Name: "Per-workspace/server limit in chat", On: true, Detail: fmt.Sprintf("%s; at most %d requests waiting", tlimit, c.MaxQueue)})
 	}
 	return append(fs, c.webFeature())
+}
+
+// slackOAuthFeature is the multi-workspace mode: "Add to Slack" by OAuth.
+func (c *Config) slackOAuthFeature() Feature {
+	s := c.Slack
+	key := ""
+	if c.EncryptionKey != nil {
+		key = "set"
+	}
+	f := feature("Slack workspaces by OAuth (Add to Slack)", "", "SLACK_CLIENT_ID", s.ClientID, "SLACK_CLIENT_SECRET", s.ClientSecret,
+		"FACTBOT_ENCRYPTION_KEY", key, "FACTBOT_PUBLIC_URL", c.Web.PublicURL)
+	if f.On {
+		f.Detail = fmt.Sprintf("multi-workspace (OAuth): install at %s/slack/install, Redirect URL %s/slack/oauth/callback; tokens encrypted with key %s",
+			c.Web.PublicURL, c.Web.PublicURL, store.KeyID(c.EncryptionKey))
+	} else {
+		f.Missing += " to serve every workspace that installs the app (instead of SLACK_BOT_TOKEN's one)"
+	}
+	return f
 }
 
 func (c *Config) webFeature() Feature {

@@ -5,7 +5,9 @@
 // callbacks, webhook follow-ups and edits, application command
 // overwrites). Channels added with AddChannel are served by GET
 // /channels/{id} and sent, with their guild, in the GUILD_CREATE that
-// follows READY. Every REST
+// follows READY. Buttons Discord would refuse (a link button without an
+// http(s) url, or with a custom_id; another button without a custom_id)
+// are refused with 400 as Discord does. Every REST
 // request is recorded for assertions, and the server can be told to answer
 // the next requests with Discord's 429 rate-limit response.
 //
@@ -593,6 +595,9 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 	if len(body) > 0 && !json.Valid(body) {
 		return http.StatusBadRequest, apiError(50109, "The request body contains invalid JSON."), nil
 	}
+	if err := checkButtons(body); err != nil {
+		return http.StatusBadRequest, apiError(50035, "Invalid Form Body: "+err.Error()), nil
+	}
 
 	switch {
 	case r.Method == "GET" && (is("gateway") || is("gateway", "bot")):
@@ -655,6 +660,59 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 		return s.putCommands(seg, body)
 	}
 	return http.StatusNotFound, apiError(0, "404: Not Found"), nil
+}
+
+// maxButtonURL is the longest url Discord takes on a link button.
+const maxButtonURL = 512
+
+// checkButtons refuses the buttons of a message, an edit or an interaction
+// response (under "data") that Discord refuses: a link button (style 5)
+// needs an http(s) url of at most 512 characters and no custom_id; other
+// buttons need a custom_id and no url; a row holds at most five.
+func checkButtons(body []byte) error {
+	var b struct {
+		Components json.RawMessage `json:"components"`
+		Data       *struct {
+			Components json.RawMessage `json:"components"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return nil // not an object: no components
+	}
+	raw := b.Components
+	if b.Data != nil && len(b.Data.Components) > 0 {
+		raw = b.Data.Components
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var m discordgo.Message
+	if err := json.Unmarshal([]byte(`{"components":`+string(raw)+`}`), &m); err != nil {
+		return fmt.Errorf("components: %v", err)
+	}
+	for _, c := range m.Components {
+		row, ok := c.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		if len(row.Components) > 5 {
+			return fmt.Errorf("%d components in a row, at most 5", len(row.Components))
+		}
+		for _, rc := range row.Components {
+			bt, ok := rc.(*discordgo.Button)
+			if !ok {
+				continue
+			}
+			if bt.Style == discordgo.LinkButton {
+				if bt.CustomID != "" || len(bt.URL) > maxButtonURL || !(strings.HasPrefix(bt.URL, "https://") || strings.HasPrefix(bt.URL, "http://")) {
+					return fmt.Errorf("link button %q: url %q, custom_id %q", bt.Label, bt.URL, bt.CustomID)
+				}
+			} else if bt.CustomID == "" || bt.URL != "" {
+				return fmt.Errorf("button %q of style %d: custom_id %q, url %q", bt.Label, bt.Style, bt.CustomID, bt.URL)
+			}
+		}
+	}
+	return nil
 }
 
 // createMessage answers POST /channels/{channel}/messages.

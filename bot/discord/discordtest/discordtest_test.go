@@ -141,6 +141,32 @@ func TestRESTAndRateLimit(t *testing.T) {
 	}
 }
 
+// Buttons Discord refuses are refused: a link button needs a url and no
+// custom_id, another button a custom_id and no url.
+func TestButtonsChecked(t *testing.T) {
+	fake := discordtest.New(t)
+	s := session(t, fake)
+	row := func(b discordgo.Button) []discordgo.MessageComponent {
+		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{b}}}
+	}
+	for _, tt := range []struct {
+		b  discordgo.Button
+		ok bool
+	}{
+		{discordgo.Button{Label: "Open", Style: discordgo.LinkButton, URL: "https://factbot.example/web/check/T/1?t=x"}, true},
+		{discordgo.Button{Label: "Again", Style: discordgo.PrimaryButton, CustomID: "again:1"}, true},
+		{discordgo.Button{Label: "Open", Style: discordgo.LinkButton, URL: "https://factbot.example/x", CustomID: "open"}, false},
+		{discordgo.Button{Label: "Open", Style: discordgo.LinkButton, URL: "javascript:alert(1)"}, false},
+		{discordgo.Button{Label: "Open", Style: discordgo.LinkButton, URL: "https://factbot.example/" + strings.Repeat("a", 512)}, false},
+		{discordgo.Button{Label: "Open", Style: discordgo.PrimaryButton, URL: "https://factbot.example/x"}, false},
+	} {
+		_, err := s.ChannelMessageSendComplex("7", &discordgo.MessageSend{Content: "x", Components: row(tt.b)})
+		if (err == nil) != tt.ok {
+			t.Errorf("send %+v: err %v, want ok %v", tt.b, err, tt.ok)
+		}
+	}
+}
+
 func TestUnauthorized(t *testing.T) {
 	fake := discordtest.New(t)
 	s := session(t, fake)

@@ -1,8 +1,13 @@
 // Package slacktest is a fake Slack for tests: an httptest Web API
 // (auth.test, chat.postMessage, chat.update, chat.postEphemeral,
-// conversations.info, apps.connections.open), response_url endpoints, and a local websocket
-// server speaking Socket Mode (hello, envelopes, acks by envelope_id,
-// pings). Point the real slack-go client at URL().
+// conversations.info, apps.connections.open, oauth.v2.access), the OAuth
+// authorize page, response_url endpoints, and a local websocket server
+// speaking Socket Mode (hello, envelopes, acks by envelope_id, pings).
+// Point the real slack-go client at URL().
+//
+// Tokens have identities: those issued by oauth.v2.access (see Grant)
+// belong to their workspace; any other token starting with "x" is the
+// default workspace TeamID's. Every call records the token it came with.
 package slacktest
 
 import (
@@ -48,7 +53,9 @@ type Call struct {
 	JSON   map[string]any
 	// TS is the message ts the fake answered (chat.postMessage).
 	TS string
-	At time.Time
+	// Token is the token the call was authorised with.
+	Token string
+	At    time.Time
 }
 
 var jsonUnescaper = strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")
@@ -88,6 +95,8 @@ type Server struct {
 	seq     int
 	envSeq  int
 	conn    *websocket.Conn
+
+	oauth   oauthState
 	writeMu sync.Mutex
 	closed  chan struct{}
 }
@@ -100,6 +109,7 @@ func NewServer() *Server {
 	mux.HandleFunc("/api/{method}", s.api)
 	mux.HandleFunc("/response/{id}", s.response)
 	mux.HandleFunc("/ws", s.socket)
+	mux.HandleFunc("GET /oauth/v2/authorize", s.authorize)
 	s.srv = httptest.NewServer(mux)
 	return s
 }
@@ -244,14 +254,24 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	ts := fmt.Sprintf("1700000000.%06d", s.seq)
 	s.mu.Unlock()
 	r.ParseForm()
-	if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer x") && !strings.HasPrefix(r.PostForm.Get("token"), "x") {
-		writeJSON(w, map[string]any{"ok": false, "error": "not_authed"})
+	if method == "oauth.v2.access" {
+		s.record(Call{Method: method, Form: r.PostForm})
+		writeJSON(w, s.access(r))
 		return
 	}
-	c := Call{Method: method, Form: r.PostForm}
+	token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if token == r.Header.Get("Authorization") {
+		token = r.PostForm.Get("token")
+	}
+	id, err := s.identity(token)
+	if err != "" {
+		writeJSON(w, map[string]any{"ok": false, "error": err})
+		return
+	}
+	c := Call{Method: method, Form: r.PostForm, Token: token}
 	switch method {
 	case "auth.test":
-		writeJSON(w, map[string]any{"ok": true, "user_id": BotUserID, "bot_id": BotID, "team_id": TeamID, "user": "factbot", "team": "Test"})
+		writeJSON(w, map[string]any{"ok": true, "user_id": id.BotUserID, "bot_id": BotID, "team_id": id.Team, "enterprise_id": id.Enterprise, "user": "factbot", "team": "Test"})
 		return
 	case "apps.connections.open":
 		writeJSON(w, map[string]any{"ok": true, "url": "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/ws"})
@@ -390,6 +410,30 @@ func Mention(eventID, channel, user, ts, text string) map[string]any {
 		"event": map[string]any{"type": "app_mention", "user": user, "text": text, "ts": ts,
 			"channel": channel, "event_ts": ts},
 	}
+}
+
+// MentionIn is Mention in workspace team.
+func MentionIn(team, eventID, channel, user, ts, text string) map[string]any {
+	m := Mention(eventID, channel, user, ts, text)
+	m["team_id"] = team
+	return m
+}
+
+// Uninstalled is an events_api payload for app_uninstalled in team.
+func Uninstalled(team, eventID string) map[string]any {
+	return map[string]any{"token": "tok", "team_id": team, "api_app_id": "A1", "type": "event_callback",
+		"event_id": eventID, "event_time": 1700000000, "event": map[string]any{"type": "app_uninstalled"}}
+}
+
+// TokensRevoked is an events_api payload for tokens_revoked in team: the
+// bot tokens of the given bot user ids (none: only user tokens).
+func TokensRevoked(team, eventID string, botUsers ...string) map[string]any {
+	tokens := map[string]any{"oauth": []string{"U0"}}
+	if len(botUsers) > 0 {
+		tokens["bot"] = botUsers
+	}
+	return map[string]any{"token": "tok", "team_id": team, "api_app_id": "A1", "type": "event_callback",
+		"event_id": eventID, "event_time": 1700000000, "event": map[string]any{"type": "tokens_revoked", "tokens": tokens}}
 }
 
 // Command is a slash_commands payload.

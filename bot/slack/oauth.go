@@ -1,0 +1,229 @@
+package slack
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
+// The OAuth v2 install flow ("Add to Slack"): InstallPath redirects to
+// Slack's authorize page with the bot scopes and a signed state; Slack
+// sends the installer back to CallbackPath with a code, which
+// oauth.v2.access exchanges for the workspace's bot token.
+const (
+	InstallPath  = "/slack/install"
+	CallbackPath = "/slack/oauth/callback"
+	// StateTTL is how long an install link's state is accepted.
+	StateTTL = 10 * time.Minute
+	// DefaultAuthorizeURL is Slack's authorize page.
+	DefaultAuthorizeURL = "https://slack.com/oauth/v2/authorize"
+)
+
+// BotScopes are the bot scopes the install asks for: those of
+// deploy/slack-manifest.yaml (a test keeps them equal).
+var BotScopes = []string{
+	"app_mentions:read", "chat:write", "chat:write.public", "commands",
+	"channels:read", "groups:read", "im:read", "mpim:read",
+}
+
+// Errors of a state that does not check.
+var (
+	errStateTampered = errors.New("state not signed by this factbot")
+	errStateExpired  = errors.New("state expired")
+)
+
+// stateKey derives the key that signs states from the client secret.
+func stateKey(clientSecret string) []byte {
+	m := hmac.New(sha256.New, []byte(clientSecret))
+	m.Write([]byte("factbot oauth state v1"))
+	return m.Sum(nil)
+}
+
+// newState is "<expiry unix>.<nonce>.<mac>", base64url where needed.
+func newState(key []byte, now time.Time) string {
+	nonce := make([]byte, 16)
+	rand.Read(nonce)
+	payload := strconv.FormatInt(now.Add(StateTTL).Unix(), 10) + "." + base64.RawURLEncoding.EncodeToString(nonce)
+	return payload + "." + stateMAC(key, payload)
+}
+
+func stateMAC(key []byte, payload string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(payload))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// checkState reports a state not signed with key (errStateTampered) or
+// past its expiry (errStateExpired).
+func checkState(key []byte, state string, now time.Time) error {
+	i := strings.LastIndexByte(state, '.')
+	if i < 0 {
+		return errStateTampered
+	}
+	payload, mac := state[:i], state[i+1:]
+	if !hmac.Equal([]byte(mac), []byte(stateMAC(key, payload))) {
+		return errStateTampered
+	}
+	exp, _, _ := strings.Cut(payload, ".")
+	sec, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil {
+		return errStateTampered
+	}
+	if !now.Before(time.Unix(sec, 0)) {
+		return errStateExpired
+	}
+	return nil
+}
+
+// authorizeURL is Slack's authorize page: Config.AuthorizeURL, else the
+// one next to SLACK_API_URL (…/api/ → …/oauth/v2/authorize), else
+// Slack's.
+func (a *Adapter) authorizeURL() string {
+	if a.cfg.AuthorizeURL != "" {
+		return a.cfg.AuthorizeURL
+	}
+	if a.cfg.APIURL != "" {
+		if base, ok := strings.CutSuffix(strings.TrimSuffix(a.cfg.APIURL, "/"), "/api"); ok {
+			return base + "/oauth/v2/authorize"
+		}
+	}
+	return DefaultAuthorizeURL
+}
+
+// redirectURL is where Slack sends the installer back.
+func (a *Adapter) redirectURL() string {
+	return strings.TrimRight(a.cfg.PublicURL, "/") + CallbackPath
+}
+
+// serveInstall redirects to Slack's authorize page.
+func (a *Adapter) serveInstall(w http.ResponseWriter, r *http.Request) {
+	q := url.Values{
+		"client_id":    {a.cfg.ClientID},
+		"scope":        {strings.Join(BotScopes, ",")},
+		"redirect_uri": {a.redirectURL()},
+		"state":        {newState(a.stateKey, a.cfg.Now())},
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, a.authorizeURL()+"?"+q.Encode(), http.StatusFound)
+}
+
+// page is what the install's pages show.
+type page struct {
+	Title, Text string
+	OK          bool
+	Team        string
+	Command     string
+	Install     string
+}
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>factbot: {{.Title}}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d3557}code{background:#eef;padding:0 .2em}</style>
+</head><body>
+<h1>{{.Title}}</h1>
+<p>{{.Text}}</p>
+{{if .OK}}<p>What to do next{{with .Team}} in {{.}}{{end}}:</p>
+<ul>
+<li>Invite factbot to a channel: <code>/invite @factbot</code></li>
+<li>Mention it with a claim: <code>@factbot The Eiffel Tower is 330 m tall</code></li>
+<li>See everything it does: <code>{{.Command}} help</code></li>
+</ul>
+{{else}}<p><a href="{{.Install}}">Start the installation again</a></p>{{end}}
+</body></html>
+`))
+
+func (a *Adapter) writePage(w http.ResponseWriter, status int, p page) {
+	p.Command, p.Install = a.cfg.Command, InstallPath
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := pageTmpl.Execute(w, p); err != nil {
+		a.log.Warn("slack: install page", "err", err)
+	}
+}
+
+// serveCallback checks the state, exchanges the code for the workspace's
+// tokens with oauth.v2.access and stores them.
+func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	switch err := checkState(a.stateKey, q.Get("state"), a.cfg.Now()); {
+	case errors.Is(err, errStateExpired):
+		a.writePage(w, http.StatusBadRequest, page{Title: "This install link has expired",
+			Text: "The installation was started more than 10 minutes ago, so it was not completed and nothing was stored."})
+		return
+	case err != nil:
+		a.log.Warn("slack: install callback with a bad state", "err", err)
+		a.writePage(w, http.StatusBadRequest, page{Title: "This install request could not be verified",
+			Text: "Its state parameter was not issued by this factbot (tampered with, or from another installation), so nothing was stored."})
+		return
+	}
+	if e := q.Get("error"); e != "" {
+		a.writePage(w, http.StatusBadRequest, page{Title: "factbot was not installed",
+			Text: "Slack said: " + e + ". Nothing was stored."})
+		return
+	}
+	code := q.Get("code")
+	if code == "" {
+		a.writePage(w, http.StatusBadRequest, page{Title: "factbot was not installed", Text: "Slack sent no code. Nothing was stored."})
+		return
+	}
+	res, err := slack.GetOAuthV2ResponseContext(r.Context(), a.hc, a.cfg.ClientID, a.cfg.ClientSecret, code, a.redirectURL(), slack.OAuthOptionAPIURL(a.apiURL()))
+	if err == nil && res.AccessToken == "" {
+		err = errors.New("no bot token in the answer")
+	}
+	if err != nil {
+		a.log.Error("slack: oauth.v2.access", "err", err)
+		a.writePage(w, http.StatusBadGateway, page{Title: "factbot was not installed",
+			Text: "Slack did not accept the installation (" + err.Error() + "). Nothing was stored."})
+		return
+	}
+	inst := installation(res, a.cfg.Now())
+	if inst.ID == "" {
+		a.writePage(w, http.StatusBadGateway, page{Title: "factbot was not installed", Text: "Slack's answer named no workspace. Nothing was stored."})
+		return
+	}
+	if err := a.cfg.Installs.Put(r.Context(), inst); err != nil {
+		a.log.Error("slack: store installation", "installation", inst.ID, "err", err)
+		a.writePage(w, http.StatusInternalServerError, page{Title: "factbot was not installed",
+			Text: "The workspace's token could not be stored. Try again; if it persists, the operator should look at factbot's log."})
+		return
+	}
+	a.forgetWorkspace(inst.ID)
+	a.log.Info("slack: installed", "installation", inst.ID, "name", inst.Name, "org_wide", inst.Enterprise, "rotating", inst.RefreshToken != "")
+	name := inst.Name
+	text := "factbot is installed in " + name + "."
+	if inst.Enterprise {
+		text = "factbot is installed in every workspace of " + name + "."
+	}
+	a.writePage(w, http.StatusOK, page{Title: "factbot is installed", Text: text, OK: true, Team: name})
+}
+
+// installation is what oauth.v2.access answered, as stored.
+func installation(res *slack.OAuthV2Response, now time.Time) *store.Installation {
+	inst := &store.Installation{
+		Platform: Name, ID: res.Team.ID, Name: res.Team.Name,
+		Enterprise: res.IsEnterpriseInstall, EnterpriseID: res.Enterprise.ID,
+		AppID: res.AppID, BotUserID: res.BotUserID, Scope: res.Scope, InstalledBy: res.AuthedUser.ID,
+		InstalledAt: now.UTC(), BotToken: res.AccessToken, RefreshToken: res.RefreshToken,
+	}
+	if res.IsEnterpriseInstall {
+		inst.ID, inst.Name = res.Enterprise.ID, res.Enterprise.Name
+	}
+	if res.ExpiresIn > 0 {
+		inst.ExpiresAt = now.Add(time.Duration(res.ExpiresIn) * time.Second).UTC()
+	}
+	return inst
+}

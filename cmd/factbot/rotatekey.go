@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store"
+)
+
+func init() {
+	register("rotate-key", command{
+		summary: "re-encrypt the stored workspace tokens with FACTBOT_ENCRYPTION_KEY (the previous key in FACTBOT_ENCRYPTION_KEY_OLD)",
+		run:     runRotateKey,
+	})
+}
+
+func runRotateKey(ctx context.Context, a *app, args []string) error {
+	fs := flag.NewFlagSet("rotate-key", flag.ContinueOnError)
+	fs.SetOutput(a.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(a.stderr, "Usage: factbot rotate-key\n\nRe-encrypts every stored installation (the tokens of the Slack workspaces\ninstalled by OAuth) with FACTBOT_ENCRYPTION_KEY, opening those sealed with\nthe previous key with FACTBOT_ENCRYPTION_KEY_OLD. All or nothing: a record\nsealed with a key neither holds fails it. Stop factbot serve first; start it\nagain with the new key (it also reads FACTBOT_ENCRYPTION_KEY_OLD until you\nunset it).")
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	if cfg.EncryptionKey == nil {
+		return &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY", Msg: "not set", Hint: "the new key: openssl rand -hex 32; the one it replaces in FACTBOT_ENCRYPTION_KEY_OLD"}
+	}
+	var old [][]byte
+	if cfg.EncryptionKeyOld != nil {
+		old = append(old, cfg.EncryptionKeyOld)
+	}
+	kr, err := store.NewKeyring(cfg.EncryptionKey, old...)
+	if err != nil {
+		return err
+	}
+	db, err := openExistingBolt(cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	st, err := db.Installations(kr).Rekey(ctx)
+	if errors.Is(err, store.ErrNoKey) {
+		return &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY_OLD", Msg: err.Error(), Hint: "set it to the key the installations were stored with; nothing was changed", Err: err}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "Re-encrypted %d installations with key %s; %d already were.\n", st.Resealed, kr.CurrentID(), st.Current)
+	return nil
+}

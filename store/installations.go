@@ -1,0 +1,311 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Installations are the workspaces an app was installed in by OAuth, with
+// their tokens sealed (see Keyring). Layout:
+//
+//	installations/<platform>\x00<id>   envelope(installRecord)
+//
+// id is the workspace (Slack team id), or the organisation (Slack
+// enterprise id) of an org-wide install. ForgetTenant deletes a tenant's
+// installation on every platform.
+var bInstallations = []byte("installations")
+
+// Installation is one workspace's (or organisation's) install of the app.
+// BotToken and RefreshToken are sealed at rest; the rest is stored in
+// clear.
+type Installation struct {
+	Platform string `json:"platform"`
+	// ID is the team id, or the enterprise id when Enterprise is set.
+	ID string `json:"id"`
+	// Enterprise marks an org-wide install, serving every workspace of
+	// the organisation ID.
+	Enterprise   bool      `json:"enterprise,omitempty"`
+	EnterpriseID string    `json:"enterprise_id,omitempty"`
+	Name         string    `json:"name,omitempty"` // the team's or organisation's name
+	AppID        string    `json:"app_id,omitempty"`
+	BotUserID    string    `json:"bot_user_id,omitempty"`
+	Scope        string    `json:"scope,omitempty"`
+	InstalledBy  string    `json:"installed_by,omitempty"`
+	InstalledAt  time.Time `json:"installed_at"`
+
+	// BotToken is the bot's access token; RefreshToken and ExpiresAt are
+	// set when token rotation is on (ExpiresAt zero: it does not expire).
+	BotToken     string    `json:"-"`
+	RefreshToken string    `json:"-"`
+	ExpiresAt    time.Time `json:"expires_at,omitzero"`
+}
+
+// installSecrets is what is sealed.
+type installSecrets struct {
+	BotToken     string `json:"bot_token"`
+	RefreshToken string `json:"refresh_token,omitempty"`
+}
+
+type installRecord struct {
+	Installation
+	Secrets sealed `json:"secrets"`
+}
+
+func installKey(platform, id string) []byte { return []byte(platform + "\x00" + id) }
+
+// Installations reads and writes installations, sealing and opening their
+// tokens with a keyring.
+type Installations struct {
+	db *DB
+	kr *Keyring
+}
+
+// Installations returns the installations, sealed with kr. kr may be nil
+// for Count alone.
+func (db *DB) Installations(kr *Keyring) *Installations { return &Installations{db: db, kr: kr} }
+
+var errNoKeyring = errors.New("store: installations need an encryption key (FACTBOT_ENCRYPTION_KEY)")
+
+// Put stores inst, replacing the install of the same platform and id.
+func (s *Installations) Put(ctx context.Context, inst *Installation) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.kr == nil {
+		return errNoKeyring
+	}
+	if inst.Platform == "" || inst.ID == "" {
+		return fmt.Errorf("store: installation: %w", ErrNoTenant)
+	}
+	v, err := s.sealRecord(inst)
+	if err != nil {
+		return err
+	}
+	err = s.db.bolt.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bInstallations)
+		if err != nil {
+			return err
+		}
+		return b.Put(installKey(inst.Platform, inst.ID), v)
+	})
+	if err != nil {
+		return fmt.Errorf("store: put installation %s %s: %w", inst.Platform, inst.ID, err)
+	}
+	return nil
+}
+
+func (s *Installations) sealRecord(inst *Installation) ([]byte, error) {
+	plain, err := json.Marshal(installSecrets{BotToken: inst.BotToken, RefreshToken: inst.RefreshToken})
+	if err != nil {
+		return nil, err
+	}
+	sl, err := s.kr.seal(plain, installKey(inst.Platform, inst.ID))
+	if err != nil {
+		return nil, fmt.Errorf("store: seal installation: %w", err)
+	}
+	return encode(installRecord{Installation: *inst, Secrets: sl})
+}
+
+func (s *Installations) openRecord(k, v []byte) (*Installation, error) {
+	var rec installRecord
+	if err := decode(v, &rec); err != nil {
+		return nil, err
+	}
+	plain, err := s.kr.open(rec.Secrets, k)
+	if err != nil {
+		return nil, err
+	}
+	var sec installSecrets
+	if err := json.Unmarshal(plain, &sec); err != nil {
+		return nil, err
+	}
+	inst := rec.Installation
+	inst.BotToken, inst.RefreshToken = sec.BotToken, sec.RefreshToken
+	return &inst, nil
+}
+
+// Get returns the install of platform and id, or an error wrapping
+// ErrNotFound.
+func (s *Installations) Get(ctx context.Context, platform, id string) (*Installation, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.kr == nil {
+		return nil, errNoKeyring
+	}
+	var inst *Installation
+	err := s.db.bolt.View(func(tx *bolt.Tx) error {
+		k := installKey(platform, id)
+		v := get(tx.Bucket(bInstallations), k)
+		if v == nil {
+			return ErrNotFound
+		}
+		var err error
+		inst, err = s.openRecord(k, v)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: installation %s %s: %w", platform, id, err)
+	}
+	return inst, nil
+}
+
+// Delete removes the install of platform and id, reporting whether there
+// was one.
+func (s *Installations) Delete(ctx context.Context, platform, id string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	found := false
+	err := s.db.bolt.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bInstallations)
+		k := installKey(platform, id)
+		if b == nil || b.Get(k) == nil {
+			return nil
+		}
+		found = true
+		return b.Delete(k)
+	})
+	if err != nil {
+		return false, fmt.Errorf("store: delete installation %s %s: %w", platform, id, err)
+	}
+	return found, nil
+}
+
+// Count returns how many installs platform has ("" counts all). It needs
+// no key.
+func (s *Installations) Count(ctx context.Context, platform string) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	err := s.db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bInstallations)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
+			if platform == "" || bytes.HasPrefix(k, installKey(platform, "")) {
+				n++
+			}
+			return nil
+		})
+	})
+	return n, err
+}
+
+// RekeyStats says what Rekey did.
+type RekeyStats struct {
+	// Resealed records were sealed with another key; Current ones already
+	// with the current key.
+	Resealed, Current int
+}
+
+// Rekey seals every installation with the keyring's current key, in one
+// transaction: a record sealed with a key the keyring does not hold fails
+// it all (nothing changes).
+func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
+	var st RekeyStats
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	if s.kr == nil {
+		return st, errNoKeyring
+	}
+	err := s.db.bolt.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bInstallations)
+		if b == nil {
+			return nil
+		}
+		type kv struct{ k, v []byte }
+		var out []kv
+		err := b.ForEach(func(k, v []byte) error {
+			var rec installRecord
+			if err := decode(v, &rec); err != nil {
+				return fmt.Errorf("installation %q: %w", k, err)
+			}
+			if rec.Secrets.KeyID == s.kr.CurrentID() {
+				st.Current++
+				return nil
+			}
+			inst, err := s.openRecord(k, v)
+			if err != nil {
+				return fmt.Errorf("installation %q: %w", k, err)
+			}
+			nv, err := s.sealRecord(inst)
+			if err != nil {
+				return err
+			}
+			out = append(out, kv{bytes.Clone(k), nv})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, e := range out {
+			if err := b.Put(e.k, e.v); err != nil {
+				return err
+			}
+			st.Resealed++
+		}
+		return nil
+	})
+	if err != nil {
+		return RekeyStats{}, fmt.Errorf("store: rekey installations: %w", err)
+	}
+	return st, nil
+}
+
+// forgetInstallations deletes tenant's installations on every platform;
+// it returns how many.
+func forgetInstallations(tx *bolt.Tx, tenant string) (int, error) {
+	b := tx.Bucket(bInstallations)
+	if b == nil {
+		return 0, nil
+	}
+	var keys [][]byte
+	b.ForEach(func(k, _ []byte) error {
+		if _, id, ok := bytes.Cut(k, []byte{0}); ok && string(id) == tenant {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return nil
+	})
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}
+
+// Unopened lists the installations (as platform:id) whose tokens the
+// keyring cannot open: sealed with a key it does not hold, or damaged.
+// serve reports them at start, before their workspaces' events fail.
+func (s *Installations) Unopened(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.kr == nil {
+		return nil, errNoKeyring
+	}
+	var bad []string
+	err := s.db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bInstallations)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if _, err := s.openRecord(k, v); err != nil {
+				bad = append(bad, string(bytes.Replace(k, []byte{0}, []byte(":"), 1)))
+			}
+			return nil
+		})
+	})
+	return bad, err
+}

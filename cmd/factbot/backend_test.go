@@ -51,6 +51,14 @@ func TestCheckAndHistoryOnPostgres(t *testing.T) {
 		t.Errorf("history has %d checks, want 2", len(hist))
 	}
 
+	id, _ := hist[0]["id"].(string)
+	if out, stderr, code := w.run("show", id); code != exitOK || !strings.Contains(out, "Great Wall") {
+		t.Errorf("show %s: exit %d\n%s%s", id, code, out, stderr)
+	}
+	if out, stderr, code := w.run("export"); code != exitOK || strings.Count(out, "\n") != 2 {
+		t.Errorf("export: exit %d, want 2 lines:\n%s%s", code, out, stderr)
+	}
+
 	// The checks are in PostgreSQL, not in a bbolt file.
 	db, err := postgres.Open(context.Background(), dsn, store.Options{})
 	if err != nil {
@@ -69,6 +77,12 @@ func TestCheckAndHistoryOnPostgres(t *testing.T) {
 	}
 	if _, stderr, code := w.run("prune", "--older-than", "1d"); code != exitOK {
 		t.Errorf("prune on PostgreSQL: exit %d\n%s", code, stderr)
+	}
+	if out, stderr, code := w.run("forget", "--tenant", cliTenant); code != exitOK {
+		t.Errorf("forget --tenant on PostgreSQL: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, _, _ := w.run("history", "--json"); strings.TrimSpace(out) != "[]" && strings.TrimSpace(out) != "null" {
+		t.Errorf("history after forget --tenant: %s", out)
 	}
 }
 

@@ -30,12 +30,14 @@ func (db *DB) Take(ctx context.Context, key string, n int, window time.Duration,
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", k); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "DELETE FROM rate_events WHERE key = $1 AND at_ns <= $2", k, ns(now.Add(-window))); err != nil {
-			return err
-		}
+		// The key's uses that left the window are deleted; the rest are
+		// counted (the statement does not see its own deletions, hence
+		// the second condition).
 		var count int
 		var oldest *int64
-		if err := tx.QueryRow(ctx, "SELECT count(*), min(at_ns) FROM rate_events WHERE key = $1", k).Scan(&count, &oldest); err != nil {
+		err := tx.QueryRow(ctx, `WITH gone AS (DELETE FROM rate_events WHERE key = $1 AND at_ns <= $2)
+SELECT count(*), min(at_ns) FROM rate_events WHERE key = $1 AND at_ns > $2`, k, ns(now.Add(-window))).Scan(&count, &oldest)
+		if err != nil {
 			return err
 		}
 		if count >= n {
@@ -43,7 +45,7 @@ func (db *DB) Take(ctx context.Context, key string, n int, window time.Duration,
 			return nil
 		}
 		ok, next = true, time.Time{}
-		_, err := tx.Exec(ctx, "INSERT INTO rate_events (key, at_ns, until_ns) VALUES ($1, $2, $3)", k, at, ns(now.Add(window)))
+		_, err = tx.Exec(ctx, "INSERT INTO rate_events (key, at_ns, until_ns) VALUES ($1, $2, $3)", k, at, ns(now.Add(window)))
 		return err
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -50,12 +51,20 @@ func (p Person) key(tenant, user string) string {
 	return p.Platform + "\x00" + tenant + "\x00" + user
 }
 
-// limits are the service's rate limits and the queue bound.
+// limits are the service's rate limits: in its Store when the Store is a
+// RateStore (shared by the replicas), else in memory.
 type limits struct {
-	user, tenant, feedback *userLimiter
+	user, tenant, feedback limiter
 }
 
-func newLimits(o Options) *limits {
+func newLimits(st Store, o Options) *limits {
+	if rs, ok := st.(RateStore); ok {
+		shared := func(name string, l Limit) limiter {
+			return &sharedLimiter{limit: l, name: name, rs: rs, log: o.Logger}
+		}
+		return &limits{user: shared("user", o.UserLimit), tenant: shared("tenant", o.TenantLimit),
+			feedback: shared("feedback", o.FeedbackLimit)}
+	}
 	return &limits{user: newUserLimiter(o.UserLimit), tenant: newUserLimiter(o.TenantLimit),
 		feedback: newUserLimiter(o.FeedbackLimit)}
 }
@@ -64,23 +73,23 @@ func newLimits(o Options) *limits {
 // per-tenant limits and returns the refusal to show when one is reached
 // ("" when the request may go on). A refused request counts against
 // neither.
-func (s *Service) admit(r *store.Request, now time.Time) string {
+func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) string {
 	pk := personOf(r).key(r.Tenant, r.User)
-	ok, next := s.limits.user.allow(pk, now)
+	ok, next := s.limits.user.allow(ctx, pk, now)
 	if !ok {
 		return fmt.Sprintf(msgUserLimit, s.opts.UserLimit.N, fmtDuration(s.opts.UserLimit.Window), next.UTC().Format("15:04"))
 	}
 	tk := r.Platform + "\x00" + r.Tenant
-	if ok, next := s.limits.tenant.allow(tk, now); !ok {
-		s.limits.user.undo(pk, now)
+	if ok, next := s.limits.tenant.allow(ctx, tk, now); !ok {
+		s.limits.user.undo(ctx, pk, now)
 		return fmt.Sprintf(msgTenantLimit, s.opts.TenantLimit.N, fmtDuration(s.opts.TenantLimit.Window), next.UTC().Format("15:04"))
 	}
 	s.mu.Lock()
 	full := s.opts.MaxQueue > 0 && len(s.queue) >= s.opts.MaxQueue
 	s.mu.Unlock()
 	if full {
-		s.limits.user.undo(pk, now)
-		s.limits.tenant.undo(tk, now)
+		s.limits.user.undo(ctx, pk, now)
+		s.limits.tenant.undo(ctx, tk, now)
 		return msgBusy
 	}
 	return ""
@@ -88,8 +97,8 @@ func (s *Service) admit(r *store.Request, now time.Time) string {
 
 // admitFeedback counts one feedback of person (user in tenant); false
 // means the person reached the feedback limit.
-func (s *Service) admitFeedback(p Person, tenant, user string, now time.Time) bool {
-	ok, _ := s.limits.feedback.allow(p.key(tenant, user), now)
+func (s *Service) admitFeedback(ctx context.Context, p Person, tenant, user string, now time.Time) bool {
+	ok, _ := s.limits.feedback.allow(ctx, p.key(tenant, user), now)
 	return ok
 }
 

@@ -67,6 +67,25 @@ type Store interface {
 
 var _ Store = (*store.DB)(nil)
 
+// RateStore is implemented by stores that several replicas share (the
+// PostgreSQL store): the core then counts its per-person, per-tenant and
+// feedback limits there, so that N replicas do not let a person ask N
+// times the limit. Without it (the bbolt store, one process) the limits
+// are counted in the service's memory. Both count the same sliding
+// window: a use is allowed while fewer than n uses of the key fall in
+// (now-window, now].
+type RateStore interface {
+	// Take records a use of key at now if fewer than n uses fall in the
+	// window ending at now; otherwise it records nothing and returns
+	// false and when the next use will be allowed (the oldest use in the
+	// window, plus window). Uses older than the window may be forgotten.
+	// The core calls it only with n > 0 and window > 0.
+	Take(ctx context.Context, key string, n int, window time.Duration, now time.Time) (ok bool, next time.Time, err error)
+	// Give forgets one use of key that Take recorded at now (a later limit
+	// refused the same request). Nothing recorded at now is no error.
+	Give(ctx context.Context, key string, now time.Time) error
+}
+
 // Checker checks text; *factcheck.Checker satisfies it.
 type Checker interface {
 	Check(ctx context.Context, in factcheck.Input) (*factcheck.Report, error)

@@ -186,7 +186,7 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 	if f.At.IsZero() {
 		f.At = s.opts.Now()
 	}
-	if !s.admitFeedback(by, tenant, f.User, s.opts.Now()) {
+	if !s.admitFeedback(ctx, by, tenant, f.User, s.opts.Now()) {
 		return "", &usererr.Error{Msg: msgFeedbackLimit, Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
 	}
 	f.Note = strings.TrimSpace(f.Note)

@@ -1,7 +1,9 @@
 package bot
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,7 +49,56 @@ func ParseLimit(s string) (Limit, error) {
 	return Limit{N: n, Window: w}, nil
 }
 
-// userLimiter is a sliding-window limiter per key (a person, a tenant).
+// limiter counts uses per key (a person, a tenant) against one Limit:
+// userLimiter in the service's memory, sharedLimiter in a RateStore.
+type limiter interface {
+	// allow records a use at now if key is under the limit. When over, it
+	// returns when the next use will be allowed.
+	allow(ctx context.Context, key string, now time.Time) (bool, time.Time)
+	// undo forgets the use allow recorded at now for key (the request was
+	// refused by another limit).
+	undo(ctx context.Context, key string, now time.Time)
+}
+
+// sharedLimiter counts in a RateStore, shared by the replicas, under its
+// own name (one RateStore holds the three limits: "user", "tenant",
+// "feedback").
+type sharedLimiter struct {
+	limit Limit
+	name  string
+	rs    RateStore
+	log   *slog.Logger
+}
+
+func (l *sharedLimiter) key(key string) string { return l.name + "\x00" + key }
+
+// allow fails open: when the store cannot say, the use is allowed and the
+// error logged. A store hiccup must not refuse everyone; at worst a person
+// gets a few more checks than the limit while it lasts.
+func (l *sharedLimiter) allow(ctx context.Context, key string, now time.Time) (bool, time.Time) {
+	if l.limit.N <= 0 || l.limit.Window <= 0 {
+		return true, time.Time{}
+	}
+	ok, next, err := l.rs.Take(ctx, l.key(key), l.limit.N, l.limit.Window, now)
+	if err != nil {
+		l.log.Warn("shared rate limit; allowing the request", "limit", l.name, "err", err)
+		return true, time.Time{}
+	}
+	return ok, next
+}
+
+// undo is best effort: an error is logged and the use stays counted.
+func (l *sharedLimiter) undo(ctx context.Context, key string, now time.Time) {
+	if l.limit.N <= 0 || l.limit.Window <= 0 {
+		return
+	}
+	if err := l.rs.Give(ctx, l.key(key), now); err != nil {
+		l.log.Warn("shared rate limit: give back a use", "limit", l.name, "err", err)
+	}
+}
+
+// userLimiter is a sliding-window limiter per key (a person, a tenant) in
+// the service's memory.
 type userLimiter struct {
 	limit Limit
 	mu    sync.Mutex
@@ -60,7 +111,7 @@ func newUserLimiter(l Limit) *userLimiter {
 
 // allow records a use at now if the user is under the limit. When over, it
 // returns when the next use will be allowed.
-func (u *userLimiter) allow(key string, now time.Time) (bool, time.Time) {
+func (u *userLimiter) allow(_ context.Context, key string, now time.Time) (bool, time.Time) {
 	if u.limit.N <= 0 || u.limit.Window <= 0 {
 		return true, time.Time{}
 	}
@@ -90,7 +141,7 @@ func (u *userLimiter) allow(key string, now time.Time) (bool, time.Time) {
 
 // undo forgets the use allow recorded at now for key (the request was
 // refused by another limit).
-func (u *userLimiter) undo(key string, now time.Time) {
+func (u *userLimiter) undo(_ context.Context, key string, now time.Time) {
 	if u.limit.N <= 0 || u.limit.Window <= 0 {
 		return
 	}

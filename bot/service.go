@@ -216,7 +216,7 @@ func New(st Store, ck Checker, opts Options) *Service {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Service{
 		store: st, checker: ck, opts: opts, log: opts.Logger, metrics: opts.Metrics,
-		limits:     newLimits(opts),
+		limits:     newLimits(st, opts),
 		platforms:  map[string]Platform{},
 		queued:     map[string]bool{},
 		submitting: map[string]bool{},
@@ -382,7 +382,7 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 		s.log.Warn("claim accepted request", "key", r.Key, "err", err)
 	}
 	if notice == "" {
-		notice = s.admit(r, now)
+		notice = s.admit(ctx, r, now)
 	}
 	if notice != "" {
 		s.metrics.Requests.WithLabelValues(r.Platform, r.Kind, "refused").Inc()

@@ -21,7 +21,8 @@ import (
 // cached verdicts and extractions made before cutoff; pending requests
 // are kept. Then it removes what was retrieved from the web before cutoff,
 // except the page snapshots that a remaining check or cached verdict
-// cites. It is (*store.DB).Prune's rule.
+// cites. It is (*store.DB).Prune's rule; beyond it, the rate limits' uses
+// that have left their window are deleted (see Take).
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (store.PruneStats, error) {
 	var st store.PruneStats
 	if err := ctx.Err(); err != nil {
@@ -39,6 +40,9 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (store.PruneStats, er
 			return err
 		}
 		st.Requests = int(tag.RowsAffected())
+		if err := pruneRateEvents(ctx, tx, db.now()); err != nil {
+			return err
+		}
 		return tx.QueryRow(ctx, `WITH d AS (DELETE FROM cache WHERE at_ns < $1 RETURNING kind)
 SELECT count(*) FILTER (WHERE kind = 'verdict'), count(*) FILTER (WHERE kind = 'extraction') FROM d`, c).Scan(&st.Verdicts, &st.Extractions)
 	})

@@ -75,6 +75,11 @@ type Config struct {
 	// ShardID, and direct messages to shard 0. A ShardCount of 0 or 1 is
 	// one shard, the whole bot.
 	ShardID, ShardCount int
+	// NoGateway runs the adapter on HTTP interactions alone: no gateway
+	// connection, so any number of replicas behind a load balancer need
+	// no shards. Mentions (gateway messages) are then not seen; slash and
+	// message commands are. It needs PublicKey and AppID.
+	NoGateway bool
 	// APIURL overrides the REST base URL https://discord.com/api/v9/
 	// (DISCORD_API_URL, tests). The gateway address comes from GET /gateway.
 	APIURL string
@@ -190,6 +195,10 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	s.Client = restClient(a.cfg)
 	s.Identify.Intents = Intents
+	if cfg.NoGateway && (cfg.PublicKey == "" || cfg.AppID == "") {
+		return nil, &usererr.Config{Var: "FACTBOT_DISCORD_GATEWAY", Msg: "0 (HTTP interactions only) needs DISCORD_PUBLIC_KEY and DISCORD_APP_ID",
+			Hint: "both are on the Discord Developer Portal → your application → General Information"}
+	}
 	if cfg.ShardCount > 1 {
 		if cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
 			return nil, &usererr.Config{Var: "FACTBOT_DISCORD_SHARD", Msg: fmt.Sprintf("shard %d is not below the shard count %d", cfg.ShardID, cfg.ShardCount)}
@@ -269,6 +278,9 @@ func (a *Adapter) Start(ctx context.Context) error {
 	if a.opened {
 		return nil
 	}
+	if a.cfg.NoGateway {
+		return a.startWithoutGateway(ctx)
+	}
 	if err := a.s.Open(); err != nil {
 		return fmt.Errorf("discord: connect to the gateway: %w", err)
 	}
@@ -288,6 +300,16 @@ func (a *Adapter) Start(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("connected to Discord", "bot", botID, "app", appID, "guild", a.cfg.GuildID)
+	return nil
+}
+
+// startWithoutGateway registers the commands over REST and leaves the
+// interactions to the HTTP endpoint. a.openMu is held.
+func (a *Adapter) startWithoutGateway(ctx context.Context) error {
+	if err := a.RegisterCommands(ctx, a.cfg.AppID); err != nil {
+		return err
+	}
+	a.log.Info("Discord: HTTP interactions only, no gateway connection", "app", a.cfg.AppID, "guild", a.cfg.GuildID)
 	return nil
 }
 

@@ -165,7 +165,7 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 // HTTP interactions route to mux. The gateway connects when serve calls
 // Run.
 func buildDiscord(dc config.Discord, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*discord.Adapter, error) {
-	ad, err := discord.New(discord.Config{Token: dc.Token, AppID: dc.AppID, PublicKey: dc.PublicKey, GuildID: dc.GuildID, ShardID: dc.Shard, ShardCount: dc.Shards, APIURL: dc.APIURL, Logger: log}, svc)
+	ad, err := discord.New(discord.Config{Token: dc.Token, AppID: dc.AppID, PublicKey: dc.PublicKey, GuildID: dc.GuildID, ShardID: dc.Shard, ShardCount: dc.Shards, NoGateway: dc.NoGateway, APIURL: dc.APIURL, Logger: log}, svc)
 	if err != nil {
 		return nil, err
 	}

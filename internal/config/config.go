@@ -182,7 +182,9 @@ type Discord struct {
 	// shards (FACTBOT_DISCORD_SHARD, FACTBOT_DISCORD_SHARDS); Shards 0
 	// means one shard.
 	Shard, Shards int
-	APIURL        string // DISCORD_API_URL (tests)
+	// NoGateway is FACTBOT_DISCORD_GATEWAY=0: HTTP interactions only.
+	NoGateway bool
+	APIURL    string // DISCORD_API_URL (tests)
 }
 
 // Web is the web view's configuration. It is on when PublicURL and Secret
@@ -243,7 +245,7 @@ var Vars = []Var{
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
 	{"SLACK_CLIENT_ID", false}, {"SLACK_CLIENT_SECRET", true}, {"FACTBOT_ENCRYPTION_KEY", true}, {"FACTBOT_ENCRYPTION_KEY_OLD", true},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
-	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false},
+	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false}, {"FACTBOT_DISCORD_GATEWAY", false},
 	{"USER", false},
 }
 
@@ -480,6 +482,17 @@ func (c *Config) loadChat() error {
 		}
 	}
 	errs = append(errs, c.loadShard())
+	switch s := e["FACTBOT_DISCORD_GATEWAY"]; s {
+	case "", "1":
+	case "0":
+		c.Discord.NoGateway = true
+		if c.Discord.PublicKey == "" || c.Discord.AppID == "" {
+			errs = append(errs, &usererr.Config{Var: "FACTBOT_DISCORD_GATEWAY", Msg: "0 (HTTP interactions only) needs DISCORD_PUBLIC_KEY and DISCORD_APP_ID",
+				Hint: "both are on the Discord Developer Portal → your application → General Information"})
+		}
+	default:
+		errs = append(errs, &usererr.Config{Var: "FACTBOT_DISCORD_GATEWAY", Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: "0 serves Discord by HTTP interactions alone, with no gateway connection"})
+	}
 	for _, name := range []string{"SLACK_API_URL", "DISCORD_API_URL"} {
 		errs = append(errs, checkURL(e, name))
 	}

@@ -152,6 +152,9 @@ func TestLoadErrors(t *testing.T) {
 		{"short admin token", map[string]string{"FACTBOT_WEB_ADMIN_TOKEN": "admin"}, []string{"FACTBOT_WEB_ADMIN_TOKEN"}},
 		{"bad link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "7d,never"}, []string{"FACTBOT_WEB_LINK_TTL"}},
 		{"zero link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "0"}, []string{"FACTBOT_WEB_LINK_TTL"}},
+		{"gateway off without an app id", map[string]string{"DISCORD_BOT_TOKEN": "t", "FACTBOT_DISCORD_GATEWAY": "0",
+			"DISCORD_PUBLIC_KEY": strings.Repeat("ab", 32)}, []string{"FACTBOT_DISCORD_GATEWAY"}},
+		{"gateway neither 0 nor 1", map[string]string{"FACTBOT_DISCORD_GATEWAY": "no"}, []string{"FACTBOT_DISCORD_GATEWAY"}},
 		{"several at once", map[string]string{"FACTBOT_LLM": "x", "FACTBOT_CACHE_TTL": "x", "SEARXNG_URL": "x", "FACTBOT_USER_LIMIT": "x"},
 			[]string{"FACTBOT_CACHE_TTL", "FACTBOT_LLM", "FACTBOT_USER_LIMIT", "SEARXNG_URL"}},
 	}

@@ -119,6 +119,8 @@ func (c *Config) defaultOf(name string) string {
 		return "0"
 	case "FACTBOT_DISCORD_SHARDS":
 		return "1"
+	case "FACTBOT_DISCORD_GATEWAY":
+		return "1"
 	case "SLACK_API_URL", "DISCORD_API_URL":
 		return "the platform's"
 	}
@@ -171,7 +173,7 @@ func (c *Config) Features() []Feature {
 		feature("Slack Socket Mode", "connects out, no public URL needed", tokenVar, token, "SLACK_APP_TOKEN", s.AppToken),
 		feature("Slack HTTP mode", "POST /slack/events, /slack/commands, /slack/interactions", tokenVar, token, "SLACK_SIGNING_SECRET", s.SigningSecret),
 		c.slackOAuthFeature(),
-		feature("Discord gateway", guild, "DISCORD_BOT_TOKEN", d.Token),
+		c.discordGatewayFeature(guild),
 		feature("Discord HTTP interactions", "POST /discord/interactions", "DISCORD_BOT_TOKEN", d.Token, "DISCORD_PUBLIC_KEY", d.PublicKey))
 	limit := "none (off)"
 	if c.UserLimit != (bot.Limit{}) {
@@ -256,6 +258,16 @@ func (c *Config) searchFeature() Feature {
 
 // feature is a feature that is on when every variable of vars (name,
 // value pairs) is set.
+// discordGatewayFeature is the gateway's line: on with a bot token, unless
+// FACTBOT_DISCORD_GATEWAY=0 serves Discord by HTTP interactions alone.
+func (c *Config) discordGatewayFeature(guild string) Feature {
+	f := feature("Discord gateway", guild, "DISCORD_BOT_TOKEN", c.Discord.Token)
+	if f.On && c.Discord.NoGateway {
+		f = Feature{Name: "Discord gateway", Missing: "off (FACTBOT_DISCORD_GATEWAY=0: HTTP interactions only; mentions are not seen)"}
+	}
+	return f
+}
+
 func feature(name, detail string, vars ...string) Feature {
 	var unset []string
 	for i := 0; i < len(vars); i += 2 {

@@ -204,25 +204,25 @@ func claimEmbed(c bot.ClaimView, budget int, checkID string) *discordgo.MessageE
 	e := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Color: Color(c.Label)}
 	e.Title = bot.Truncate(bot.Emoji(c.Label)+" "+bot.LabelText(c.Label)+": "+Escape(oneLine(c.Claim)), min(maxTitle, budget/4))
 
-	var desc []string
+	var desc []descLine
 	if c.Label != "" && c.Confidence != "" {
-		desc = append(desc, "**Confidence:** "+Escape(string(c.Confidence)))
+		desc = append(desc, descLine{text: "**Confidence:** " + Escape(string(c.Confidence))})
 	}
 	if c.Reasoning != "" {
-		desc = append(desc, Escape(c.Reasoning))
+		desc = append(desc, descLine{text: Escape(c.Reasoning), cut: true})
 	}
 	for _, s := range []string{bot.CheckedAtText(c), bot.StoppedText(c.StoppedBy)} {
 		if s != "" {
-			desc = append(desc, "*"+Escape(s)+"*")
+			desc = append(desc, descLine{text: "*" + Escape(s) + "*"})
 		}
 	}
 	if c.Error != "" {
-		desc = append(desc, "⚠️ "+Escape(c.Error))
+		desc = append(desc, descLine{text: "⚠️ " + Escape(c.Error), cut: true})
 	}
 	left := budget - runes(e.Title)
 	// Keep room for a few sources.
 	descMax := min(maxDescription, left-min(len(c.Evidence), 2)*200-60)
-	e.Description = bot.Truncate(strings.Join(desc, "\n"), max(descMax, 0))
+	e.Description = fitLines(desc, max(descMax, 0))
 	left -= runes(e.Description)
 
 	shown, more := bot.FitEvidence(c.Evidence, evidencePerClaim)
@@ -247,6 +247,64 @@ func claimEmbed(c bot.ClaimView, budget int, checkID string) *discordgo.MessageE
 		}
 	}
 	return e
+}
+
+// descLine is one line of an embed's description: escaped text that may be
+// cut (cut), or a line with markup of our own, kept whole or left out.
+type descLine struct {
+	text string
+	cut  bool
+}
+
+// fitLines joins lines within max runes. A line with markup is shown whole
+// or not at all, so that a cut never leaves markup open; text that may be
+// cut is cut outside its escapes (cutEscaped), and nothing comes after it.
+func fitLines(lines []descLine, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, l := range lines {
+		sep := 0
+		if n > 0 {
+			sep = 1
+		}
+		room := max - n - sep
+		if room <= 0 {
+			break
+		}
+		text := l.text
+		if runes(text) > room {
+			if !l.cut {
+				continue
+			}
+			text = cutEscaped(text, room)
+		}
+		if sep == 1 {
+			b.WriteString("\n")
+		}
+		b.WriteString(text)
+		n += sep + runes(text)
+		if text != l.text {
+			break
+		}
+	}
+	return b.String()
+}
+
+// cutEscaped cuts escaped text to n runes with an ellipsis, never between a
+// backslash and the character it escapes.
+func cutEscaped(s string, n int) string {
+	t := []rune(strings.TrimSuffix(bot.Truncate(s, n), "…"))
+	if len(t) == len([]rune(s)) {
+		return s
+	}
+	k := 0
+	for k < len(t) && t[len(t)-1-k] == '\\' {
+		k++
+	}
+	if k%2 == 1 {
+		t = t[:len(t)-1]
+	}
+	return string(t) + "…"
 }
 
 func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {

@@ -33,7 +33,7 @@ func fuzzMessage(claim, reasoning, quote, title string, n uint8) *bot.Message {
 var (
 	// ownMarkup is the markdown render writes itself, removed before
 	// looking for markup that came from the input.
-	ownMarkup = regexp.MustCompile(`^\*\*Fact-check\*\*$|^\[source\]\(https://example\.org/a\?b=1#c\)$|^\*\*Confidence:\*\* |` +
+	ownMarkup = regexp.MustCompile(`^\*\*Fact-check\*\*$|^\[source\]\(https://example\.org/a\?b=1#c\)$|^\*\*Confidence:\*\*(?: |…$)|` +
 		`^\S+ (?:Supported|Contradicted|Contested|Unverifiable): |^> | \*\(quote [^()*\\]*\)\*$|` + "`factbot show [A-Za-z0-9.-]+`$")
 	// liveMention is a plain @everyone, @here or @channel.
 	liveMention = regexp.MustCompile(`(?i)@(?:everyone|here|channel)`)

@@ -96,7 +96,7 @@ func benchFixture(b *testing.B) (*DB, []string) {
 							benchIDs = append(benchIDs, c.ID)
 						}
 						for _, v := range c.Report.Claims {
-							e, err := encode(&cachedVerdict{At: t, Verdict: v})
+							e, err := encode(&CachedVerdict{At: t, Verdict: v})
 							if err != nil {
 								return err
 							}

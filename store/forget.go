@@ -148,7 +148,7 @@ func tenantWebRefs(tb *bolt.Bucket, web *webRefs, st *ForgetStats) error {
 	}
 	if b := tb.Bucket(bVerdicts); b != nil {
 		return b.ForEach(func(_, v []byte) error {
-			var e cachedVerdict
+			var e CachedVerdict
 			if decode(v, &e) == nil {
 				web.addVerdict(e.Verdict)
 			}
@@ -282,7 +282,7 @@ func forgetPageExtraction(tb *bolt.Bucket, c *Check, st *ForgetStats) error {
 	b := sub(tb, bExtractions)
 	var keys [][]byte
 	err := b.ForEach(func(k, v []byte) error {
-		var e cachedExtraction
+		var e CachedExtraction
 		if decode(v, &e) != nil || e.Extraction == nil || len(e.Extraction.Claims) < len(claims) {
 			return nil
 		}

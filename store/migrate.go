@@ -157,7 +157,7 @@ func migrate1to2(tx *bolt.Tx) error {
 			if v.Verdict == nil {
 				continue
 			}
-			e, err := encode(&cachedVerdict{At: v.At, Verdict: v.Verdict})
+			e, err := encode(&CachedVerdict{At: v.At, Verdict: v.Verdict})
 			if err != nil {
 				return err
 			}

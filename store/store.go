@@ -18,8 +18,8 @@
 //	tenants/<tenant>/feedback/<id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
 //	tenants/<tenant>/requests/<key>     envelope(Request)
 //	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  ""
-//	tenants/<tenant>/verdicts/<normalised claim>    envelope(cachedVerdict)
-//	tenants/<tenant>/extractions/<normalised input> envelope(cachedExtraction)
+//	tenants/<tenant>/verdicts/<normalised claim>    envelope(CachedVerdict)
+//	tenants/<tenant>/extractions/<normalised input> envelope(CachedExtraction)
 //	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
 //	tenants/_web/snapshots/<sha256>                 envelope(webEntry): a page as read
 //	installations/<platform>\x00<team or org id>    envelope(installRecord): an app install, its tokens sealed (installations.go)

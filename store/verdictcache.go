@@ -13,14 +13,44 @@ import (
 
 var _ factcheck.Cache = (*DB)(nil)
 
-type cachedVerdict struct {
+// CachedVerdict is the verdict cache's record, in every backend.
+type CachedVerdict struct {
 	At      time.Time          `json:"at"`
 	Verdict *factcheck.Verdict `json:"verdict"`
 }
 
-type cachedExtraction struct {
+// CachedExtraction is the extraction cache's record, in every backend.
+type CachedExtraction struct {
 	At         time.Time             `json:"at"`
 	Extraction *factcheck.Extraction `json:"extraction"`
+}
+
+// VerdictRecord is what a backend caches for v, or nil when v is not
+// cached: a verdict that could not be made (Error set) or of an empty
+// claim. The trace stays with the check that made the verdict. The cache
+// time is v.CheckedAt (now if zero), so re-putting a cached verdict does
+// not make it fresher.
+func VerdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
+	if v == nil || v.Error != "" || strings.TrimSpace(v.Claim) == "" {
+		return nil
+	}
+	at := v.CheckedAt
+	if at.IsZero() {
+		at = now
+	}
+	c := *v
+	c.Cached = false
+	c.Trace = nil
+	return &CachedVerdict{At: at.UTC(), Verdict: &c}
+}
+
+// ExtractionRecord is what a backend caches for the extraction x of text,
+// or nil when nothing is cached (no extraction, or an empty text).
+func ExtractionRecord(text string, x *factcheck.Extraction, now time.Time) *CachedExtraction {
+	if x == nil || strings.TrimSpace(text) == "" {
+		return nil
+	}
+	return &CachedExtraction{At: now.UTC(), Extraction: x}
 }
 
 // Verdict returns the tenant's cached verdict for the claim (matched after
@@ -28,7 +58,7 @@ type cachedExtraction struct {
 // Options.CacheTTL). The verdict has Cached set and keeps its original
 // CheckedAt.
 func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*factcheck.Verdict, bool, error) {
-	var e cachedVerdict
+	var e CachedVerdict
 	ok, err := db.getCached(ctx, tenant, bVerdicts, claim, maxAge, &e, func() time.Time { return e.At })
 	if err != nil || !ok || e.Verdict == nil {
 		return nil, false, err
@@ -37,30 +67,20 @@ func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Dur
 	return e.Verdict, true, nil
 }
 
-// PutVerdict caches v under its normalised claim. Verdicts that could not be
-// made (Error set) and empty claims are not cached, nor is the trace (it
-// stays in the check that made the verdict). The cache time is
-// v.CheckedAt (now if zero), so re-putting a cached verdict does not make it
-// fresher.
+// PutVerdict caches v under its normalised claim, as VerdictRecord says.
 func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
-	if v == nil || v.Error != "" || strings.TrimSpace(v.Claim) == "" {
+	rec := VerdictRecord(v, db.now())
+	if rec == nil {
 		return nil
 	}
-	at := v.CheckedAt
-	if at.IsZero() {
-		at = db.now()
-	}
-	c := *v
-	c.Cached = false
-	c.Trace = nil // the trace stays with the check that made the verdict
-	return db.putCached(ctx, tenant, bVerdicts, v.Claim, &cachedVerdict{At: at.UTC(), Verdict: &c})
+	return db.putCached(ctx, tenant, bVerdicts, v.Claim, rec)
 }
 
 // Extraction returns the tenant's cached extraction of text (matched after
 // Normalize) if it was made less than maxAge ago (maxAge <= 0: the
 // Options.CacheTTL).
 func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*factcheck.Extraction, bool, error) {
-	var e cachedExtraction
+	var e CachedExtraction
 	ok, err := db.getCached(ctx, tenant, bExtractions, text, maxAge, &e, func() time.Time { return e.At })
 	if err != nil || !ok || e.Extraction == nil {
 		return nil, false, err
@@ -70,10 +90,11 @@ func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.D
 
 // PutExtraction caches the extraction of text.
 func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error {
-	if x == nil || strings.TrimSpace(text) == "" {
+	rec := ExtractionRecord(text, x, db.now())
+	if rec == nil {
 		return nil
 	}
-	return db.putCached(ctx, tenant, bExtractions, text, &cachedExtraction{At: db.now().UTC(), Extraction: x})
+	return db.putCached(ctx, tenant, bExtractions, text, rec)
 }
 
 func (db *DB) getCached(ctx context.Context, tenant string, bucket []byte, text string, maxAge time.Duration, into any, at func() time.Time) (bool, error) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,17 +22,8 @@ func init() {
 }
 
 func runConfig(ctx context.Context, a *app, args []string) error {
-	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	fs.SetOutput(a.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot config\n\nPrints every setting with its value (secrets masked) and whether it is the\ndefault, which platforms and modes are enabled, and what is missing for the\nrest. Exit status 0 when the configuration is valid, 2 when not.")
-	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
+	if err := parseNoArgs(a, "config", "Usage: factbot config\n\nPrints every setting with its value (secrets masked) and whether it is the\ndefault, which platforms and modes are enabled, and what is missing for the\nrest. Exit status 0 when the configuration is valid, 2 when not.", args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	cfg, loadErr := a.config()
 	writeConfig(a.stdout, cfg)

@@ -175,6 +175,22 @@ func newStoreFlags(a *app, name, usage string) (*flag.FlagSet, *string) {
 	return fs, tenant
 }
 
+// parseNoArgs parses the arguments of a command that takes no flags and no
+// arguments; -h prints usage.
+func parseNoArgs(a *app, name, usage string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(a.stderr)
+	fs.Usage = func() { fmt.Fprintln(a.stderr, usage) }
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return nil
+}
+
 // parseStoreFlags parses args (flags anywhere) and returns the positional
 // arguments, of which there must be npos.
 func parseStoreFlags(a *app, fs *flag.FlagSet, args []string, npos int) ([]string, error) {

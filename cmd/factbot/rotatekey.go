@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/factbot-dev/factbot/internal/usererr"
@@ -18,17 +17,8 @@ func init() {
 }
 
 func runRotateKey(ctx context.Context, a *app, args []string) error {
-	fs := flag.NewFlagSet("rotate-key", flag.ContinueOnError)
-	fs.SetOutput(a.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot rotate-key\n\nRe-encrypts every stored installation (the tokens of the Slack workspaces\ninstalled by OAuth) with FACTBOT_ENCRYPTION_KEY, opening those sealed with\nthe previous key with FACTBOT_ENCRYPTION_KEY_OLD. All or nothing: a record\nsealed with a key neither holds fails it. Stop factbot serve first; start it\nagain with the new key (it also reads FACTBOT_ENCRYPTION_KEY_OLD until you\nunset it).")
-	}
-	pos, err := parseArgs(fs, args)
-	if err != nil {
+	if err := parseNoArgs(a, "rotate-key", "Usage: factbot rotate-key\n\nRe-encrypts every stored installation (the tokens of the Slack workspaces\ninstalled by OAuth) with FACTBOT_ENCRYPTION_KEY, opening those sealed with\nthe previous key with FACTBOT_ENCRYPTION_KEY_OLD. All or nothing: a record\nsealed with a key neither holds fails it. Stop factbot serve first; start it\nagain with the new key (it also reads FACTBOT_ENCRYPTION_KEY_OLD until you\nunset it).", args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	cfg, err := a.config()
 	if err != nil {

@@ -142,7 +142,7 @@ func buildFixture(dsn string) error {
 						if tn.tenant == "T1" {
 							benchClaims = append(benchClaims, v.Claim)
 						}
-						rec, err := toJSONB(&cachedVerdict{At: created, Verdict: v})
+						rec, err := toJSONB(&store.CachedVerdict{At: created, Verdict: v})
 						if err != nil {
 							return err
 						}

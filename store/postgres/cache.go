@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,24 +20,12 @@ var (
 	_ search.Cache    = (*DB)(nil)
 )
 
-// cachedVerdict and cachedExtraction are the records of the tenant
-// caches, as the bbolt store writes them.
-type cachedVerdict struct {
-	At      time.Time          `json:"at"`
-	Verdict *factcheck.Verdict `json:"verdict"`
-}
-
-type cachedExtraction struct {
-	At         time.Time             `json:"at"`
-	Extraction *factcheck.Extraction `json:"extraction"`
-}
-
 // Verdict returns the tenant's cached verdict for the claim (matched after
 // store.Normalize) if it was made less than maxAge ago (maxAge <= 0: the
 // Options.CacheTTL). The verdict has Cached set and keeps its original
 // CheckedAt.
 func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*factcheck.Verdict, bool, error) {
-	var e cachedVerdict
+	var e store.CachedVerdict
 	ok, err := db.getCached(ctx, tenant, store.RefVerdict, claim, maxAge, &e, func() time.Time { return e.At })
 	if err != nil || !ok || e.Verdict == nil {
 		return nil, false, err
@@ -47,27 +34,20 @@ func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Dur
 	return e.Verdict, true, nil
 }
 
-// PutVerdict caches v under its normalised claim, as (*store.DB).PutVerdict
-// does: not a verdict that could not be made, nor an empty claim, nor the
-// trace; the cache time is v.CheckedAt (now if zero).
+// PutVerdict caches v under its normalised claim, as store.VerdictRecord
+// says (what (*store.DB).PutVerdict caches too).
 func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
-	if v == nil || v.Error != "" || strings.TrimSpace(v.Claim) == "" {
+	rec := store.VerdictRecord(v, db.now())
+	if rec == nil {
 		return nil
 	}
-	at := v.CheckedAt
-	if at.IsZero() {
-		at = db.now()
-	}
-	c := *v
-	c.Cached = false
-	c.Trace = nil
-	return db.putCached(ctx, tenant, store.RefVerdict, v.Claim, at.UTC(), &cachedVerdict{At: at.UTC(), Verdict: &c})
+	return db.putCached(ctx, tenant, store.RefVerdict, v.Claim, rec.At, rec)
 }
 
 // Extraction returns the tenant's cached extraction of text if it was
 // made less than maxAge ago.
 func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*factcheck.Extraction, bool, error) {
-	var e cachedExtraction
+	var e store.CachedExtraction
 	ok, err := db.getCached(ctx, tenant, store.RefExtraction, text, maxAge, &e, func() time.Time { return e.At })
 	if err != nil || !ok || e.Extraction == nil {
 		return nil, false, err
@@ -77,11 +57,11 @@ func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.D
 
 // PutExtraction caches the extraction of text.
 func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error {
-	if x == nil || strings.TrimSpace(text) == "" {
+	rec := store.ExtractionRecord(text, x, db.now())
+	if rec == nil {
 		return nil
 	}
-	now := db.now().UTC()
-	return db.putCached(ctx, tenant, store.RefExtraction, text, now, &cachedExtraction{At: now, Extraction: x})
+	return db.putCached(ctx, tenant, store.RefExtraction, text, rec.At, rec)
 }
 
 func (db *DB) getCached(ctx context.Context, tenant, kind, text string, maxAge time.Duration, into any, at func() time.Time) (bool, error) {

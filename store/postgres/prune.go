@@ -215,7 +215,7 @@ func tenantWebRefs(ctx context.Context, tx pgx.Tx, tenant string, web *store.Web
 	if err != nil {
 		return err
 	}
-	return eachRecord(ctx, tx, "SELECT record::text FROM cache WHERE tenant = $1 AND kind = 'verdict'", t, func(e *cachedVerdict) error {
+	return eachRecord(ctx, tx, "SELECT record::text FROM cache WHERE tenant = $1 AND kind = 'verdict'", t, func(e *store.CachedVerdict) error {
 		web.AddVerdict(e.Verdict)
 		return nil
 	})
@@ -342,7 +342,7 @@ func forgetPageExtraction(ctx context.Context, tx pgx.Tx, c *store.Check, st *st
 	}
 	var key, rec string
 	_, err = pgx.ForEachRow(rows, []any{&key, &rec}, func() error {
-		var e cachedExtraction
+		var e store.CachedExtraction
 		if fromJSONB(rec, &e) != nil || e.Extraction == nil || len(e.Extraction.Claims) < len(claims) {
 			return nil
 		}

@@ -24,6 +24,12 @@ func openChecked(t *testing.T, now func() time.Time) storetest.Backend {
 
 func TestConformanceMaintained(t *testing.T) {
 	storetest.RunMaintained(t, func(t *testing.T, now func() time.Time) storetest.Maintained {
-		return openChecked(t, now).(*store.DB)
+		return checkedDB{openChecked(t, now).(*store.DB)}
 	})
 }
+
+// checkedDB lets the suite check bbolt's invariants between the steps of a
+// test, not only at its end.
+type checkedDB struct{ *store.DB }
+
+func (c checkedDB) CheckInvariants() error { return store.CheckInvariants(c.DB) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,80 +59,6 @@ func verdict(claim string, l factcheck.Label, at time.Time) *factcheck.Verdict {
 		CheckedAt: at, Model: "m",
 		Sources: []factcheck.Source{{URL: "https://example.org/a", Via: "read", FetchedAt: at, SHA256: "aaaa", Cited: true}},
 		Trace:   []factcheck.TraceEvent{{At: at, Kind: "tool", Tool: "web_search", Args: `{"query":"` + claim + `"}`}},
-	}
-}
-
-func TestVerdictCache(t *testing.T) {
-	db, clk := newDB(t)
-	v := verdict("The Eiffel Tower is 330 m tall.", factcheck.Supported, clk.Now())
-	mustf(t, db.PutVerdict(ctx, "T1", v), "put")
-	clk.Add(24 * time.Hour)
-	for _, claim := range []string{"The Eiffel Tower is 330 m tall.", "the eiffel tower is 330 M TALL", "“The Eiffel  Tower is 330 m tall”"} {
-		got, ok, err := db.Verdict(ctx, "T1", claim, 0)
-		mustf(t, err, "verdict")
-		if !ok {
-			t.Fatalf("Verdict(%q): miss", claim)
-		}
-		want := *v
-		want.Cached = true
-		want.Trace = nil
-		if diff := cmp.Diff(&want, got, cmpOpts); diff != "" {
-			t.Errorf("Verdict(%q) (-want +got):\n%s", claim, diff)
-		}
-	}
-	if _, ok, _ := db.Verdict(ctx, "T1", "The Eiffel Tower is 300 m tall.", 0); ok {
-		t.Error("a different claim hit the cache")
-	}
-	if _, ok, _ := db.Verdict(ctx, "T2", "The Eiffel Tower is 330 m tall.", 0); ok {
-		t.Error("another tenant hit the cache")
-	}
-	if _, ok, _ := db.Verdict(ctx, "T1", "The Eiffel Tower is 330 m tall.", 24*time.Hour); ok {
-		t.Error("hit with maxAge equal to the age")
-	}
-	clk.Add(7 * 24 * time.Hour)
-	if _, ok, _ := db.Verdict(ctx, "T1", "The Eiffel Tower is 330 m tall.", 0); ok {
-		t.Error("hit after the default TTL")
-	}
-	failed := verdict("The sky is green", factcheck.Unverifiable, clk.Now())
-	failed.Error = "model unavailable"
-	mustf(t, db.PutVerdict(ctx, "T1", failed), "put failed")
-	if _, ok, _ := db.Verdict(ctx, "T1", "The sky is green", 0); ok {
-		t.Error("a failed verdict was cached")
-	}
-	old := verdict("Water boils at 100 C", factcheck.Supported, clk.Now().Add(-6*24*time.Hour))
-	old.Cached = true
-	mustf(t, db.PutVerdict(ctx, "T1", old), "put cached")
-	if _, ok, _ := db.Verdict(ctx, "T1", "Water boils at 100 C", 5*24*time.Hour); ok {
-		t.Error("re-put cached verdict became fresher")
-	}
-	if _, _, err := db.Verdict(ctx, "", "x", 0); !errors.Is(err, store.ErrNoTenant) {
-		t.Errorf("Verdict without a tenant: %v, want ErrNoTenant", err)
-	}
-}
-
-func TestExtractionCache(t *testing.T) {
-	db, clk := newDB(t)
-	x := &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: "A is B", Span: "A is B", Start: 0, End: 6}}, NotCheckable: []factcheck.NotCheckable{}}
-	mustf(t, db.PutExtraction(ctx, "T1", "A is B!", x), "put")
-	got, ok, err := db.Extraction(ctx, "T1", "a is b", time.Hour)
-	mustf(t, err, "get")
-	if !ok {
-		t.Fatal("miss")
-	}
-	if diff := cmp.Diff(x, got, cmpOpts); diff != "" {
-		t.Errorf("extraction (-want +got):\n%s", diff)
-	}
-	if _, ok, _ := db.Extraction(ctx, "T2", "A is B!", time.Hour); ok {
-		t.Error("another tenant hit")
-	}
-	clk.Add(2 * time.Hour)
-	if _, ok, _ := db.Extraction(ctx, "T1", "A is B!", time.Hour); ok {
-		t.Error("stale hit")
-	}
-	long := strings.Repeat("word ", 2000)
-	mustf(t, db.PutExtraction(ctx, "T1", long, x), "put long")
-	if _, ok, _ := db.Extraction(ctx, "T1", long, time.Hour); !ok {
-		t.Error("long input: miss")
 	}
 }
 

@@ -37,13 +37,15 @@ var _ Maintained = (*store.DB)(nil)
 // Opener does.
 type MaintainedOpener func(t *testing.T, now func() time.Time) Maintained
 
-// RunMaintained is the conformance suite of what Run leaves out: pruning
-// and forgetting, with the caches they clean.
+// RunMaintained is the conformance suite of what Run leaves out: the
+// caches, pruning and forgetting.
 func RunMaintained(t *testing.T, open MaintainedOpener) {
 	tests := []struct {
 		name string
 		run  func(t *testing.T, b Maintained, clk *clock)
 	}{
+		{"VerdictCache", testVerdictCache},
+		{"ExtractionCache", testExtractionCache},
 		{"Forget", testForget},
 		{"ForgetWebRecorded", func(t *testing.T, b Maintained, clk *clock) { testForgetWeb(t, b, true) }},
 		{"ForgetWebFromReport", func(t *testing.T, b Maintained, clk *clock) { testForgetWeb(t, b, false) }},
@@ -256,6 +258,8 @@ func testForgetWeb(t *testing.T, db Maintained, record bool) {
 			t.Errorf("%s's verdict was deleted", c.User)
 		}
 	}
+	checkInvariants(t, db)
+
 	// Once U2 is forgotten too, only T2's U3 cites page A.
 	st, err = w.db.Forget(ctx, "T1", "U2")
 	mustf(t, err, "forget U2")
@@ -264,6 +268,15 @@ func testForgetWeb(t *testing.T, db Maintained, record bool) {
 	}
 	if got := w.webState(t); !got["page "+urlA] || !got["snapshot "+shaA] {
 		t.Errorf("page A, cited by another tenant, was deleted: %v", got)
+	}
+}
+
+// checkInvariants asks a backend that can check its own structure (bbolt's
+// indexes against its records) to do so, between steps of a test.
+func checkInvariants(t *testing.T, b any) {
+	t.Helper()
+	if c, ok := b.(interface{ CheckInvariants() error }); ok {
+		mustf(t, c.CheckInvariants(), "invariants")
 	}
 }
 

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -337,11 +336,22 @@ func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
 	// Scanning every remaining record is the cost of a rare operation;
 	// it only happens when the forgotten records name stored web entries.
 	keepKeys, keepSnaps := resolve(cache, snaps, kept, queries)
+	return DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps, st,
+		func(k string) error { return cache.Delete([]byte(k)) },
+		func(h string) error { return snaps.Delete([]byte(h)) })
+}
+
+// DeleteWeb deletes, in key and hash order, the web cache entries (delKeys)
+// and page snapshots (delSnaps) that a forgotten record caused and no
+// remaining one keeps (keepKeys, keepSnaps), counting them in st as pages,
+// searches and snapshots: the last step of every backend's Forget.
+func DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *ForgetStats,
+	deleteKey, deleteSnap func(string) error) error {
 	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
 		if keepKeys[k] {
 			continue
 		}
-		if err := cache.Delete([]byte(k)); err != nil {
+		if err := deleteKey(k); err != nil {
 			return err
 		}
 		if strings.HasPrefix(k, search.PageBucket+"\x00") {
@@ -354,7 +364,7 @@ func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
 		if keepSnaps[h] {
 			continue
 		}
-		if err := snaps.Delete([]byte(h)); err != nil {
+		if err := deleteSnap(h); err != nil {
 			return err
 		}
 		st.Snapshots++
@@ -378,47 +388,23 @@ func queryIndex(cache *bolt.Bucket) map[string][]string {
 	return idx
 }
 
-// resolve returns the web cache keys and snapshot hashes that refs name
-// and that are stored: the exact keys, the page entries of the URLs, the
-// answers of the queries, and the snapshots of the refs and of the pages.
+// resolve is ResolveWeb over bbolt's web cache and snapshot buckets.
 func resolve(cache, snapshots *bolt.Bucket, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
-	keys, snaps = map[string]bool{}, map[string]bool{}
-	addSnap := func(h string) {
-		if snapshots != nil && snapshots.Get([]byte(h)) != nil {
-			snaps[h] = true
-		}
-	}
-	add := func(k string) {
-		v := get(cache, []byte(k))
-		if v == nil {
-			return
-		}
-		keys[k] = true
-		if strings.HasPrefix(k, search.PageBucket+"\x00") {
-			var e webEntry
-			var p search.Page
-			if decode(v, &e) == nil && json.Unmarshal(e.Val, &p) == nil && p.SHA256 != "" {
-				addSnap(p.SHA256)
+	return ResolveWeb(&WebRefs{r: refs}, WebLookup{
+		Get: func(k string) ([]byte, bool) {
+			v := get(cache, []byte(k))
+			if v == nil {
+				return nil, false
 			}
-		}
-	}
-	for k := range refs.keys {
-		add(k)
-	}
-	for u := range refs.urls {
-		for _, k := range pageKeys(u) {
-			add(k)
-		}
-	}
-	for q := range refs.queries {
-		for _, k := range queries[q] {
-			add(k)
-		}
-	}
-	for h := range refs.snaps {
-		addSnap(h)
-	}
-	return keys, snaps
+			var e webEntry
+			if decode(v, &e) != nil {
+				return nil, true // stored, but its page cannot be read
+			}
+			return e.Val, true
+		},
+		HasSnap: func(h string) bool { return snapshots != nil && snapshots.Get([]byte(h)) != nil },
+		Queries: queries,
+	})
 }
 
 // remainingWebRefs adds to refs what every tenant's checks, requests and

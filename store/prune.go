@@ -196,6 +196,15 @@ func pruneCache(b *bolt.Bucket, cutoff time.Time, at func([]byte) (time.Time, er
 //
 //	go db.PruneEvery(ctx, time.Hour, retention, logPrune)
 func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration, report func(PruneStats, error)) {
+	PruneEvery(ctx, db.Prune, db.now, interval, retention, report)
+}
+
+// PruneEvery is the schedule of every backend's PruneEvery: prune (Prune)
+// every interval until ctx is done, with the cutoff retention before now
+// (retention <= 0: a zero cutoff, which keeps every check), reporting each
+// run to report if it is not nil.
+func PruneEvery(ctx context.Context, prune func(context.Context, time.Time) (PruneStats, error), now func() time.Time,
+	interval, retention time.Duration, report func(PruneStats, error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -206,9 +215,9 @@ func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration,
 		}
 		var cutoff time.Time
 		if retention > 0 {
-			cutoff = db.now().Add(-retention)
+			cutoff = now().Add(-retention)
 		}
-		st, err := db.Prune(ctx, cutoff)
+		st, err := prune(ctx, cutoff)
 		if report != nil {
 			report(st, err)
 		}

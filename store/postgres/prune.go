@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -78,23 +76,7 @@ SELECT count(*) FILTER (WHERE kind = 'verdict'), count(*) FILTER (WHERE kind = '
 // (*store.DB).PruneEvery does. Replicas may all run it: a prune that finds
 // nothing left to remove is cheap.
 func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration, report func(store.PruneStats, error)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		var cutoff time.Time
-		if retention > 0 {
-			cutoff = db.now().Add(-retention)
-		}
-		st, err := db.Prune(ctx, cutoff)
-		if report != nil {
-			report(st, err)
-		}
-	}
+	store.PruneEvery(ctx, db.Prune, db.now, interval, retention, report)
 }
 
 // Forget deletes what one user asked in one tenant, and everything their
@@ -400,29 +382,15 @@ func forgetWeb(ctx context.Context, tx pgx.Tx, gone *store.WebRefs, st *store.Fo
 	if err := lookupErr(); err != nil {
 		return err
 	}
-	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
-		if keepKeys[k] {
-			continue
-		}
-		if _, err := tx.Exec(ctx, "DELETE FROM webcache WHERE key = $1", pgText(k)); err != nil {
+	return store.DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps, st,
+		func(k string) error {
+			_, err := tx.Exec(ctx, "DELETE FROM webcache WHERE key = $1", pgText(k))
 			return err
-		}
-		if strings.HasPrefix(k, search.PageBucket+"\x00") {
-			st.Pages++
-		} else {
-			st.Searches++
-		}
-	}
-	for _, h := range slices.Sorted(maps.Keys(delSnaps)) {
-		if keepSnaps[h] {
-			continue
-		}
-		if _, err := tx.Exec(ctx, "DELETE FROM snapshots WHERE sha256 = $1", pgText(h)); err != nil {
+		},
+		func(h string) error {
+			_, err := tx.Exec(ctx, "DELETE FROM snapshots WHERE sha256 = $1", pgText(h))
 			return err
-		}
-		st.Snapshots++
-	}
-	return nil
+		})
 }
 
 // webLookup reads the web cache's keys and snapshot hashes for

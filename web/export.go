@@ -27,17 +27,9 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request, a *access) {
 
 // exportAll is the operators' export of every tenant.
 func (s *Server) exportAll(w http.ResponseWriter, r *http.Request, a *access) {
-	if !a.admin {
-		s.fail(w, http.StatusForbidden)
+	tenants, ok := s.operatorTenants(w, r, a)
+	if !ok {
 		return
-	}
-	tenants, err := s.st.UserTenants(r.Context())
-	if err != nil {
-		s.storeError(w, r, err)
-		return
-	}
-	if t := strings.TrimSpace(r.URL.Query().Get("tenant")); t != "" {
-		tenants = []string{t}
 	}
 	s.exportOf(w, r, a, tenants, "all")
 }

@@ -138,19 +138,30 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, a *access) {
 	s.historyOf(w, r, a, []string{tenant}, HistoryPath(tenant), ExportPath(tenant))
 }
 
-// allHistory is the operators' view: the history of every tenant.
-func (s *Server) allHistory(w http.ResponseWriter, r *http.Request, a *access) {
+// operatorTenants are the tenants of an operator's all-tenant page: every
+// tenant with checks, or the one ?tenant= names. false means the request
+// was answered (not an operator, or the store failed).
+func (s *Server) operatorTenants(w http.ResponseWriter, r *http.Request, a *access) ([]string, bool) {
 	if !a.admin {
 		s.fail(w, http.StatusForbidden)
-		return
+		return nil, false
+	}
+	if t := strings.TrimSpace(r.URL.Query().Get("tenant")); t != "" {
+		return []string{t}, true
 	}
 	tenants, err := s.st.UserTenants(r.Context())
 	if err != nil {
 		s.storeError(w, r, err)
-		return
+		return nil, false
 	}
-	if t := strings.TrimSpace(r.URL.Query().Get("tenant")); t != "" {
-		tenants = []string{t}
+	return tenants, true
+}
+
+// allHistory is the operators' view: the history of every tenant.
+func (s *Server) allHistory(w http.ResponseWriter, r *http.Request, a *access) {
+	tenants, ok := s.operatorTenants(w, r, a)
+	if !ok {
+		return
 	}
 	s.historyOf(w, r, a, tenants, "/web/", "/web/export")
 }

@@ -2,63 +2,28 @@ package bot_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
+	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // The PostgreSQL store is shared by replicas: it counts the limits.
 var _ bot.RateStore = (*postgres.DB)(nil)
 
-// newPostgres creates a database on the server of FACTBOT_TEST_POSTGRES
-// (skipping the test without it), dropped when the test ends, and returns
-// its pool configuration.
+// newPostgres creates a database (see pgtest), dropped when the test
+// ends, and returns its pool configuration.
 func newPostgres(t *testing.T) *pgxpool.Config {
 	t.Helper()
-	dsn := os.Getenv("FACTBOT_TEST_POSTGRES")
-	if dsn == "" {
-		t.Skip("no PostgreSQL: set FACTBOT_TEST_POSTGRES=postgres://… (in CI, .ci/run starts one; locally: apt-get install postgresql and see .ci/run)")
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("FACTBOT_TEST_POSTGRES: %v", err)
-	}
-	defer admin.Close(ctx)
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "factbot_t_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, dsn)
-		if err == nil {
-			_, err = c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)")
-			c.Close(ctx)
-		}
-		if err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.ConnConfig.Database = name
-	return cfg
+	return pgtest.Config(t)
 }
 
 // TestReplicasShareLimits: two services (replicas), each with its own

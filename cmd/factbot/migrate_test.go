@@ -2,57 +2,20 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
+	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
-// testPostgres creates an empty database on the server of
-// FACTBOT_TEST_POSTGRES (skipping without it), dropped at cleanup, and
-// returns its URL.
+// testPostgres creates an empty database (see pgtest), dropped at
+// cleanup, and returns its URL.
 func testPostgres(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv("FACTBOT_TEST_POSTGRES")
-	if dsn == "" {
-		t.Skip("no PostgreSQL: set FACTBOT_TEST_POSTGRES=postgres://… (in CI, .ci/run starts one; locally: apt-get install postgresql and see .ci/run)")
-	}
-	u, err := url.Parse(dsn)
-	if err != nil || !postgres.IsDSN(dsn) {
-		t.Fatalf("FACTBOT_TEST_POSTGRES=%q: want a postgres:// URL", dsn)
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "factbot_t_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, dsn)
-		if err == nil {
-			_, err = c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)")
-			c.Close(ctx)
-		}
-		if err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	u.Path = "/" + name
-	return u.String()
+	return pgtest.DSN(t)
 }
 
 func TestMigrateCommand(t *testing.T) {

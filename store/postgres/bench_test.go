@@ -15,6 +15,7 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // The benchmarks run on the PostgreSQL of FACTBOT_TEST_POSTGRES (skipped
@@ -58,10 +59,7 @@ var benchWords = func() []string {
 // from a 2,000-word vocabulary, and a cached verdict for every claim.
 func benchFixture(b *testing.B) (*DB, []string) {
 	b.Helper()
-	dsn := os.Getenv(testDSNVar)
-	if dsn == "" {
-		b.Skip("no PostgreSQL: set FACTBOT_TEST_POSTGRES=postgres://…")
-	}
+	dsn := pgtest.ServerDSN(b)
 	benchOnce.Do(func() {
 		benchErr = buildFixture(dsn)
 	})
@@ -73,22 +71,16 @@ func benchFixture(b *testing.B) (*DB, []string) {
 
 func buildFixture(dsn string) error {
 	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
+	name, drop, err := pgtest.Create(ctx, dsn, "factbot_bench_")
 	if err != nil {
-		return err
-	}
-	defer admin.Close(ctx)
-	name := fmt.Sprintf("factbot_bench_%d", time.Now().UnixNano())
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		return err
 	}
 	benchCleanup = func() {
 		if benchDB != nil {
 			benchDB.Close()
 		}
-		if c, err := pgx.Connect(ctx, dsn); err == nil {
-			c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)")
-			c.Close(ctx)
+		if err := drop(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 		}
 	}
 	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

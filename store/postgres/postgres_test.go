@@ -2,22 +2,15 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 	"github.com/factbot-dev/factbot/store/storetest"
 )
-
-// testDSNVar names the PostgreSQL the tests use; each test gets a new
-// database there, dropped when it ends.
-const testDSNVar = "FACTBOT_TEST_POSTGRES"
 
 func TestConformance(t *testing.T) { storetest.Run(t, openPostgres) }
 
@@ -36,44 +29,11 @@ func openTest(t testing.TB, opts store.Options) *DB {
 	return db
 }
 
-// newDatabase creates an empty database on the server of
-// FACTBOT_TEST_POSTGRES (skipping the test when it is unset), drops it
-// when the test ends, and returns its pool configuration.
+// newDatabase creates an empty database (see pgtest), dropped when the
+// test ends, and returns its pool configuration.
 func newDatabase(t testing.TB) *pgxpool.Config {
 	t.Helper()
-	dsn := os.Getenv(testDSNVar)
-	if dsn == "" {
-		t.Skip("no PostgreSQL: set FACTBOT_TEST_POSTGRES=postgres://… (in CI, .ci/run starts one; locally: apt-get install postgresql and see .ci/run)")
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatalf("%s: %v", testDSNVar, err)
-	}
-	defer admin.Close(ctx)
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "factbot_t_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, dsn)
-		if err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-	})
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.ConnConfig.Database = name
-	return cfg
+	return pgtest.Config(t)
 }
 
 func TestConformanceMaintained(t *testing.T) {

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 )
@@ -123,7 +121,7 @@ func (db *DB) EachRequest(ctx context.Context, tenant string, fn func(*Request) 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return db.bolt.View(func(tx *bolt.Tx) error {
+	return db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil || tb == nil || tb.Bucket(bRequests) == nil {
 			return err
@@ -156,7 +154,7 @@ func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEn
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return db.bolt.View(func(tx *bolt.Tx) error {
+	return db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil || tb == nil {
 			return err
@@ -192,11 +190,8 @@ func (db *DB) EachWebEntry(ctx context.Context, fn func(CacheEntry) error) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return db.bolt.View(func(tx *bolt.Tx) error {
-		tb := tx.Bucket(bTenants).Bucket([]byte(WebTenant))
-		if tb == nil {
-			return nil
-		}
+	return db.drv.View(ctx, func(tx Tx) error {
+		tb := &tenantTx{tx, WebTenant}
 		for _, name := range [][]byte{bWebCache, bSnapshots} {
 			b := tb.Bucket(name)
 			if b == nil {

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -50,7 +48,7 @@ func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, err
 	if tenant == WebTenant {
 		return st, fmt.Errorf("forget: %s is not a tenant", WebTenant)
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.drv.Update(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -81,7 +79,7 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 	if tenant == WebTenant {
 		return st, fmt.Errorf("forget tenant: %s is not a tenant", WebTenant)
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.drv.Update(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -90,7 +88,7 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 		if err := tenantWebRefs(tb, web, &st); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bTenants).DeleteBucket([]byte(tenant)); err != nil {
+		if err := tx.DropTenant(tenant); err != nil {
 			return err
 		}
 		if st.Installations, err = forgetInstallations(tx, tenant); err != nil {
@@ -106,12 +104,9 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 
 // tenantWebRefs adds to web what the records of tenant bucket tb name in
 // the web cache, and counts the records in st.
-func tenantWebRefs(tb *bolt.Bucket, web *webRefs, st *ForgetStats) error {
+func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 	count := func(name []byte) int {
-		if b := tb.Bucket(name); b != nil {
-			return b.Stats().KeyN
-		}
-		return 0
+		return countKeys(tb.Bucket(name))
 	}
 	st.Verdicts, st.Extractions, st.Feedback = count(bVerdicts), count(bExtractions), count(bFeedback)
 	if b := tb.Bucket(bChecks); b != nil {
@@ -160,7 +155,7 @@ func tenantWebRefs(tb *bolt.Bucket, web *webRefs, st *ForgetStats) error {
 // forgetChecks deletes the user's checks in tenant bucket tb, with the
 // cached verdicts of their claims and the cached extractions they caused,
 // and adds what they name in the web cache to web.
-func forgetChecks(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) error {
+func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) error {
 	var ids [][]byte
 	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), nil, func(id []byte) (bool, error) {
 		ids = append(ids, bytes.Clone(id))
@@ -214,7 +209,7 @@ func forgetChecks(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) e
 // forgetRequests deletes the user's requests in tenant bucket tb, pending
 // ones too, with the cached extractions of their texts and the records
 // they caused.
-func forgetRequests(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) error {
+func forgetRequests(tb *tenantTx, user string, web *webRefs, st *ForgetStats) error {
 	reqs, err := requestsWhere(tb, func(r *Request) bool { return r.User == user })
 	if err != nil {
 		return err
@@ -242,9 +237,9 @@ func forgetRequests(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats)
 
 // forgetRefs deletes the tenant cache entries (verdicts, extractions) that
 // refs name from tenant bucket tb.
-func forgetRefs(tb *bolt.Bucket, refs []CacheRef, st *ForgetStats) error {
+func forgetRefs(tb *tenantTx, refs []CacheRef, st *ForgetStats) error {
 	for _, r := range refs {
-		var b *bolt.Bucket
+		var b *bkt
 		var n *int
 		switch r.Kind {
 		case RefVerdict:
@@ -268,7 +263,7 @@ func forgetRefs(tb *bolt.Bucket, refs []CacheRef, st *ForgetStats) error {
 // extractions whose claims begin with the claims of c, a check of a
 // message that was only a link: the extraction is keyed by the page's
 // text, not the message.
-func forgetPageExtraction(tb *bolt.Bucket, c *Check, st *ForgetStats) error {
+func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 	if c.Report == nil || len(c.Report.Claims) == 0 {
 		return nil
 	}
@@ -307,7 +302,7 @@ func forgetPageExtraction(tb *bolt.Bucket, c *Check, st *ForgetStats) error {
 
 // forgetCached deletes the cache entry of text from b, if any, counting it
 // in n.
-func forgetCached(b *bolt.Bucket, text string, n *int) error {
+func forgetCached(b *bkt, text string, n *int) error {
 	k := cacheKey(Normalize(text))
 	if len(k) > 0 && b.Get(k) != nil {
 		*n++
@@ -318,11 +313,8 @@ func forgetCached(b *bolt.Bucket, text string, n *int) error {
 
 // forgetWeb deletes the web cache entries and snapshots that gone names,
 // except those that the remaining records of every tenant name too.
-func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
-	wt := tx.Bucket(bTenants).Bucket([]byte(WebTenant))
-	if wt == nil {
-		return nil
-	}
+func forgetWeb(tx Tx, gone *webRefs, st *ForgetStats) error {
+	wt := &tenantTx{tx, WebTenant}
 	cache, snaps := wt.Bucket(bWebCache), wt.Bucket(bSnapshots)
 	queries := queryIndex(cache)
 	delKeys, delSnaps := resolve(cache, snaps, gone, queries)
@@ -374,7 +366,7 @@ func DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *Forge
 
 // queryIndex maps each normalised search query of the web cache to the keys
 // of its answers (one per bucket and result count).
-func queryIndex(cache *bolt.Bucket) map[string][]string {
+func queryIndex(cache *bkt) map[string][]string {
 	idx := map[string][]string{}
 	if cache == nil {
 		return idx
@@ -389,7 +381,7 @@ func queryIndex(cache *bolt.Bucket) map[string][]string {
 }
 
 // resolve is ResolveWeb over bbolt's web cache and snapshot buckets.
-func resolve(cache, snapshots *bolt.Bucket, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
+func resolve(cache, snapshots *bkt, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
 	return ResolveWeb(&WebRefs{r: refs}, WebLookup{
 		Get: func(k string) ([]byte, bool) {
 			v := get(cache, []byte(k))
@@ -409,13 +401,15 @@ func resolve(cache, snapshots *bolt.Bucket, refs *webRefs, queries map[string][]
 
 // remainingWebRefs adds to refs what every tenant's checks, requests and
 // cached verdicts name in the web cache.
-func remainingWebRefs(tx *bolt.Tx, refs *webRefs) error {
-	root := tx.Bucket(bTenants)
-	return root.ForEachBucket(func(name []byte) error {
-		if string(name) == WebTenant {
-			return nil
+func remainingWebRefs(tx Tx, refs *webRefs) error {
+	for _, name := range tx.Tenants() {
+		if name == WebTenant {
+			continue
 		}
 		var st ForgetStats
-		return tenantWebRefs(root.Bucket(name), refs, &st)
-	})
+		if err := tenantWebRefs(&tenantTx{tx, name}, refs, &st); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -106,7 +104,7 @@ func (db *DB) getCached(ctx context.Context, tenant string, bucket []byte, text 
 	}
 	key := cacheKey(Normalize(text))
 	found := false
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -144,7 +142,7 @@ func (db *DB) putCached(ctx context.Context, tenant string, bucket []byte, text 
 	if err != nil {
 		return err
 	}
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.drv.Update(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // The word index (schema version 3): per tenant, words/<word>\x00<id> → ""
@@ -34,10 +32,6 @@ const maxIndexedWord = 64
 // (A variable so tests can force either path.)
 var maxWordRange = 20_000
 
-// wordsFill is the word index's page fill: entries go in at random places,
-// and bbolt's default of one half leaves its pages half empty.
-const wordsFill = 0.9
-
 // indexedWord returns w cut to maxIndexedWord bytes on a rune boundary.
 func indexedWord(w string) string {
 	if len(w) <= maxIndexedWord {
@@ -62,9 +56,8 @@ func textWords(text []byte) []string {
 }
 
 // putWords adds the index entries of one check's search text.
-func putWords(tb *bolt.Bucket, id string, text []byte) error {
+func putWords(tb *tenantTx, id string, text []byte) error {
 	b := sub(tb, bWords)
-	b.FillPercent = wordsFill
 	for _, w := range textWords(text) {
 		if err := b.Put(indexKey(w, id), nil); err != nil {
 			return err
@@ -74,7 +67,7 @@ func putWords(tb *bolt.Bucket, id string, text []byte) error {
 }
 
 // deleteWords removes the index entries of the check's stored search text.
-func deleteWords(tb *bolt.Bucket, id []byte) error {
+func deleteWords(tb *tenantTx, id []byte) error {
 	text := get(sub(tb, bText), id)
 	if text == nil {
 		return nil
@@ -97,14 +90,14 @@ func deleteWords(tb *bolt.Bucket, id []byte) error {
 // common the other words are. ok is false when every range has more than
 // limit entries: the words are all common, and the caller should scan the
 // newest checks instead.
-func wordCandidates(b *bolt.Bucket, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
+func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
 	if b == nil {
 		return nil, nil, true // no check was ever indexed: nothing matches
 	}
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
 	type walk struct {
 		prefix []byte
-		cur    *bolt.Cursor
+		cur    Cursor
 		k      []byte
 		ids    [][]byte
 	}
@@ -146,22 +139,12 @@ func wordCandidates(b *bolt.Bucket, words []string, limit int) (ids [][]byte, co
 
 // migrate2to3 builds the word index of every tenant from the stored search
 // texts, inserting in key order so the index's pages are packed.
-func migrate2to3(tx *bolt.Tx) error {
-	root := tx.Bucket(bTenants)
-	tenants, err := bucketNames(root)
-	if err != nil {
-		return err
-	}
-	for _, name := range tenants {
-		tb := root.Bucket(name)
+func migrate2to3(tx Tx) error {
+	for _, name := range tx.Tenants() {
+		tb := &tenantTx{tx, name}
 		text := tb.Bucket(bText)
-		if text == nil {
-			continue
-		}
-		if tb.Bucket(bWords) != nil {
-			if err := tb.DeleteBucket(bWords); err != nil {
-				return err
-			}
+		if err := tb.DeleteBucket(bWords); err != nil {
+			return err
 		}
 		var keys [][]byte
 		err := text.ForEach(func(id, t []byte) error {
@@ -175,7 +158,6 @@ func migrate2to3(tx *bolt.Tx) error {
 		}
 		slices.SortFunc(keys, bytes.Compare)
 		b := sub(tb, bWords)
-		b.FillPercent = wordsFill
 		for _, k := range keys {
 			if err := b.Put(k, nil); err != nil {
 				return err

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -142,14 +141,13 @@ func (t boltTx) Put(b Bucket, key, value []byte) error {
 }
 
 func (t boltTx) Delete(b Bucket, key []byte) error {
-	bk, _ := t.bucket(b, false)
-	if bk == nil || !t.tx.Writable() {
-		if !t.tx.Writable() {
-			return berrors.ErrTxNotWritable
-		}
-		return nil
+	if !t.tx.Writable() {
+		return berrors.ErrTxNotWritable
 	}
-	return bk.Delete(key)
+	if bk, _ := t.bucket(b, false); bk != nil {
+		return bk.Delete(key)
+	}
+	return nil
 }
 
 func (t boltTx) Cursor(b Bucket) Cursor {
@@ -214,5 +212,3 @@ func (emptyCursor) Last() ([]byte, []byte)       { return nil, nil }
 func (emptyCursor) Seek([]byte) ([]byte, []byte) { return nil, nil }
 func (emptyCursor) Next() ([]byte, []byte)       { return nil, nil }
 func (emptyCursor) Prev() ([]byte, []byte)       { return nil, nil }
-
-var _ = bytes.Compare

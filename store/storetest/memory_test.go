@@ -8,5 +8,11 @@ import (
 )
 
 func TestMemory(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, now func() time.Time) storetest.Backend { return &storetest.Memory{Now: now} })
+	storetest.Run(t, func(t *testing.T, now func() time.Time) storetest.Backend { return storetest.NewMemoryAt(now) })
+}
+
+func TestMemoryMaintained(t *testing.T) {
+	storetest.RunMaintained(t, func(t *testing.T, now func() time.Time) storetest.Maintained {
+		return storetest.NewMemoryAt(now)
+	})
 }

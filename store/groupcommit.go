@@ -71,10 +71,15 @@ func (g *groupCommit) run() {
 		err := g.drv.Update(context.Background(), func(tx Tx) error {
 			// Gather under the writer lock: everything that queued while
 			// the previous commit (ours or anyone's) held it.
-			g.mu.Lock()
-			ops = g.take(retry)
-			g.mu.Unlock()
-			retry = nil
+			// A driver may run this more than once (a conflict): the
+			// group is taken the first time.
+			if ops == nil {
+				g.mu.Lock()
+				ops = g.take(retry)
+				g.mu.Unlock()
+				retry = nil
+			}
+			failed = -1
 			for i, op := range ops {
 				if err := safeCall(op.fn, tx); err != nil {
 					failed = i

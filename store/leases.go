@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -18,9 +20,11 @@ import (
 // is never claimed.
 //
 // A bbolt file is used by one process, so its leases (and those of other
-// one-process backends) are kept in memory (LeaseTable): they end with the
+// one-process drivers) are kept in memory (LeaseTable): they end with the
 // process, and a restart resumes its requests at once, as before leases.
-// PostgreSQL keeps them in the requests table, shared by the replicas.
+// A driver shared by several processes (PostgreSQL) keeps them as records
+// (bucket leases, "owner\x00until unix nanos" by request key), read and
+// written in its serializable transactions.
 
 // ErrLeaseLost is returned by RenewLease when the owner no longer holds
 // the request's lease: another owner took it over after it expired, or the
@@ -118,9 +122,18 @@ func (db *DB) ClaimRequest(ctx context.Context, tenant, key, owner string, lease
 	if tenant == "" {
 		return nil, fmt.Errorf("claim request %s: %w", key, ErrNoTenant)
 	}
-	r, err := db.leases.Claim(tenant, key, owner, db.now().UTC(), lease, func() (*Request, error) {
-		return db.Request(ctx, tenant, key)
-	})
+	var r *Request
+	var err error
+	if db.shared() {
+		err = db.drv.Update(ctx, func(tx Tx) error {
+			r, err = claimRecord(&tenantTx{tx, tenant}, key, owner, db.now().UTC(), lease)
+			return err
+		})
+	} else {
+		r, err = db.leases.Claim(tenant, key, owner, db.now().UTC(), lease, func() (*Request, error) {
+			return db.Request(ctx, tenant, key)
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("claim request %s: %w", key, err)
 	}
@@ -161,6 +174,15 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 	if tenant == "" {
 		return fmt.Errorf("renew lease %s: %w", key, ErrNoTenant)
 	}
+	if db.shared() {
+		err := db.drv.Update(ctx, func(tx Tx) error {
+			return renewRecord(&tenantTx{tx, tenant}, key, owner, db.now().UTC(), lease)
+		})
+		if err != nil {
+			return fmt.Errorf("renew lease %s: %w", key, err)
+		}
+		return nil
+	}
 	err := db.leases.Renew(tenant, key, owner, db.now().UTC(), lease, func() (string, error) {
 		r, err := db.Request(ctx, tenant, key)
 		if errors.Is(err, ErrNotFound) {
@@ -175,4 +197,71 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 		return fmt.Errorf("renew lease %s: %w", key, err)
 	}
 	return nil
+}
+
+var bLeases = []byte("leases")
+
+// shared reports whether other processes use the driver: leases are then
+// records.
+func (db *DB) shared() bool {
+	_, one := db.drv.(interface{ OneProcess() })
+	return !one
+}
+
+// leaseRecord returns the holder of the lease record v.
+func leaseRecord(v []byte) (lease, bool) {
+	owner, until, ok := bytes.Cut(v, []byte{0})
+	if !ok {
+		return lease{}, false
+	}
+	n, err := strconv.ParseInt(string(until), 10, 64)
+	return lease{owner: string(owner), until: time.Unix(0, n)}, err == nil
+}
+
+func putLease(tb *tenantTx, key, owner string, until time.Time) error {
+	return sub(tb, bLeases).Put([]byte(key), []byte(owner+"\x00"+strconv.FormatInt(until.UnixNano(), 10)))
+}
+
+// claimRecord is LeaseTable.Claim over lease records.
+func claimRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) (*Request, error) {
+	if owner == "" {
+		return nil, errors.New("claim request: empty owner")
+	}
+	if l, ok := leaseRecord(sub(tb, bLeases).Get([]byte(key))); ok && l.owner != owner && now.Before(l.until) {
+		return nil, nil
+	}
+	r, err := getRequest(tb, key)
+	if err != nil {
+		return nil, err
+	}
+	if r.State != RequestPending {
+		return nil, sub(tb, bLeases).Delete([]byte(key))
+	}
+	return r, putLease(tb, key, owner, now.Add(d))
+}
+
+// renewRecord is LeaseTable.Renew over lease records.
+func renewRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) error {
+	l, ok := leaseRecord(sub(tb, bLeases).Get([]byte(key)))
+	held := ok && l.owner == owner
+	if d <= 0 {
+		if held {
+			return sub(tb, bLeases).Delete([]byte(key))
+		}
+		return nil
+	}
+	if !held {
+		return ErrLeaseLost
+	}
+	r, err := getRequest(tb, key)
+	if errors.Is(err, ErrNotFound) || (err == nil && r.State != RequestPending) {
+		if err := sub(tb, bLeases).Delete([]byte(key)); err != nil {
+			return err
+		}
+		return ErrLeaseLost
+	}
+	if err != nil {
+		return err
+	}
+	return putLease(tb, key, owner, now.Add(d))
 }

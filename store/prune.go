@@ -62,6 +62,11 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("prune web cache: %w", err)
 	}
+	if db.afterPrune != nil {
+		if err := db.afterPrune(ctx, db.now()); err != nil {
+			return st, fmt.Errorf("prune: %w", err)
+		}
+	}
 	return st, nil
 }
 

@@ -340,5 +340,8 @@ func deleteRequest(tb *tenantTx, r *Request) error {
 			return err
 		}
 	}
+	if err := sub(tb, bLeases).Delete([]byte(r.Key)); err != nil {
+		return err
+	}
 	return sub(tb, bRequests).Delete([]byte(r.Key))
 }

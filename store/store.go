@@ -78,6 +78,9 @@ type Options struct {
 	CacheTTL time.Duration
 	// Now returns the time (default time.Now); tests set it.
 	Now func() time.Time
+	// AfterPrune, if set, is called at the end of each Prune, for what a
+	// driver keeps beside the records (PostgreSQL's rate events).
+	AfterPrune func(ctx context.Context, now time.Time) error
 }
 
 // DB is a factbot database: every rule of the store, over a Driver. It
@@ -91,7 +94,8 @@ type DB struct {
 	requests groupCommit
 	// leases are the requests' leases (see ClaimRequest), in memory when
 	// the driver is used by one process and has no Claimer.
-	leases LeaseTable
+	leases     LeaseTable
+	afterPrune func(ctx context.Context, now time.Time) error
 }
 
 // Open opens (creating if needed) the bbolt file at path, waiting at most
@@ -124,7 +128,7 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	db := &DB{drv: d, ttl: opts.CacheTTL, now: opts.Now}
+	db := &DB{drv: d, ttl: opts.CacheTTL, now: opts.Now, afterPrune: opts.AfterPrune}
 	db.requests.drv = d
 	if err := d.Update(ctx, migrate); err != nil {
 		return nil, err

@@ -41,3 +41,7 @@ func TestConformanceMaintained(t *testing.T) {
 		return openTest(t, store.Options{Now: now})
 	})
 }
+
+func TestDriver(t *testing.T) {
+	storetest.RunDriver(t, func(t *testing.T) store.Driver { return openTest(t, store.Options{}).Driver() })
+}

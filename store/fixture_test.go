@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 var writeFixture = flag.Bool("write-fixture", false, "write testdata/layout3.db with this code (only for a new layout's fixture)")
@@ -27,17 +26,17 @@ func TestWriteFixture(t *testing.T) {
 		t.Skip("-write-fixture not set")
 	}
 	os.Remove(layout3)
-	db, err := store.Open(layout3, store.Options{Now: func() time.Time { return storetest.FixtureTime }})
+	db, err := store.Open(layout3, store.Options{Now: func() time.Time { return FixtureTime }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	storetest.FillFixture(t, db)
-	kr, err := store.NewKeyring(storetest.FixtureKey)
+	FillFixture(t, db)
+	kr, err := store.NewKeyring(FixtureKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Installations(kr).Put(context.Background(), storetest.FixtureInstallation()); err != nil {
+	if err := db.Installations(kr).Put(context.Background(), FixtureInstallation()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -48,12 +47,12 @@ func TestOpenLayout3(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "factbot.db")
 	copyFile(t, layout3, path)
 	for range 2 { // upgraded, then opened as it is
-		db, err := store.Open(path, store.Options{Now: func() time.Time { return storetest.FixtureTime }})
+		db, err := store.Open(path, store.Options{Now: func() time.Time { return FixtureTime }})
 		if err != nil {
 			t.Fatal(err)
 		}
-		storetest.VerifyFixture(t, db)
-		kr, err := store.NewKeyring(storetest.FixtureKey)
+		VerifyFixture(t, db)
+		kr, err := store.NewKeyring(FixtureKey)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +60,7 @@ func TestOpenLayout3(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := cmp.Diff(got, storetest.FixtureInstallation()); d != "" {
+		if d := cmp.Diff(got, FixtureInstallation()); d != "" {
 			t.Errorf("installation (-got +want):\n%s", d)
 		}
 		if err := db.Close(); err != nil {

@@ -1,8 +1,7 @@
-package postgres_test
+package store_test
 
 import (
 	"context"
-	"flag"
 	"os"
 	"os/exec"
 	"strings"
@@ -14,19 +13,16 @@ import (
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
 	"github.com/factbot-dev/factbot/store/postgres/pgtest"
-	"github.com/factbot-dev/factbot/store/storetest"
 )
-
-var writeFixture = flag.Bool("write-fixture", false, "write testdata/schema3.sql with this code and pg_dump (only for a new schema's fixture)")
 
 // schema3 is a database filled by factbot with the schema of migrations 1
 // to 3 (a table per record kind, before the store ran over drivers),
 // dumped with pg_dump --inserts.
-const schema3 = "testdata/schema3.sql"
+const schema3 = "postgres/testdata/schema3.sql"
 
-func fixtureNow() time.Time { return storetest.FixtureTime }
+func fixtureNow() time.Time { return FixtureTime }
 
-func TestWriteFixture(t *testing.T) {
+func TestWritePostgresFixture(t *testing.T) {
 	if !*writeFixture {
 		t.Skip("-write-fixture not set")
 	}
@@ -35,7 +31,7 @@ func TestWriteFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	storetest.FillFixture(t, db)
+	FillFixture(t, db)
 	db.Close()
 	out, err := exec.Command("pg_dump", "--inserts", "--no-owner", "--no-privileges", dsn).Output()
 	if err != nil {
@@ -82,7 +78,7 @@ func TestMigrateSchema3(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		storetest.VerifyFixture(t, db)
+		VerifyFixture(t, db)
 		db.Close()
 	}
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -94,5 +95,38 @@ func TestOpenBoltPath(t *testing.T) {
 	defer db.Close()
 	if db.Path() != path {
 		t.Errorf("Path() = %q, want %q", db.Path(), path)
+	}
+}
+
+// TestInstallations: the Slack installations, their tokens sealed, on
+// every driver; ForgetTenant deletes the tenant's.
+func TestInstallations(t *testing.T) {
+	for _, d := range drivers {
+		t.Run(d.name, func(t *testing.T) {
+			ctx := context.Background()
+			db := d.open(t, store.Options{})
+			kr, err := store.NewKeyring(FixtureKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ins := db.Installations(kr)
+			want := FixtureInstallation()
+			if err := ins.Put(ctx, want); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ins.Get(ctx, "slack", "T1")
+			if err != nil || got.BotToken != want.BotToken || got.RefreshToken != want.RefreshToken || got.Name != want.Name {
+				t.Errorf("Get = %+v, %v; want %+v", got, err, want)
+			}
+			if n, err := db.Installations(nil).Count(ctx, "slack"); n != 1 || err != nil {
+				t.Errorf("Count = %d, %v; want 1", n, err)
+			}
+			if _, err := db.ForgetTenant(ctx, "T1"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ins.Get(ctx, "slack", "T1"); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("Get after ForgetTenant: %v, want ErrNotFound", err)
+			}
+		})
 	}
 }

@@ -35,7 +35,7 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := openExistingBolt(cfg)
+	db, err := openExistingStore(ctx, cfg)
 	if err != nil {
 		return err
 	}

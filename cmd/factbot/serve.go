@@ -120,11 +120,8 @@ func buildAdapters(cfg *config.Config, db backend, svc *bot.Service, mux *http.S
 func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*slack.Adapter, error) {
 	sc := cfg.Slack
 	scfg := slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, SigningSecret: sc.SigningSecret, APIURL: sc.APIURL, Logger: log}
-	db, _ := st.(*store.DB)
+	db := st
 	if sc.OAuth() {
-		if db == nil {
-			return nil, errOAuthNeedsBolt
-		}
 		var old [][]byte
 		if cfg.EncryptionKeyOld != nil {
 			old = append(old, cfg.EncryptionKeyOld) // records not yet rotated still open

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -13,6 +14,31 @@ import (
 var migrations = map[int]func(tx Tx) error{
 	1: migrate1to2,
 	2: migrate2to3,
+	3: migrate3to4,
+}
+
+// migrate3to4 compresses the large records (see pack): checks, cached
+// verdicts and extractions, web cache entries and snapshots.
+func migrate3to4(tx Tx) error {
+	for _, t := range tx.Tenants() {
+		tb := &tenantTx{tx, t}
+		for _, name := range [][]byte{bChecks, bVerdicts, bExtractions, bWebCache, bSnapshots} {
+			b := tb.Bucket(name)
+			var keys [][]byte
+			c := b.Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				if len(v) > packAbove && !bytes.HasPrefix(v, zstdMagic) {
+					keys = append(keys, bytes.Clone(k))
+				}
+			}
+			for _, k := range keys {
+				if err := b.Put(k, pack(b.Get(k))); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // migrate creates the root buckets of a new file or upgrades an old one, in

@@ -141,7 +141,7 @@ func TestMigrateFromV1(t *testing.T) {
 	mustf(t, err, "reopen")
 	defer db2.Close()
 	db2.drv.View(ctx, func(tx Tx) error {
-		if s := global(tx, bMeta).Get(kSchema); string(s) != "3" {
+		if s := global(tx, bMeta).Get(kSchema); string(s) != "4" {
 			t.Errorf("schema after migration = %q", s)
 		}
 		return nil

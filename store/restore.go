@@ -57,7 +57,7 @@ func putEntries(tb *tenantTx, es []CacheEntry) error {
 		name := map[string][]byte{RefVerdict: bVerdicts, RefExtraction: bExtractions, RefWeb: bWebCache, RefSnapshot: bSnapshots}[e.Kind]
 		switch e.Kind {
 		case RefVerdict, RefExtraction:
-			v = envelopeOf(e.Value)
+			v = pack(envelopeOf(e.Value))
 		case RefWeb, RefSnapshot:
 			v, err = encode(webEntry{At: e.At, Val: e.Value})
 		default:

@@ -49,7 +49,7 @@ import (
 
 // schemaVersion is the version written into every record envelope and into
 // meta/schema. Open migrates files of older versions.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // Default option values.
 const (

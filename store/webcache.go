@@ -202,6 +202,7 @@ func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string
 				// JSON strings escape their quotes, so the field name
 				// only matches a field.
 				b.ForEach(func(_, v []byte) error {
+					v, _ = unpack(v)
 					for i := bytes.Index(v, shaField); i >= 0; {
 						v = v[i+len(shaField):]
 						if j := bytes.IndexByte(v, '"'); j >= 0 && old[string(v[:j])] {

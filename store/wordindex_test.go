@@ -255,7 +255,7 @@ func TestMigrateFromV2(t *testing.T) {
 		t.Errorf("pending requests: %v, %v", p, err)
 	}
 	db.drv.View(ctx, func(tx Tx) error {
-		if s := global(tx, bMeta).Get(kSchema); string(s) != "3" {
+		if s := global(tx, bMeta).Get(kSchema); string(s) != "4" {
 			t.Errorf("schema after migration = %q", s)
 		}
 		return nil

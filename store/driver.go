@@ -68,7 +68,7 @@ type Cursor interface {
 // Claimer keeps request leases where every process using the database
 // sees them (PostgreSQL: lease columns claimed with FOR UPDATE SKIP
 // LOCKED). Without it, a driver used by one process (bbolt, memory) keeps
-// them in memory (LeaseTable).
+// them in memory (leaseTable).
 type Claimer interface {
 	// Claim takes the lease of each pending request of tenant (those of
 	// keys, or every pending one when keys is nil) whose lease is free,

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -328,16 +329,16 @@ func forgetWeb(tx Tx, gone *webRefs, st *ForgetStats) error {
 	// Scanning every remaining record is the cost of a rare operation;
 	// it only happens when the forgotten records name stored web entries.
 	keepKeys, keepSnaps := resolve(cache, snaps, kept, queries)
-	return DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps, st,
+	return deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps, st,
 		func(k string) error { return cache.Delete([]byte(k)) },
 		func(h string) error { return snaps.Delete([]byte(h)) })
 }
 
-// DeleteWeb deletes, in key and hash order, the web cache entries (delKeys)
+// deleteWeb deletes, in key and hash order, the web cache entries (delKeys)
 // and page snapshots (delSnaps) that a forgotten record caused and no
 // remaining one keeps (keepKeys, keepSnaps), counting them in st as pages,
 // searches and snapshots: the last step of every backend's Forget.
-func DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *ForgetStats,
+func deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *ForgetStats,
 	deleteKey, deleteSnap func(string) error) error {
 	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
 		if keepKeys[k] {
@@ -380,23 +381,55 @@ func queryIndex(cache *bkt) map[string][]string {
 	return idx
 }
 
-// resolve is ResolveWeb over bbolt's web cache and snapshot buckets.
+// resolve returns the web cache keys and snapshot hashes that refs name
+// and that are stored: the exact keys, the page entries of the URLs, the
+// answers of the queries, and the snapshots of the refs and of the pages.
+// It is the rule Forget uses to find the web records to delete, and the
+// ones to keep.
 func resolve(cache, snapshots *bkt, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
-	return ResolveWeb(&WebRefs{r: refs}, WebLookup{
-		Get: func(k string) ([]byte, bool) {
-			v := get(cache, []byte(k))
-			if v == nil {
-				return nil, false
+	keys, snaps = map[string]bool{}, map[string]bool{}
+	addSnap := func(h string) {
+		if snapshots.Get([]byte(h)) != nil {
+			snaps[h] = true
+		}
+	}
+	add := func(k string) {
+		raw := get(cache, []byte(k))
+		if raw == nil {
+			return
+		}
+		var e webEntry
+		if decode(raw, &e) != nil {
+			keys[k] = true // stored, but its page cannot be read
+			return
+		}
+		v := e.Val
+		keys[k] = true
+		if strings.HasPrefix(k, search.PageBucket+"\x00") {
+			var p search.Page
+			if json.Unmarshal(v, &p) == nil && p.SHA256 != "" {
+				addSnap(p.SHA256)
 			}
-			var e webEntry
-			if decode(v, &e) != nil {
-				return nil, true // stored, but its page cannot be read
-			}
-			return e.Val, true
-		},
-		HasSnap: func(h string) bool { return snapshots != nil && snapshots.Get([]byte(h)) != nil },
-		Queries: queries,
-	})
+		}
+	}
+	r := refs
+	for k := range r.keys {
+		add(k)
+	}
+	for u := range r.urls {
+		for _, k := range pageKeys(u) {
+			add(k)
+		}
+	}
+	for q := range r.queries {
+		for _, k := range queries[q] {
+			add(k)
+		}
+	}
+	for h := range r.snaps {
+		addSnap(h)
+	}
+	return keys, snaps
 }
 
 // remainingWebRefs adds to refs what every tenant's checks, requests and

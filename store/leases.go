@@ -20,7 +20,7 @@ import (
 // is never claimed.
 //
 // A bbolt file is used by one process, so its leases (and those of other
-// one-process drivers) are kept in memory (LeaseTable): they end with the
+// one-process drivers) are kept in memory (leaseTable): they end with the
 // process, and a restart resumes its requests at once, as before leases.
 // A driver shared by several processes (PostgreSQL) keeps them as records
 // (bucket leases, "owner\x00until unix nanos" by request key), read and
@@ -40,10 +40,10 @@ type lease struct {
 	until time.Time
 }
 
-// LeaseTable holds the leases of a backend used by one process, in
-// memory. The zero LeaseTable is empty and ready; it is safe for
+// leaseTable holds the leases of a backend used by one process, in
+// memory. The zero leaseTable is empty and ready; it is safe for
 // concurrent use.
-type LeaseTable struct {
+type leaseTable struct {
 	mu     sync.Mutex
 	leases map[leaseKey]lease
 }
@@ -53,7 +53,7 @@ type LeaseTable struct {
 // table is locked, is pending. It returns the request, or nil if it was
 // not claimed (another owner holds it, or it is finished). get returns an
 // error wrapping ErrNotFound for an unknown request.
-func (lt *LeaseTable) Claim(tenant, key, owner string, now time.Time, d time.Duration, get func() (*Request, error)) (*Request, error) {
+func (lt *leaseTable) Claim(tenant, key, owner string, now time.Time, d time.Duration, get func() (*Request, error)) (*Request, error) {
 	if owner == "" {
 		return nil, errors.New("claim request: empty owner")
 	}
@@ -83,7 +83,7 @@ func (lt *LeaseTable) Claim(tenant, key, owner string, now time.Time, d time.Dur
 // returns the request's state, read while the table is locked. It returns
 // ErrLeaseLost if owner does not hold the lease or the request is not
 // pending.
-func (lt *LeaseTable) Renew(tenant, key, owner string, now time.Time, d time.Duration, state func() (string, error)) error {
+func (lt *leaseTable) Renew(tenant, key, owner string, now time.Time, d time.Duration, state func() (string, error)) error {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	k := leaseKey{tenant, key}
@@ -222,7 +222,7 @@ func putLease(tb *tenantTx, key, owner string, until time.Time) error {
 	return sub(tb, bLeases).Put([]byte(key), []byte(owner+"\x00"+strconv.FormatInt(until.UnixNano(), 10)))
 }
 
-// claimRecord is LeaseTable.Claim over lease records.
+// claimRecord is leaseTable.Claim over lease records.
 func claimRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) (*Request, error) {
 	if owner == "" {
 		return nil, errors.New("claim request: empty owner")
@@ -240,7 +240,7 @@ func claimRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration
 	return r, putLease(tb, key, owner, now.Add(d))
 }
 
-// renewRecord is LeaseTable.Renew over lease records.
+// renewRecord is leaseTable.Renew over lease records.
 func renewRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) error {
 	l, ok := leaseRecord(sub(tb, bLeases).Get([]byte(key)))
 	held := ok && l.owner == owner

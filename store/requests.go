@@ -170,7 +170,7 @@ func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
 		if err != nil {
 			return err
 		}
-		r := RefusedStub(old)
+		r := refusedStub(old)
 		r.UpdatedAt = db.now().UTC()
 		return putRequest(tb, old, r)
 	})
@@ -180,8 +180,8 @@ func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
 	return nil
 }
 
-// RefusedStub returns the dedupe record RefuseRequest keeps of r.
-func RefusedStub(r *Request) *Request {
+// refusedStub returns the dedupe record RefuseRequest keeps of r.
+func refusedStub(r *Request) *Request {
 	return &Request{
 		Key: r.Key, Tenant: r.Tenant, Platform: r.Platform, Kind: r.Kind,
 		State: RequestFailed, Refused: true, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,

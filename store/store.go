@@ -94,7 +94,7 @@ type DB struct {
 	requests groupCommit
 	// leases are the requests' leases (see ClaimRequest), in memory when
 	// the driver is used by one process and has no Claimer.
-	leases     LeaseTable
+	leases     leaseTable
 	afterPrune func(ctx context.Context, now time.Time) error
 }
 

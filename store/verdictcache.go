@@ -23,12 +23,12 @@ type CachedExtraction struct {
 	Extraction *factcheck.Extraction `json:"extraction"`
 }
 
-// VerdictRecord is what a backend caches for v, or nil when v is not
+// verdictRecord is what a backend caches for v, or nil when v is not
 // cached: a verdict that could not be made (Error set) or of an empty
 // claim. The trace stays with the check that made the verdict. The cache
 // time is v.CheckedAt (now if zero), so re-putting a cached verdict does
 // not make it fresher.
-func VerdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
+func verdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
 	if v == nil || v.Error != "" || strings.TrimSpace(v.Claim) == "" {
 		return nil
 	}
@@ -42,9 +42,9 @@ func VerdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
 	return &CachedVerdict{At: at.UTC(), Verdict: &c}
 }
 
-// ExtractionRecord is what a backend caches for the extraction x of text,
+// extractionRecord is what a backend caches for the extraction x of text,
 // or nil when nothing is cached (no extraction, or an empty text).
-func ExtractionRecord(text string, x *factcheck.Extraction, now time.Time) *CachedExtraction {
+func extractionRecord(text string, x *factcheck.Extraction, now time.Time) *CachedExtraction {
 	if x == nil || strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -65,9 +65,9 @@ func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Dur
 	return e.Verdict, true, nil
 }
 
-// PutVerdict caches v under its normalised claim, as VerdictRecord says.
+// PutVerdict caches v under its normalised claim, as verdictRecord says.
 func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
-	rec := VerdictRecord(v, db.now())
+	rec := verdictRecord(v, db.now())
 	if rec == nil {
 		return nil
 	}
@@ -88,7 +88,7 @@ func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.D
 
 // PutExtraction caches the extraction of text.
 func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error {
-	rec := ExtractionRecord(text, x, db.now())
+	rec := extractionRecord(text, x, db.now())
 	if rec == nil {
 		return nil
 	}

@@ -1,8 +1,8 @@
 package postgres
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"

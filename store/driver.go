@@ -1,9 +1,6 @@
 package store
 
-import (
-	"context"
-	"time"
-)
+import "context"
 
 // A Driver is the storage a Store runs over: named buckets of ordered
 // keys in transactions, in the manner of HashiCorp Vault's physical
@@ -11,7 +8,8 @@ import (
 // indexes, caches, prune, forget, record versions) is written once above
 // it; a driver knows nothing of them. The drivers are bbolt (OpenBolt), an
 // in-memory one (NewMemoryDriver, for tests) and PostgreSQL
-// (store/postgres). storetest.RunDriver is their conformance suite.
+// (store/postgres). RunDriver, in the store's tests, is their conformance
+// suite.
 //
 // Update transactions are serializable: one sees no other's writes, and
 // a driver that runs them concurrently (PostgreSQL) retries fn when they
@@ -61,37 +59,11 @@ type Cursor interface {
 	Prev() (k, v []byte)
 }
 
-// Optional capabilities: a driver implements them when its backend does
-// the job better natively; the store falls back to its own portable way
-// otherwise.
-
-// Claimer keeps request leases where every process using the database
-// sees them (PostgreSQL: lease columns claimed with FOR UPDATE SKIP
-// LOCKED). Without it, a driver used by one process (bbolt, memory) keeps
-// them in memory (leaseTable).
-type Claimer interface {
-	// Claim takes the lease of each pending request of tenant (those of
-	// keys, or every pending one when keys is nil) whose lease is free,
-	// expired or owner's, until until; it returns the records (envelopes)
-	// of those it took. pending reports whether a record is pending.
-	Claim(ctx context.Context, tenant string, keys []string, owner string, now, until time.Time, pending func([]byte) bool) ([][]byte, error)
-	// Renew extends (or with until zero, releases) owner's lease; held is
-	// false when owner does not hold it.
-	Renew(ctx context.Context, tenant, key, owner string, now, until time.Time) (held bool, err error)
-}
-
-// WordSearcher finds checks by the words of their search text natively
-// (PostgreSQL: a tsvector index). Without it, the store keeps its own word
-// index (wordindex.go).
-type WordSearcher interface {
-	// IndexText sets the search text of check id (empty: removes it).
-	IndexText(tx Tx, tenant, id string, text []byte) error
-	// SearchWords returns the IDs of tenant's checks whose text has every
-	// word (each a prefix of a word), newest first, below before if set, at
-	// most limit.
-	SearchWords(tx Tx, tenant string, words []string, before string, limit int) ([]string, error)
-}
-
-// Locker is a driver that allows one process only (bbolt holds a file
-// lock): leases can then be kept in memory.
-type Locker interface{ OneProcess() }
+// A driver says what it can do by the methods it has, beyond Driver's;
+// the store falls back to its own portable way otherwise. So far one:
+//
+//	OneProcess()   the database has one user (bbolt locks its file; memory):
+//	               request leases are kept in the store's memory and end with
+//	               the process. Without it (PostgreSQL, shared by replicas)
+//	               leases are records, claimed and renewed in serializable
+//	               updates (leases.go).

@@ -1,13 +1,17 @@
-// Package store keeps everything factbot learns in one embedded bbolt file:
-// the verdict and extraction cache, the history of checks (the audit trail)
-// and durable chat requests.
+// Package store keeps everything factbot learns: the verdict and
+// extraction cache, the history of checks (the audit trail), durable chat
+// requests and their leases, the web cache, installations. Every rule is
+// written once, here, over a Driver (driver.go): a bbolt file (Open), the
+// memory (NewMemory, for tests) or PostgreSQL (store/postgres). A tenant's
+// bucket below is Bucket{Tenant, Name}; bbolt nests it as shown, PostgreSQL
+// keeps it as a row's tenant and bucket.
 //
 // Every record belongs to one tenant (a Slack team, a Discord guild, or
 // "cli") and every query takes one; no method lists records across tenants.
 //
-// Layout (schema version 3):
+// Layout (schema version 4):
 //
-//	meta/schema                         "3"
+//	meta/schema                         "4"
 //	tenants/<tenant>/checks/<id>        envelope(Check)
 //	tenants/<tenant>/sums/<id>          envelope(summary): what a history line needs
 //	tenants/<tenant>/text/<id>          " normalised claims + input ", for word search
@@ -23,6 +27,11 @@
 //	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
 //	tenants/_web/snapshots/<sha256>                 envelope(webEntry): a page as read
 //	installations/<platform>\x00<team or org id>    envelope(installRecord): an app install, its tokens sealed (installations.go)
+//	tenants/<tenant>/leases/<key>       "<owner>\x00<until unix nanos>": on a shared driver (leases.go)
+//
+// An envelope is {"v":<version>,"data":<record as JSON>}, compressed with
+// zstd when it is over 1 KiB (version 4; Open compresses an older file's
+// large records in place).
 //
 // Records carry who could see where they were made (Visibility; see
 // (*Check).VisibleTo for the one rule of who may see a check in chat) and

@@ -25,7 +25,8 @@ const copyBatch = 500
 // db: tenants' requests, checks with their feedback, cached verdicts and
 // extractions, and the shared web cache with its snapshots. Each record
 // replaces the one of its key, so a copy that stopped half way can be run
-// again.
+// again. Then it checks that db holds at least as many records of each
+// kind, per tenant, as src.
 func (db *DB) CopyFrom(ctx context.Context, src *store.DB) (CopyStats, error) {
 	var st CopyStats
 	tenants, err := src.UserTenants(ctx)
@@ -84,7 +85,40 @@ func (db *DB) copyTenant(ctx context.Context, src *store.DB, t string, st *CopyS
 	if err != nil {
 		return fmt.Errorf("caches: %w", err)
 	}
-	return b.flush(ctx)
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	return db.checkCounts(ctx, src, t)
+}
+
+// checkCounts checks that db holds at least as many requests, checks and
+// cache records of tenant t as src (db may hold more: records a replica
+// wrote meanwhile).
+func (db *DB) checkCounts(ctx context.Context, src *store.DB, t string) error {
+	count := func(s *store.DB) (n [3]int, err error) {
+		if err = s.EachRequest(ctx, t, func(*store.Request) error { n[0]++; return nil }); err != nil {
+			return n, err
+		}
+		if err = s.EachCheck(ctx, t, func(*store.Check) error { n[1]++; return nil }); err != nil {
+			return n, err
+		}
+		err = s.EachCacheEntry(ctx, t, func(store.CacheEntry) error { n[2]++; return nil })
+		return n, err
+	}
+	want, err := count(src)
+	if err != nil {
+		return err
+	}
+	got, err := count(db.DB)
+	if err != nil {
+		return err
+	}
+	for i, kind := range []string{"requests", "checks", "cache records"} {
+		if got[i] < want[i] {
+			return fmt.Errorf("%d %s copied, the source has %d", got[i], kind, want[i])
+		}
+	}
+	return nil
 }
 
 // batch gathers records to restore in one transaction.

@@ -32,14 +32,14 @@ func (d *boltDriver) View(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+	return d.db.View(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx}) })
 }
 
 func (d *boltDriver) Update(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return d.db.Update(func(tx *bolt.Tx) error { return fn(boltTx{tx}) })
+	return d.db.Update(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx}) })
 }
 
 func (d *boltDriver) Close() error { return d.db.Close() }
@@ -64,10 +64,28 @@ var boltTenants = []byte("tenants")
 // order (check IDs start with their time).
 var fillPercent = map[string]float64{"checks": 0.95, "sums": 0.95, "text": 0.95, "words": 0.9}
 
-type boltTx struct{ tx *bolt.Tx }
+// boltTx is a transaction; it remembers the buckets it found.
+type boltTx struct {
+	tx    *bolt.Tx
+	found map[Bucket]*bolt.Bucket
+}
 
 // bucket returns b, creating it when create is set (in a writable tx).
-func (t boltTx) bucket(b Bucket, create bool) (*bolt.Bucket, error) {
+func (t *boltTx) bucket(b Bucket, create bool) (*bolt.Bucket, error) {
+	if bk := t.found[b]; bk != nil {
+		return bk, nil
+	}
+	bk, err := t.lookup(b, create)
+	if bk != nil {
+		if t.found == nil {
+			t.found = map[Bucket]*bolt.Bucket{}
+		}
+		t.found[b] = bk
+	}
+	return bk, err
+}
+
+func (t *boltTx) lookup(b Bucket, create bool) (*bolt.Bucket, error) {
 	parent := bucketOf(t.tx)
 	if b.Tenant != "" {
 		root := t.tx.Bucket(boltTenants)
@@ -124,7 +142,7 @@ func (t txBuckets) CreateBucket(name []byte) (*bolt.Bucket, error) {
 }
 func (t txBuckets) DeleteBucket(name []byte) error { return t.tx.DeleteBucket(name) }
 
-func (t boltTx) Get(b Bucket, key []byte) []byte {
+func (t *boltTx) Get(b Bucket, key []byte) []byte {
 	bk, _ := t.bucket(b, false)
 	if bk == nil {
 		return nil
@@ -132,7 +150,7 @@ func (t boltTx) Get(b Bucket, key []byte) []byte {
 	return bk.Get(key)
 }
 
-func (t boltTx) Put(b Bucket, key, value []byte) error {
+func (t *boltTx) Put(b Bucket, key, value []byte) error {
 	bk, err := t.bucket(b, true)
 	if err != nil {
 		return err
@@ -140,7 +158,7 @@ func (t boltTx) Put(b Bucket, key, value []byte) error {
 	return bk.Put(key, value)
 }
 
-func (t boltTx) Delete(b Bucket, key []byte) error {
+func (t *boltTx) Delete(b Bucket, key []byte) error {
 	if !t.tx.Writable() {
 		return berrors.ErrTxNotWritable
 	}
@@ -150,7 +168,7 @@ func (t boltTx) Delete(b Bucket, key []byte) error {
 	return nil
 }
 
-func (t boltTx) Cursor(b Bucket) Cursor {
+func (t *boltTx) Cursor(b Bucket) Cursor {
 	bk, _ := t.bucket(b, false)
 	if bk == nil {
 		return emptyCursor{}
@@ -158,7 +176,8 @@ func (t boltTx) Cursor(b Bucket) Cursor {
 	return boltCursor{bk.Cursor()}
 }
 
-func (t boltTx) DropBucket(b Bucket) error {
+func (t *boltTx) DropBucket(b Bucket) error {
+	clear(t.found)
 	var parent bucketLike = bucketOf(t.tx)
 	if b.Tenant != "" {
 		root := t.tx.Bucket(boltTenants)
@@ -173,7 +192,7 @@ func (t boltTx) DropBucket(b Bucket) error {
 	return parent.DeleteBucket([]byte(b.Name))
 }
 
-func (t boltTx) Tenants() []string {
+func (t *boltTx) Tenants() []string {
 	root := t.tx.Bucket(boltTenants)
 	if root == nil {
 		return nil
@@ -186,7 +205,8 @@ func (t boltTx) Tenants() []string {
 	return out
 }
 
-func (t boltTx) DropTenant(tenant string) error {
+func (t *boltTx) DropTenant(tenant string) error {
+	clear(t.found)
 	root := t.tx.Bucket(boltTenants)
 	if root == nil || root.Bucket([]byte(tenant)) == nil {
 		return nil
@@ -194,7 +214,7 @@ func (t boltTx) DropTenant(tenant string) error {
 	return root.DeleteBucket([]byte(tenant))
 }
 
-func (t boltTx) Writable() bool { return t.tx.Writable() }
+func (t *boltTx) Writable() bool { return t.tx.Writable() }
 
 // boltCursor is a bbolt cursor.
 type boltCursor struct{ c *bolt.Cursor }

@@ -10,7 +10,7 @@ import (
 
 // ErrNoBackup is returned by Backup of a database that is not a bbolt
 // file (PostgreSQL is backed up with pg_dump).
-var ErrNoBackup = errors.New("backup copies a bbolt file; back PostgreSQL up with pg_dump")
+var ErrNoBackup = errors.New("backup: the database is not a bbolt file; back PostgreSQL up with pg_dump, e.g. pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"")
 
 // Backup writes a consistent copy of the whole database to w from a read
 // transaction, so it may run while the bot writes. It returns the bytes

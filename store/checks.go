@@ -118,7 +118,7 @@ func (db *DB) saveCheck(tx Tx, c *Check, now time.Time) error {
 // NewCheckID returns an unused ID for a check created at t: the time (so
 // IDs sort by creation time, to the second), then 4 random hex digits, more
 // after repeated collisions. taken reports whether an ID is in use in the
-// check's tenant. Every backend makes check IDs this way.
+// check's tenant.
 func NewCheckID(t time.Time, taken func(id string) bool) string {
 	prefix := t.UTC().Format(idTimeLayout) + "-"
 	for try := 0; ; try++ {

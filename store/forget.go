@@ -337,7 +337,7 @@ func forgetWeb(tx Tx, gone *webRefs, st *ForgetStats) error {
 // deleteWeb deletes, in key and hash order, the web cache entries (delKeys)
 // and page snapshots (delSnaps) that a forgotten record caused and no
 // remaining one keeps (keepKeys, keepSnaps), counting them in st as pages,
-// searches and snapshots: the last step of every backend's Forget.
+// searches and snapshots: the last step of Forget.
 func deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *ForgetStats,
 	deleteKey, deleteSnap func(string) error) error {
 	for _, k := range slices.Sorted(maps.Keys(delKeys)) {

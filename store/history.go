@@ -208,7 +208,7 @@ func spaced(words []string) [][]byte {
 }
 
 // Matches reports whether q selects c, its Limit aside: History returns the
-// newest checks that match, at most the limit of them. A backend without
+// newest checks that match, at most the limit of them. A caller without
 // indexes may filter with it.
 func (q *HistoryQuery) Matches(c *Check) bool {
 	if !q.matches(summarize(c)) {

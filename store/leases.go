@@ -40,7 +40,7 @@ type lease struct {
 	until time.Time
 }
 
-// leaseTable holds the leases of a backend used by one process, in
+// leaseTable holds the leases of a driver used by one process, in
 // memory. The zero leaseTable is empty and ready; it is safe for
 // concurrent use.
 type leaseTable struct {

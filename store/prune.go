@@ -202,7 +202,7 @@ func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration,
 	PruneEvery(ctx, db.Prune, db.now, interval, retention, report)
 }
 
-// PruneEvery is the schedule of every backend's PruneEvery: prune (Prune)
+// PruneEvery is the prune schedule: prune (Prune)
 // every interval until ctx is done, with the cutoff retention before now
 // (retention <= 0: a zero cutoff, which keeps every check), reporting each
 // run to report if it is not nil.

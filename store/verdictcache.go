@@ -11,19 +11,19 @@ import (
 
 var _ factcheck.Cache = (*DB)(nil)
 
-// CachedVerdict is the verdict cache's record, in every backend.
+// CachedVerdict is the verdict cache's record.
 type CachedVerdict struct {
 	At      time.Time          `json:"at"`
 	Verdict *factcheck.Verdict `json:"verdict"`
 }
 
-// CachedExtraction is the extraction cache's record, in every backend.
+// CachedExtraction is the extraction cache's record.
 type CachedExtraction struct {
 	At         time.Time             `json:"at"`
 	Extraction *factcheck.Extraction `json:"extraction"`
 }
 
-// verdictRecord is what a backend caches for v, or nil when v is not
+// verdictRecord is what the store caches for v, or nil when v is not
 // cached: a verdict that could not be made (Error set) or of an empty
 // claim. The trace stays with the check that made the verdict. The cache
 // time is v.CheckedAt (now if zero), so re-putting a cached verdict does
@@ -42,7 +42,7 @@ func verdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
 	return &CachedVerdict{At: at.UTC(), Verdict: &c}
 }
 
-// extractionRecord is what a backend caches for the extraction x of text,
+// extractionRecord is what the store caches for the extraction x of text,
 // or nil when nothing is cached (no extraction, or an empty text).
 func extractionRecord(text string, x *factcheck.Extraction, now time.Time) *CachedExtraction {
 	if x == nil || strings.TrimSpace(text) == "" {

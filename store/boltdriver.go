@@ -117,7 +117,7 @@ func (t *boltTx) lookup(b Bucket, create bool) (*bolt.Bucket, error) {
 			return nil, err
 		}
 	}
-	if bk != nil && create {
+	if bk != nil && t.tx.Writable() {
 		if f, ok := fillPercent[b.Name]; ok {
 			bk.FillPercent = f
 		}

@@ -25,13 +25,13 @@ type driver struct{ pool *pgxpool.Pool }
 const maxTries = 20
 
 func (d *driver) View(ctx context.Context, fn func(store.Tx) error) error {
-	return d.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
+	return d.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", false, fn)
 }
 
 func (d *driver) Update(ctx context.Context, fn func(store.Tx) error) error {
 	var err error
 	for try := range maxTries {
-		err = d.run(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}, fn)
+		err = d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn)
 		if !retryable(err) {
 			return err
 		}
@@ -47,17 +47,32 @@ func retryable(err error) bool {
 	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
 }
 
-func (d *driver) run(ctx context.Context, opts pgx.TxOptions, fn func(store.Tx) error) error {
+// run runs fn in a transaction that begins with the first statement fn
+// sends (in one round trip with it): a transaction that reads one record
+// costs two round trips, that one and its COMMIT.
+func (d *driver) run(ctx context.Context, begin string, writable bool, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return ctxErr(ctx, pgx.BeginTxFunc(ctx, d.pool, opts, func(ptx pgx.Tx) error {
-		t := &tx{ctx: ctx, tx: ptx, writable: opts.AccessMode != pgx.ReadOnly}
-		if err := fn(t); err != nil {
-			return err
-		}
-		return t.err
-	}))
+	c, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return ctxErr(ctx, err)
+	}
+	defer c.Release() // a connection left in a transaction is closed
+	t := &tx{ctx: ctx, conn: c.Conn(), begin: begin, writable: writable}
+	err = fn(t)
+	if err == nil {
+		err = t.err
+	}
+	if !t.begun {
+		return ctxErr(ctx, err)
+	}
+	if err != nil {
+		c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		return ctxErr(ctx, err)
+	}
+	_, err = c.Exec(ctx, "COMMIT")
+	return ctxErr(ctx, err)
 }
 
 func (d *driver) Close() error {
@@ -69,10 +84,45 @@ func (d *driver) Close() error {
 // contract): later reads find nothing and the transaction fails.
 type tx struct {
 	ctx      context.Context
-	tx       pgx.Tx
+	conn     *pgx.Conn
+	begin    string // sent with the first statement
+	begun    bool
 	writable bool
 	err      error
 	gen      int // counts writes, so that cursors read again after one
+}
+
+// query sends a statement, after BEGIN if it is the first.
+func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
+	if t.begun {
+		return t.conn.Query(t.ctx, sql, args...)
+	}
+	t.begun = true
+	var b pgx.Batch
+	b.Queue(t.begin)
+	b.Queue(sql, args...)
+	br := t.conn.SendBatch(t.ctx, &b)
+	if _, err := br.Exec(); err != nil {
+		br.Close()
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return batchRows{rows, br}, nil
+}
+
+// batchRows closes its batch with its rows.
+type batchRows struct {
+	pgx.Rows
+	br pgx.BatchResults
+}
+
+func (r batchRows) Close() {
+	r.Rows.Close()
+	r.br.Close()
 }
 
 func (t *tx) fail(err error) {
@@ -85,15 +135,23 @@ func (t *tx) Get(b store.Bucket, key []byte) []byte {
 	if t.err != nil {
 		return nil
 	}
-	var v []byte
-	err := t.tx.QueryRow(t.ctx, "SELECT value FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key).Scan(&v)
+	rows, err := t.query("SELECT value FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key)
+	if err != nil {
+		t.fail(err)
+		return nil
+	}
+	v, err := pgx.CollectOneRow(rows, func(r pgx.CollectableRow) ([]byte, error) {
+		var v []byte
+		err := r.Scan(&v)
+		if v == nil {
+			v = []byte{} // an empty value is not a missing one
+		}
+		return v, err
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
 	t.fail(err)
-	if v == nil && err == nil {
-		v = []byte{}
-	}
 	return v
 }
 
@@ -107,7 +165,11 @@ func (t *tx) exec(sql string, args ...any) error {
 		return t.err
 	}
 	t.gen++
-	_, err := t.tx.Exec(t.ctx, sql, args...)
+	rows, err := t.query(sql, args...)
+	if err == nil {
+		rows.Close()
+		err = rows.Err()
+	}
 	t.fail(err)
 	return err
 }
@@ -143,7 +205,7 @@ func (t *tx) Tenants() []string {
 		return nil
 	}
 	// A loose index scan: one probe of the primary key per tenant.
-	rows, err := t.tx.Query(t.ctx, `WITH RECURSIVE ts(tenant) AS (
+	rows, err := t.query(`WITH RECURSIVE ts(tenant) AS (
 	(SELECT tenant FROM records WHERE tenant > ''::bytea ORDER BY tenant LIMIT 1)
 	UNION ALL
 	SELECT (SELECT r.tenant FROM records r WHERE r.tenant > ts.tenant ORDER BY r.tenant LIMIT 1) FROM ts WHERE ts.tenant IS NOT NULL
@@ -200,7 +262,7 @@ func (c *cursor) fetch(op string, from []byte) ([]byte, []byte) {
 		cond = " AND key " + op + " $3"
 		args = append(args, from)
 	}
-	rows, err := c.t.tx.Query(c.t.ctx, fmt.Sprintf("SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2%s ORDER BY key %s LIMIT %d", cond, order, readAhead), args...)
+	rows, err := c.t.query(fmt.Sprintf("SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2%s ORDER BY key %s LIMIT %d", cond, order, readAhead), args...)
 	if err != nil {
 		c.t.fail(err)
 		return c.set()

@@ -21,6 +21,7 @@ const maxGroup = 1000
 // queue behind another transaction (SaveCheck, …) join the same group.
 type groupCommit struct {
 	drv     Driver
+	solo    bool // each write its own transaction: a driver of concurrent writers
 	mu      sync.Mutex
 	pending []*groupOp
 	running bool
@@ -39,6 +40,9 @@ var errTrySolo = errors.New("store: run the write alone")
 // returns once that transaction is committed (fsync'd). fn may be called
 // more than once; if it fails, nothing of it is written.
 func (g *groupCommit) do(fn func(Tx) error) error {
+	if g.solo {
+		return g.drv.Update(context.Background(), fn)
+	}
 	op := &groupOp{fn: fn, done: make(chan error, 1)}
 	g.mu.Lock()
 	g.pending = append(g.pending, op)

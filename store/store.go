@@ -139,6 +139,9 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 	}
 	db := &DB{drv: d, ttl: opts.CacheTTL, now: opts.Now, afterPrune: opts.AfterPrune}
 	db.requests.drv = d
+	// A driver shared by processes runs transactions side by side
+	// (PostgreSQL): grouping them would queue every write behind one.
+	db.requests.solo = db.shared()
 	if err := d.Update(ctx, migrate); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,7 @@ const (
 	msgAttachmentSize    = "%s was not read: it is over %d MB."
 	msgAttachmentCount   = "%s was not read: at most %d attachments are read per message."
 	msgAttachmentFailed  = "%s could not be downloaded."
+	msgFromPicture       = "(read from picture %d)"
 	// Where a quote was found (QuoteNote).
 	msgQuoteOnPage    = "quote found on the page"
 	msgQuoteOnPDFPage = "quote found on PDF page %d"

@@ -2,8 +2,11 @@ package slack_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +15,12 @@ import (
 
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/factcheck/factchecktest"
+	"github.com/factbot-dev/factbot/factcheck/gemini"
+	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 const (
@@ -153,5 +162,74 @@ func TestPictureDownloadedWithTokenFromFileHostOnly(t *testing.T) {
 		if !strings.Contains(final.Text(), want) {
 			t.Errorf("final report lacks %q:\n%s", want, final.Text())
 		}
+	}
+}
+
+// pictureModel is a fake Gemini that reads a claim from the picture it is
+// sent as inline data (none without one) and finds it unverifiable.
+func pictureModel(r *geminitest.Request) geminitest.Reply {
+	names := r.ToolNames()
+	switch {
+	case slices.Contains(names, factcheck.ToolSubmitQuestions) && len(names) == 1:
+		return geminitest.Call(factcheck.ToolSubmitQuestions, map[string]any{"questions": []string{"Is it so?"}})
+	case slices.Contains(names, factcheck.ToolSubmitReview) && len(names) == 1:
+		return geminitest.Call(factcheck.ToolSubmitReview, map[string]any{"ok": true, "note": "fine"})
+	case slices.Contains(names, factcheck.ToolSubmitClaims):
+		claims := []map[string]any{}
+		for _, b := range r.InlineData() {
+			if b.MIMEType == "image/png" && bytes.Equal(b.Data, pngBytes) {
+				claims = append(claims, map[string]any{"claim": "Unemployment fell to 2% in 2025", "span": "Unemployment fell to 2%", "picture": 1})
+			}
+		}
+		return geminitest.Call(factcheck.ToolSubmitClaims, map[string]any{"claims": claims, "not_checkable": []any{}})
+	}
+	return geminitest.Call("submit_verdict", map[string]any{"verdict": "unverifiable", "confidence": "low",
+		"reasoning": "No source was found.", "evidence": []any{}})
+}
+
+func TestClaimReadFromPictureEndToEnd(t *testing.T) {
+	g := geminitest.NewServer(t, pictureModel)
+	model, err := gemini.New(t.Context(), gemini.Config{APIKey: "k", BaseURL: g.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := storetest.NewMemory()
+	ck := &factcheck.Checker{Model: model, Search: &factchecktest.Searcher{}}
+	e := start(t, setup{checker: ck, store: st})
+	e.fake.AddMessage(slacktest.Message{Channel: "C1", TS: threadTS, User: "U2", Text: "", Files: []slacktest.File{
+		{ID: "F1", Name: "chart.png", Mimetype: "image/png", Data: pngBytes}}})
+	id, err := e.fake.Send("events_api", slacktest.MentionInThread("Ev1", "C1", "U1", replyTS, threadTS, "<@UBOT>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAck(t, e.fake, id)
+	final := waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.update" && isFinal(c) })
+	for _, want := range []string{"Unemployment fell to 2% in 2025", "picture 1"} {
+		if !strings.Contains(final.Text(), want) {
+			t.Errorf("final report lacks %q:\n%s", want, final.Text())
+		}
+	}
+	var saw bool
+	for _, r := range g.Requests() {
+		saw = saw || len(r.InlineData()) > 0
+	}
+	if !saw {
+		t.Error("the picture never reached the model as inline data")
+	}
+	sum := sha256.Sum256(pngBytes)
+	var c *store.Check
+	waitFor(t, func() bool {
+		h, _ := st.History(t.Context(), slacktest.TeamID, store.HistoryQuery{Limit: 1})
+		if len(h) == 1 {
+			c, _ = st.Check(t.Context(), slacktest.TeamID, h[0].ID)
+		}
+		return c != nil
+	})
+	want := []factcheck.Attachment{{Name: "chart.png", MIME: "image/png", Bytes: len(pngBytes), SHA256: hex.EncodeToString(sum[:]), Picture: 1, Read: true}}
+	if diff := cmp.Diff(c.Report.Attachments, want); diff != "" {
+		t.Errorf("attachments in the stored check (-got +want):\n%s", diff)
+	}
+	if len(c.Report.Claims) != 1 || c.Report.Claims[0].Picture != 1 || c.Message != threadTS {
+		t.Errorf("stored claims %+v, message %q; want one read from picture 1 of %s", c.Report.Claims, c.Message, threadTS)
 	}
 }

@@ -184,6 +184,9 @@ func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond
 		if d.Resolved != nil {
 			if target := d.Resolved.Messages[d.TargetID]; target != nil {
 				r.Text = messageText(target.Content)
+				if len(target.Attachments) > 0 {
+					r.Meta = map[string]string{bot.MetaMessage: messageRef(i.ChannelID, target.ID)}
+				}
 			}
 		}
 		return a.submitInteraction(ctx, i, r, respond)

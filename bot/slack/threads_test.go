@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -13,7 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/factchecktest"
@@ -231,5 +234,48 @@ func TestClaimReadFromPictureEndToEnd(t *testing.T) {
 	}
 	if len(c.Report.Claims) != 1 || c.Report.Claims[0].Picture != 1 || c.Message != threadTS {
 		t.Errorf("stored claims %+v, message %q; want one read from picture 1 of %s", c.Report.Claims, c.Message, threadTS)
+	}
+}
+
+// TestShortcutWithPictureCheckedAgain: the message shortcut on a message
+// with a picture reads the picture; "Check again" reads it again.
+func TestShortcutWithPictureCheckedAgain(t *testing.T) {
+	ck := &bottest.Checker{}
+	e := start(t, setup{checker: ck})
+	e.fake.AddMessage(slacktest.Message{Channel: "C3", TS: threadTS, User: "U5", Text: "See the chart", Files: []slacktest.File{
+		{ID: "F1", Name: "chart.png", Mimetype: "image/png", Data: pngBytes}}})
+	sc := map[string]any{
+		"type": "message_action", "callback_id": slack.CallbackShortcut, "trigger_id": "trigS",
+		"team": map[string]any{"id": slacktest.TeamID}, "channel": map[string]any{"id": "C3"}, "user": map[string]any{"id": "U1"},
+		"message": map[string]any{"type": "message", "user": "U5", "ts": threadTS, "text": "See the chart",
+			"files": []any{map[string]any{"id": "F1", "name": "chart.png", "mimetype": "image/png"}}},
+	}
+	id, _ := e.fake.Send("interactive", sc)
+	waitAck(t, e.fake, id)
+	final := waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.update" && isFinal(c) })
+	var blocks []map[string]any
+	json.Unmarshal([]byte(final.Form.Get("blocks")), &blocks)
+	checkID := ""
+	for _, b := range blocks {
+		if b["type"] == "actions" {
+			checkID = b["elements"].([]any)[0].(map[string]any)["value"].(string)
+		}
+	}
+	recheck := map[string]any{
+		"type": "block_actions", "trigger_id": "trigR", "team": map[string]any{"id": slacktest.TeamID},
+		"user": map[string]any{"id": "U1"}, "channel": map[string]any{"id": "C3"},
+		"container": map[string]any{"type": "message", "channel_id": "C3", "message_ts": final.Form.Get("ts"), "thread_ts": threadTS},
+		"actions":   []any{map[string]any{"action_id": bot.ActionRecheck, "block_id": "factbot_actions", "value": checkID, "type": "button", "action_ts": "1"}},
+	}
+	id, _ = e.fake.Send("interactive", recheck)
+	waitAck(t, e.fake, id)
+	waitFor(t, func() bool { return len(ck.Calls()) == 2 })
+	for i, in := range ck.Calls() {
+		if in.Text != "See the chart" || len(in.Files) != 1 || !bytes.Equal(in.Files[0].Data, pngBytes) {
+			t.Errorf("check %d: text %q, %d files; want the message with its picture", i, in.Text, len(in.Files))
+		}
+	}
+	if n := len(e.fake.Recorded("files")); n != 2 {
+		t.Errorf("%d downloads, want 2 (the check, then Check again)", n)
 	}
 }

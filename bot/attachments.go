@@ -48,6 +48,10 @@ type MessageReader interface {
 type Posted struct {
 	Text  string
 	Files []Attachment
+	// Thread, if set, is where answers about the message go when that is
+	// not where the request said (a reaction to a reply in a thread: its
+	// thread's first message).
+	Thread string
 }
 
 // Attachment is a file attached to a message, as the platform describes
@@ -78,6 +82,9 @@ func (j *job) read(text string) (string, []factcheck.File, []string, error) {
 	}
 	if text == "" {
 		text = strings.TrimSpace(m.Text)
+	}
+	if m.Thread != "" {
+		j.r.Thread = m.Thread
 	}
 	if text != "" {
 		if err := factcheck.ValidateInput(text, j.s.opts.MaxInput); err != nil {

@@ -79,6 +79,9 @@ func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Poste
 		return nil, usererr.Errorf("I could not find that message: it may have been deleted.")
 	}
 	p := &bot.Posted{Text: messageText(m.Text, a.botUserOf(w))}
+	if m.ThreadTimestamp != "" && m.ThreadTimestamp != m.Timestamp {
+		p.Thread = m.ThreadTimestamp // a reply: its thread's first message
+	}
 	for _, f := range m.Files {
 		p.Files = append(p.Files, bot.Attachment{Name: f.Name, MIME: f.Mimetype, URL: f.URLPrivateDownload, Size: int64(f.Size)})
 	}
@@ -108,7 +111,7 @@ func (a *Adapter) findMessage(ctx context.Context, w *workspace, r *store.Reques
 	err = a.call(ctx, r.Tenant, "", func(ctx context.Context) error {
 		var err error
 		msgs, _, _, err = api.GetConversationRepliesContext(ctx, &slack.GetConversationRepliesParameters{
-			ChannelID: r.Channel, Timestamp: ts, Latest: ts, Oldest: ts, Inclusive: true, Limit: 1})
+			ChannelID: r.Channel, Timestamp: ts, Latest: ts, Oldest: ts, Inclusive: true, Limit: 2}) // the thread's first message, then ts
 		return err
 	})
 	if err != nil && err.Error() != "thread_not_found" {

@@ -279,3 +279,36 @@ func TestShortcutWithPictureCheckedAgain(t *testing.T) {
 		t.Errorf("%d downloads, want 2 (the check, then Check again)", n)
 	}
 }
+
+// TestReactionToReplyAnswersInItsThread: a reaction to a reply in a thread
+// checks the reply, and the report goes to the thread.
+func TestReactionToReplyAnswersInItsThread(t *testing.T) {
+	ck := &bottest.Checker{}
+	st := storetest.NewMemory()
+	e := start(t, setup{checker: ck, store: st})
+	e.fake.AddMessage(slacktest.Message{Channel: "C1", TS: threadTS, User: "U2", Text: "What do you think?"})
+	e.fake.AddMessage(slacktest.Message{Channel: "C1", TS: replyTS, ThreadTS: threadTS, User: "U3", Text: "Bananas are berries"})
+	id, err := e.fake.Send("events_api", slacktest.Reaction("Ev1", "C1", "U1", "mag", replyTS, "U3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitAck(t, e.fake, id)
+	waitCall(t, e.fake, func(c slacktest.Call) bool { return isFinal(c) })
+	if got := ck.Calls(); len(got) != 1 || got[0].Text != "Bananas are berries" {
+		t.Errorf("checked %+v, want the reply", got)
+	}
+	if r := e.fake.Recorded("conversations.replies"); len(r) != 1 || r[0].Form.Get("ts") != replyTS {
+		t.Errorf("conversations.replies calls %v, want one for the reply", r)
+	}
+	h, err := st.History(t.Context(), slacktest.TeamID, store.HistoryQuery{Limit: 1})
+	if err != nil || len(h) != 1 {
+		t.Fatalf("history %v, %v", h, err)
+	}
+	c, err := st.Check(t.Context(), slacktest.TeamID, h[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Thread != threadTS || c.Message != replyTS {
+		t.Errorf("check in thread %q about %q, want thread %s about the reply %s", c.Thread, c.Message, threadTS, replyTS)
+	}
+}

@@ -245,16 +245,17 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 }
 
 // minMainText is trafilatura's own MinExtractedSize: below it, in
-// runes, an extraction is taken to have missed the article.
+// runes, an extraction may have missed the article.
 const minMainText = 250
 
 // mainText extracts the main text with trafilatura favouring precision,
 // which compares its own extraction with readability's and DOM
 // Distiller's and keeps the more plausible. When that keeps less than
 // minMainText, it extracts again in trafilatura's balanced mode, whose
-// last resort (the page's paragraphs, then its body) precision mode
-// skips, and keeps the longer text. It returns nil when neither found
-// any text.
+// last resort (JSON-LD, the article element, the page's paragraphs)
+// precision mode skips, and takes that only when it is more than twice
+// as long, the rule trafilatura itself uses between candidates. It
+// returns nil when neither found any text.
 func mainText(doc *html.Node, pageURL *url.URL, date *htmldate.Result) *trafilatura.ExtractResult {
 	opts := trafilatura.Options{
 		OriginalURL:      pageURL,
@@ -267,12 +268,15 @@ func mainText(doc *html.Node, pageURL *url.URL, date *htmldate.Result) *trafilat
 	if err != nil {
 		res = nil
 	}
-	if res != nil && utf8.RuneCountInString(res.ContentText) >= minMainText {
+	kept := 0
+	if res != nil {
+		kept = utf8.RuneCountInString(res.ContentText)
+	}
+	if kept >= minMainText {
 		return res
 	}
 	opts.Focus = trafilatura.Balanced
-	more, err := trafilatura.ExtractDocument(doc, opts)
-	if err == nil && more != nil && (res == nil || len(more.ContentText) > len(res.ContentText)) {
+	if more, err := trafilatura.ExtractDocument(doc, opts); err == nil && more != nil && utf8.RuneCountInString(more.ContentText) > 2*kept {
 		return more
 	}
 	return res

@@ -97,26 +97,26 @@ func sortPages(pages []corpusPage) []corpusPage {
 // its default and favour-recall modes, for comparison.
 var corpusExtractors = []struct {
 	name string
-	run  func(body []byte, u *url.URL) (string, error)
+	run  func(body []byte, u *url.URL) (text string, dated bool, err error)
 }{
-	{"reader", func(body []byte, u *url.URL) (string, error) {
+	{"reader", func(body []byte, u *url.URL) (string, bool, error) {
 		p, err := extract(body, "html", "text/html", u)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
-		return p.Text, nil
+		return p.Text, !p.PublishedAt.IsZero(), nil
 	}},
 	{"trafilatura", plainTrafilatura(trafilatura.Balanced)},
 	{"trafilatura-recall", plainTrafilatura(trafilatura.FavorRecall)},
 }
 
-func plainTrafilatura(focus trafilatura.ExtractionFocus) func([]byte, *url.URL) (string, error) {
-	return func(body []byte, u *url.URL) (string, error) {
+func plainTrafilatura(focus trafilatura.ExtractionFocus) func([]byte, *url.URL) (string, bool, error) {
+	return func(body []byte, u *url.URL) (string, bool, error) {
 		res, err := trafilatura.Extract(bytes.NewReader(body), trafilatura.Options{OriginalURL: u, Focus: focus})
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
-		return res.ContentText, nil
+		return res.ContentText, !res.Metadata.Date.IsZero(), nil
 	}
 }
 
@@ -143,14 +143,19 @@ func TestCorpusScore(t *testing.T) {
 		}
 		texts := make([]string, len(pages))
 		var spent time.Duration
+		dated := 0
 		for i, pg := range pages {
 			u, err := url.Parse(pg.url)
 			if err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			texts[i], err = ex.run(pg.body, u)
+			var hasDate bool
+			texts[i], hasDate, err = ex.run(pg.body, u)
 			spent += time.Since(start)
+			if hasDate {
+				dated++
+			}
 			if err != nil {
 				t.Logf("%s %s: %v", ex.name, pg.key, err)
 			}
@@ -166,7 +171,7 @@ func TestCorpusScore(t *testing.T) {
 			}
 			t.Logf("%-18s %-8s %3d pages: %s", ex.name, split, n, s.String(kind))
 		}
-		t.Logf("%-18s %d pages in %s (%.0f pages/s)", ex.name, len(pages), spent.Round(time.Millisecond), float64(len(pages))/spent.Seconds())
+		t.Logf("%-18s %d pages in %s (%.0f pages/s), %d with a publication date", ex.name, len(pages), spent.Round(time.Millisecond), float64(len(pages))/spent.Seconds(), dated)
 		if ex.name == "reader" {
 			writePredictions(t, pages, texts)
 		}

@@ -46,7 +46,7 @@ type Opener func(t *testing.T, now func() time.Time) Backend
 // fresh backend with open and checks one behaviour of *store.DB. A backend
 // passes it with one line:
 //
-//	func TestConformance(t *testing.T) { storetest.Run(t, openMyBackend) }
+//	func TestConformance(t *testing.T) { Run(t, openMyBackend) }
 func Run(t *testing.T, open Opener) {
 	tests := []struct {
 		name string

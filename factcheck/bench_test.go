@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,9 @@ func BenchmarkPromptSize(b *testing.B) {
 	})
 }
 
+// notVisibleID finds the ID of the first page's answer in the transcript.
+var notVisibleID = regexp.MustCompile(`"id":"(p1\.\d+)","q":\[[\d,]*\],"s":"It is not visible|\[(p1\.\d+)\] It is not visible`)
+
 func benchPromptSize(b *testing.B, opts factcheck.Options) {
 	page := strings.Repeat("<p>The Great Wall of China is about 21,196 km long according to a 2012 survey. It is not visible from the Moon with the naked eye; astronauts in low orbit rarely see it.</p>\n", 200)
 	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -121,11 +125,16 @@ func benchPromptSize(b *testing.B, opts factcheck.Options) {
 		case 4:
 			return geminitest.Call("read_page", map[string]string{"url": pages.URL + "/q2/0"})
 		default:
+			// Cite the sentence the first read answered with, by its ID,
+			// or, when the transcript does not show it, by a quote.
+			ev := map[string]any{"source_url": pages.URL + "/q1/0", "stance": "refutes", "quote_or_summary": "It is not visible from the Moon with the naked eye"}
+			if m := notVisibleID.FindStringSubmatch(r.AllText()); m != nil {
+				ev = map[string]any{"passage": m[1] + m[2], "stance": "refutes", "summary": "Not visible from the Moon."}
+			}
 			return geminitest.Call("submit_verdict", map[string]any{"verdict": "contradicted", "confidence": "high",
 				"scores":    map[string]int{"supported": 1, "contradicted": 5, "contested": 2, "unverifiable": 1},
 				"reasoning": "The pages say the wall is not visible from the Moon with the naked eye.",
-				"evidence": []any{map[string]any{"source_url": pages.URL + "/q1/0", "supports": false,
-					"quote_or_summary": "It is not visible from the Moon with the naked eye"}}})
+				"evidence": []any{ev}})
 		}
 	})
 	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})

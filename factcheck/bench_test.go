@@ -134,7 +134,7 @@ func benchPromptSize(b *testing.B, opts factcheck.Options) {
 			return geminitest.Call("submit_verdict", map[string]any{"verdict": "contradicted", "confidence": "high",
 				"scores":    map[string]int{"supported": 1, "contradicted": 5, "contested": 2, "unverifiable": 1},
 				"reasoning": "The pages say the wall is not visible from the Moon with the naked eye.",
-				"evidence": []any{ev}})
+				"evidence":  []any{ev}})
 		}
 	})
 	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})

@@ -25,7 +25,7 @@ import (
 type evidenceArgs struct {
 	Passage string `json:"passage,omitempty" jsonschema:"description=p2.14 or a run p2.14-16"`
 	Stance  string `json:"stance,omitempty" jsonschema:"enum=supports,enum=refutes,enum=context"`
-	Summary string `json:"summary,omitempty" jsonschema:"description=Your own words"`
+	Summary string `json:"summary,omitempty"`
 
 	SourceURL      string `json:"source_url,omitempty"`
 	SourceTitle    string `json:"source_title,omitempty"`
@@ -66,7 +66,7 @@ func (s *labelScores) byLabel() map[Label]float64 {
 // its margin. A label or confidence it gives anyway is read as usual.
 type verdictArgs struct {
 	Verdict    string         `json:"verdict,omitempty" jsonschema:"enum=supported,enum=contradicted,enum=contested,enum=unverifiable"`
-	Scores     *labelScores   `json:"scores,omitempty" jsonschema:"description=Fit of each label 1 (no) to 5 (fully)"`
+	Scores     *labelScores   `json:"scores,omitempty" jsonschema:"description=1 (no) to 5 (fully)"`
 	Confidence string         `json:"confidence,omitempty" jsonschema:"enum=high,enum=medium,enum=low"`
 	Reasoning  string         `json:"reasoning" jsonschema:"description=1-3 sentences."`
 	Evidence   []evidenceArgs `json:"evidence,omitempty"`

@@ -44,7 +44,6 @@ type searchObservation struct {
 // pageObservation is a page read: its passages most relevant to the
 // questions, each with its neighbouring sentences, ID-tagged.
 type pageObservation struct {
-	ID        string `json:"id"`
 	URL       string `json:"url"`
 	Title     string `json:"title,omitempty"`
 	Published string `json:"published,omitempty"`
@@ -219,11 +218,7 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 	if strings.TrimSpace(text) == "" {
 		text = "(the page has no readable text)"
 	}
-	obs := &pageObservation{URL: u, Title: p.Title, Published: p.Published, Text: text, Excerpted: cut}
-	if d != nil {
-		obs.ID = fmt.Sprintf("p%d", d.n)
-	}
-	return obs, nil
+	return &pageObservation{URL: u, Title: p.Title, Published: p.Published, Text: text, Excerpted: cut}, nil
 }
 
 // pageTexts are the texts of a page read: its text or, for a PDF, each

@@ -27,11 +27,17 @@ func TestAnswerSurvivesInEveryScript(t *testing.T) {
 		{"Japanese", "万里の長城は宇宙から肉眼で見える", "万里の長城は宇宙から肉眼で見えますか？", "宇宙飛行士は万里の長城について何と言いましたか？",
 			"宇宙飛行士によると、万里の長城は宇宙から肉眼では見えない。", func(i int) string { return fmt.Sprintf("%d日目、公園の桜がきれいに咲いていた。", i) }},
 		{"Thai", "กำแพงเมืองจีนมองเห็นได้จากอวกาศด้วยตาเปล่า", "กำแพงเมืองจีนมองเห็นได้จากอวกาศด้วยตาเปล่าหรือไม่", "นักบินอวกาศพูดถึงกำแพงเมืองจีนว่าอย่างไร",
-			"นักบินอวกาศกล่าวว่ากำแพงเมืองจีนมองไม่เห็นจากอวกาศด้วยตาเปล่า", func(i int) string { return fmt.Sprintf("วันที่ %d ตลาดขายผักและผลไม้สดทุกเช้า", i) }},
+			"นักบินอวกาศกล่าวว่ากำแพงเมืองจีนมองไม่เห็นจากอวกาศด้วยตาเปล่า", func(i int) string {
+				return fmt.Sprintf("วันที่ %d ตลาดขายผักและผลไม้สดทุกเช้า", i)
+			}},
 		{"Arabic", "يمكن رؤية سور الصين العظيم من الفضاء بالعين المجردة", "هل يمكن رؤية سور الصين العظيم من الفضاء بالعين المجردة؟", "ماذا قال رواد الفضاء عن سور الصين العظيم؟",
-			"قال رواد الفضاء إن سور الصين العظيم لا يمكن رؤيته من الفضاء بالعين المجردة.", func(i int) string { return fmt.Sprintf("في اليوم %d افتتحت المكتبة العامة أبوابها للزوار.", i) }},
+			"قال رواد الفضاء إن سور الصين العظيم لا يمكن رؤيته من الفضاء بالعين المجردة.", func(i int) string {
+				return fmt.Sprintf("في اليوم %d افتتحت المكتبة العامة أبوابها للزوار.", i)
+			}},
 		{"Hindi", "चीन की महान दीवार अंतरिक्ष से नंगी आंखों से दिखाई देती है", "क्या चीन की महान दीवार अंतरिक्ष से नंगी आंखों से दिखाई देती है?", "अंतरिक्ष यात्रियों ने चीन की महान दीवार के बारे में क्या कहा?",
-			"अंतरिक्ष यात्रियों ने कहा कि चीन की महान दीवार अंतरिक्ष से नंगी आंखों से दिखाई नहीं देती।", func(i int) string { return fmt.Sprintf("दिन %d को बाजार में सब्जियों के दाम बढ़ गए।", i) }},
+			"अंतरिक्ष यात्रियों ने कहा कि चीन की महान दीवार अंतरिक्ष से नंगी आंखों से दिखाई नहीं देती।", func(i int) string {
+				return fmt.Sprintf("दिन %d को बाजार में सब्जियों के दाम बढ़ गए।", i)
+			}},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			var lines []string
@@ -43,7 +49,9 @@ func TestAnswerSurvivesInEveryScript(t *testing.T) {
 			}
 			const url = "https://news.example.org/wall"
 			m := &fct.Model{
-				Plan: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) { return fct.Questions(tc.q1, tc.q2), nil },
+				Plan: func(*factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
+					return fct.Questions(tc.q1, tc.q2), nil
+				},
 				Handle: func(req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
 					switch len(req.Messages) {
 					case 1:

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -40,20 +38,5 @@ func TestWriteReportSaysWhereQuotesWereFound(t *testing.T) {
 	}}}
 	var b bytes.Buffer
 	writeReport(&b, rep, "20261130T000000Z-abcd")
-	golden := filepath.Join("testdata", "report", "quote-places.golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), b.String()); diff != "" {
-		t.Errorf("report (-want +got):\n%s", diff)
-	}
+	bottest.Golden(t, filepath.Join("testdata", "report", "quote-places.golden"), b.Bytes(), *update)
 }

@@ -20,25 +20,10 @@ const (
 	// safe to show.
 	MsgInternal = "Sorry, something went wrong on factbot's side. It has been logged; please try again later."
 
-	msgCheckInternal   = "Sorry, the check failed because of an internal error. It has been logged; please try again later."
-	msgCheckTimeout    = "Sorry, the check took too long and was stopped. Try a shorter text, or try again later."
-	msgRateLimited     = "Sorry, the model or search service is rate limiting factbot right now. Try again in a few minutes."
-	msgGivenUp         = "Sorry, this check failed repeatedly and was given up. Please try again."
-	msgRecheckNotFound = "I could not find that earlier check to repeat it."
-	msgFeedbackFull    = "Thank you — this check already has all the feedback it can take from you."
-	msgClaimFailed     = "This claim could not be checked."
-	// Where a quote was found (QuoteNote).
-	msgQuoteOnPage    = "quote found on the page"
-	msgQuoteOnPDFPage = "quote found on PDF page %d"
-	msgQuoteInPDF     = "quote found in the PDF"
-	msgQuoteSnippet   = "quote found only in the search snippet"
-	msgQuoteTitle     = "quote found only in the title"
-	msgQuoteRetrieved = "quote found in the text retrieved" // a record older than places
-	msgQuoteNotFound  = "quote not found in what was read"
+	msgFeedbackFull = "Thank you — this check already has all the feedback it can take from you."
 
-	// LabelFullReport and LabelOpenHistory are the labels of the links to
-	// the web view: under a report, and under a history answer.
-	LabelFullReport  = "Full report"
+	// LabelOpenHistory is the English label of the link to the history's
+	// web page (Lang.OpenHistory in other languages).
 	LabelOpenHistory = "Open history"
 
 	msgHistoryFailed    = "Sorry, I could not load the history right now."
@@ -63,17 +48,17 @@ func UserMessage(err error) string {
 }
 
 // checkMessage is the short, honest error shown for a failed check.
-func checkMessage(err error) string {
+func (l Lang) checkMessage(err error) string {
 	if msg, ok := usererr.Message(err); ok {
 		return msg
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return msgCheckTimeout
+		return l.text(wCheckTimeout, nil)
 	}
 	if errors.Is(err, factcheck.ErrRateLimited) {
-		return msgRateLimited
+		return l.text(wCheckRateLimited, nil)
 	}
-	return msgCheckInternal
+	return l.text(wCheckInternal, nil)
 }
 
 // History limits: chat lists DefaultHistory checks unless asked for more,

@@ -9,12 +9,18 @@ type ExtractedClaim struct {
 	Span  string `json:"span"`
 	Start int    `json:"start"`
 	End   int    `json:"end"`
+	// Language is the BCP 47 tag of the claim's language, as the model
+	// named it ("" when unknown); the reasoning is written in it, and it
+	// is searched in it and in English.
+	Language string `json:"language,omitempty"`
 }
 
 // Extraction is the result of splitting an input into claims.
 type Extraction struct {
 	Claims       []ExtractedClaim `json:"claims"`
 	NotCheckable []NotCheckable   `json:"not_checkable"`
-	Usage        Usage            `json:"usage"`
-	Trace        []TraceEvent     `json:"trace,omitempty"`
+	// Language is the BCP 47 tag of the text's language ("" when unknown).
+	Language string       `json:"language,omitempty"`
+	Usage    Usage        `json:"usage"`
+	Trace    []TraceEvent `json:"trace,omitempty"`
 }

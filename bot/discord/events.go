@@ -321,6 +321,9 @@ func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
 	r.Meta[metaGuild] = i.GuildID
 	r.Meta[metaReceived] = strconv.FormatInt(a.cfg.Now().UnixMilli(), 10)
 	r.Meta[bot.MetaPerson] = user.ID
+	if i.Locale != "" { // the asker's client language: the answer's words
+		r.Meta[bot.MetaLocale] = string(i.Locale)
+	}
 	r.Key, r.Tenant, r.Platform = "discord:interaction:"+i.ID, tenant(i.GuildID, user.ID), Name
 	r.Channel, r.User = i.ChannelID, user.ID
 }

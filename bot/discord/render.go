@@ -247,7 +247,8 @@ func notChecked(m *bot.Message) string {
 var titleEscaper = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\`", `~`, `\~`, `|`, `\|`,
 	"<", "<\u200b", "](", "]\u200b(")
 
-// titleText is user, page or model text for an embed's title.
+// titleText is user, page or model text for an embed's title or a
+// field's name (which render alike).
 func titleText(s string) string { return titleEscaper.Replace(bot.InertMentions(oneLine(s))) }
 
 func firstNonEmpty(s ...string) string {
@@ -288,9 +289,9 @@ func claimEmbed(m *bot.Message, c bot.ClaimView, budget int) *discordgo.MessageE
 
 	shown, more := bot.FitEvidence(c.Evidence, evidencePerClaim)
 	for i, ev := range shown {
-		f := evidenceField(l, ev)
 		// Leave room for the "+N more sources" field.
-		if len(e.Fields) >= maxFields-1 || runes(f.Name)+runes(f.Value) > left-60 {
+		f := evidenceField(l, ev, left-60)
+		if len(e.Fields) >= maxFields-1 || f == nil {
 			more += len(shown) - i
 			break
 		}
@@ -364,7 +365,9 @@ func cutEscaped(s string, n int) string {
 	return string(t) + "…"
 }
 
-func evidenceField(l bot.Lang, ev bot.EvidenceView) *discordgo.MessageEmbedField {
+// evidenceField renders one source in at most room characters (name and
+// value), its quote cut to fit; nil if it does not fit without its quote.
+func evidenceField(l bot.Lang, ev bot.EvidenceView, room int) *discordgo.MessageEmbedField {
 	mark := "❌ " + l.Stance(ev)
 	if ev.Supports {
 		mark = "✅ " + l.Stance(ev)
@@ -375,7 +378,8 @@ func evidenceField(l bot.Lang, ev bot.EvidenceView) *discordgo.MessageEmbedField
 			title = u.Host
 		}
 	}
-	name := bot.Truncate(mark+" · "+Escape(oneLine(title)), maxFieldName)
+	name := cutEscaped(mark+" · "+titleText(title), min(maxFieldName, max(room/3, 40))) // names render like titles
+	limit := min(maxFieldValue, room-runes(name))
 	var v []string
 	if u := linkURL(ev.URL); u != "" {
 		v = append(v, "["+Escape(l.SourceLink())+"]("+u+")")
@@ -386,15 +390,16 @@ func evidenceField(l bot.Lang, ev bot.EvidenceView) *discordgo.MessageEmbedField
 	if ev.Quote != "" {
 		// Cut the quote, never the link nor where the quote was found.
 		note := " *(" + Escape(l.QuoteNote(ev)) + ")*"
-		room := maxFieldValue - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note)
-		v = append(v, "> "+bot.Truncate(Escape(oneLine(ev.Quote)), room)+note)
+		if q := limit - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note); q >= 20 {
+			v = append(v, "> "+cutEscaped(Escape(oneLine(ev.Quote)), q)+note)
+		}
 	}
 	if len(v) == 0 {
 		v = append(v, "—")
 	}
 	val := strings.Join(v, "\n")
-	if runes(val) > maxFieldValue {
-		val = bot.Truncate(val, maxFieldValue)
+	if runes(val) > limit {
+		return nil
 	}
 	return &discordgo.MessageEmbedField{Name: name, Value: val}
 }

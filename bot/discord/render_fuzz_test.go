@@ -93,7 +93,12 @@ func FuzzRenderDiscord(f *testing.F) {
 			}
 			texts = append(texts, e.Description)
 			for _, f := range e.Fields {
-				texts = append(texts, f.Name, f.Value)
+				if _, name, ok := strings.Cut(f.Name, " · "); ok {
+					if live := liveTitleMarkup(name); len(live) > 0 {
+						t.Errorf("live markup %q in field name %q", live, f.Name)
+					}
+				}
+				texts = append(texts, f.Value)
 			}
 			if e.Footer != nil {
 				texts = append(texts, e.Footer.Text)

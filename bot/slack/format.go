@@ -105,8 +105,22 @@ func section(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(s), nil
 
 func contextBlock(s string) slack.Block { return slack.NewContextBlock("", mrkdwn(s)) }
 
-// claimBlocks renders one claim, its words in l.
-func claimBlocks(l bot.Lang, i int, c bot.ClaimView) []slack.Block {
+// claimBlocks renders one claim, its words in l, in at most budget bytes
+// of text where it can: a claim's share of the message, so that a report
+// of many claims shows every one of them, each shorter.
+func claimBlocks(l bot.Lang, i int, c bot.ClaimView, budget int) []slack.Block {
+	for b := budget; ; b = b * 3 / 4 {
+		cb := sizedClaimBlocks(l, i, c, b)
+		if blocksText(cb) <= budget || b < 400 {
+			return cb
+		}
+	}
+}
+
+// sizedClaimBlocks renders one claim with its parts sized for budget.
+func sizedClaimBlocks(l bot.Lang, i int, c bot.ClaimView, budget int) []slack.Block {
+	claimMax, reasonMax := min(maxClaimText, max(budget/4, 100)), min(maxReasoning, max(budget/3, 150))
+	evMax, quoteMax := min(maxBlockText, max(budget/2, 300)), min(maxQuote, max(budget/6, 80))
 	var head string
 	if c.Label == "" {
 		head = fmt.Sprintf("%s *%s*\n%s", bot.Emoji(""), Escape(l.ClaimPending(i)), Escape(bot.Truncate(c.Claim, maxClaimText)))
@@ -116,9 +130,9 @@ func claimBlocks(l bot.Lang, i int, c bot.ClaimView) []slack.Block {
 	if s := l.Confidence(c.Confidence); s != "" {
 		head += " · " + Escape(s)
 	}
-	head += "\n>" + Escape(bot.Truncate(c.Claim, maxClaimText))
+	head += "\n>" + Escape(bot.Truncate(c.Claim, claimMax))
 	if c.Reasoning != "" {
-		head += "\n" + Escape(bot.Truncate(c.Reasoning, maxReasoning))
+		head += "\n" + Escape(bot.Truncate(c.Reasoning, reasonMax))
 	}
 	blocks := []slack.Block{section(head)}
 	if len(c.Evidence) > 0 {
@@ -126,10 +140,10 @@ func claimBlocks(l bot.Lang, i int, c bot.ClaimView) []slack.Block {
 		var lines []string
 		size := len(l.MoreSources(len(c.Evidence))) // room kept for it
 		for i, e := range shown {
-			line := evidenceLine(l, e)
+			line := evidenceLine(l, e, quoteMax)
 			// A source that does not fit whole is counted, not cut, so
 			// that where its quote was found is never cut off.
-			if i > 0 && size+len(line)+1 > maxBlockText {
+			if i > 0 && size+len(line)+1 > evMax {
 				more += len(shown) - i
 				break
 			}
@@ -159,14 +173,14 @@ func claimBlocks(l bot.Lang, i int, c bot.ClaimView) []slack.Block {
 
 // evidenceLine renders one source: its link, stance, publisher and
 // rating, and its quote with where the quote was found.
-func evidenceLine(l bot.Lang, e bot.EvidenceView) string {
+func evidenceLine(l bot.Lang, e bot.EvidenceView, quoteMax int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), Escape(l.Stance(e)))
 	if e.Publisher != "" || e.Rating != "" {
 		fmt.Fprintf(&b, " (%s)", cut(Escape(bot.Truncate(strings.TrimSpace(e.Publisher+" "+e.Rating), 100)), 200))
 	}
 	if e.Quote != "" {
-		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), maxQuote)), maxQuoteBytes))
+		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), quoteMax)), maxQuoteBytes))
 		if n := l.QuoteNote(e); n != "" {
 			b.WriteString(" _(" + Escape(n) + ")_")
 		}
@@ -215,7 +229,8 @@ func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
 	tail := notCheckedBlocks(m)
 	used := blocksText(blocks) + blocksText(tail)
 	for i, c := range m.Claims {
-		cb := claimBlocks(m.Lang, i, c)
+		budget := (maxTotalText - used - reserveText) / (len(m.Claims) - i)
+		cb := claimBlocks(m.Lang, i, c, budget)
 		if i > 0 {
 			cb = append([]slack.Block{slack.NewDividerBlock()}, cb...)
 		}

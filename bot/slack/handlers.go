@@ -109,6 +109,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if thread == "" {
 		thread = m.TimeStamp
 	}
+	setAsker := a.lookupAsker(ctx, w, m.User)
 	r := &store.Request{
 		Key: "slack:event:" + cb.EventID, Tenant: team, Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
@@ -118,6 +119,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 		Visibility: a.visibility(ctx, w, m.Channel, store.VisibilityUnknown),
 		Meta:       a.meta(enterprise, team, m.User),
 	}
+	setAsker(r)
 	_, err = a.core.Submit(ctx, r)
 	return err
 }
@@ -173,6 +175,7 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	case "history":
 		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest), nil
 	}
+	setAsker := a.lookupAsker(ctx, w, c.UserID)
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
 		Platform: Name, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
@@ -185,6 +188,7 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	if c.ResponseURL != "" {
 		r.Meta[metaResponseURL] = c.ResponseURL
 	}
+	setAsker(r)
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
 		return nil, err
@@ -237,6 +241,7 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			return nil, nil
 		}
 		thread := firstNonEmpty(cb.Message.ThreadTimestamp, cb.Message.Timestamp, cb.MessageTs)
+		setAsker := a.lookupAsker(ctx, w, cb.User.ID)
 		r := &store.Request{
 			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: Name, Kind: bot.KindShortcut,
 			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserOf(w)),
@@ -246,6 +251,7 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		if cb.ResponseURL != "" {
 			r.Meta[metaResponseURL] = cb.ResponseURL
 		}
+		setAsker(r)
 		_, err := a.core.Submit(ctx, r)
 		return nil, err
 	case slack.InteractionTypeBlockActions:
@@ -282,7 +288,9 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 	case bot.ActionRecheck:
 		r.Kind = bot.KindRecheck
 		r.Meta[bot.MetaCheckID] = act.Value
+		setAsker := a.lookupAsker(ctx, w, cb.User.ID)
 		r.Visibility = a.visibility(ctx, w, channel, buttonVisibility(cb, channel))
+		setAsker(r)
 		_, err := a.core.Submit(ctx, r)
 		return err
 	case bot.ActionReport, actionOpenHistory:

@@ -220,7 +220,9 @@ func MixedReport(in factcheck.Input, language string, labels ...factcheck.Label)
 // quotes, a notice, parts not checked, who asked, a link to the full
 // report): for the adapters' tests of their platform's size limits.
 func LongMessage(n int) *bot.Message {
-	long := func(word string, runes int) string { return strings.TrimSpace(strings.Repeat(word+" ", runes/(len(word)+1))) }
+	long := func(word string, runes int) string {
+		return strings.TrimSpace(strings.Repeat(word+" ", runes/(len(word)+1)))
+	}
 	m := &bot.Message{Final: true, Title: fmt.Sprintf("Fact-check: %d claims", n), Notice: long("notice", 600),
 		CheckID: "20261129T120000Z-abcd", AskedBy: &bot.Asker{ID: "300000000000000003", Name: long("Ana", 100)},
 		Summary: fmt.Sprintf("%d claims: %d supported, %d contradicted", n, (n+1)/2, n/2)}

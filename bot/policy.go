@@ -33,7 +33,6 @@ const (
 	// The refusals of the limits (see limits.go): count, window, next time.
 	msgUserLimit     = "You have reached the limit of %d checks per %s. Try again after %s UTC."
 	msgTenantLimit   = "Sorry, this workspace or server has reached its limit of %d checks per %s, for everyone together. Try again after %s UTC."
-	msgBusy          = "Sorry, factbot has too many checks waiting right now. Please try again in a few minutes."
 	msgFeedbackLimit = "Thank you, but you have sent a lot of feedback lately, so this one was not recorded. Please try again later."
 )
 

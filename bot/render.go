@@ -311,6 +311,23 @@ func (l Lang) NotCheckableHeading() string { return l.text(wNotCheckable, nil) }
 // CheckRef names a saved check, e.g. "Check 2026-…".
 func (l Lang) CheckRef(id string) string { return l.text(wCheckRef, map[string]any{"ID": id}) }
 
+// AckPrivate, AckChannel and AckReply acknowledge a command: the report
+// will be seen by the asker alone, in the channel, or as a reply to the
+// message checked.
+func (l Lang) AckPrivate() string { return l.text(wAckPrivate, nil) }
+
+// AckChannel: see AckPrivate.
+func (l Lang) AckChannel() string { return l.text(wAckChannel, nil) }
+
+// AckReply: see AckPrivate.
+func (l Lang) AckReply() string { return l.text(wAckReply, nil) }
+
+// WrongVerdict is the "Wrong verdict?" form: its title, question and
+// example answer.
+func (l Lang) WrongVerdict() (title, question, example string) {
+	return l.text(wButtonWrong, nil), l.text(wFeedbackQuestion, nil), l.text(wFeedbackExample, nil)
+}
+
 // OpenHistory is the label of the link to the history's web page.
 func (l Lang) OpenHistory() string { return l.text(wButtonOpenHistory, nil) }
 

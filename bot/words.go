@@ -76,6 +76,14 @@ var (
 	wCheckRateLimited = &i18n.Message{ID: "CheckRateLimited", Other: "Sorry, the model or search service is rate limiting factbot right now. Try again in a few minutes."}
 	wCheckGivenUp     = &i18n.Message{ID: "CheckGivenUp", Other: "Sorry, this check failed repeatedly and was given up. Please try again."}
 	wRecheckNotFound  = &i18n.Message{ID: "RecheckNotFound", Other: "I could not find that earlier check to repeat it."}
+	wBusy             = &i18n.Message{ID: "Busy", Other: "Sorry, factbot has too many checks waiting right now. Please try again in a few minutes."}
+
+	// The notes that acknowledge a command, and the feedback form.
+	wAckPrivate       = &i18n.Message{ID: "AckPrivate", Other: "Checking… only you will see the report."}
+	wAckChannel       = &i18n.Message{ID: "AckChannel", Other: "Checking… the report will appear in this channel."}
+	wAckReply         = &i18n.Message{ID: "AckReply", Other: "Checking that message… the report will appear as a reply to it."}
+	wFeedbackQuestion = &i18n.Message{ID: "FeedbackQuestion", Other: "What is wrong? (optional)"}
+	wFeedbackExample  = &i18n.Message{ID: "FeedbackExample", Other: "e.g. the second source says the opposite"}
 )
 
 // words is every message of the catalogs.
@@ -89,5 +97,6 @@ var words = []*i18n.Message{
 	wSummary, wCountSupported, wCountContradicted, wCountContested, wCountUnverifiable, wListSeparator,
 	wAskedBy, wNotCheckable, wCheckRef,
 	wButtonRecheck, wButtonWrong, wButtonFullReport, wButtonOpenHistory,
-	wCheckInternal, wCheckTimeout, wCheckRateLimited, wCheckGivenUp, wRecheckNotFound,
+	wCheckInternal, wCheckTimeout, wCheckRateLimited, wCheckGivenUp, wRecheckNotFound, wBusy,
+	wAckPrivate, wAckChannel, wAckReply, wFeedbackQuestion, wFeedbackExample,
 }

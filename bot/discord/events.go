@@ -195,7 +195,7 @@ func (a *Adapter) component(ctx context.Context, i *discordgo.Interaction, respo
 			Private: i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0}
 		return a.submitInteraction(ctx, i, r, respond)
 	case bot.ActionWrong:
-		respond(feedbackModal(checkID))
+		respond(feedbackModal(checkID, bot.LangFor(string(i.Locale))))
 		return "feedback form"
 	}
 	return "ignored"
@@ -230,15 +230,17 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 	return "feedback"
 }
 
-func feedbackModal(checkID string) *discordgo.InteractionResponse {
+// feedbackModal is the "Wrong verdict?" form, in the clicker's language.
+func feedbackModal(checkID string, l bot.Lang) *discordgo.InteractionResponse {
+	title, question, example := l.WrongVerdict()
 	return &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal,
 		Data: &discordgo.InteractionResponseData{
 			CustomID: bot.ActionWrong + ":" + safeID(checkID),
-			Title:    "Wrong verdict?",
+			Title:    bot.Truncate(title, 45),
 			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.TextInput{CustomID: "note", Label: "What is wrong? (optional)", Style: discordgo.TextInputParagraph,
-					Required: false, MaxLength: 1000, Placeholder: "e.g. the second source says the opposite"},
+				discordgo.TextInput{CustomID: "note", Label: bot.Truncate(question, 45), Style: discordgo.TextInputParagraph,
+					Required: false, MaxLength: 1000, Placeholder: bot.Truncate(example, 100)},
 			}}},
 		},
 	}
@@ -334,7 +336,7 @@ func acknowledgement(r *store.Request) *discordgo.InteractionResponse {
 		return &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{
-				Content: "Checking that message… the report will appear as a reply to it.",
+				Content: bot.RequestLang(r, "", r.Text).AckReply(),
 				Flags:   discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
 			},
 		}

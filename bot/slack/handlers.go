@@ -195,10 +195,11 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	}
 	switch res.Status {
 	case bot.Accepted:
+		l := bot.RequestLang(r, "", r.Text)
 		if r.Private {
-			return ephemeral("Checking… only you will see the report."), nil
+			return ephemeral(l.AckPrivate()), nil
 		}
-		return ephemeral("Checking… the report will appear in this channel."), nil
+		return ephemeral(l.AckChannel()), nil
 	}
 	return nil, nil // duplicates: nothing; refusals: the core notifies
 }

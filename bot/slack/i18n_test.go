@@ -18,16 +18,16 @@ func TestReportInTheAskersLanguage(t *testing.T) {
 	for _, tc := range []struct {
 		name, locale, claims string
 		want                 []string
-		summary              string
+		summary, ack         string
 	}{
 		{"Spanish locale", "es-ES", "en", []string{"*Verificación: 3 afirmaciones*", "Lo pidió Ana", "*Desmentida* · confianza alta",
 			"_desmiente_", "cita encontrada en la página", "*No comprobado*", "“What a view!” — an exclamation",
 			"Verificación 20", `"Comprobar de nuevo"`, `"¿Veredicto erróneo?"`},
-			"3 afirmaciones: 1 respaldada, 1 desmentida, 1 discutida"},
+			"3 afirmaciones: 1 respaldada, 1 desmentida, 1 discutida", "Comprobando… el informe aparecerá en este canal."},
 		{"no catalog for the locale: the claims' language", "ko-KR", "ar", []string{"بطلب من Ana", "مُفنَّد", `"تحقق مجددًا"`},
-			"3 ادعاءات: مؤكَّد: 1، مُفنَّد: 1، موضع خلاف: 1"},
+			"3 ادعاءات: مؤكَّد: 1، مُفنَّد: 1، موضع خلاف: 1", "Checking… the report will appear in this channel."}, // the ack comes before the claims' language is known
 		{"English", "en-US", "es", []string{"*Fact-check: 3 claims*", "Asked by Ana", "*Not checked*", `"Check again"`},
-			"3 claims: 1 supported, 1 contradicted, 1 contested"},
+			"3 claims: 1 supported, 1 contradicted, 1 contested", "Checking… the report will appear in this channel."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := slacktest.NewServer()
@@ -37,7 +37,9 @@ func TestReportInTheAskersLanguage(t *testing.T) {
 				return bottest.MixedReport(in, tc.claims, factcheck.Supported, factcheck.Contradicted, factcheck.Contested), nil
 			}}})
 			id, _ := f.Send("slash_commands", slacktest.Command("trigL", "C2", "U7", "One\nTwo\nThree", f.ResponseURL("rL")))
-			waitAck(t, f, id)
+			if ack := waitAck(t, f, id); !strings.Contains(string(ack.Payload), tc.ack) {
+				t.Errorf("acknowledgement %s, want %q", ack.Payload, tc.ack)
+			}
 			final := waitCall(t, f, func(c slacktest.Call) bool { return c.Method == "chat.update" && isFinal(c) })
 			for _, w := range tc.want {
 				if !strings.Contains(final.Text(), w) {

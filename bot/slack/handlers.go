@@ -188,6 +188,9 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	if c.ResponseURL != "" {
 		r.Meta[metaResponseURL] = c.ResponseURL
 	}
+	if c.UserName != "" { // users.info's display name replaces it when it has one
+		r.Meta[bot.MetaUserName] = c.UserName
+	}
 	setAsker(r)
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
@@ -251,6 +254,9 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		}
 		if cb.ResponseURL != "" {
 			r.Meta[metaResponseURL] = cb.ResponseURL
+		}
+		if cb.User.Name != "" { // users.info's display name replaces it when it has one
+			r.Meta[bot.MetaUserName] = cb.User.Name
 		}
 		setAsker(r)
 		_, err := a.core.Submit(ctx, r)

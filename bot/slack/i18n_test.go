@@ -56,3 +56,22 @@ func TestReportInTheAskersLanguage(t *testing.T) {
 		})
 	}
 }
+
+// Without users.info (a missing scope; here a rate limit), a command's
+// report says who asked with the name the payload gave, in English.
+func TestAskedByWithoutUsersInfo(t *testing.T) {
+	f := slacktest.NewServer()
+	t.Cleanup(f.Close)
+	f.RateLimit("users.info", "30")
+	start(t, setup{fake: f})
+	cmd := slacktest.Command("trigN", "C2", "U8", "Snow is white", f.ResponseURL("rN"))
+	cmd["user_name"] = "bob"
+	id, _ := f.Send("slash_commands", cmd)
+	waitAck(t, f, id)
+	final := waitCall(t, f, func(c slacktest.Call) bool { return c.Method == "chat.update" && isFinal(c) })
+	for _, want := range []string{"Asked by bob", "*Fact-check: 1 claim*"} {
+		if !strings.Contains(final.Text(), want) {
+			t.Errorf("report lacks %q:\n%s", want, final.Text())
+		}
+	}
+}

@@ -17,6 +17,11 @@ import (
 // tag such as "es-ES"; absent when the platform did not say.
 const MetaLocale = "locale"
 
+// MetaUserName is the Request.Meta key of the asker's name as the
+// platform shows it, when the adapter knows it ("Asked by" under a report
+// in a channel).
+const MetaUserName = "user_name"
+
 // catalogs are the translations of words (words.go), one file per
 // language, named by its BCP 47 tag.
 //

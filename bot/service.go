@@ -775,10 +775,6 @@ func (s *Service) report(r *store.Request, rep *factcheck.Report, checkID string
 	return m
 }
 
-// MetaUserName is the Request.Meta key of the asker's name as the
-// platform shows it, when the adapter knows it.
-const MetaUserName = "user_name"
-
 // asker is who asked r, for a report everyone in a channel sees; nil for a
 // report only the asker sees (private, or in a direct message) and for the
 // answer to a mention, which replies to the asker's own message.

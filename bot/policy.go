@@ -110,6 +110,9 @@ type History struct {
 	// asking in the channel may see it ("Open history"); "" when the web
 	// view is off.
 	URL string
+	// Lang is the language of the answer's words; adapters set it from the
+	// viewer's locale (the zero Lang is English).
+	Lang Lang
 }
 
 // Audience is who sees checks in chat: the person, asking in channel. It

@@ -328,6 +328,45 @@ func (l Lang) WrongVerdict() (title, question, example string) {
 	return l.text(wButtonWrong, nil), l.text(wFeedbackQuestion, nil), l.text(wFeedbackExample, nil)
 }
 
+// Where a history lists the checks of (HistoryTitle, HistoryEmpty).
+const (
+	WhereWorkspace = "workspace" // a Slack workspace
+	WhereServer    = "server"    // a Discord server
+	WhereDMs       = "dms"       // the direct messages with the bot
+)
+
+func (l Lang) where(w string) string {
+	switch w {
+	case WhereServer:
+		return l.text(wWhereServer, nil)
+	case WhereDMs:
+		return l.text(wWhereDMs, nil)
+	}
+	return l.text(wWhereWorkspace, nil)
+}
+
+// HistoryTitle heads a history answer of the checks in where
+// (WhereWorkspace…): the viewer's own when h.Mine, of h.Verdict if set.
+func (l Lang) HistoryTitle(h *History, where string) string {
+	m := wHistoryLatest
+	if h.Mine {
+		m = wHistoryYours
+	}
+	t := l.text(m, map[string]any{"Where": l.where(where)})
+	if h.Verdict != "" {
+		t += " (" + l.Label(h.Verdict) + ")"
+	}
+	return t
+}
+
+// HistoryEmpty answers a history with no checks in where.
+func (l Lang) HistoryEmpty(where string) string {
+	return l.text(wHistoryEmpty, map[string]any{"Where": l.where(where)})
+}
+
+// HistoryCached marks a cached check in a history.
+func (l Lang) HistoryCached() string { return l.text(wHistoryCached, nil) }
+
 // OpenHistory is the label of the link to the history's web page.
 func (l Lang) OpenHistory() string { return l.text(wButtonOpenHistory, nil) }
 

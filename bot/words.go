@@ -84,6 +84,15 @@ var (
 	wAckReply         = &i18n.Message{ID: "AckReply", Other: "Checking that message… the report will appear as a reply to it."}
 	wFeedbackQuestion = &i18n.Message{ID: "FeedbackQuestion", Other: "What is wrong? (optional)"}
 	wFeedbackExample  = &i18n.Message{ID: "FeedbackExample", Other: "e.g. the second source says the opposite"}
+
+	// History answers (HistoryTitle, HistoryEmpty); Where names the tenant.
+	wHistoryLatest  = &i18n.Message{ID: "HistoryLatest", Other: "Latest checks in {{.Where}}"}
+	wHistoryYours   = &i18n.Message{ID: "HistoryYours", Other: "Your latest checks in {{.Where}}"}
+	wHistoryEmpty   = &i18n.Message{ID: "HistoryEmpty", Other: "No checks yet in {{.Where}}."}
+	wHistoryCached  = &i18n.Message{ID: "HistoryCached", Other: "(cached)"}
+	wWhereWorkspace = &i18n.Message{ID: "WhereWorkspace", Other: "this workspace"}
+	wWhereServer    = &i18n.Message{ID: "WhereServer", Other: "this server"}
+	wWhereDMs       = &i18n.Message{ID: "WhereDMs", Other: "our direct messages"}
 )
 
 // words is every message of the catalogs.
@@ -99,4 +108,5 @@ var words = []*i18n.Message{
 	wButtonRecheck, wButtonWrong, wButtonFullReport, wButtonOpenHistory,
 	wCheckInternal, wCheckTimeout, wCheckRateLimited, wCheckGivenUp, wRecheckNotFound, wBusy,
 	wAckPrivate, wAckChannel, wAckReply, wFeedbackQuestion, wFeedbackExample,
+	wHistoryLatest, wHistoryYours, wHistoryEmpty, wHistoryCached, wWhereWorkspace, wWhereServer, wWhereDMs,
 }

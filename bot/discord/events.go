@@ -419,10 +419,11 @@ func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d disco
 		a.respondEphemeral(respond, bot.UserMessage(err))
 		return "history refused"
 	}
-	where := "this server"
+	where := bot.WhereServer
 	if i.GuildID == "" {
-		where = "our direct messages"
+		where = bot.WhereDMs
 	}
+	h.Lang = bot.LangFor(string(i.Locale))
 	rm := renderHistory(h, where)
 	respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,

@@ -408,31 +408,25 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // renderHistory renders /factcheck-history's answer, with an "Open
 // history" link button when the web view is on; where names the tenant
-// ("this server", "our direct messages").
+// (bot.WhereServer, bot.WhereDMs).
 func renderHistory(h *bot.History, where string) *rendered {
 	r := historyLines(h, where)
-	if b, ok := linkButton(bot.LabelOpenHistory, h.URL); ok {
+	if b, ok := linkButton(h.Lang.OpenHistory(), h.URL); ok {
 		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{b}}}
 	}
 	return r
 }
 
 func historyLines(h *bot.History, where string) *rendered {
-	title := "Latest checks in " + where
-	if h.Mine {
-		title = "Your latest checks in " + where
-	}
-	if h.Verdict != "" {
-		title += " (" + bot.LabelText(h.Verdict) + ")"
-	}
+	title := titleText(h.Lang.HistoryTitle(h, where))
 	if len(h.Lines) == 0 {
-		return &rendered{Content: "No checks yet. Mention me with a claim or use `/factcheck`."}
+		return &rendered{Content: Escape(h.Lang.HistoryEmpty(where))}
 	}
 	var b strings.Builder
 	for _, l := range h.Lines {
 		line := fmt.Sprintf("`%s` %s %s %s", safeID(l.ID), l.When.UTC().Format("2006-01-02 15:04"), l.Verdicts, Escape(l.Text))
 		if l.Cached {
-			line += " *(cached)*"
+			line += " *" + Escape(h.Lang.HistoryCached()) + "*"
 		}
 		if runes(b.String())+runes(line)+1 > maxDescription {
 			break

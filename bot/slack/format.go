@@ -298,7 +298,7 @@ func actionsBlock(actions []bot.Action) slack.Block {
 func historyReply(h *bot.History) map[string]any {
 	text := renderHistory(h)
 	p := ephemeral(text)
-	if btn := linkButton(actionOpenHistory, bot.LabelOpenHistory, h.URL); btn != nil {
+	if btn := linkButton(actionOpenHistory, h.Lang.OpenHistory(), h.URL); btn != nil {
 		p["blocks"] = []slack.Block{section(text), slack.NewActionBlock("factbot_history_actions", btn)}
 	}
 	return p
@@ -307,17 +307,10 @@ func historyReply(h *bot.History) map[string]any {
 // renderHistory renders a history answer as mrkdwn.
 func renderHistory(h *bot.History) string {
 	if len(h.Lines) == 0 {
-		return "No checks yet in this workspace."
+		return Escape(h.Lang.HistoryEmpty(bot.WhereWorkspace))
 	}
 	var b strings.Builder
-	b.WriteString("*Latest checks in this workspace")
-	if h.Mine {
-		b.WriteString(", yours")
-	}
-	if h.Verdict != "" {
-		b.WriteString(" (" + bot.LabelText(h.Verdict) + ")")
-	}
-	b.WriteString("*\n")
+	b.WriteString("*" + Escape(h.Lang.HistoryTitle(h, bot.WhereWorkspace)) + "*\n")
 	for _, l := range h.Lines {
 		v := l.Verdicts
 		if v == "" {

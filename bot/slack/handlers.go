@@ -173,7 +173,9 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	case "", "help":
 		return ephemeral(a.help()), nil
 	case "history":
-		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest), nil
+		r := &store.Request{}
+		a.lookupAsker(ctx, w, c.UserID)(r)
+		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest, bot.RequestLang(r, "", "")), nil
 	}
 	setAsker := a.lookupAsker(ctx, w, c.UserID)
 	r := &store.Request{
@@ -220,7 +222,7 @@ func (a *Adapter) help() string {
 
 // history is the ephemeral answer to "history": the lines, and an "Open
 // history" link when the web view is on.
-func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string) map[string]any {
+func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string, l bot.Lang) map[string]any {
 	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
 		return ephemeral(bot.UserMessage(err))
@@ -229,6 +231,7 @@ func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args str
 	if err != nil {
 		return ephemeral(bot.UserMessage(err))
 	}
+	h.Lang = l
 	return historyReply(h)
 }
 

@@ -75,3 +75,15 @@ func TestAskedByWithoutUsersInfo(t *testing.T) {
 		}
 	}
 }
+
+// History answers in the viewer's Slack locale.
+func TestHistoryInTheViewersLanguage(t *testing.T) {
+	f := slacktest.NewServer()
+	t.Cleanup(f.Close)
+	f.SetUser("U9", slacktest.User{Locale: "pt-BR"})
+	start(t, setup{fake: f})
+	id, _ := f.Send("slash_commands", slacktest.Command("trigH1", "C1", "U9", "history mine", f.ResponseURL("h1")))
+	if ack := waitAck(t, f, id); !strings.Contains(string(ack.Payload), "Ainda não há checagens neste espaço de trabalho.") {
+		t.Errorf("history of no checks = %s, want it in Portuguese", ack.Payload)
+	}
+}

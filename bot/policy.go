@@ -21,6 +21,12 @@ const (
 	MsgInternal = "Sorry, something went wrong on factbot's side. It has been logged; please try again later."
 
 	msgFeedbackFull = "Thank you — this check already has all the feedback it can take from you."
+	// Reading the message asked about and its attachments (attachments.go).
+	msgMessageUnreadable = "I could not read that message: it may have been deleted, or I cannot see its channel."
+	msgAttachmentType    = "%s was not read: only PNG, JPEG, WebP and GIF pictures and PDFs are."
+	msgAttachmentSize    = "%s was not read: it is over %d MB."
+	msgAttachmentCount   = "%s was not read: at most %d attachments are read per message."
+	msgAttachmentFailed  = "%s could not be downloaded."
 
 	// LabelOpenHistory is the English label of the link to the history's
 	// web page (Lang.OpenHistory in other languages).

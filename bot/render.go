@@ -408,6 +408,9 @@ func (l Lang) ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 	if v.Error != "" {
 		c.Error = l.text(wClaimFailed, nil)
 	}
+	if v.Picture > 0 { // marked in the claim's line, which every renderer shows
+		c.Claim += " " + l.text(wFromPicture, map[string]any{"N": v.Picture})
+	}
 	if !c.Label.Valid() {
 		c.Label = factcheck.Unverifiable
 	}

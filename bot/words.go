@@ -52,6 +52,7 @@ var (
 	wTitleFailed    = &i18n.Message{ID: "TitleFailed", Other: "Fact-check failed"}
 	wClaimPending   = &i18n.Message{ID: "ClaimPending", Other: "Claim {{.N}} — checking…"}
 	wClaimFailed    = &i18n.Message{ID: "ClaimFailed", Other: "This claim could not be checked."}
+	wFromPicture    = &i18n.Message{ID: "FromPicture", Other: "(read from picture {{.N}})"}
 
 	// The notification text of a report of several claims (Summary).
 	wSummary           = &i18n.Message{ID: "Summary", One: "{{.Count}} claim: {{.Counts}}", Other: "{{.Count}} claims: {{.Counts}}"}
@@ -102,7 +103,7 @@ var words = []*i18n.Message{
 	wQuoteOnPage, wQuoteOnPDFPage, wQuoteInPDF, wQuoteSnippet, wQuoteTitle, wQuoteRetrieved, wQuoteNotFound,
 	wCachedOn, wStoppedSteps, wStoppedSearches, wStoppedReads, wStoppedTokens, wStoppedTime, wStoppedOther,
 	wMoreSources, wMoreClaims, wMoreClaimsInReport, wSourcesInReport, wSourcesNotShown, wSourceLink,
-	wTitleClaims, wTitleNoClaims, wNoticeNoClaims, wTitleChecking, wTitleProgress, wTitleFailed, wClaimPending, wClaimFailed,
+	wTitleClaims, wTitleNoClaims, wNoticeNoClaims, wTitleChecking, wTitleProgress, wTitleFailed, wClaimPending, wClaimFailed, wFromPicture,
 	wSummary, wCountSupported, wCountContradicted, wCountContested, wCountUnverifiable, wListSeparator,
 	wAskedBy, wNotCheckable, wCheckRef,
 	wButtonRecheck, wButtonWrong, wButtonFullReport, wButtonOpenHistory,

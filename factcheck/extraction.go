@@ -13,6 +13,9 @@ type ExtractedClaim struct {
 	// named it ("" when unknown); the reasoning is written in it, and it
 	// is searched in it and in English.
 	Language string `json:"language,omitempty"`
+	// Picture is the number (from 1) of the picture the claim was read
+	// from, 0 for the text.
+	Picture int `json:"picture,omitempty"`
 }
 
 // Extraction is the result of splitting an input into claims.

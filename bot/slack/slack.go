@@ -53,6 +53,10 @@ type API interface {
 	// GetUserInfoContext (users.info, with include_locale) tells who asks:
 	// their locale and name (people.go).
 	GetUserInfoContext(ctx context.Context, user string, options ...slack.GetUserInfoOption) (*slack.User, error)
+	// conversations.history and conversations.replies read the message a
+	// request is about (messages.go).
+	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationRepliesContext(ctx context.Context, params *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
 }
 
 // Config configures the adapter. BotToken, or ClientID with ClientSecret,
@@ -100,6 +104,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Command is the slash command's name (default "/factcheck").
 	Command string
+	// Reactions are the reaction names that ask for a check of the
+	// message they are added to (FACTBOT_REACTION; DefaultReactions in
+	// the configuration); none turns reactions off.
+	Reactions []string
 }
 
 // Adapter is the Slack platform: a bot.Platform and the event handlers.

@@ -598,13 +598,14 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	}
 	s.metrics.InFlight.Inc()
 	defer s.metrics.InFlight.Dec()
-	j := &job{s: s, ctx: ctx, p: p, r: r, log: s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform)}
+	j := &job{s: s, ctx: ctx, p: p, r: r, log: s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform),
+		lang: RequestLang(r, "", r.Text)}
 	if !j.begin() {
 		return
 	}
 	if r.Attempts > s.opts.MaxAttempts {
 		j.log.Error("giving up after repeated attempts", "attempts", r.Attempts)
-		j.answer(RenderError(msgGivenUp))
+		j.answer(j.lang.RenderError(j.lang.text(wCheckGivenUp, nil)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
@@ -626,7 +627,7 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 			return
 		}
 		j.log.Warn("read the message asked about", "err", err)
-		j.answer(RenderError(readMessage(err)))
+		j.answer(j.lang.RenderError(readMessage(err)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
@@ -639,7 +640,7 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
 		j.log.Error("check failed", "err", err)
 		j.keepCacheRefs()
-		j.answer(RenderError(checkMessage(err)))
+		j.answer(j.lang.RenderError(j.lang.checkMessage(err)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
@@ -658,6 +659,7 @@ type job struct {
 	r      *store.Request
 	log    *slog.Logger
 	reply  string               // the handle of the answer posted so far
+	lang   Lang                 // of the answer until the report's is known
 	caches *store.CacheRecorder // what the check read or wrote in the caches
 }
 
@@ -687,7 +689,7 @@ func (j *job) begin() bool {
 		return true
 	}
 	cctx, cancel := j.call()
-	reply, err := j.p.Post(cctx, r, RenderPlaceholder())
+	reply, err := j.p.Post(cctx, r, j.lang.RenderPlaceholder())
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -719,7 +721,7 @@ func (j *job) text() (string, bool) {
 			return "", false
 		}
 		j.log.Warn("recheck: load check", "check", r.Meta[MetaCheckID], "err", err)
-		j.answer(RenderError(msgRecheckNotFound))
+		j.answer(j.lang.RenderError(j.lang.text(wRecheckNotFound, nil)))
 		j.finish(store.RequestFailed, "")
 		return "", false
 	}
@@ -732,7 +734,7 @@ func (j *job) text() (string, bool) {
 // check runs the engine on text and files, showing its progress.
 func (j *job) check(text string, files []factcheck.File) (*factcheck.Report, error) {
 	r := j.r
-	prog := j.s.startProgress(j.ctx, j.p, r, j.reply)
+	prog := j.s.startProgress(j.ctx, j.p, r, j.reply, text)
 	cctx, cancel := context.WithTimeout(j.ctx, j.s.opts.CheckTimeout)
 	// Every cache entry the check reads or writes is recorded with it, so
 	// that forgetting the asker forgets what their request caused.
@@ -780,14 +782,26 @@ func (j *job) deliver(text string, rep *factcheck.Report) {
 // the asker sees it in its channel. A check that could not be saved has no
 // page, so no link.
 func (s *Service) report(r *store.Request, rep *factcheck.Report, checkID string) *Message {
-	m := RenderReport(rep, checkID)
+	l := RequestLang(r, rep.Language, rep.Input)
+	m := l.RenderReport(rep, checkID)
+	m.AskedBy = asker(r)
 	if checkID == "" || s.opts.Links == nil {
 		return m
 	}
 	if u := s.opts.Links.CheckURL(r.Tenant, r.User, checkID); u != "" {
-		m.Actions = append([]Action{ReportLink(u)}, m.Actions...)
+		m.Actions = append([]Action{l.ReportLink(u)}, m.Actions...)
 	}
 	return m
+}
+
+// asker is who asked r, for a report everyone in a channel sees; nil for a
+// report only the asker sees (private, or in a direct message) and for the
+// answer to a mention, which replies to the asker's own message.
+func asker(r *store.Request) *Asker {
+	if r.Private || r.User == "" || r.Visibility == store.VisibilityDM || r.Kind == KindMention {
+		return nil
+	}
+	return &Asker{ID: r.User, Name: r.Meta[MetaUserName]}
 }
 
 // keepCacheRefs records on a failed request the cache entries its check
@@ -872,16 +886,20 @@ type progress struct {
 	mu       sync.Mutex
 	claims   []factcheck.ExtractedClaim
 	verdicts map[int]*factcheck.Verdict
+	lang     Lang // the request's, then the claims'
 	dirty    chan struct{}
 	cancel   context.CancelFunc
 	done     chan struct{}
 	wait     time.Duration // how long stop waits for an update in flight
+	langOf   func(claims string) Lang
 }
 
-func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Request, reply string) *progress {
+func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Request, reply, text string) *progress {
 	ctx, cancel := context.WithCancel(ctx)
 	pr := &progress{verdicts: map[int]*factcheck.Verdict{}, dirty: make(chan struct{}, 1),
+		lang:   RequestLang(r, "", text),
 		cancel: cancel, done: make(chan struct{}), wait: s.opts.ProgressTimeout}
+	pr.langOf = func(claims string) Lang { return RequestLang(r, claims, text) }
 	if reply == "" {
 		close(pr.done)
 		return pr
@@ -895,7 +913,7 @@ func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Reques
 			case <-pr.dirty:
 			}
 			pr.mu.Lock()
-			m := RenderProgress(pr.claims, pr.verdicts)
+			m := pr.lang.RenderProgress(pr.claims, pr.verdicts)
 			pr.mu.Unlock()
 			uctx, ucancel := context.WithTimeout(ctx, s.opts.ProgressTimeout)
 			err := p.Update(uctx, r, reply, m)
@@ -913,6 +931,9 @@ func (pr *progress) event(e factcheck.Event) {
 	switch e.Kind {
 	case factcheck.EventClaims:
 		pr.claims = append([]factcheck.ExtractedClaim(nil), e.Claims...)
+		if len(e.Claims) > 0 {
+			pr.lang = pr.langOf(e.Claims[0].Language)
+		}
 	case factcheck.EventVerdict:
 		if e.Verdict != nil && e.Claim >= 0 {
 			v := *e.Verdict // a snapshot: rendered later, on another goroutine

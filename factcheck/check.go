@@ -80,6 +80,7 @@ type Input struct {
 type claimContext struct {
 	asOf            time.Time
 	speaker, source string
+	language        string // the claim's BCP 47 tag, "" when unknown
 }
 
 func (in Input) claimContext() claimContext {
@@ -243,6 +244,7 @@ func (c *Checker) claims(ctx context.Context, in Input, source string, pictures 
 	rep.Usage = rep.Usage.Add(x.Usage)
 	rep.Trace = x.Trace
 	rep.NotCheckable = append(rep.NotCheckable, x.NotCheckable...)
+	rep.Language = x.Language
 	claims := x.Claims
 	if max := orDefault(c.MaxClaims, DefaultMaxClaims); len(claims) > max {
 		for _, cl := range claims[max:] {
@@ -299,7 +301,9 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 	if in.AsClaim {
 		userText = "" // the claim is the whole text
 	}
-	v, err := c.verify(ctx, cl.Claim, userText, in.claimContext(), i, emit)
+	cc := in.claimContext()
+	cc.language = cl.Language
+	v, err := c.verify(ctx, cl.Claim, userText, cc, i, emit)
 	if err != nil {
 		reason := "the model could not be reached"
 		if errors.Is(err, ErrRateLimited) {

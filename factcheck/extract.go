@@ -24,6 +24,7 @@ type notCheckableArgs struct {
 type claimsArgs struct {
 	Claims       []claimArgs        `json:"claims"`
 	NotCheckable []notCheckableArgs `json:"not_checkable,omitempty"`
+	Language     string             `json:"language,omitempty" jsonschema:"description=The BCP 47 code of the text's language, e.g. en, es, pt-BR, zh, ar."`
 }
 
 // submitClaims is the extraction loop's finishing tool.
@@ -86,6 +87,10 @@ func (c *Checker) extractWith(ctx context.Context, text string, pictures []File)
 		x.Claims = []ExtractedClaim{{Claim: t, Span: t, Start: start, End: start + len(t)}}
 	} else {
 		x.Claims, x.NotCheckable = placeClaims(text, o.result, len(pictures))
+		x.Language = languageTag(o.result.Language)
+		for i := range x.Claims {
+			x.Claims[i].Language = x.Language
+		}
 	}
 	x.Trace = tr.list()
 	return x, nil

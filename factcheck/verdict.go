@@ -202,6 +202,9 @@ type Report struct {
 	// Notice is a short message for the user about the input, e.g. that
 	// only the first claims were checked.
 	Notice string `json:"notice,omitempty"`
+	// Language is the BCP 47 tag of the input's language, as the
+	// extraction found it ("" when unknown).
+	Language string `json:"language,omitempty"`
 	// Attachments are the files given with the input (pictures and PDFs),
 	// with their SHA-256 for the audit trail.
 	Attachments []Attachment `json:"attachments,omitempty"`

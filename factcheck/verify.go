@@ -90,7 +90,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
 	}
-	prompt := verifyUserPrompt(claim, ctxText, cc.speaker, cc.source)
+	prompt := verifyUserPrompt(claim, ctxText, cc.speaker, cc.source) + languagePrompt(cc.language)
 	var spent Usage
 	if !c.Options.NoQuestions {
 		qs, u, err := r.plan(ctx, prompt, start)

@@ -2,15 +2,12 @@ package discord
 
 import (
 	"encoding/json"
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // TestRenderStances: each stance (supports, refutes, context), each place
 // a quote is found, a search summary and a record saved before stances, as

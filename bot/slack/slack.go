@@ -50,6 +50,9 @@ type API interface {
 	// GetConversationInfoContext (conversations.info) tells who can read
 	// a conversation the payload did not describe (visibility.go).
 	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
+	// GetUserInfoContext (users.info, with include_locale) tells who asks:
+	// their locale and name (people.go).
+	GetUserInfoContext(ctx context.Context, user string, options ...slack.GetUserInfoOption) (*slack.User, error)
 	// conversations.history and conversations.replies read the message a
 	// request is about (messages.go).
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
@@ -123,6 +126,7 @@ type Adapter struct {
 	botUser  string
 
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
+	users    *memo.Cache[asker]            // by workspace and user (people.go)
 
 	// Multi-workspace mode (workspace.go, oauth.go).
 	clientOpts []slack.Option // of every workspace's client
@@ -204,7 +208,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
-		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now),
+		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
 		workspaces: map[string]*workspace{}, single: &workspace{api: api}}
 	if cfg.ClientSecret != "" {
 		a.stateKey = stateKey(cfg.ClientSecret)

@@ -237,7 +237,7 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
 	for _, want := range []string{"✘ CONTRADICTED (high confidence)", "NASA says the wall", "refutes", w.url("/nasa/great-wall"), "least to the unaided eye in low Earth orbit.” (quote found on the page)",
-		"seen from the Moon.” (quote found only in the search snippet)", "Saved as"} {
+		"seen from the Moon.” (quote seen only in the search result's preview, not on the page itself)", "Saved as"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}

@@ -139,6 +139,10 @@ type Setup struct {
 	// domains.
 	ExcludeSites  string `json:"exclude_sites,omitempty"`
 	ExcludedSites int    `json:"excluded_sites,omitempty"`
+	// LeakFree says the shipped fact-checking sites (counted in
+	// ExcludedSites), the fact-check sections of any site and their
+	// mirrors were excluded; false means --allow-fact-checks lifted it.
+	LeakFree bool `json:"leak_free"`
 }
 
 // String describes the setup in one line.
@@ -159,10 +163,15 @@ func (s *Setup) String() string {
 	} else {
 		b.WriteString("no date restriction; ")
 	}
-	if s.ExcludeSites != "" {
-		fmt.Fprintf(&b, "%d sites excluded (%s)", s.ExcludedSites, s.ExcludeSites)
-	} else {
-		b.WriteString("no sites excluded")
+	switch {
+	case s.LeakFree && s.ExcludeSites != "":
+		fmt.Fprintf(&b, "leak-free: %d fact-checking and listed sites (%s), fact-check sections and mirrors excluded", s.ExcludedSites, s.ExcludeSites)
+	case s.LeakFree:
+		fmt.Fprintf(&b, "leak-free: %d fact-checking sites, fact-check sections and mirrors excluded", s.ExcludedSites)
+	case s.ExcludeSites != "":
+		fmt.Fprintf(&b, "fact-checks ALLOWED (--allow-fact-checks); %d sites excluded (%s)", s.ExcludedSites, s.ExcludeSites)
+	default:
+		b.WriteString("fact-checks ALLOWED (--allow-fact-checks); no sites excluded")
 	}
 	return b.String()
 }

@@ -93,6 +93,9 @@ type Checker struct {
 	// ExcludeSites are domains (see search.NormalizeSites) kept out of
 	// every search result and page read, with their subdomains.
 	ExcludeSites []string
+	// ExcludeFactCheckPaths also keeps out the fact-check sections of any
+	// site, named by host or path (search.Restriction.FactCheckPaths).
+	ExcludeFactCheckPaths bool
 	// Cache, if set, answers known claims and extractions.
 	Cache    Cache
 	CacheTTL time.Duration // default 168h

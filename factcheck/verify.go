@@ -71,7 +71,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		allow: map[string]string{}, docs: map[string]*doc{},
 		trace: newTracer(c.now), index: index, emit: emit,
 		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
-		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites},
+		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths},
 	}
 	ctx = search.WithRestriction(ctx, r.restrict)
 	if !cc.asOf.IsZero() {

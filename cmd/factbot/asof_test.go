@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -98,8 +99,9 @@ func TestCheckAsOfAndExcludedSites(t *testing.T) {
 		t.Fatal("Tavily was never asked")
 	}
 	for _, r := range reqs {
-		if r["end_date"] != "2024-03-01" || fmt.Sprint(r["exclude_domains"]) != "[snopes.com]" {
-			t.Errorf("Tavily request end_date %v exclude_domains %v; want 2024-03-01 [snopes.com]", r["end_date"], r["exclude_domains"])
+		// Leak-free by default: the shipped fact-checkers with the file's.
+		if d, _ := r["exclude_domains"].([]any); r["end_date"] != "2024-03-01" || len(d) < 2 || d[0] != "politifact.com" || !slices.Contains(d, any("snopes.com")) {
+			t.Errorf("Tavily request end_date %v exclude_domains %v; want 2024-03-01 and the shipped fact-checkers with snopes.com", r["end_date"], r["exclude_domains"])
 		}
 	}
 	sawOld, verifications := false, 0
@@ -198,9 +200,7 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 	w.env["FACTBOT_SEARCH"] = "brave"
 	w.env["GOOGLE_API_KEY"] = "google-key" // fact-check search is configured
 	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_dev_fixture.json")
-	exclude := filepath.Join("..", "..", "eval", "averitec-exclude.txt")
-
-	stdout, stderr, code := w.run("eval", "--dataset", dataset, "--exclude-sites", exclude, "--json", "--quiet", "--concurrency", "1")
+	stdout, stderr, code := w.run("eval", "--dataset", dataset, "--json", "--quiet", "--concurrency", "1")
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
@@ -211,7 +211,7 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 	if s.Scored != 5 || s.NoClaim != 0 {
 		t.Errorf("scored %d, no claim %d; want 5, 0", s.Scored, s.NoClaim)
 	}
-	if st := s.Setup; st == nil || !st.AsGiven || !st.AsOf || st.Dated != 4 || st.FactChecks || fmt.Sprint(st.Search) != "[brave]" || st.ExcludeSites != exclude || st.ExcludedSites < 10 {
+	if st := s.Setup; st == nil || !st.AsGiven || !st.AsOf || st.Dated != 4 || st.FactChecks || fmt.Sprint(st.Search) != "[brave]" || !st.LeakFree || st.ExcludeSites != "" || st.ExcludedSites < 100 {
 		t.Errorf("setup = %+v", s.Setup)
 	}
 	sawOld := false
@@ -254,7 +254,7 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"search brave; fact-check search on; claims verified as given (no extraction); no date restriction; no sites excluded"} {
+	for _, want := range []string{"search brave; fact-check search on; claims verified as given (no extraction); no date restriction; fact-checks ALLOWED (--allow-fact-checks); no sites excluded"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
@@ -282,5 +282,34 @@ func TestEvalFit(t *testing.T) {
 	}
 	if cal.Offsets[factcheck.Contradicted] != 0.5 || cal.Offsets[factcheck.Unverifiable] != 0.5 || !strings.Contains(stderr, "FACTBOT_CALIBRATION="+out) {
 		t.Errorf("offsets %v; stderr %q", cal.Offsets, stderr)
+	}
+}
+
+// eval --exclusions measures the leak-free rules on an AVeriTeC file: the
+// claims' own articles behind a news site's fact-check section, a
+// translation proxy and archive.today are caught; a BBC article is not.
+func TestEvalExclusions(t *testing.T) {
+	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_exclusions.json")
+	stdout, stderr, code := runApp(context.Background(), "eval", "--exclusions", "--dataset", dataset)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"own fact-checking article excluded: 3 of 4 (75.0%; goal ≥ 98%: NOT met)",
+		"gold evidence URLs excluded: 1 of 4 (25.0%; goal ≤ 5%: NOT met)",
+		"   1  bbc.com",
+		"   1  web.archive.org",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, code = runApp(context.Background(), "eval", "--exclusions", "--json", "--dataset", dataset)
+	var rep eval.ExclusionReport
+	if err := json.Unmarshal([]byte(stdout), &rep); code != exitOK || err != nil || rep.ArticlesExcluded != 3 || rep.EvidenceExcluded != 1 {
+		t.Errorf("--json: exit %d, %v, %+v", code, err, rep)
+	}
+	if _, stderr, code := runApp(context.Background(), "eval", "--exclusions"); code != exitUsage || !strings.Contains(stderr, "needs an AVeriTeC file") {
+		t.Errorf("no dataset: exit %d, %q", code, stderr)
 	}
 }

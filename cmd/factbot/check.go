@@ -61,6 +61,7 @@ type checkFlags struct {
 	user                        string
 	asOf, speaker, source       string
 	excludeSites                string
+	allowFactChecks             bool
 }
 
 // parseAsOf reads --as-of: a day, YYYY-MM-DD.
@@ -98,6 +99,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	fs.StringVar(&f.speaker, "speaker", "", "who made the claim, given to the model as context")
 	fs.StringVar(&f.source, "source", "", "where the claim appeared, given to the model as context")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES)")
+	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "with --as-of: do not keep fact-checking sites, fact-check sections and their mirrors out (a check as of a date is leak-free by default)")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()
@@ -135,6 +137,10 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	}
 	if f.excludeSites != "" {
 		checker.ExcludeSites = exclude
+	}
+	if !asOf.IsZero() && !f.allowFactChecks {
+		checker.ExcludeSites, checker.ExcludeFactCheckPaths = leakFreeSites(checker.ExcludeSites), true
+		checker.FactChecks = nil
 	}
 	var db backend
 	if !f.noStore {

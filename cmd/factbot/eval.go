@@ -29,6 +29,9 @@ type evalEngine struct {
 	factChecks bool
 	// excludeSites, when not nil, replaces FACTBOT_EXCLUDE_SITES.
 	excludeSites []string
+	// leakFree adds the shipped fact-checking organisations to the
+	// excluded sites and keeps fact-check sections of any site out.
+	leakFree bool
 }
 
 // evalChecker builds the checker an evaluation runs; tests replace it.
@@ -48,6 +51,9 @@ var evalChecker = func(ctx context.Context, a *app, e evalEngine) (eval.Checker,
 	if e.excludeSites != nil {
 		c.ExcludeSites = e.excludeSites
 	}
+	if e.leakFree {
+		c.ExcludeSites, c.ExcludeFactCheckPaths = leakFreeSites(c.ExcludeSites), true
+	}
 	return c, nil
 }
 
@@ -59,6 +65,7 @@ type evalFlags struct {
 	compare                    bool
 	prices                     eval.Prices
 	allowFactChecks, noAsOf    bool
+	exclusions                 bool
 	excludeSites, fit, fitOut  string
 }
 
@@ -79,9 +86,10 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.Float64Var(&f.prices.CachedPerM, "price-cached", eval.DefaultPrices.CachedPerM, "price in USD per million input tokens served from the prompt cache (default: Gemini's implicit caching, 10% of input)")
 	fs.BoolVar(&f.quiet, "quiet", false, "draw no progress bar on stderr")
 	fs.BoolVar(&f.compare, "compare", false, "compare two runs instead: factbot eval --compare A.json B.json (summaries from --json or files from --out)")
-	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "offer search_fact_checks on AVeriTeC data too (off by default: its claims come from published fact-checks, which would hand the model the answer)")
+	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "lift the leak-free rules: no fact-checking sites or sections excluded, and search_fact_checks offered on AVeriTeC data too (its claims come from published fact-checks, which would hand the model the answer)")
+	fs.BoolVar(&f.exclusions, "exclusions", false, "report instead how many claims' own fact_checking_article, and how many gold evidence URLs, of an AVeriTeC --dataset the leak-free rules exclude")
 	fs.BoolVar(&f.noAsOf, "no-as-of", false, "do not check claims as of their dates (by default a claim with a date, such as AVeriTeC's claim_date, only sees what was published by then)")
-	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES), e.g. eval/averitec-exclude.txt")
+	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read, besides the shipped fact-checking sites (default $FACTBOT_EXCLUDE_SITES)")
 	fs.StringVar(&f.fit, "fit", "", "fit per-label score offsets on a run instead (its --out or --json file) and write them as JSON for FACTBOT_CALIBRATION")
 	fs.StringVar(&f.fitOut, "fit-out", "", "with --fit: write the calibration to this file (default: stdout)")
 	fs.Usage = func() {
@@ -93,8 +101,10 @@ Checks each labeled claim (fresh, no cache) and reports accuracy, per-label
 precision, recall and F1, macro-F1, the confusion matrix, provenance, effort
 and cost. AVeriTeC's dev.json is downloaded separately: see the README. Its
 claims are verified as given (no extraction), with their speaker and source,
-as of their claim date, without published fact-checks unless
---allow-fact-checks.
+as of their claim date. Every run is leak-free unless --allow-fact-checks:
+the shipped fact-checking sites, the fact-check sections of news sites and
+their copies on mirrors are kept out of every search and page read, and
+search_fact_checks is not offered on AVeriTeC data.
 
 Flags:`)
 		fs.PrintDefaults()
@@ -138,6 +148,9 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if f.fit != "" {
 		return runFit(a, f, pos)
 	}
+	if f.exclusions {
+		return runExclusions(a, f, pos)
+	}
 	format, err := f.validate(pos)
 	if err != nil {
 		return err
@@ -166,7 +179,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		defer outFile.Close()
 	}
 	averitec := format == eval.FormatAVeriTeC
-	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude}
+	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks}
 	checker, err := evalChecker(ctx, a, engine)
 	if err != nil {
 		return err
@@ -233,15 +246,20 @@ func evalSetup(a *app, f *evalFlags, e evalEngine, r *eval.Runner, cases []eval.
 		}
 	}
 	s.AsOf = r.AsOf && s.Dated > 0
+	var listed []string
 	if cfg, err := a.config(); err == nil {
 		s.Search = cfg.Search.Order
 		s.FactChecks = e.factChecks && cfg.Search.FactCheckKey != ""
 		if cfg.Search.ExcludeSitesFile != "" {
-			s.ExcludeSites, s.ExcludedSites = cfg.Search.ExcludeSitesFile, len(cfg.Search.ExcludeSites)
+			s.ExcludeSites, listed = cfg.Search.ExcludeSitesFile, cfg.Search.ExcludeSites
 		}
 	}
 	if f.excludeSites != "" {
-		s.ExcludeSites, s.ExcludedSites = f.excludeSites, len(e.excludeSites)
+		s.ExcludeSites, listed = f.excludeSites, e.excludeSites
+	}
+	s.ExcludedSites = len(listed)
+	if e.leakFree {
+		s.LeakFree, s.ExcludedSites = true, len(leakFreeSites(listed))
 	}
 	return s
 }

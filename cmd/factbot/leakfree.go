@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+
+	"github.com/factbot-dev/factbot/eval"
+	"github.com/factbot-dev/factbot/search"
+)
+
+// leakFreeSites is the exclusion list of a leak-free check (every eval
+// run, check --as-of): the shipped fact-checking organisations, then
+// extra (FACTBOT_EXCLUDE_SITES or --exclude-sites).
+func leakFreeSites(extra []string) []string {
+	sites, err := search.NormalizeSites(append(search.FactCheckers(), extra...))
+	if err != nil { // both lists are normalised already
+		panic(err)
+	}
+	return sites
+}
+
+// runExclusions is factbot eval --exclusions: how the leak-free rules fit
+// an AVeriTeC file.
+func runExclusions(a *app, f *evalFlags, pos []string) error {
+	switch {
+	case len(pos) > 0:
+		return usagef("unexpected argument %q (the dataset is given with --dataset)", pos[0])
+	case f.dataset == "" || f.dataset == "-":
+		return usagef("--exclusions needs an AVeriTeC file: factbot eval --exclusions --dataset dev.json")
+	}
+	var extra []string
+	if f.excludeSites != "" {
+		var err error
+		if extra, err = readExcludeSites(f.excludeSites); err != nil {
+			return err
+		}
+	}
+	fh, err := os.Open(f.dataset)
+	if err != nil {
+		return &usageError{msg: err.Error(), err: err}
+	}
+	defer fh.Close()
+	r := search.Restriction{ExcludeSites: leakFreeSites(extra), FactCheckPaths: true}
+	rep, err := eval.Exclusions(fh, r.Excluded)
+	if err != nil {
+		return &usageError{msg: f.dataset + ": " + err.Error(), err: err}
+	}
+	if f.json {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return eval.WriteExclusions(a.stdout, rep)
+}

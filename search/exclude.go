@@ -44,8 +44,8 @@ func FactCheckers() []string {
 var factCheckWords = []string{
 	"factcheck", "fact-check", "fakecheck",
 	"reality-check", "realitycheck", // BBC
-	"webqoof",                       // The Quint
-	"faktencheck", "faktenfinder",   // German desks
+	"webqoof",                     // The Quint
+	"faktencheck", "faktenfinder", // German desks
 	"checknews", "les-decodeurs", "desintox", "vrai-ou-fake", // French desks
 	"cek-fakta", "cekfakta", // Indonesian desks
 	"hoax-buster", "hoaxbuster", "fact-or-fiction", "truth-o-meter",

@@ -114,6 +114,8 @@ type Summary struct {
 	Prices       Prices   `json:"prices"`
 	PerClaim     PerClaim `json:"per_claim"`
 
+	// Undated counts results and pages dropped for having no known date.
+	Undated int `json:"undated"`
 	// BudgetStops counts verdicts ended by a budget; StoppedBy by which.
 	BudgetStops int            `json:"budget_stops"`
 	StoppedBy   map[string]int `json:"stopped_by"`
@@ -135,6 +137,9 @@ type Setup struct {
 	// counts the claims that had one.
 	AsOf  bool `json:"as_of"`
 	Dated int  `json:"dated,omitempty"`
+	// KeepUndated says results and pages with no known date were kept in
+	// the dated checks (--keep-undated); by default they are dropped.
+	KeepUndated bool `json:"keep_undated,omitempty"`
 	// ExcludeSites names the exclusion list and ExcludedSites counts its
 	// domains.
 	ExcludeSites  string `json:"exclude_sites,omitempty"`
@@ -159,7 +164,11 @@ func (s *Setup) String() string {
 		b.WriteString("claims extracted from each text; ")
 	}
 	if s.AsOf {
-		fmt.Fprintf(&b, "as of each claim's date (%d dated); ", s.Dated)
+		undated := "dropped"
+		if s.KeepUndated {
+			undated = "kept (--keep-undated)"
+		}
+		fmt.Fprintf(&b, "as of each claim's date (%d dated; undated results and pages %s); ", s.Dated, undated)
 	} else {
 		b.WriteString("no date restriction; ")
 	}
@@ -269,6 +278,7 @@ func (s *Summary) addEvidence(r Result) {
 	s.Reads += r.Reads
 	s.Seconds += r.Seconds
 	s.MaxSeconds = max(s.MaxSeconds, r.Seconds)
+	s.Undated += r.Undated
 	if r.StoppedBy != "" {
 		s.BudgetStops++
 		s.StoppedBy[r.StoppedBy]++

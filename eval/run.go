@@ -62,6 +62,9 @@ type Result struct {
 	OutputTokens int     `json:"output_tokens"`
 	CachedTokens int     `json:"cached_tokens,omitempty"` // part of PromptTokens served from the prompt cache
 	Seconds      float64 `json:"seconds"`
+	// Undated counts results and pages dropped for having no known date
+	// (a claim checked as of its date, without --keep-undated).
+	Undated int `json:"undated,omitempty"`
 	// StoppedBy is the budget that ended the first verdict's run, if any.
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// VerdictError is the first verdict's Error (it could not be checked).
@@ -255,6 +258,7 @@ func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Res
 			continue
 		}
 		countTools(v.Trace, res)
+		res.Undated += v.Undated
 		retrieved := map[string]bool{}
 		for _, s := range v.Sources {
 			retrieved[s.URL] = true

@@ -57,7 +57,7 @@ func (r *run) critique(ctx context.Context, va *verdictArgs, began time.Time) (s
 // criticPrompt shows the critic the claim, the searches made, and the verdict with its evidence as checked by code.
 func (r *run) criticPrompt(va *verdictArgs) string {
 	var s strings.Builder
-	fmt.Fprintf(&s, "<claim>\n%s\n</claim>\nSearches: ", r.claim)
+	fmt.Fprintf(&s, "<claim>\n%s\n</claim>%s\nSearches: ", r.claim, todayLine(r.today))
 	r.mu.Lock()
 	qs := append([]string(nil), r.queries...)
 	r.mu.Unlock()

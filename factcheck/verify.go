@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/factbot-dev/factbot/search"
@@ -57,6 +58,10 @@ type run struct {
 	compactOn bool
 	// queries are the searches made, for the critic.
 	queries []string
+	// today is the run's date: its as-of date, or when it started.
+	today time.Time
+	// undated counts results and pages dropped for having no known date.
+	undated atomic.Int64
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -86,6 +91,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	if !cc.asOf.IsZero() {
 		today = cc.asOf
 	}
+	r.today = today
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
@@ -93,7 +99,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	prompt := verifyUserPrompt(claim, ctxText, cc.speaker, cc.source)
 	var spent Usage
 	if !c.Options.NoQuestions {
-		qs, u, err := r.plan(ctx, prompt, start)
+		qs, u, err := r.plan(ctx, prompt+todayLine(today), start)
 		if err != nil {
 			return nil, err
 		}
@@ -141,6 +147,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	v.StoppedBy = o.stop
 	v.Usage = o.usage
 	v.Trace = r.trace.list()
+	v.Undated = int(r.undated.Load())
 	return v, nil
 }
 

@@ -92,7 +92,7 @@ func TestCheckAsOfAndExcludedSites(t *testing.T) {
 	w.env["FACTBOT_TAVILY_URL"] = tavily.URL
 	exclude := writeFile(t, "exclude.txt", "# fact-checkers\nsnopes.com\n")
 
-	rep, _ := w.checkJSON("--no-store", "--as-of", "2024-03-01", "--speaker", "A senator", "--source", "Twitter", "--exclude-sites", exclude, wallClaim)
+	rep, _ := w.checkJSON("--no-store", "--as-of", "2024-03-01", "--keep-undated", "--speaker", "A senator", "--source", "Twitter", "--exclude-sites", exclude, wallClaim)
 
 	reqs := requests()
 	if len(reqs) == 0 {
@@ -223,6 +223,9 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 		if strings.Contains(text, "POLITIFACT") {
 			t.Error("an excluded site's result reached the model")
 		}
+		if strings.Contains(text, "approved a new library") && !strings.Contains(r.System+text, "Today is 2019-03-12") {
+			t.Errorf("a model call about claim 0 lacks its date (plan, research, recheck and critic all carry it):\n%s", text)
+		}
 		if strings.Contains(r.FirstUserText(), "approved a new library") { // claimed 12 March 2019
 			if !strings.Contains(r.System, "Today is 2019-03-12") || !strings.Contains(r.FirstUserText(), "Made by: A council member") || !strings.Contains(r.FirstUserText(), "Where it appeared: Facebook") {
 				t.Errorf("claim 0's request lacks its date, speaker or source:\n%s\n%s", r.System, r.FirstUserText())
@@ -311,5 +314,20 @@ func TestEvalExclusions(t *testing.T) {
 	}
 	if _, stderr, code := runApp(context.Background(), "eval", "--exclusions"); code != exitUsage || !strings.Contains(stderr, "needs an AVeriTeC file") {
 		t.Errorf("no dataset: exit %d, %q", code, stderr)
+	}
+}
+
+// A dated eval is refused when Google Search through Gemini would answer
+// (it takes no date): before any model call, with what to do instead.
+func TestEvalDatedRefusesGeminiSearch(t *testing.T) {
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		t.Error("the model was called")
+		return geminitest.Text("")
+	})
+	w.env["FACTBOT_SEARCH"] = "tavily,gemini"
+	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_dev_fixture.json")
+	_, stderr, code := w.run("eval", "--dataset", dataset, "--quiet")
+	if code != exitUsage || !strings.Contains(stderr, "cannot search as of a date") || !strings.Contains(stderr, "--no-as-of") {
+		t.Errorf("exit %d, stderr %q; want a usage error naming Gemini's search and --no-as-of", code, stderr)
 	}
 }

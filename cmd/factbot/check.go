@@ -57,11 +57,11 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // checkFlags are the flags of factbot check.
 type checkFlags struct {
-	json, fresh, noStore, quiet bool
-	user                        string
-	asOf, speaker, source       string
-	excludeSites                string
-	allowFactChecks             bool
+	json, fresh, noStore, quiet  bool
+	user                         string
+	asOf, speaker, source        string
+	excludeSites                 string
+	allowFactChecks, keepUndated bool
 }
 
 // parseAsOf reads --as-of: a day, YYYY-MM-DD.
@@ -100,6 +100,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	fs.StringVar(&f.source, "source", "", "where the claim appeared, given to the model as context")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES)")
 	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "with --as-of: do not keep fact-checking sites, fact-check sections and their mirrors out (a check as of a date is leak-free by default)")
+	fs.BoolVar(&f.keepUndated, "keep-undated", false, "with --as-of: keep search results and pages whose publication date is unknown (dropped by default)")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()
@@ -142,6 +143,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		checker.ExcludeSites, checker.ExcludeFactCheckPaths = leakFreeSites(checker.ExcludeSites), true
 		checker.FactChecks = nil
 	}
+	checker.KeepUndated = f.keepUndated
 	var db backend
 	if !f.noStore {
 		if db, err = openBackend(ctx, cfg); err != nil {

@@ -29,6 +29,8 @@ type evalEngine struct {
 	factChecks bool
 	// excludeSites, when not nil, replaces FACTBOT_EXCLUDE_SITES.
 	excludeSites []string
+	// keepUndated keeps undated results and pages in dated checks.
+	keepUndated bool
 	// leakFree adds the shipped fact-checking organisations to the
 	// excluded sites and keeps fact-check sections of any site out.
 	leakFree bool
@@ -54,6 +56,7 @@ var evalChecker = func(ctx context.Context, a *app, e evalEngine) (eval.Checker,
 	if e.leakFree {
 		c.ExcludeSites, c.ExcludeFactCheckPaths = leakFreeSites(c.ExcludeSites), true
 	}
+	c.KeepUndated = e.keepUndated
 	return c, nil
 }
 
@@ -65,7 +68,7 @@ type evalFlags struct {
 	compare                    bool
 	prices                     eval.Prices
 	allowFactChecks, noAsOf    bool
-	exclusions                 bool
+	exclusions, keepUndated    bool
 	excludeSites, fit, fitOut  string
 }
 
@@ -89,6 +92,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "lift the leak-free rules: no fact-checking sites or sections excluded, and search_fact_checks offered on AVeriTeC data too (its claims come from published fact-checks, which would hand the model the answer)")
 	fs.BoolVar(&f.exclusions, "exclusions", false, "report instead how many claims' own fact_checking_article, and how many gold evidence URLs, of an AVeriTeC --dataset the leak-free rules exclude")
 	fs.BoolVar(&f.noAsOf, "no-as-of", false, "do not check claims as of their dates (by default a claim with a date, such as AVeriTeC's claim_date, only sees what was published by then)")
+	fs.BoolVar(&f.keepUndated, "keep-undated", false, "in claims checked as of their date, keep search results and pages whose publication date is unknown (by default they are dropped, and the summary counts them)")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read, besides the shipped fact-checking sites (default $FACTBOT_EXCLUDE_SITES)")
 	fs.StringVar(&f.fit, "fit", "", "fit per-label score offsets on a run instead (its --out or --json file) and write them as JSON for FACTBOT_CALIBRATION")
 	fs.StringVar(&f.fitOut, "fit-out", "", "with --fit: write the calibration to this file (default: stdout)")
@@ -179,7 +183,10 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		defer outFile.Close()
 	}
 	averitec := format == eval.FormatAVeriTeC
-	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks}
+	if err := refuseUndatable(a, f, cases); err != nil {
+		return err
+	}
+	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks, keepUndated: f.keepUndated}
 	checker, err := evalChecker(ctx, a, engine)
 	if err != nil {
 		return err
@@ -246,6 +253,7 @@ func evalSetup(a *app, f *evalFlags, e evalEngine, r *eval.Runner, cases []eval.
 		}
 	}
 	s.AsOf = r.AsOf && s.Dated > 0
+	s.KeepUndated = e.keepUndated
 	var listed []string
 	if cfg, err := a.config(); err == nil {
 		s.Search = cfg.Search.Order

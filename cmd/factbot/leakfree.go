@@ -3,8 +3,11 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/factbot-dev/factbot/eval"
+	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -51,4 +54,20 @@ func runExclusions(a *app, f *evalFlags, pos []string) error {
 		return enc.Encode(rep)
 	}
 	return eval.WriteExclusions(a.stdout, rep)
+}
+
+// refuseUndatable refuses a dated eval whose search providers include one
+// that cannot search as of a date: Google Search through Gemini takes no
+// date and writes its own snippets, and failing over to it would change
+// what the run measures without a word.
+func refuseUndatable(a *app, f *evalFlags, cases []eval.Case) error {
+	if f.noAsOf || !slices.ContainsFunc(cases, func(c eval.Case) bool { return !c.Date.IsZero() }) {
+		return nil
+	}
+	cfg, err := a.config()
+	if err != nil || !slices.Contains(cfg.Search.Order, config.SearchGemini) {
+		return err
+	}
+	return usagef("the dataset's claims are dated, and Google Search through Gemini (in FACTBOT_SEARCH: %s) cannot search as of a date: "+
+		"set FACTBOT_SEARCH to providers that can (tavily, brave), or pass --no-as-of to measure without dates", strings.Join(cfg.Search.Order, ","))
 }

@@ -41,6 +41,9 @@ type Result struct {
 	AsOf      string               `json:"as_of,omitempty"`
 	Reasoning string               `json:"reasoning,omitempty"`
 	Evidence  []factcheck.Evidence `json:"evidence,omitempty"`
+	// Questions are the first verdict's plan: what --predictions pairs
+	// the evidence with.
+	Questions []string `json:"questions,omitempty"`
 	Model     string               `json:"model,omitempty"`
 	// NoClaim is true when the checker found no claim in the text.
 	NoClaim bool `json:"no_claim,omitempty"`
@@ -290,6 +293,7 @@ func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Res
 		}
 		res.Confidence, res.Reasoning, res.Evidence, res.Scores = v.Confidence, v.Reasoning, v.Evidence, v.Scores
 		res.StoppedBy, res.VerdictError = v.StoppedBy, v.Error
+		res.Questions = v.Questions
 		if res.Model == "" {
 			res.Model = v.Model
 		}

@@ -148,6 +148,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	v.Usage = o.usage
 	v.Trace = r.trace.list()
 	v.Undated = int(r.undated.Load())
+	v.Questions = r.questions
 	return v, nil
 }
 

@@ -63,6 +63,7 @@ var evalChecker = func(ctx context.Context, a *app, e evalEngine) (eval.Checker,
 // evalFlags are the flags of factbot eval.
 type evalFlags struct {
 	dataset, format, out, html string
+	predictions                string
 	limit, conc                int
 	resume, json, quiet        bool
 	compare                    bool
@@ -84,6 +85,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.BoolVar(&f.resume, "resume", false, "continue the run in --out, re-checking nothing already done there")
 	fs.BoolVar(&f.json, "json", false, "print the summary, with every result, as JSON on stdout")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to this file")
+	fs.StringVar(&f.predictions, "predictions", "", "also write the AVeriTeC shared task's predictions to this file: a JSON array of {claim_id, claim, pred_label, evidence: [{question, answer, url, scraped_text}]}, for its scorer")
 	fs.Float64Var(&f.prices.InputPerM, "price-in", eval.DefaultPrices.InputPerM, "model price in USD per million input tokens (default: Gemini 2.5 Flash)")
 	fs.Float64Var(&f.prices.OutputPerM, "price-out", eval.DefaultPrices.OutputPerM, "model price in USD per million output tokens, thinking included (default: Gemini 2.5 Flash)")
 	fs.Float64Var(&f.prices.CachedPerM, "price-cached", eval.DefaultPrices.CachedPerM, "price in USD per million input tokens served from the prompt cache (default: Gemini's implicit caching, 10% of input)")
@@ -203,6 +205,11 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if outFile != nil {
 		if err := outFile.Sync(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("writing %s: %w", f.out, err)
+		}
+	}
+	if f.predictions != "" {
+		if err := writePredictions(a, f.predictions, cases, results); err != nil && runErr == nil {
+			runErr = err
 		}
 	}
 	s := eval.Summarize(results, len(cases), f.prices)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -70,4 +72,22 @@ func refuseUndatable(a *app, f *evalFlags, cases []eval.Case) error {
 	}
 	return usagef("the dataset's claims are dated, and Google Search through Gemini (in FACTBOT_SEARCH: %s) cannot search as of a date: "+
 		"set FACTBOT_SEARCH to providers that can (tavily, brave), or pass --no-as-of to measure without dates", strings.Join(cfg.Search.Order, ","))
+}
+
+// writePredictions writes the shared task's predictions file for the
+// run's results; claims without a result are predicted Not Enough
+// Evidence, and stderr says how many.
+func writePredictions(a *app, path string, cases []eval.Case, results []eval.Result) error {
+	preds, missing := eval.Predictions(cases, results)
+	var b bytes.Buffer
+	if err := eval.WritePredictions(&b, preds); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("--predictions: %w", err)
+	}
+	if missing > 0 {
+		fmt.Fprintf(a.stderr, "%s: %d of %d claims have no result (not run or failed) and are predicted Not Enough Evidence\n", path, missing, len(cases))
+	}
+	return nil
 }

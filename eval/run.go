@@ -44,7 +44,7 @@ type Result struct {
 	// Questions are the first verdict's plan: what --predictions pairs
 	// the evidence with.
 	Questions []string `json:"questions,omitempty"`
-	Model     string               `json:"model,omitempty"`
+	Model     string   `json:"model,omitempty"`
 	// NoClaim is true when the checker found no claim in the text.
 	NoClaim bool `json:"no_claim,omitempty"`
 	// Claims is how many claims the checker extracted from the text.

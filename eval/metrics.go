@@ -137,6 +137,11 @@ type Setup struct {
 	// counts the claims that had one.
 	AsOf  bool `json:"as_of"`
 	Dated int  `json:"dated,omitempty"`
+	// Calibration names the offsets file (FACTBOT_CALIBRATION), empty for
+	// none.
+	Calibration string `json:"calibration,omitempty"`
+	// ClosedBook says claims were verified with no tools (--closed-book).
+	ClosedBook bool `json:"closed_book,omitempty"`
 	// KeepUndated says results and pages with no known date were kept in
 	// the dated checks (--keep-undated); by default they are dropped.
 	KeepUndated bool `json:"keep_undated,omitempty"`
@@ -157,6 +162,14 @@ func (s *Setup) String() string {
 		search = "none"
 	}
 	var b strings.Builder
+	if s.ClosedBook {
+		b.WriteString("CLOSED BOOK: no tools, the model's own knowledge; ")
+	}
+	if s.Calibration != "" {
+		fmt.Fprintf(&b, "offsets %s; ", s.Calibration)
+	} else {
+		b.WriteString("no offsets; ")
+	}
 	fmt.Fprintf(&b, "search %s; fact-check search %s; ", search, onOff(s.FactChecks))
 	if s.AsGiven {
 		b.WriteString("claims verified as given (no extraction); ")

@@ -19,12 +19,8 @@ func verifySystemPrompt(now time.Time, b Budget, factChecks, compact bool) strin
 	if compact {
 		s.WriteString("- Older results show only their answers to the questions.\n")
 	}
-	s.WriteString(`- Cite only URLs your tools returned, with verbatim quotes. Use the claim's language.
-Labels:
-- supported: reliable sources confirm the claim. E.g. "Water boils at 100 °C at sea level."
-- contradicted: reliable sources refute the substantial part of the claim. E.g. "The Great Wall is visible from the Moon."
-- contested: the evidence conflicts, or the claim is technically true but misleading (cherry-picked, or omitting context that changes its meaning). E.g. "Crime fell 10% under the mayor" when it fell as much everywhere.
-- unverifiable: too little reliable evidence, or not checkable. Finding nothing is unverifiable, never contradicted. E.g. "He said it at a private dinner."`)
+	s.WriteString("- Cite only URLs your tools returned, with verbatim quotes. Use the claim's language.\n")
+	s.WriteString(labelGuide)
 	return s.String()
 }
 

@@ -97,6 +97,9 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		ctxText = truncate(userText, 1500)
 	}
 	prompt := verifyUserPrompt(claim, ctxText, cc.speaker, cc.source)
+	if c.Options.ClosedBook {
+		return r.closedBook(ctx, prompt, start)
+	}
 	var spent Usage
 	if !c.Options.NoQuestions {
 		qs, u, err := r.plan(ctx, prompt+todayLine(today), start)

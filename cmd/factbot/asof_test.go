@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -285,6 +287,29 @@ func TestEvalFit(t *testing.T) {
 	}
 	if cal.Offsets[factcheck.Contradicted] != 0.5 || cal.Offsets[factcheck.Unverifiable] != 0.5 || !strings.Contains(stderr, "FACTBOT_CALIBRATION="+out) {
 		t.Errorf("offsets %v; stderr %q", cal.Offsets, stderr)
+	}
+	data, _ := os.ReadFile(results)
+	sum := sha256.Sum256(data)
+	if on := cal.FittedOn; on == nil || on.File != "calibration_results.jsonl" || on.SHA256 != hex.EncodeToString(sum[:]) || len(on.Claims) == 0 {
+		t.Fatalf("fitted_on = %+v; want the results file's name, SHA-256 and claims", cal.FittedOn)
+	}
+
+	// Scoring the claims it was fitted on is refused, before any model call.
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		return verdictReply("unverifiable", "low", "scripted")
+	})
+	w.env["FACTBOT_CALIBRATION"] = out
+	w.env["BRAVE_API_KEY"], w.env["FACTBOT_SEARCH"] = "BSA-test", "brave"
+	same := writeFile(t, "same.jsonl", `{"id":"x","claim":"C1","label":"contradicted"}`+"\n"+`{"id":"y","claim":"another claim","label":"supported"}`+"\n")
+	_, stderr, code = w.run("eval", "--dataset", same, "--quiet")
+	if code != exitUsage || !strings.Contains(stderr, "was fitted on 1 of these 2 claims") || !strings.Contains(stderr, "calibration_results.jsonl") {
+		t.Errorf("scoring fitted claims: exit %d, stderr %q; want a usage error", code, stderr)
+	}
+	// Other claims are scored, and the summary names the offsets file.
+	other := writeFile(t, "other.jsonl", `{"id":"y","claim":"another claim","label":"supported"}`+"\n")
+	stdout, stderr, code := w.run("eval", "--dataset", other, "--quiet")
+	if code != exitOK || !strings.Contains(stdout, "offsets "+out+"; ") {
+		t.Errorf("exit %d, stderr %q; the summary does not name the offsets file:\n%s", code, stderr, stdout)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/factbot-dev/factbot/eval"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/search"
 )
@@ -90,4 +91,28 @@ func writePredictions(a *app, path string, cases []eval.Case, results []eval.Res
 		fmt.Fprintf(a.stderr, "%s: %d of %d claims have no result (not run or failed) and are predicted Not Enough Evidence\n", path, missing, len(cases))
 	}
 	return nil
+}
+
+// refuseFitted refuses to score claims with offsets fitted on them
+// (FACTBOT_CALIBRATION written by eval --fit on a run of the same claims).
+func refuseFitted(a *app, cases []eval.Case) error {
+	cfg, err := a.config()
+	if err != nil || cfg.Calibration == nil {
+		return nil // a configuration error is reported when the engine is built
+	}
+	n := eval.FittedClaims(cfg.Calibration, cases)
+	if n == 0 {
+		return nil
+	}
+	on := cfg.Calibration.FittedOn
+	return usagef("FACTBOT_CALIBRATION=%s was fitted on %d of these %d claims (on %s, sha256 %.12s…): offsets scored on the claims they were fitted on overstate their gain; fit on another split (train) and score this one, or unset FACTBOT_CALIBRATION",
+		cfg.CalibrationFile, n, len(cases), on.File, on.SHA256)
+}
+
+// tieFirst names the label ties go to first.
+func tieFirst(ties []factcheck.Label) factcheck.Label {
+	if len(ties) == 0 {
+		return factcheck.Unverifiable
+	}
+	return ties[0]
 }

@@ -29,6 +29,8 @@ type evalEngine struct {
 	factChecks bool
 	// excludeSites, when not nil, replaces FACTBOT_EXCLUDE_SITES.
 	excludeSites []string
+	// closedBook verifies with no tools.
+	closedBook bool
 	// keepUndated keeps undated results and pages in dated checks.
 	keepUndated bool
 	// leakFree adds the shipped fact-checking organisations to the
@@ -57,6 +59,7 @@ var evalChecker = func(ctx context.Context, a *app, e evalEngine) (eval.Checker,
 		c.ExcludeSites, c.ExcludeFactCheckPaths = leakFreeSites(c.ExcludeSites), true
 	}
 	c.KeepUndated = e.keepUndated
+	c.Options.ClosedBook = e.closedBook
 	return c, nil
 }
 
@@ -70,6 +73,7 @@ type evalFlags struct {
 	prices                     eval.Prices
 	allowFactChecks, noAsOf    bool
 	exclusions, keepUndated    bool
+	closedBook                 bool
 	excludeSites, fit, fitOut  string
 }
 
@@ -94,6 +98,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "lift the leak-free rules: no fact-checking sites or sections excluded, and search_fact_checks offered on AVeriTeC data too (its claims come from published fact-checks, which would hand the model the answer)")
 	fs.BoolVar(&f.exclusions, "exclusions", false, "report instead how many claims' own fact_checking_article, and how many gold evidence URLs, of an AVeriTeC --dataset the leak-free rules exclude")
 	fs.BoolVar(&f.noAsOf, "no-as-of", false, "do not check claims as of their dates (by default a claim with a date, such as AVeriTeC's claim_date, only sees what was published by then)")
+	fs.BoolVar(&f.closedBook, "closed-book", false, "verify with no tools (no search, no page, no plan, no critic): what the model already knows, as a baseline")
 	fs.BoolVar(&f.keepUndated, "keep-undated", false, "in claims checked as of their date, keep search results and pages whose publication date is unknown (by default they are dropped, and the summary counts them)")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read, besides the shipped fact-checking sites (default $FACTBOT_EXCLUDE_SITES)")
 	fs.StringVar(&f.fit, "fit", "", "fit per-label score offsets on a run instead (its --out or --json file) and write them as JSON for FACTBOT_CALIBRATION")
@@ -185,10 +190,13 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		defer outFile.Close()
 	}
 	averitec := format == eval.FormatAVeriTeC
-	if err := refuseUndatable(a, f, cases); err != nil {
+	if err := refuseUndatable(a, f, cases); err != nil && !f.closedBook {
 		return err
 	}
-	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks, keepUndated: f.keepUndated}
+	if err := refuseFitted(a, cases); err != nil {
+		return err
+	}
+	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks, keepUndated: f.keepUndated, closedBook: f.closedBook}
 	checker, err := evalChecker(ctx, a, engine)
 	if err != nil {
 		return err
@@ -260,7 +268,10 @@ func evalSetup(a *app, f *evalFlags, e evalEngine, r *eval.Runner, cases []eval.
 		}
 	}
 	s.AsOf = r.AsOf && s.Dated > 0
-	s.KeepUndated = e.keepUndated
+	s.KeepUndated, s.ClosedBook = e.keepUndated, e.closedBook
+	if cfg, err := a.config(); err == nil && cfg.CalibrationFile != "" {
+		s.Calibration = cfg.CalibrationFile
+	}
 	var listed []string
 	if cfg, err := a.config(); err == nil {
 		s.Search = cfg.Search.Order
@@ -292,12 +303,16 @@ func runFit(a *app, f *evalFlags, pos []string) error {
 	if err != nil {
 		return &usageError{msg: fmt.Sprintf("%s: %v", f.fit, err), err: err}
 	}
+	if fit.FittedOn, err = eval.FittedOn(f.fit, results); err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(fit, "", "  ")
 	if err != nil {
 		return err
 	}
 	data = append(data, '\n')
-	fmt.Fprintf(a.stderr, "fitted on %d claims with per-label scores: macro-F1 %.3f → %.3f\n", fit.Claims, fit.MacroF1Before, fit.MacroF1After)
+	fmt.Fprintf(a.stderr, "fitted on %d claims with per-label scores (%s, sha256 %.12s…): macro-F1 %.3f → %.3f; ties go to %s first\n",
+		fit.Claims, fit.FittedOn.File, fit.FittedOn.SHA256, fit.MacroF1Before, fit.MacroF1After, tieFirst(fit.Ties))
 	if f.fitOut == "" {
 		_, err = a.stdout.Write(data)
 		return err

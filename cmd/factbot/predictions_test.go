@@ -15,6 +15,7 @@ import (
 
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
 )
 
 // evidenceChecker answers every claim with a verdict that has the plan's
@@ -80,5 +81,29 @@ func TestEvalPredictions(t *testing.T) {
 	}
 	if len(preds[3].Evidence) != 0 {
 		t.Errorf("a claim not run has evidence: %+v", preds[3].Evidence)
+	}
+}
+
+// --closed-book: through the real Gemini SDK, every call offers only
+// submit_verdict and no search provider is asked; the summary says so.
+func TestEvalClosedBook(t *testing.T) {
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		if names := r.ToolNames(); len(names) != 1 || names[0] != factcheck.ToolSubmitVerdict {
+			t.Errorf("closed-book call offers %v", names)
+		}
+		return verdictReply("contradicted", "high", "Known to be false.")
+	})
+	w.env["FACTBOT_SEARCH"] = "gemini" // would be refused in a dated run that searches
+	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_dev_fixture.json")
+	stdout, stderr, code := w.run("eval", "--dataset", dataset, "--closed-book", "--json", "--quiet")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	var s eval.Summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Setup == nil || !s.Setup.ClosedBook || s.Scored != 5 || s.Searches != 0 || s.Results[1].Predicted != factcheck.Contradicted {
+		t.Errorf("setup %+v, scored %d, searches %d, results %+v", s.Setup, s.Scored, s.Searches, s.Results)
 	}
 }

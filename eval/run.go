@@ -96,6 +96,9 @@ type Runner struct {
 	AsGiven bool
 	// AsOf checks each case that has a Date as of that date.
 	AsOf bool
+	// CaseContext, if set, derives the context each case is checked in
+	// (the knowledge store learns which claim it serves from it).
+	CaseContext func(context.Context, Case) context.Context
 }
 
 // input is what the checker is asked for case c.
@@ -150,7 +153,11 @@ loop:
 			c := cases[i]
 			start := now()
 			in := r.input(c)
-			rep, err := r.Checker.Check(ctx, in)
+			cctx := ctx
+			if r.CaseContext != nil {
+				cctx = r.CaseContext(ctx, c)
+			}
+			rep, err := r.Checker.Check(cctx, in)
 			elapsed := now().Sub(start)
 			if err != nil && ctx.Err() != nil {
 				return // interrupted: not a result

@@ -13,6 +13,7 @@ import (
 
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/search"
 )
 
 func init() {
@@ -29,6 +30,8 @@ type evalEngine struct {
 	factChecks bool
 	// excludeSites, when not nil, replaces FACTBOT_EXCLUDE_SITES.
 	excludeSites []string
+	// store, if set, is searched and read instead of the web.
+	store *search.KnowledgeStore
 	// closedBook verifies with no tools.
 	closedBook bool
 	// keepUndated keeps undated results and pages in dated checks.
@@ -60,13 +63,16 @@ var evalChecker = func(ctx context.Context, a *app, e evalEngine) (eval.Checker,
 	}
 	c.KeepUndated = e.keepUndated
 	c.Options.ClosedBook = e.closedBook
+	if e.store != nil {
+		c.Search, c.Reader, c.FactChecks = e.store, e.store, nil
+	}
 	return c, nil
 }
 
 // evalFlags are the flags of factbot eval.
 type evalFlags struct {
 	dataset, format, out, html string
-	predictions                string
+	predictions, knowledge     string
 	limit, conc                int
 	resume, json, quiet        bool
 	compare                    bool
@@ -98,6 +104,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "lift the leak-free rules: no fact-checking sites or sections excluded, and search_fact_checks offered on AVeriTeC data too (its claims come from published fact-checks, which would hand the model the answer)")
 	fs.BoolVar(&f.exclusions, "exclusions", false, "report instead how many claims' own fact_checking_article, and how many gold evidence URLs, of an AVeriTeC --dataset the leak-free rules exclude")
 	fs.BoolVar(&f.noAsOf, "no-as-of", false, "do not check claims as of their dates (by default a claim with a date, such as AVeriTeC's claim_date, only sees what was published by then)")
+	fs.StringVar(&f.knowledge, "knowledge-store", "", "research each claim in AVeriTeC's knowledge store in this folder (<claim_id>.json, JSON Lines) instead of the web: no network call but the model's")
 	fs.BoolVar(&f.closedBook, "closed-book", false, "verify with no tools (no search, no page, no plan, no critic): what the model already knows, as a baseline")
 	fs.BoolVar(&f.keepUndated, "keep-undated", false, "in claims checked as of their date, keep search results and pages whose publication date is unknown (by default they are dropped, and the summary counts them)")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read, besides the shipped fact-checking sites (default $FACTBOT_EXCLUDE_SITES)")
@@ -190,18 +197,27 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		defer outFile.Close()
 	}
 	averitec := format == eval.FormatAVeriTeC
-	if err := refuseUndatable(a, f, cases); err != nil && !f.closedBook {
+	if err := refuseUndatable(a, f, cases); err != nil && !f.closedBook && f.knowledge == "" {
 		return err
 	}
 	if err := refuseFitted(a, cases); err != nil {
 		return err
 	}
 	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks, keepUndated: f.keepUndated, closedBook: f.closedBook}
+	if f.knowledge != "" {
+		if engine.store, err = search.NewKnowledgeStore(f.knowledge); err != nil {
+			return &usageError{msg: "--knowledge-store: " + err.Error(), err: err}
+		}
+		engine.factChecks = false
+	}
 	checker, err := evalChecker(ctx, a, engine)
 	if err != nil {
 		return err
 	}
 	r := &eval.Runner{Checker: checker, Concurrency: f.conc, AsGiven: averitec, AsOf: !f.noAsOf}
+	if engine.store != nil {
+		r.CaseContext = func(ctx context.Context, c eval.Case) context.Context { return search.WithStoreClaim(ctx, c.ID) }
+	}
 	setup := evalSetup(a, f, engine, r, cases)
 	if outFile != nil {
 		r.Out = outFile
@@ -269,12 +285,9 @@ func evalSetup(a *app, f *evalFlags, e evalEngine, r *eval.Runner, cases []eval.
 	}
 	s.AsOf = r.AsOf && s.Dated > 0
 	s.KeepUndated, s.ClosedBook = e.keepUndated, e.closedBook
-	if cfg, err := a.config(); err == nil && cfg.CalibrationFile != "" {
-		s.Calibration = cfg.CalibrationFile
-	}
 	var listed []string
 	if cfg, err := a.config(); err == nil {
-		s.Search = cfg.Search.Order
+		s.Search, s.Calibration = cfg.Search.Order, cfg.CalibrationFile
 		s.FactChecks = e.factChecks && cfg.Search.FactCheckKey != ""
 		if cfg.Search.ExcludeSitesFile != "" {
 			s.ExcludeSites, listed = cfg.Search.ExcludeSitesFile, cfg.Search.ExcludeSites
@@ -286,6 +299,9 @@ func evalSetup(a *app, f *evalFlags, e evalEngine, r *eval.Runner, cases []eval.
 	s.ExcludedSites = len(listed)
 	if e.leakFree {
 		s.LeakFree, s.ExcludedSites = true, len(leakFreeSites(listed))
+	}
+	if e.store != nil {
+		s.Search = []string{"knowledge store " + f.knowledge}
 	}
 	return s
 }

@@ -126,6 +126,12 @@ func loadClaimDocs(path string) (*claimDocs, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("knowledge store: %s: %w", path, err)
 	}
+	c.finish()
+	return c, nil
+}
+
+// finish computes the mean passage length once every document is added.
+func (c *claimDocs) finish() {
 	total := 0
 	for _, p := range c.passages {
 		total += p.n
@@ -133,7 +139,6 @@ func loadClaimDocs(path string) (*claimDocs, error) {
 	if len(c.passages) > 0 {
 		c.avgLen = float64(total) / float64(len(c.passages))
 	}
-	return c, nil
 }
 
 // add keeps one document and cuts it into passages.

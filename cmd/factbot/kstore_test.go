@@ -4,13 +4,17 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/factbot-dev/factbot/eval"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/search"
 )
 
 // eval --knowledge-store researches each claim in its own documents of
@@ -74,5 +78,35 @@ func TestEvalKnowledgeStore(t *testing.T) {
 		if strings.Contains(text, "PolitiFact rates") {
 			t.Error("the store's fact-checking article reached the model")
 		}
+	}
+}
+
+// FACTBOT_CORPUS with FACTBOT_SEARCH=corpus: check searches and reads the
+// team's own folder and cites its files, with no web at all.
+func TestCheckCorpus(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "wall.md"), []byte("# Wall facts\n\nAstronauts report that the Great Wall of China is not visible from space with the naked eye.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := (&url.URL{Scheme: "file", Path: filepath.Join(dir, "wall.md")}).String()
+	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
+		switch r.Turns() {
+		case 0:
+			return searchCall("great wall visible from space")
+		case 1:
+			return readCall(doc)
+		}
+		return verdictReply("contradicted", "high", "The team's notes say it is not visible.", map[string]any{
+			"source_url": doc, "source_title": "Wall facts", "supports": false,
+			"quote_or_summary": "the Great Wall of China is not visible from space with the naked eye"})
+	}))
+	w.env["FACTBOT_CORPUS"], w.env["FACTBOT_SEARCH"] = dir, "corpus"
+	rep, _ := w.checkJSON("--no-store", wallClaim)
+	v := rep.Claims[0]
+	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || v.Evidence[0].SourceURL != doc || !v.Evidence[0].QuoteFound {
+		t.Errorf("verdict %s, evidence %+v; want contradicted citing %s with its quote found", v.Verdict, v.Evidence, doc)
+	}
+	if _, err := os.Stat(filepath.Join(dir, search.IndexFile)); err != nil {
+		t.Errorf("the corpus was not indexed: %v", err)
 	}
 }

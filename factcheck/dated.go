@@ -13,6 +13,15 @@ import (
 // date is "today" in every prompt of the run: the plan, the research, the
 // recheck (the research's own conversation) and the critic.
 
+// setToday sets the run's today: its as-of date, or when it started.
+func (r *run) setToday(asOf, start time.Time) {
+	r.today = start
+	if !asOf.IsZero() {
+		r.today = asOf
+		r.trace.note("checked as of " + asOf.UTC().Format(time.DateOnly) + ": results and pages published later are dropped")
+	}
+}
+
 // dropUndated says whether the run drops results and pages with no known
 // date.
 func (r *run) dropUndated() bool { return !r.restrict.Before.IsZero() && !r.c.KeepUndated }

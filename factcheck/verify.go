@@ -79,19 +79,12 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths},
 	}
 	ctx = search.WithRestriction(ctx, r.restrict)
-	if !cc.asOf.IsZero() {
-		r.trace.note("checked as of " + cc.asOf.UTC().Format(time.DateOnly) + ": results and pages published later are dropped")
-	}
 	for _, u := range urlsIn(userText) {
 		r.allow[urlKey(u)] = u
 	}
 	r.userLinks = linkKeys(userText)
 	start := c.now()
-	today := start
-	if !cc.asOf.IsZero() {
-		today = cc.asOf
-	}
-	r.today = today
+	r.setToday(cc.asOf, start)
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
@@ -102,7 +95,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	}
 	var spent Usage
 	if !c.Options.NoQuestions {
-		qs, u, err := r.plan(ctx, prompt+todayLine(today), start)
+		qs, u, err := r.plan(ctx, prompt+todayLine(r.today), start)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +103,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	}
 	l := &loop[verdictArgs]{
 		model:  c.Model,
-		system: verifySystemPrompt(today, r.b, r.factChecks, !c.Options.NoCompact),
+		system: verifySystemPrompt(r.today, r.b, r.factChecks, !c.Options.NoCompact),
 		prompt: prompt + questionsPrompt(r.questions),
 		spent:  spent, began: start,
 		tools:  r.tools(),

@@ -76,9 +76,12 @@ func refuseUndatable(a *app, f *evalFlags, cases []eval.Case) error {
 }
 
 // writePredictions writes the shared task's predictions file for the
-// run's results; claims without a result are predicted Not Enough
-// Evidence, and stderr says how many.
+// run's results, when --predictions names one; claims without a result
+// are predicted Not Enough Evidence, and stderr says how many.
 func writePredictions(a *app, path string, cases []eval.Case, results []eval.Result) error {
+	if path == "" {
+		return nil
+	}
 	preds, missing := eval.Predictions(cases, results)
 	var b bytes.Buffer
 	if err := eval.WritePredictions(&b, preds); err != nil {
@@ -115,4 +118,26 @@ func tieFirst(ties []factcheck.Label) factcheck.Label {
 		return factcheck.Unverifiable
 	}
 	return ties[0]
+}
+
+// newEvalEngine is how the run sets up the engine, after refusing what
+// would make its figures dishonest: a search provider that ignores the
+// claims' dates, offsets fitted on the claims it scores.
+func newEvalEngine(a *app, f *evalFlags, averitec bool, exclude []string, cases []eval.Case) (evalEngine, error) {
+	if err := refuseUndatable(a, f, cases); err != nil && !f.closedBook && f.knowledge == "" {
+		return evalEngine{}, err
+	}
+	if err := refuseFitted(a, cases); err != nil {
+		return evalEngine{}, err
+	}
+	e := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks,
+		keepUndated: f.keepUndated, closedBook: f.closedBook}
+	if f.knowledge != "" {
+		var err error
+		if e.store, err = search.NewKnowledgeStore(f.knowledge); err != nil {
+			return evalEngine{}, &usageError{msg: "--knowledge-store: " + err.Error(), err: err}
+		}
+		e.factChecks = false
+	}
+	return e, nil
 }

@@ -64,6 +64,16 @@ type checkFlags struct {
 	allowFactChecks, keepUndated bool
 }
 
+// restrict makes a check as of a date leak-free, unless
+// --allow-fact-checks, and keeps its undated sources with --keep-undated.
+func (f *checkFlags) restrict(c *factcheck.Checker, asOf time.Time) {
+	if !asOf.IsZero() && !f.allowFactChecks {
+		c.ExcludeSites, c.ExcludeFactCheckPaths = leakFreeSites(c.ExcludeSites), true
+		c.FactChecks = nil
+	}
+	c.KeepUndated = f.keepUndated
+}
+
 // parseAsOf reads --as-of: a day, YYYY-MM-DD.
 func parseAsOf(s string) (time.Time, error) {
 	if s == "" {
@@ -139,11 +149,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	if f.excludeSites != "" {
 		checker.ExcludeSites = exclude
 	}
-	if !asOf.IsZero() && !f.allowFactChecks {
-		checker.ExcludeSites, checker.ExcludeFactCheckPaths = leakFreeSites(checker.ExcludeSites), true
-		checker.FactChecks = nil
-	}
-	checker.KeepUndated = f.keepUndated
+	f.restrict(checker, asOf)
 	var db backend
 	if !f.noStore {
 		if db, err = openBackend(ctx, cfg); err != nil {

@@ -197,18 +197,9 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		defer outFile.Close()
 	}
 	averitec := format == eval.FormatAVeriTeC
-	if err := refuseUndatable(a, f, cases); err != nil && !f.closedBook && f.knowledge == "" {
+	engine, err := newEvalEngine(a, f, averitec, exclude, cases)
+	if err != nil {
 		return err
-	}
-	if err := refuseFitted(a, cases); err != nil {
-		return err
-	}
-	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude, leakFree: !f.allowFactChecks, keepUndated: f.keepUndated, closedBook: f.closedBook}
-	if f.knowledge != "" {
-		if engine.store, err = search.NewKnowledgeStore(f.knowledge); err != nil {
-			return &usageError{msg: "--knowledge-store: " + err.Error(), err: err}
-		}
-		engine.factChecks = false
 	}
 	checker, err := evalChecker(ctx, a, engine)
 	if err != nil {
@@ -231,10 +222,8 @@ func runEval(ctx context.Context, a *app, args []string) error {
 			runErr = fmt.Errorf("writing %s: %w", f.out, err)
 		}
 	}
-	if f.predictions != "" {
-		if err := writePredictions(a, f.predictions, cases, results); err != nil && runErr == nil {
-			runErr = err
-		}
+	if err := writePredictions(a, f.predictions, cases, results); err != nil && runErr == nil {
+		runErr = err
 	}
 	s := eval.Summarize(results, len(cases), f.prices)
 	s.Dataset = name

@@ -8,7 +8,7 @@ package factcheck
 // nothing; it is unverifiable when the sources that would settle it could
 // not be found.
 const labelGuide = `Labels:
-- supported: reliable sources confirm the claim. E.g. "Water boils at 100 °C at sea level."
-- contradicted: reliable sources refute the substantial part of the claim, or the record that would exist if it were true (an official register or database, the speaker's own statements or accounts, the coverage such an event would get) was found and shows otherwise or nothing. E.g. "The Great Wall is visible from the Moon"; "The minister resigned on Monday" when the government's list of ministers and the news of that week show her in office.
-- contested: the evidence conflicts, or the claim is technically true but misleading (cherry-picked, or omitting context that changes its meaning). E.g. "Crime fell 10% under the mayor" when it fell as much everywhere.
-- unverifiable: the sources that would settle the claim could not be found, or it is not checkable. Finding nothing is unverifiable unless what you found is the record that would have to mention it. E.g. "He said it at a private dinner."`
+- supported: reliable sources confirm the claim.
+- contradicted: reliable sources refute the substantial part of the claim, or the record that would exist if it were true (an official register or database, the speaker's own statements or accounts, the coverage such an event would get) was found and shows otherwise or nothing.
+- contested: the evidence conflicts, or the claim is technically true but misleading (cherry-picked, or omitting context that changes its meaning: stance context), e.g. "Crime fell 10% under the mayor" when it fell as much everywhere.
+- unverifiable: the sources that would settle the claim could not be found, or it is not checkable. Finding nothing is unverifiable unless what you found is the record that would have to mention it.`

@@ -31,6 +31,11 @@ type Options struct {
 	// A baseline for measurement (factbot eval --closed-book), never for
 	// users.
 	ClosedBook bool
+	// NoCriticSkip has the critic review every verdict, even one whose
+	// every cited sentence is found in its source, takes the label's side
+	// and reads plainly (English, no hedge or attribution, no negation
+	// except in a refutation): the critic is otherwise skipped there.
+	NoCriticSkip bool
 	// Calibration offsets the label scores; nil means none.
 	Calibration *Calibration
 }

@@ -98,6 +98,12 @@ type Checker struct {
 	// ExcludeSites are domains (see search.NormalizeSites) kept out of
 	// every search result and page read, with their subdomains.
 	ExcludeSites []string
+	// ExcludeFactCheckPaths also keeps out the fact-check sections of any
+	// site, named by host or path (search.Restriction.FactCheckPaths).
+	ExcludeFactCheckPaths bool
+	// KeepUndated keeps, in a check as of a date, the results and pages
+	// whose publication date is unknown; by default they are dropped.
+	KeepUndated bool
 	// Cache, if set, answers known claims and extractions.
 	Cache    Cache
 	CacheTTL time.Duration // default 168h

@@ -19,13 +19,8 @@ func verifySystemPrompt(now time.Time, b Budget, factChecks, compact bool) strin
 	if compact {
 		s.WriteString(" Older ones show only their answers to the questions.")
 	}
-	s.WriteString(`
-- Cite the sentence IDs the tools show (p2.14), each with its stance. Use the claim's language.
-Labels:
-- supported: reliable sources confirm the claim.
-- contradicted: reliable sources refute the substantial part of the claim.
-- contested: the evidence conflicts, or the claim is technically true but misleading (cherry-picked, or omitting context that changes its meaning: stance context), e.g. "Crime fell 10% under the mayor" when it fell as much everywhere.
-- unverifiable: too little reliable evidence, or not checkable. Finding nothing is unverifiable, never contradicted.`)
+	s.WriteString("\n- Cite the sentence IDs the tools show (p2.14), each with its stance. Use the claim's language.\n")
+	s.WriteString(labelGuide)
 	return s.String()
 }
 

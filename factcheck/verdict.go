@@ -147,6 +147,12 @@ type Verdict struct {
 	Error string `json:"error,omitempty"`
 	err   error  // the cause of Error, for Check's return value
 
+	// Questions are the plan's: what the research set out to answer.
+	Questions []string `json:"questions,omitempty"`
+	// Undated counts the results and pages a run as of a date dropped for
+	// having no known publication date (Checker.KeepUndated keeps them).
+	Undated int `json:"undated,omitempty"`
+
 	Usage   Usage        `json:"usage"`
 	Sources []Source     `json:"sources,omitempty"`
 	Trace   []TraceEvent `json:"trace,omitempty"`

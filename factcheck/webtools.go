@@ -117,6 +117,7 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 	if excluded > 0 {
 		r.trace.note(fmt.Sprintf("%s %q: dropped %d result(s) from excluded sites", via, query, excluded))
 	}
+	results = r.datedResults(via, query, results)
 	obs := &searchObservation{Query: query, Results: []searchResult{}}
 	for _, res := range results {
 		if len(obs.Results) >= r.b.Results {
@@ -186,6 +187,9 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 		day := r.restrict.Before.UTC().Format(time.DateOnly)
 		r.trace.note(fmt.Sprintf("read %s: dropped, published %s, after %s", u, pub.UTC().Format(time.DateOnly), day))
 		return nil, fmt.Errorf("refused: %s was published after %s, the date this claim is checked as of; use other sources", u, day)
+	}
+	if r.undatedPage(u, pagePublished(p)) {
+		return nil, fmt.Errorf("refused: %s has no known publication date, and this claim is checked as of %s; use dated sources", u, r.restrict.Before.UTC().Format(time.DateOnly))
 	}
 	via := "read"
 	if fromUser && !fromSearch {

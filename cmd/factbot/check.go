@@ -57,10 +57,21 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // checkFlags are the flags of factbot check.
 type checkFlags struct {
-	json, fresh, noStore, quiet bool
-	user                        string
-	asOf, speaker, source       string
-	excludeSites                string
+	json, fresh, noStore, quiet  bool
+	user                         string
+	asOf, speaker, source        string
+	excludeSites                 string
+	allowFactChecks, keepUndated bool
+}
+
+// restrict makes a check as of a date leak-free, unless
+// --allow-fact-checks, and keeps its undated sources with --keep-undated.
+func (f *checkFlags) restrict(c *factcheck.Checker, asOf time.Time) {
+	if !asOf.IsZero() && !f.allowFactChecks {
+		c.ExcludeSites, c.ExcludeFactCheckPaths = leakFreeSites(c.ExcludeSites), true
+		c.FactChecks = nil
+	}
+	c.KeepUndated = f.keepUndated
 }
 
 // parseAsOf reads --as-of: a day, YYYY-MM-DD.
@@ -98,6 +109,8 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	fs.StringVar(&f.speaker, "speaker", "", "who made the claim, given to the model as context")
 	fs.StringVar(&f.source, "source", "", "where the claim appeared, given to the model as context")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES)")
+	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "with --as-of: do not keep fact-checking sites, fact-check sections and their mirrors out (a check as of a date is leak-free by default)")
+	fs.BoolVar(&f.keepUndated, "keep-undated", false, "with --as-of: keep search results and pages whose publication date is unknown (dropped by default)")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()
@@ -136,6 +149,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	if f.excludeSites != "" {
 		checker.ExcludeSites = exclude
 	}
+	f.restrict(checker, asOf)
 	var db backend
 	if !f.noStore {
 		if db, err = openBackend(ctx, cfg); err != nil {

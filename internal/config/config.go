@@ -36,6 +36,7 @@ const (
 	SearchBrave   = "brave"
 	SearchSearXNG = "searxng"
 	SearchGemini  = "gemini"
+	SearchCorpus  = "corpus"
 )
 
 // Defaults of the settings that have one.
@@ -154,6 +155,9 @@ type Search struct {
 	TavilyKey, TavilyURL string // TAVILY_API_KEY, FACTBOT_TAVILY_URL
 	BraveKey, BraveURL   string // BRAVE_API_KEY, FACTBOT_BRAVE_URL
 	SearXNGURL           string // SEARXNG_URL
+	// CorpusDir is FACTBOT_CORPUS, a folder of the team's own documents
+	// searched before the web (or instead, with FACTBOT_SEARCH=corpus).
+	CorpusDir string
 	// FactCheckKey is FACTCHECK_API_KEY, or GOOGLE_API_KEY when that is
 	// unset; empty means no fact-check search.
 	FactCheckKey string
@@ -236,6 +240,7 @@ var Vars = []Var{
 	{"TAVILY_API_KEY", true}, {"FACTBOT_TAVILY_URL", false},
 	{"BRAVE_API_KEY", true}, {"FACTBOT_BRAVE_URL", false},
 	{"SEARXNG_URL", false},
+	{"FACTBOT_CORPUS", false},
 	{"FACTCHECK_API_KEY", true},
 	{"FACTBOT_SEARCH", false},
 	{"FACTBOT_TEMPERATURE", false},
@@ -368,6 +373,7 @@ func (c *Config) loadSearch() error {
 		TavilyKey: e["TAVILY_API_KEY"], TavilyURL: e["FACTBOT_TAVILY_URL"],
 		BraveKey: e["BRAVE_API_KEY"], BraveURL: e["FACTBOT_BRAVE_URL"],
 		SearXNGURL:   e["SEARXNG_URL"],
+		CorpusDir:    e["FACTBOT_CORPUS"],
 		FactCheckKey: or(e["FACTCHECK_API_KEY"], e["GOOGLE_API_KEY"]),
 	}
 	var errs []error
@@ -380,10 +386,10 @@ func (c *Config) loadSearch() error {
 			n = strings.ToLower(strings.TrimSpace(n))
 			switch n {
 			case "":
-			case SearchTavily, SearchBrave, SearchSearXNG, SearchGemini:
+			case SearchTavily, SearchBrave, SearchSearXNG, SearchGemini, SearchCorpus:
 				c.Search.Order = append(c.Search.Order, n)
 			default:
-				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"})
+				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini, corpus"})
 			}
 		}
 	}
@@ -412,6 +418,9 @@ func (c *Config) loadSearch() error {
 		}
 		if len(c.Search.Order) == 0 {
 			c.Search.Order = []string{SearchGemini}
+		}
+		if c.Search.CorpusDir != "" {
+			c.Search.Order = append([]string{SearchCorpus}, c.Search.Order...)
 		}
 	}
 	return errors.Join(errs...)
@@ -669,6 +678,10 @@ func (s Search) providerErr(name, geminiKey string) error {
 	case SearchSearXNG:
 		if s.SearXNGURL == "" {
 			return &usererr.Config{Var: "SEARXNG_URL", Msg: "not set", Hint: "the base URL of your SearXNG instance, with the json format enabled"}
+		}
+	case SearchCorpus:
+		if s.CorpusDir == "" {
+			return &usererr.Config{Var: "FACTBOT_CORPUS", Msg: "not set", Hint: "a folder of HTML, PDF, Markdown and text files to search"}
 		}
 	case SearchGemini:
 		if geminiKey == "" {

@@ -228,6 +228,9 @@ func handler(st Store, opts Options) http.Handler {
 		log.Info("admin forget", "tenant", req.Tenant, "whole_tenant", req.User == nil, "stats", s, "err", err)
 		reply(w, s, err)
 	})
+	if d, ok := st.(Data); ok {
+		dataRoutes(mux, d)
+	}
 	return mux
 }
 

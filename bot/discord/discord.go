@@ -164,6 +164,8 @@ type Adapter struct {
 	callbacks chan struct{}
 
 	visCache *memo.Cache[*discordgo.Channel] // channels read over REST (visibility.go)
+
+	conn bot.Connection // for Ready (ready.go)
 }
 
 // maxCallbacks bounds concurrent interaction callbacks; it matches the idle
@@ -210,6 +212,8 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	s.ShouldReconnectOnError = true
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
+	s.AddHandler(a.onConnect)
+	s.AddHandler(a.onDisconnect)
 	a.s = gateway{s}
 	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep, timeout: a.cfg.CallTimeout}
 	return a, nil
@@ -300,6 +304,7 @@ func (a *Adapter) Start(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("connected to Discord", "bot", botID, "app", appID, "guild", a.cfg.GuildID)
+	a.conn.Up()
 	return nil
 }
 
@@ -310,6 +315,7 @@ func (a *Adapter) startWithoutGateway(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("Discord: HTTP interactions only, no gateway connection", "app", a.cfg.AppID, "guild", a.cfg.GuildID)
+	a.conn.Up()
 	return nil
 }
 

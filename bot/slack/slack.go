@@ -122,6 +122,8 @@ type Adapter struct {
 	single     *workspace     // single-token mode's workspace
 	wsMu       sync.Mutex
 	workspaces map[string]*workspace // by installation id
+
+	conn bot.Connection // for Ready
 }
 
 // DefaultCallTimeout is Config.CallTimeout's default.

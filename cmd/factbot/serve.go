@@ -33,6 +33,8 @@ func init() {
 type chatAdapter interface {
 	bot.Platform
 	Run(ctx context.Context) error
+	// Ready is nil while the adapter is connected (/readyz).
+	Ready() error
 }
 
 // Seams for tests.
@@ -61,7 +63,7 @@ type httpLimits struct {
 }
 
 var defaultHTTPLimits = httpLimits{
-	ReadHeader: 5 * time.Second, Read: 15 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
+	ReadHeader: 2 * time.Second, Read: 15 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
 	MaxHeaderBytes: 64 << 10,
 }
 
@@ -294,13 +296,13 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	reg := bot.NewRegistry()
+	reg, ready := bot.NewRegistry(), &readiness{ping: func(ctx context.Context) error { _, err := db.Tenants(ctx); return err }, now: time.Now}
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
 		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,
 		Metrics: bot.NewMetrics(reg), Logger: log, Links: chatLinks(cfg), Owner: replicaOwner(), Lease: cfg.Lease,
 	})
-	mux := bot.NewMux(reg, nil)
+	mux := bot.NewMux(reg, ready.check)
 	mountWeb(cfg, db, mux, log)
 	adapters, err := buildAdapters(cfg, db, svc, mux, log)
 	if err != nil {
@@ -308,32 +310,50 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	for _, ad := range adapters {
 		svc.Register(ad)
+		ready.platforms = append(ready.platforms, ad)
 	}
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	pub, metrics, err := listenHTTP(cfg, mux, bot.NewMux(reg, ready.check))
 	if err != nil {
-		return &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.HTTPAddr, err), Hint: "a free host:port, also settable with -addr", Err: err}
-	}
-	ln = netutil.LimitListener(ln, cfg.MaxConns)
-	pub := http.Handler(mux)
-	var metrics *listener
-	if cfg.MetricsAddr != "" {
-		mln, err := net.Listen("tcp", cfg.MetricsAddr)
-		if err != nil {
-			ln.Close()
-			return &usererr.Config{Var: "FACTBOT_METRICS_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.MetricsAddr, err), Hint: "a free host:port, e.g. 127.0.0.1:9090, or unset to serve /metrics on FACTBOT_HTTP_ADDR", Err: err}
-		}
-		metrics = &listener{ln: netutil.LimitListener(mln, cfg.MaxConns), h: bot.NewMux(reg, nil)}
-		pub = withoutMetrics(mux)
+		return err
 	}
 	if err := svc.Start(ctx); err != nil {
-		ln.Close()
+		pub.ln.Close()
 		if metrics != nil {
 			metrics.ln.Close()
 		}
 		return err
 	}
 	defer svc.Close() // running checks stay pending and resume on the next start
-	return serveUntilDone(ctx, &listener{ln: ln, h: pub}, metrics, adapters, log)
+	return serveUntilDone(ctx, pub, metrics, adapters, log)
+}
+
+// listenHTTP opens serve's public listener (mux) and, with
+// FACTBOT_METRICS_ADDR, the metrics listener (metricsMux), each bounded to
+// FACTBOT_MAX_CONNS connections and FACTBOT_MAX_CONNS_PER_IP from one
+// address.
+func listenHTTP(cfg *config.Config, mux, metricsMux http.Handler) (pub, metrics *listener, err error) {
+	listen := func(addr string) (net.Listener, error) {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, err
+		}
+		return netutil.LimitListener(limitPerAddr(ln, cfg.MaxConnsPerIP), cfg.MaxConns), nil
+	}
+	ln, err := listen(cfg.HTTPAddr)
+	if err != nil {
+		return nil, nil, &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.HTTPAddr, err), Hint: "a free host:port, also settable with -addr", Err: err}
+	}
+	pub = &listener{ln: ln, h: mux}
+	if cfg.MetricsAddr == "" {
+		return pub, nil, nil
+	}
+	mln, err := listen(cfg.MetricsAddr)
+	if err != nil {
+		ln.Close()
+		return nil, nil, &usererr.Config{Var: "FACTBOT_METRICS_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.MetricsAddr, err), Hint: "a free host:port, e.g. 127.0.0.1:9090, or unset to serve /metrics on FACTBOT_HTTP_ADDR", Err: err}
+	}
+	pub.h = withoutMetrics(mux)
+	return pub, &listener{ln: mln, h: metricsMux}, nil
 }
 
 // replicaOwner names this process to the requests' leases: the host, the

@@ -66,6 +66,9 @@ type Config struct {
 	// OAuth redirect URL is PublicURL + CallbackPath.
 	PublicURL string
 	Installs  Installs
+	// UsedStates records the install states used, each accepted once
+	// (default: in this process's memory; replicas need the store).
+	UsedStates UsedStates
 	// AuthorizeURL is Slack's authorize page (default: next to APIURL,
 	// else DefaultAuthorizeURL).
 	AuthorizeURL  string
@@ -195,6 +198,9 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	}
 	if cfg.Command == "" {
 		cfg.Command = "/factcheck"
+	}
+	if cfg.UsedStates == nil {
+		cfg.UsedStates = &memStates{}
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,

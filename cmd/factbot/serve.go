@@ -136,6 +136,7 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 			return nil, &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY", Msg: err.Error(), Err: err}
 		}
 		scfg.ClientID, scfg.ClientSecret, scfg.PublicURL, scfg.Installs = sc.ClientID, sc.ClientSecret, cfg.Web.PublicURL, db.Installations(kr)
+		scfg.UsedStates, _ = st.(slack.UsedStates) // each install state accepted once, by every replica
 		if bad, err := db.Installations(kr).Unopened(context.Background()); err == nil && len(bad) > 0 {
 			log.Error("slack: installations whose tokens FACTBOT_ENCRYPTION_KEY cannot open; their workspaces are not answered",
 				"installations", bad, "hint", "set FACTBOT_ENCRYPTION_KEY_OLD to the key they were stored with and run factbot rotate-key, or have them install the app again")

@@ -3,15 +3,14 @@ package bot_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
@@ -166,84 +165,17 @@ func TestFullDiskLosesNothing(t *testing.T) {
 	})
 }
 
-// cutProxy is a TCP proxy to PostgreSQL that the test can cut (every
-// connection closed, new ones refused) and restore.
-type cutProxy struct {
-	ln       net.Listener
-	upstream [2]string // network, address
-	mu       sync.Mutex
-	cut      bool
-	conns    map[net.Conn]bool
-}
-
-func newCutProxy(t *testing.T, network, addr string) *cutProxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cutProxy{ln: ln, upstream: [2]string{network, addr}, conns: map[net.Conn]bool{}}
-	t.Cleanup(func() { ln.Close(); p.Cut() })
-	go p.serve()
-	return p
-}
-
-func (p *cutProxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		cut := p.cut
-		p.mu.Unlock()
-		if cut {
-			c.Close()
-			continue
-		}
-		up, err := net.Dial(p.upstream[0], p.upstream[1])
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns[c], p.conns[up] = true, true
-		p.mu.Unlock()
-		go func() { io.Copy(up, c); up.Close() }()
-		go func() { io.Copy(c, up); c.Close() }()
-	}
-}
-
-// Cut closes every connection and refuses new ones until Restore.
-func (p *cutProxy) Cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cut = true
-	for c := range p.conns {
-		c.Close()
-	}
-	clear(p.conns)
-}
-
-func (p *cutProxy) Restore() {
-	p.mu.Lock()
-	p.cut = false
-	p.mu.Unlock()
-}
-
 // TestPostgresCutMidCheck: PostgreSQL becomes unreachable while a check
 // runs. The asker gets the report and is told it is not saved; the request
 // stays pending; once PostgreSQL is back, the kept check is saved and
 // the answer gets its id.
 func TestPostgresCutMidCheck(t *testing.T) {
-	cfg := pgtest.Config(t)
-	cc := cfg.ConnConfig
-	network, addr := "tcp", net.JoinHostPort(cc.Host, fmt.Sprint(cc.Port))
-	if strings.HasPrefix(cc.Host, "/") {
-		network, addr = "unix", filepath.Join(cc.Host, fmt.Sprintf(".s.PGSQL.%d", cc.Port))
+	dsn, proxy := pgtest.CutDSN(t)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
 	}
-	proxy := newCutProxy(t, network, addr)
-	cc.Host, cc.Port, cc.TLSConfig, cc.Fallbacks = "127.0.0.1", uint16(proxy.ln.Addr().(*net.TCPAddr).Port), nil, nil
-	cc.ConnectTimeout = time.Second
+	cfg.ConnConfig.ConnectTimeout = time.Second
 	db, err := postgres.OpenConfig(context.Background(), cfg, store.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // /healthz (liveness) and /readyz (readiness) answer on the public
@@ -32,6 +34,42 @@ func TestServeHealthAndReadiness(t *testing.T) {
 		if code != http.StatusOK || body != "ready\n" {
 			t.Errorf("GET %s/readyz = %d %q, want 200 ready", addr, code, body)
 		}
+	}
+}
+
+// pollReady asks addr's /readyz until ok accepts the answer.
+func pollReady(t *testing.T, addr string, ok func(code int, body string) bool) (int, string) {
+	t.Helper()
+	var code int
+	var body string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if code, body = get(t, "http://"+addr+"/readyz"); ok(code, body) {
+			break
+		}
+	}
+	return code, body
+}
+
+// With PostgreSQL cut off under a running serve, /readyz fails naming the
+// database while /healthz stays up; when it is back, /readyz is ready.
+func TestServeReadinessFollowsPostgres(t *testing.T) {
+	dsn, proxy := pgtest.CutDSN(t)
+	pub, _ := startServe(t, map[string]string{"FACTBOT_DB": dsn})
+	ready := func(code int, _ string) bool { return code == http.StatusOK }
+	if code, body := pollReady(t, pub, ready); code != http.StatusOK {
+		t.Fatalf("/readyz with PostgreSQL up = %d %q", code, body)
+	}
+	proxy.Cut()
+	code, body := pollReady(t, pub, func(code int, _ string) bool { return code != http.StatusOK })
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "database") {
+		t.Errorf("/readyz with PostgreSQL cut = %d %q, want 503 naming the database", code, body)
+	}
+	if code, _ := get(t, "http://"+pub+"/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz with PostgreSQL cut = %d, want 200 (the process is alive)", code)
+	}
+	proxy.Restore()
+	if code, body := pollReady(t, pub, ready); code != http.StatusOK {
+		t.Errorf("/readyz with PostgreSQL back = %d %q", code, body)
 	}
 }
 

@@ -123,6 +123,11 @@ type cacheAnswer struct {
 	OK     bool            `json:"ok"`
 }
 
+// maxDataBody bounds the body of a Data call: a check with its sources
+// and trace, or a page for the cache, is far larger than a maintenance
+// call.
+const maxDataBody = 64 << 20
+
 // dataRoutes adds the Data calls to mux.
 func dataRoutes(mux *http.ServeMux, d Data) {
 	route(mux, "/check", func(ctx context.Context, q checkRequest) (any, error) { return d.Check(ctx, q.Tenant, q.ID) })
@@ -164,7 +169,7 @@ func dataRoutes(mux *http.ServeMux, d Data) {
 func route[Q any](mux *http.ServeMux, path string, fn func(context.Context, Q) (any, error)) {
 	mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) {
 		var q Q
-		if !readJSON(w, r, &q) {
+		if !readJSONUpTo(w, r, &q, maxDataBody) {
 			return
 		}
 		v, err := fn(r.Context(), q)

@@ -25,7 +25,7 @@ import (
 )
 
 func init() {
-	register("serve", command{summary: "run the Slack and Discord bots (and /healthz, /metrics)", run: runServe})
+	register("serve", command{summary: "run the Slack and Discord bots (and /healthz, /readyz, /metrics)", run: runServe})
 }
 
 // chatAdapter is one chat platform run by serve: the core's Platform, plus
@@ -235,7 +235,7 @@ func parseServeFlags(a *app, args []string) (*serveFlags, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
 	f := &serveFlags{}
-	fs.StringVar(&f.addr, "addr", "", "HTTP address for /healthz, /metrics and HTTP-mode webhooks (default FACTBOT_HTTP_ADDR, else "+config.DefaultHTTPAddr+")")
+	fs.StringVar(&f.addr, "addr", "", "HTTP address for /healthz, /readyz, /metrics and HTTP-mode webhooks (default FACTBOT_HTTP_ADDR, else "+config.DefaultHTTPAddr+")")
 	fs.StringVar(&f.limit, "user-limit", "", "checks per user per window, e.g. 10/10m; off disables (default FACTBOT_USER_LIMIT, else "+config.DefaultUserLimit+")")
 	fs.IntVar(&f.workers, "workers", 8, "checks run at once")
 	fs.Usage = func() {

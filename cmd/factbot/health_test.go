@@ -130,7 +130,8 @@ func TestReadiness(t *testing.T) {
 // connections at a high rate, dripping its headers and never finishing
 // them, while a prober (from 127.0.0.1) asks /healthz every 50 ms. The
 // per-address bound and the short header deadline keep every probe
-// answered. Bounded: 800 connections over about 3 s.
+// answered. Bounded: at most 800 connections (about 600 on the project's
+// machine), in 3 s.
 func TestServeHealthUnderSlowClients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test")
@@ -148,7 +149,7 @@ func TestServeHealthUnderSlowClients(t *testing.T) {
 	var wg sync.WaitGroup
 	var opened atomic.Int32
 	wg.Add(1)
-	go func() { // 800 slow connections at about 250 a second
+	go func() { // up to 800 slow connections, one every 4 ms at most
 		defer wg.Done()
 		tick := time.NewTicker(4 * time.Millisecond)
 		defer tick.Stop()
@@ -194,7 +195,7 @@ func TestServeHealthUnderSlowClients(t *testing.T) {
 	tick.Stop()
 	wg.Wait()
 	t.Logf("%d slow connections opened; %d of %d probes failed", opened.Load(), failed, probes)
-	if opened.Load() < 400 {
+	if opened.Load() < 300 {
 		t.Errorf("only %d slow connections opened: the test proves little", opened.Load())
 	}
 	if failed > 0 {

@@ -250,6 +250,9 @@ func ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 	if v.Error != "" {
 		c.Error = msgClaimFailed
 	}
+	if v.Picture > 0 { // marked in the claim's line, which every renderer shows
+		c.Claim += " " + fmt.Sprintf(msgFromPicture, v.Picture)
+	}
 	if !c.Label.Valid() {
 		c.Label = factcheck.Unverifiable
 	}

@@ -77,6 +77,9 @@ type Verdict struct {
 	End   int `json:"end"`
 	// Span is the input's own words the claim comes from.
 	Span string `json:"span,omitempty"`
+	// Picture is the number (from 1) of the input's picture the claim was
+	// read from, 0 for a claim of the text.
+	Picture int `json:"picture,omitempty"`
 
 	CheckedAt time.Time `json:"checked_at"`
 	Model     string    `json:"model"`
@@ -146,6 +149,9 @@ type Report struct {
 	// Notice is a short message for the user about the input, e.g. that
 	// only the first claims were checked.
 	Notice string `json:"notice,omitempty"`
+	// Attachments are the files given with the input (pictures and PDFs),
+	// with their SHA-256 for the audit trail.
+	Attachments []Attachment `json:"attachments,omitempty"`
 }
 
 // Budget bounds one claim's verification run. Zero fields take defaults.

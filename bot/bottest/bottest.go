@@ -43,7 +43,7 @@ func (c *Checker) Calls() []factcheck.Input {
 // Check implements bot.Checker.
 func (c *Checker) Check(ctx context.Context, in factcheck.Input) (*factcheck.Report, error) {
 	c.mu.Lock()
-	c.calls = append(c.calls, factcheck.Input{Tenant: in.Tenant, Text: in.Text, Fresh: in.Fresh})
+	c.calls = append(c.calls, factcheck.Input{Tenant: in.Tenant, Text: in.Text, Fresh: in.Fresh, Files: in.Files})
 	c.mu.Unlock()
 	if c.Started != nil {
 		c.Started <- in

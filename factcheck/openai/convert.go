@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -117,7 +118,9 @@ func messages(req *factcheck.ModelRequest) []openai.ChatCompletionMessageParamUn
 				}
 				out = append(out, openai.ToolMessage(content, id))
 			}
-			if msg.Text != "" || len(msg.ToolResults) == 0 {
+			if len(msg.Images) > 0 {
+				out = append(out, userWithImages(msg))
+			} else if msg.Text != "" || len(msg.ToolResults) == 0 {
 				out = append(out, openai.UserMessage(msg.Text))
 			}
 			prev = nil
@@ -238,4 +241,15 @@ func contentText(raw json.RawMessage) string {
 		return b.String()
 	}
 	return string(raw)
+}
+
+// userWithImages is a user message of text and pictures, each sent as a
+// data URL (the chat completions image_url part).
+func userWithImages(msg factcheck.Message) openai.ChatCompletionMessageParamUnion {
+	parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(msg.Text)}
+	for _, im := range msg.Images {
+		u := "data:" + im.MIME + ";base64," + base64.StdEncoding.EncodeToString(im.Data)
+		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: u}))
+	}
+	return openai.UserMessage(parts)
 }

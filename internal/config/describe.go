@@ -123,6 +123,10 @@ func (c *Config) defaultOf(name string) string {
 		return "1"
 	case "FACTBOT_DISCORD_GATEWAY":
 		return "1"
+	case "FACTBOT_DISCORD_MESSAGE_CONTENT", "OPENAI_IMAGES":
+		return "0"
+	case "FACTBOT_REACTION":
+		return strings.Join(DefaultReactions, ",")
 	case "SLACK_API_URL", "DISCORD_API_URL":
 		return "the platform's"
 	}

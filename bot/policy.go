@@ -40,6 +40,8 @@ const (
 	msgQuoteInPDF     = "quote found in the PDF"
 	msgQuoteSnippet   = "quote found only in the search snippet"
 	msgQuoteTitle     = "quote found only in the title"
+	msgQuoteTitleOnly = "seen only in the title, which carries no stance"
+	msgQuoteSummary   = "a search summary written by a model, not the source's words"
 	msgQuoteRetrieved = "quote found in the text retrieved" // a record older than places
 	msgQuoteNotFound  = "quote not found in what was read"
 

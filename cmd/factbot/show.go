@@ -272,10 +272,7 @@ func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, 
 		fmt.Fprintln(w, "  Evidence:")
 	}
 	for _, e := range v.Evidence {
-		side := "refutes"
-		if e.Supports {
-			side = "supports"
-		}
+		side := string(e.StanceOf())
 		fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
 		if e.Publisher != "" || e.Rating != "" {
 			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))

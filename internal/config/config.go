@@ -118,7 +118,8 @@ type Config struct {
 
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
-	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC);
+	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC,
+	// FACTBOT_CRITIC_SKIP);
 	// the zero value is the default.
 	Engine factcheck.Options
 
@@ -244,6 +245,7 @@ var Vars = []Var{
 	{"FACTBOT_SEARCH", false},
 	{"FACTBOT_TEMPERATURE", false},
 	{"FACTBOT_QUESTIONS", false}, {"FACTBOT_COMPACT", false}, {"FACTBOT_RECHECK", false}, {"FACTBOT_SCORES", false}, {"FACTBOT_CRITIC", false},
+	{"FACTBOT_CRITIC_SKIP", false},
 	{"FACTBOT_EXCLUDE_SITES", false},
 	{"FACTBOT_CALIBRATION", false},
 	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
@@ -336,6 +338,8 @@ func (c *Config) switches() map[string]*bool {
 		"FACTBOT_RECHECK":   &o.NoRecheck,
 		"FACTBOT_SCORES":    &o.NoScores,
 		"FACTBOT_CRITIC":    &o.NoCritic,
+		// FACTBOT_CRITIC_SKIP=0: the critic reviews every verdict.
+		"FACTBOT_CRITIC_SKIP": &o.NoCriticSkip,
 	}
 }
 

@@ -51,6 +51,10 @@ type Options struct {
 	// MaxAttempts bounds how often a request is started, counting resumes
 	// after restarts (default 3); then it is answered with an error.
 	MaxAttempts int
+	// SaveBackoff are the waits between a job's attempts to save a check
+	// while the store fails (default 1s, 2s, 4s, 8s); then the request
+	// stays pending and is tried again every Lease/2.
+	SaveBackoff []time.Duration
 	// Owner names this service to the store's leases (see
 	// store.ErrLeaseLost): replicas sharing a database need distinct
 	// owners (default: a random id).
@@ -140,6 +144,8 @@ type Service struct {
 	// single writer, and acknowledgements (whose writes are group-committed)
 	// should queue behind at most one check's save, not one per worker.
 	saveMu sync.Mutex
+	// unsaved are the checks answered but not yet saved (unsaved.go).
+	unsaved unsaved
 
 	mu        sync.Mutex
 	platforms map[string]Platform
@@ -197,6 +203,9 @@ func New(st Store, ck Checker, opts Options) *Service {
 	}
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 3
+	}
+	if opts.SaveBackoff == nil {
+		opts.SaveBackoff = defaultSaveBackoff
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -598,8 +607,11 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	}
 	s.metrics.InFlight.Inc()
 	defer s.metrics.InFlight.Dec()
-	j := &job{s: s, ctx: ctx, p: p, r: r, log: s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform),
+	j := &job{s: s, ctx: ctx, p: p, r: r, reply: r.Reply, log: s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform),
 		lang: RequestLang(r, "", r.Text)}
+	if j.resumeUnsaved() {
+		return
+	}
 	if !j.begin() {
 		return
 	}
@@ -748,31 +760,14 @@ func (j *job) check(text string, files []factcheck.File) (*factcheck.Report, err
 	return rep, err
 }
 
-// deliver saves the check and answers with its report.
+// deliver saves the check and answers with its report (deliverCheck).
 func (j *job) deliver(text string, rep *factcheck.Report) {
 	s, r := j.s, j.r
-	c := &store.Check{
+	j.deliverCheck(&store.Check{
 		Tenant: r.Tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread, Link: r.Link,
 		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(), Private: r.Private,
 		Visibility: r.Visibility, CacheRefs: j.caches.Refs(), Message: r.Meta[MetaMessage],
-	}
-	// SaveCheck also records the check's id on the request.
-	s.saveMu.Lock()
-	err := s.store.SaveCheck(j.ctx, c)
-	s.saveMu.Unlock()
-	if err != nil {
-		if j.ctx.Err() != nil {
-			return
-		}
-		s.metrics.Errors.WithLabelValues("store").Inc()
-		j.log.Error("save check", "err", err)
-	}
-	if !j.answer(s.report(r, rep, c.ID)) && j.ctx.Err() != nil {
-		return
-	}
-	s.metrics.Checks.WithLabelValues(r.Platform, "done").Inc()
-	s.metrics.Latency.WithLabelValues(r.Platform).Observe(s.opts.Now().Sub(r.CreatedAt).Seconds())
-	j.finish(store.RequestDone, c.ID)
+	})
 }
 
 // report renders the final report of the check saved as checkID for r,

@@ -340,12 +340,14 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 // initialises and waits for ctx.
 func (a *Adapter) Run(ctx context.Context) error {
 	if err := a.Init(ctx); err != nil {
+		a.conn.Down(err)
 		if ctx.Err() != nil {
 			return nil // stopped while starting
 		}
 		return err
 	}
 	if a.cfg.AppToken == "" || a.client == nil {
+		a.conn.Up() // HTTP mode: Slack connects to us
 		<-ctx.Done()
 		return nil
 	}
@@ -369,6 +371,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 			return fmt.Errorf("slack: socket mode: %w", err)
 		case evt := <-sm.Events:
 			t0 := time.Now() // the decoded event is in hand
+			a.noteConnection(evt.Type)
 			if evt.Request == nil || evt.Request.EnvelopeID == "" {
 				if evt.Type == socketmode.EventTypeInvalidAuth {
 					return errors.New("slack: socket mode: invalid auth (check SLACK_APP_TOKEN, xapp-…, with connections:write)")

@@ -73,6 +73,9 @@ type Config struct {
 	// OAuth redirect URL is PublicURL + CallbackPath.
 	PublicURL string
 	Installs  Installs
+	// UsedStates records the install states used, each accepted once
+	// (default: in this process's memory; replicas need the store).
+	UsedStates UsedStates
 	// AuthorizeURL is Slack's authorize page (default: next to APIURL,
 	// else DefaultAuthorizeURL).
 	AuthorizeURL  string
@@ -134,6 +137,8 @@ type Adapter struct {
 	single     *workspace     // single-token mode's workspace
 	wsMu       sync.Mutex
 	workspaces map[string]*workspace // by installation id
+
+	conn bot.Connection // for Ready
 }
 
 // DefaultCallTimeout is Config.CallTimeout's default.
@@ -205,6 +210,9 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	}
 	if cfg.Command == "" {
 		cfg.Command = "/factcheck"
+	}
+	if cfg.UsedStates == nil {
+		cfg.UsedStates = &memStates{}
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,

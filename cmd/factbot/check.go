@@ -14,6 +14,7 @@ import (
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {
@@ -150,9 +151,9 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		checker.ExcludeSites = exclude
 	}
 	f.restrict(checker, asOf)
-	var db backend
+	var db admin.Backend
 	if !f.noStore {
-		if db, err = openBackend(ctx, cfg); err != nil {
+		if db, err = openData(ctx, cfg, false); err != nil {
 			return err
 		}
 		defer db.Close()
@@ -210,7 +211,7 @@ func checkFailed(err error) error {
 
 // saveCheck keeps the check in history and returns its id; "" without a
 // database or when saving failed, which is only warned about.
-func saveCheck(ctx context.Context, a *app, db backend, user, text string, rep *factcheck.Report) string {
+func saveCheck(ctx context.Context, a *app, db admin.Backend, user, text string, rep *factcheck.Report) string {
 	if db == nil {
 		return ""
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {
@@ -82,7 +83,7 @@ func pageHashes(c *store.Check) []string {
 
 // showPage prints the kept snapshot of a page the check read: what the
 // page said when the verdict was made, even if it has changed since.
-func showPage(ctx context.Context, a *app, db backend, c *store.Check, arg string, jsonOut bool) error {
+func showPage(ctx context.Context, a *app, db admin.Backend, c *store.Check, arg string, jsonOut bool) error {
 	want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(arg), "sha256:"))
 	hashes := pageHashes(c)
 	var match []string

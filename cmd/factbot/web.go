@@ -43,7 +43,7 @@ func webLinks(cfg *config.Config) *web.Links {
 }
 
 // mountWeb adds the web view under /web/ to mux when it is configured.
-func mountWeb(cfg *config.Config, db backend, mux *http.ServeMux, log *slog.Logger) {
+func mountWeb(cfg *config.Config, db web.Store, mux *http.ServeMux, log *slog.Logger) {
 	if !cfg.Web.Enabled() {
 		return
 	}
@@ -70,7 +70,7 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	if *link != "" && *history {
 		return usagef("--link and --history: choose one")
 	}
-	db, err := openExistingStore(ctx, cfg)
+	db, err := openData(ctx, cfg, true)
 	if err != nil {
 		return err
 	}

@@ -104,9 +104,15 @@ func corpusOf(ps []search.Provider) *search.Corpus {
 	return nil
 }
 
+// caches is what the engine caches in the database.
+type caches interface {
+	factcheck.Cache
+	search.Cache
+}
+
 // useStore gives the engine the database as its verdict, search and page
 // cache (db may be nil: no caches).
-func useStore(cfg *config.Config, c *factcheck.Checker, db backend) {
+func useStore(cfg *config.Config, c *factcheck.Checker, db caches) {
 	ropts := search.ReaderOptions{AllowPrivate: cfg.AllowPrivateFetch}
 	if db != nil {
 		ropts.Cache = db

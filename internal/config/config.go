@@ -50,6 +50,8 @@ const (
 	DefaultTenantLimit = "100/1h"
 	DefaultMaxQueue    = bot.DefaultMaxQueue
 	DefaultMaxConns    = 256
+	// DefaultMaxConnsPerIP bounds one client address's share of them.
+	DefaultMaxConnsPerIP = 32
 )
 
 // Where to get a value: the hints of the configuration errors.
@@ -94,6 +96,9 @@ type Config struct {
 	// MaxConns bounds the open connections of serve's HTTP server
 	// (FACTBOT_MAX_CONNS).
 	MaxConns int
+	// MaxConnsPerIP bounds the open connections from one client address
+	// (FACTBOT_MAX_CONNS_PER_IP), so that one client cannot hold them all.
+	MaxConnsPerIP int
 	// UserLimit is the per-person rate in chat (FACTBOT_USER_LIMIT); the
 	// zero Limit means none.
 	UserLimit bot.Limit
@@ -256,6 +261,7 @@ var Vars = []Var{
 	{"FACTBOT_HTTP_ADDR", false},
 	{"FACTBOT_METRICS_ADDR", false},
 	{"FACTBOT_MAX_CONNS", false},
+	{"FACTBOT_MAX_CONNS_PER_IP", false},
 	{"FACTBOT_USER_LIMIT", false},
 	{"FACTBOT_TENANT_LIMIT", false},
 	{"FACTBOT_MAX_QUEUE", false},
@@ -481,6 +487,8 @@ func (c *Config) loadChat() error {
 	}
 	c.MetricsAddr = e["FACTBOT_METRICS_ADDR"]
 	c.MaxConns, err = positive(e, "FACTBOT_MAX_CONNS", DefaultMaxConns, "open HTTP connections at once, e.g. 256")
+	errs = append(errs, err)
+	c.MaxConnsPerIP, err = positive(e, "FACTBOT_MAX_CONNS_PER_IP", DefaultMaxConnsPerIP, "open HTTP connections from one address, e.g. 32")
 	errs = append(errs, err)
 	c.MaxQueue, err = positive(e, "FACTBOT_MAX_QUEUE", DefaultMaxQueue, "chat requests waiting for a worker, e.g. 100")
 	errs = append(errs, err)

@@ -228,11 +228,20 @@ func handler(st Store, opts Options) http.Handler {
 		log.Info("admin forget", "tenant", req.Tenant, "whole_tenant", req.User == nil, "stats", s, "err", err)
 		reply(w, s, err)
 	})
+	if d, ok := st.(Data); ok {
+		dataRoutes(mux, d)
+	}
 	return mux
 }
 
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
+	return readJSONUpTo(w, r, v, maxBody)
+}
+
+// readJSONUpTo decodes a body of at most limit bytes into v, or answers
+// 400.
+func readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	dec := json.NewDecoder(io.LimitReader(r.Body, limit))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		writeError(w, http.StatusBadRequest, fmt.Errorf("bad request body: %w", err))

@@ -126,8 +126,13 @@ func (s *Server) URL() string { return s.srv.URL + "/api/" }
 // ResponseURL returns a response_url for a command or interaction.
 func (s *Server) ResponseURL(id string) string { return s.srv.URL + "/response/" + id }
 
-// Close stops the server.
+// Close stops the server; later calls do nothing.
 func (s *Server) Close() {
+	select {
+	case <-s.closed:
+		return
+	default:
+	}
 	close(s.closed)
 	s.mu.Lock()
 	if s.conn != nil {

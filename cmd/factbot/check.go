@@ -7,10 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/user"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
@@ -127,7 +131,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if f.user == "" {
-		f.user = cfg.User
+		f.user = cliUser(cfg)
 	}
 	checker, err := newChecker(ctx, cfg, nil)
 	if err != nil {
@@ -192,6 +196,20 @@ func checkFailed(err error) error {
 		return &usageError{msg: msg, err: err}
 	}
 	return fmt.Errorf("the check failed: %w", err)
+}
+
+// cliUser is who runs a command in the terminal, for the history of the cli
+// tenant: USER, or when it is unset the system's name for the process's user
+// (its uid when it has none), so that a check and the links to it agree on
+// who asked without USER.
+func cliUser(cfg *config.Config) string {
+	if cfg.User != "" {
+		return cfg.User
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "uid-" + strconv.Itoa(os.Getuid())
 }
 
 // saveCheck keeps the check in history and returns its id; "" without a

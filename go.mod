@@ -85,3 +85,5 @@ require (
 	google.golang.org/grpc v1.85.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+replace github.com/markusmobius/go-dateparser => ./third_party/go-dateparser

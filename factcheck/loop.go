@@ -128,6 +128,19 @@ type outcome[T any] struct {
 	lastErr error
 }
 
+// why says why the loop ended without a result, for the trace and errors:
+// the last finishing attempt's error, else the budget that ended it, never
+// "<nil>".
+func (o *outcome[T]) why() string {
+	switch {
+	case o.lastErr != nil:
+		return o.lastErr.Error()
+	case o.stop != "":
+		return "the " + o.stop + " budget ran out first"
+	}
+	return "the model gave no answer"
+}
+
 // run drives the loop. It fails only when the model cannot be reached; a
 // loop that ends without a result returns an outcome whose result is nil.
 func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
@@ -232,7 +245,7 @@ func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]
 	resp, err := l.model.Generate(ctx, req)
 	if err != nil {
 		l.trace.add(TraceEvent{Kind: "model", Error: err.Error()})
-		return nil, err
+		return nil, &ModelError{Model: l.model.Name(), Err: err}
 	}
 	u := resp.Usage
 	o.usage = o.usage.Add(u)

@@ -153,6 +153,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		in.Progress = progressPrinter(a.stderr)
 	}
 	rep, err := checker.Check(ctx, in)
+	err = explainModelFailure(cfg, err)
 	if rep == nil || usererr.IsConfig(err) {
 		return checkFailed(err)
 	}

@@ -22,7 +22,7 @@ import (
 
 func init() {
 	register("check", command{
-		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] [--as-of YYYY-MM-DD] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)",
+		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] [--no-store] [--quiet] [--user U] [--as-of YYYY-MM-DD] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)",
 		run:     runCheck,
 	})
 }
@@ -89,19 +89,26 @@ func readExcludeSites(path string) ([]string, error) {
 	return sites, nil
 }
 
-func runCheck(ctx context.Context, a *app, args []string) error {
+// checkFlagSet defines check's flags into f; help's summary of check names
+// every one (TestHelpListsEveryCheckFlag).
+func checkFlagSet(f *checkFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(a.stderr)
-	var f checkFlags
 	fs.BoolVar(&f.json, "json", false, "print the whole report as one JSON object on stdout")
 	fs.BoolVar(&f.fresh, "fresh", false, "ignore cached verdicts and check again")
 	fs.BoolVar(&f.noStore, "no-store", false, "use no database: no cache and no history")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress on stderr")
-	fs.StringVar(&f.user, "user", "", "who is asking, as recorded in history (default $USER)")
+	fs.StringVar(&f.user, "user", "", "who is asking, as recorded in history (default $USER, else the system's name for you)")
 	fs.StringVar(&f.asOf, "as-of", "", "check as of this day (YYYY-MM-DD): only results and pages published by then, and it is \"today\" for the model")
 	fs.StringVar(&f.speaker, "speaker", "", "who made the claim, given to the model as context")
 	fs.StringVar(&f.source, "source", "", "where the claim appeared, given to the model as context")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES)")
+	return fs
+}
+
+func runCheck(ctx context.Context, a *app, args []string) error {
+	var f checkFlags
+	fs := checkFlagSet(&f)
+	fs.SetOutput(a.stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -676,6 +677,24 @@ func TestCheckModelFailureExplained(t *testing.T) {
 		_, stderr, code := w.run("check", "--quiet", wallClaim)
 		if code != exitFailed || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "quota of GEMINI_API_KEY") {
 			t.Errorf("exit %d, stderr %q; want 1 and one line naming GEMINI_API_KEY's quota", code, stderr)
+		}
+	})
+}
+
+// TestHelpListsEveryCheckFlag: factbot help's line for check names every
+// flag check takes.
+func TestHelpListsEveryCheckFlag(t *testing.T) {
+	var help bytes.Buffer
+	usage(&help)
+	line := ""
+	for l := range strings.Lines(help.String()) {
+		if strings.HasPrefix(strings.TrimSpace(l), "check ") {
+			line = l
+		}
+	}
+	checkFlagSet(&checkFlags{}).VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(line, "[--"+f.Name+"]") && !strings.Contains(line, "[--"+f.Name+" ") {
+			t.Errorf("help's check line lacks --%s:\n%s", f.Name, line)
 		}
 	})
 }

@@ -283,6 +283,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	log := serveLogger(a)
+	warnPlainURL(cfg, log)
 	db, err := openBackend(ctx, cfg)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/internal/config"
@@ -40,6 +41,15 @@ func webLinks(cfg *config.Config) *web.Links {
 		return nil
 	}
 	return web.NewLinks(cfg.Web.PublicURL, cfg.Web.Secret, cfg.Web.CheckTTL, cfg.Web.HistoryTTL, nil)
+}
+
+// warnPlainURL warns, at start, when FACTBOT_PUBLIC_URL is http://: the
+// signed links' tokens (and Slack's install codes) would travel in clear.
+func warnPlainURL(cfg *config.Config, log *slog.Logger) {
+	if strings.HasPrefix(strings.ToLower(cfg.Web.PublicURL), "http://") {
+		log.Warn("FACTBOT_PUBLIC_URL is http://: the web view's links and their tokens (and Slack's install codes) travel in clear; serve it behind a TLS proxy and set its https:// address",
+			"url", cfg.Web.PublicURL)
+	}
 }
 
 // mountWeb adds the web view under /web/ to mux when it is configured.
@@ -116,6 +126,7 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 		*addr = cfg.HTTPAddr
 	}
 	log := serveLogger(a)
+	warnPlainURL(cfg, log)
 	mux := http.NewServeMux()
 	mountWeb(cfg, db, mux, log)
 	ln, err := net.Listen("tcp", *addr)

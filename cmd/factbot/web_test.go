@@ -194,3 +194,30 @@ func TestWebLinksWithoutUSER(t *testing.T) {
 		t.Errorf("history link: %d, want the check of %s (%s)\n%.300s", code, cliUser(&config.Config{}), me.ID, body)
 	}
 }
+
+// TestWebWarnsPlainPublicURL: an http:// FACTBOT_PUBLIC_URL is accepted
+// (a proxy may still terminate TLS elsewhere) but warned about at start.
+func TestWebWarnsPlainPublicURL(t *testing.T) {
+	path, _ := seedWebDB(t)
+	restore := webListening
+	defer func() { webListening = restore }()
+	addrc := make(chan net.Addr, 1)
+	webListening = func(a net.Addr) { addrc <- a }
+	for _, url := range []string{"http://factbot.example", "https://factbot.example"} {
+		a, errb := testApp(map[string]string{"FACTBOT_DB": path, "FACTBOT_PUBLIC_URL": url, "FACTBOT_WEB_SECRET": testWebSecret, "FACTBOT_HTTP_ADDR": "127.0.0.1:0"})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan int, 1)
+		go func() { done <- run(ctx, a, []string{"web"}) }()
+		select {
+		case <-addrc:
+		case code := <-done:
+			t.Fatalf("web exited %d:\n%s", code, errb)
+		}
+		cancel()
+		<-done
+		warned := strings.Contains(errb.String(), "FACTBOT_PUBLIC_URL is http://")
+		if warned != strings.HasPrefix(url, "http://") {
+			t.Errorf("FACTBOT_PUBLIC_URL=%s: warned %v; stderr:\n%s", url, warned, errb)
+		}
+	}
+}

@@ -617,14 +617,15 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	if !ok {
 		return
 	}
+	began := time.Now()
 	rep, err := j.check(text)
 	if ctx.Err() != nil {
 		return // shutting down: stays pending, resumed on restart
 	}
+	j.logFinished(rep, err, began)
 	if err != nil {
 		s.metrics.Errors.WithLabelValues("check").Inc()
 		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
-		j.log.Error("check failed", "err", err)
 		j.keepCacheRefs()
 		j.answer(RenderError(checkMessage(err)))
 		j.finish(store.RequestFailed, "")

@@ -242,7 +242,9 @@ func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 
 func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]) (*ModelResponse, error) {
 	l.compactOld(req)
-	resp, err := l.model.Generate(ctx, req)
+	sctx, span := startModelSpan(ctx, l.model.Name())
+	resp, err := l.model.Generate(sctx, req)
+	endModelSpan(span, resp, err)
 	if err != nil {
 		l.trace.add(TraceEvent{Kind: "model", Error: err.Error()})
 		return nil, &ModelError{Model: l.model.Name(), Err: err}
@@ -338,7 +340,9 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			content, err := callTool(ctx, tools, call)
+			sctx, span := startToolSpan(ctx, call.Name)
+			content, err := callTool(sctx, tools, call)
+			endToolSpan(span, len(content), err)
 			ev := TraceEvent{Kind: "tool", Tool: call.Name, Args: args, ResultBytes: len(content)}
 			if err != nil {
 				ev.Error = err.Error()

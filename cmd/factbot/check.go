@@ -144,6 +144,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer startTracing(ctx, cfg, a.stderr)()
 	if f.excludeSites != "" {
 		checker.ExcludeSites = exclude
 	}

@@ -284,6 +284,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	log := serveLogger(a)
 	warnPlainURL(cfg, log)
+	defer startTracing(ctx, cfg, a.stderr)()
 	db, err := openBackend(ctx, cfg)
 	if err != nil {
 		return err

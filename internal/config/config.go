@@ -120,6 +120,11 @@ type Config struct {
 	// User is who runs factbot check, for its history (USER).
 	User string
 
+	// OTLPEndpoint, if set, is where traces of the checks' model and tool
+	// calls are sent, by OTLP over HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, the
+	// collector's base URL: spans go to its /v1/traces).
+	OTLPEndpoint string
+
 	env map[string]string // the variables that are set, trimmed
 }
 
@@ -247,6 +252,7 @@ var Vars = []Var{
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
 	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false}, {"FACTBOT_DISCORD_GATEWAY", false},
 	{"USER", false},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", false},
 }
 
 // Load reads the configuration through getenv (os.Getenv in the program)
@@ -280,6 +286,8 @@ func Load(getenv func(string) string) (*Config, error) {
 	add(c.loadChat())
 	add(c.loadWeb())
 	c.User = c.env["USER"]
+	c.OTLPEndpoint = c.env["OTEL_EXPORTER_OTLP_ENDPOINT"]
+	add(checkURL(c.env, "OTEL_EXPORTER_OTLP_ENDPOINT"))
 	return c, errors.Join(errs...)
 }
 

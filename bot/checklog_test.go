@@ -7,7 +7,6 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,24 +17,10 @@ import (
 	"github.com/factbot-dev/factbot/store/storetest"
 )
 
-// lockedBuffer is a log destination written by the workers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// finishedLines returns the "check finished" lines logged, decoded.
-func (l *lockedBuffer) finishedLines(t *testing.T) []map[string]any {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// finishedLines returns the "check finished" lines of a JSON log, decoded.
+func finishedLines(t *testing.T, log string) []map[string]any {
 	var out []map[string]any
-	for line := range strings.Lines(l.b.String()) {
+	for line := range strings.Lines(log) {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("log line %q: %v", line, err)
@@ -74,9 +59,9 @@ func TestFinishedCheckLogged(t *testing.T) {
 			"outcome": "failed", "err": "model unreachable"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := &lockedBuffer{}
+			var logs bytes.Buffer // slog's handler serialises the workers' writes
 			p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
-			s := bot.New(storetest.NewMemory(), &bottest.Checker{Func: tc.ck}, bot.Options{Logger: slog.New(slog.NewJSONHandler(logs, nil))})
+			s := bot.New(storetest.NewMemory(), &bottest.Checker{Func: tc.ck}, bot.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 			s.Register(p)
 			if err := s.Start(context.Background()); err != nil {
 				t.Fatal(err)
@@ -86,7 +71,7 @@ func TestFinishedCheckLogged(t *testing.T) {
 			}
 			waitFinal(t, p)
 			s.Close()
-			lines := logs.finishedLines(t)
+			lines := finishedLines(t, logs.String()) // read once the service is closed
 			if len(lines) != 1 {
 				t.Fatalf("%d check finished lines, want 1: %v", len(lines), lines)
 			}

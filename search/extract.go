@@ -9,12 +9,12 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"codeberg.org/readeck/go-readability/v2/render"
 	"github.com/markusmobius/go-htmldate"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // Extraction bounds.
@@ -205,10 +205,9 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 	return p, nil
 }
 
-// extractHTML fills p from a parsed page. The main text comes from
-// trafilatura, which compares its own extraction with readability's and
-// DOM Distiller's and keeps the more plausible; the date from htmldate
-// (metadata, JSON-LD, the URL, then dates shown on the page).
+// extractHTML fills p from a parsed page: the main text (mainText), the
+// title, byline and site from trafilatura's metadata, the date from
+// htmldate (metadata, JSON-LD, the URL, then dates shown on the page).
 func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	docTitle := titleOf(doc)
 	date, err := htmldate.FromDocument(doc, htmldate.Options{
@@ -221,16 +220,8 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	if err != nil {
 		date = htmldate.Result{}
 	}
-	wrapLooseText(doc)
 	removeFurniture(doc)
-	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
-		OriginalURL:      pageURL,
-		EnableFallback:   true,
-		Focus:            trafilatura.FavorPrecision,
-		ExcludeComments:  true,
-		HtmlDateOverride: &date,
-	})
-	if err == nil && res != nil {
+	if res := mainText(doc, pageURL, &date); res != nil {
 		p.Text = nodeText(res.ContentNode)
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)
@@ -253,6 +244,44 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	}
 }
 
+// minMainText is trafilatura's own MinExtractedSize: below it, in
+// runes, an extraction may have missed the article.
+const minMainText = 250
+
+// mainText extracts the main text with trafilatura favouring precision,
+// which compares its own extraction with readability's and DOM
+// Distiller's and keeps the more plausible. When that keeps less than
+// minMainText, it extracts again in trafilatura's balanced mode, whose
+// last resort (JSON-LD, the article element, the page's paragraphs)
+// precision mode skips, and takes that only when it is more than twice
+// as long, the rule trafilatura itself uses between candidates. It
+// returns nil when neither found any text.
+func mainText(doc *html.Node, pageURL *url.URL, date *htmldate.Result) *trafilatura.ExtractResult {
+	opts := trafilatura.Options{
+		OriginalURL:      pageURL,
+		EnableFallback:   true,
+		Focus:            trafilatura.FavorPrecision,
+		ExcludeComments:  true,
+		HtmlDateOverride: date,
+	}
+	res, err := trafilatura.ExtractDocument(doc, opts)
+	if err != nil {
+		res = nil
+	}
+	kept := 0
+	if res != nil {
+		kept = utf8.RuneCountInString(res.ContentText)
+	}
+	if kept >= minMainText {
+		return res
+	}
+	opts.Focus = trafilatura.Balanced
+	if more, err := trafilatura.ExtractDocument(doc, opts); err == nil && more != nil && utf8.RuneCountInString(more.ContentText) > 2*kept {
+		return more
+	}
+	return res
+}
+
 // setPublished records when the page says it was published: PublishedAt,
 // and Published as RFC 3339 (a plain date when no time is known).
 func setPublished(p *Page, t time.Time, hasTime bool) {
@@ -271,78 +300,6 @@ func nodeText(n *html.Node) string {
 		return ""
 	}
 	return tidyText(render.InnerText(n))
-}
-
-// blockTags are the elements that start a block of their own.
-var blockTags = map[string]bool{
-	"address": true, "article": true, "aside": true, "blockquote": true, "dd": true, "details": true, "dialog": true,
-	"div": true, "dl": true, "dt": true, "fieldset": true, "figcaption": true, "figure": true, "footer": true,
-	"form": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "header": true,
-	"hr": true, "li": true, "main": true, "nav": true, "ol": true, "p": true, "pre": true, "section": true,
-	"table": true, "ul": true, "script": true, "style": true, "noscript": true, "iframe": true, "template": true,
-}
-
-// wrapLooseText puts text that sits directly in a container beside
-// blocks, or between <br>s, into paragraphs of its own, as a browser
-// lays it out. trafilatura reads paragraphs and drops such loose text,
-// which is often a story's first paragraph.
-func wrapLooseText(n *html.Node) {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode {
-			wrapLooseText(c)
-		}
-	}
-	if n.Type != html.ElementNode {
-		return
-	}
-	switch n.Data {
-	case "div", "section", "article", "main", "td", "blockquote":
-	default:
-		return
-	}
-	hasLoose, hasBlock := false, false
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch {
-		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
-			hasLoose = true
-		case c.Type == html.ElementNode && (blockTags[c.Data] || c.Data == "br"):
-			hasBlock = true
-		}
-	}
-	if !hasLoose || !hasBlock {
-		return
-	}
-	var run []*html.Node
-	flush := func(before *html.Node) {
-		text := false
-		for _, r := range run {
-			if r.Type != html.TextNode || strings.TrimSpace(r.Data) != "" {
-				text = true
-			}
-		}
-		if text {
-			p := &html.Node{Type: html.ElementNode, Data: "p", DataAtom: atom.P}
-			n.InsertBefore(p, before)
-			for _, r := range run {
-				n.RemoveChild(r)
-				p.AppendChild(r)
-			}
-		}
-		run = run[:0]
-	}
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		switch {
-		case c.Type == html.ElementNode && c.Data == "br":
-			flush(c)
-		case c.Type == html.ElementNode && blockTags[c.Data]:
-			flush(c)
-		case c.Type == html.TextNode || c.Type == html.ElementNode:
-			run = append(run, c)
-		}
-		c = next
-	}
-	flush(nil)
 }
 
 // removeFurniture drops advertising, sponsor, cookie and newsletter boxes,

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -206,5 +208,58 @@ func TestReaderExtractTimeout(t *testing.T) {
 	_, err := r.Read(context.Background(), "http://news.example/story")
 	if !errors.Is(err, ErrTooComplex) || !strings.Contains(err.Error(), "took longer than 1ns") {
 		t.Errorf("Read err = %v, want ErrTooComplex for the time limit", err)
+	}
+}
+
+// TestExtractRules reads small pages that each exercise one rule of the
+// reader, and checks what their text keeps and drops.
+func TestExtractRules(t *testing.T) {
+	tests := []struct {
+		page       string
+		keep, drop []string
+	}{
+		{ // removeFurniture: ad, sponsor, cookie and newsletter boxes inside the article
+			page: "furniture.html",
+			keep: []string{"rose by 4.1 per cent", "1,180 pounds", "build more homes", "next housing report in September"},
+			drop: []string{"morning briefing", "Limited time offer", "We use cookies", "Your advert here", "best mortgage deals"},
+		},
+		{ // EnableFallback: trafilatura's own extraction misses a story in divs of a box named like page furniture; readability or DOM Distiller finds it
+			page: "fallback.html",
+			keep: []string{"open on Sundays from April", "from 11:00 to 16:00", "18,000 euros a year"},
+			drop: []string{"© Town Post", "Most read", "Bridge closed for repairs"},
+		},
+		{ // mainText: precision mode finds nothing; balanced mode's extraction is taken
+			page: "precision-misses.html",
+			keep: []string{"leaves at 7:40 instead of 7:15", "from 18:30 to 19:05"},
+			drop: []string{"© Harbour Notes", "Contact", "Most read", "Harbour crane sold"},
+		},
+		{ // mainText: a short post stays as precision mode read it, not balanced mode's whole article element
+			page: "short-post.html",
+			keep: []string{"Auch auf dem Wissenscamp 2019 in Berlin", "Eindrücke vom Camp erzählen."},
+			drop: []string{"Teilen mit", "Twitter", "Impressum"},
+		},
+	}
+	u, _ := url.Parse("https://news.example/story")
+	for _, tt := range tests {
+		t.Run(tt.page, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join("testdata", "rules", tt.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := extract(body, "html", "text/html; charset=utf-8", u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.keep {
+				if !strings.Contains(p.Text, s) {
+					t.Errorf("text lacks %q:\n%s", s, p.Text)
+				}
+			}
+			for _, s := range tt.drop {
+				if strings.Contains(p.Text, s) {
+					t.Errorf("text keeps %q:\n%s", s, p.Text)
+				}
+			}
+		})
 	}
 }

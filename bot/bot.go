@@ -27,6 +27,7 @@ const (
 	KindCommand  = "command"  // a slash command
 	KindShortcut = "shortcut" // a message shortcut / message command
 	KindRecheck  = "recheck"  // "Check again" on an earlier report (Fresh)
+	KindReaction = "reaction" // a reaction (🔍) asks for a check of a message
 )
 
 // MetaCheckID is the Request.Meta key naming the earlier check a KindRecheck

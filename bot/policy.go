@@ -27,12 +27,21 @@ const (
 	msgRecheckNotFound = "I could not find that earlier check to repeat it."
 	msgFeedbackFull    = "Thank you — this check already has all the feedback it can take from you."
 	msgClaimFailed     = "This claim could not be checked."
+	// Reading the message asked about and its attachments (attachments.go).
+	msgMessageUnreadable = "I could not read that message: it may have been deleted, or I cannot see its channel."
+	msgAttachmentType    = "%s was not read: only PNG, JPEG, WebP and GIF pictures and PDFs are."
+	msgAttachmentSize    = "%s was not read: it is over %d MB."
+	msgAttachmentCount   = "%s was not read: at most %d attachments are read per message."
+	msgAttachmentFailed  = "%s could not be downloaded."
+	msgFromPicture       = "(read from picture %d)"
 	// Where a quote was found (QuoteNote).
 	msgQuoteOnPage    = "quote found on the page"
 	msgQuoteOnPDFPage = "quote found on PDF page %d"
 	msgQuoteInPDF     = "quote found in the PDF"
 	msgQuoteSnippet   = "quote found only in the search snippet"
 	msgQuoteTitle     = "quote found only in the title"
+	msgQuoteTitleOnly = "seen only in the title, which carries no stance"
+	msgQuoteSummary   = "a search summary written by a model, not the source's words"
 	msgQuoteRetrieved = "quote found in the text retrieved" // a record older than places
 	msgQuoteNotFound  = "quote not found in what was read"
 

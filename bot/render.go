@@ -55,8 +55,12 @@ type ClaimView struct {
 // engine guarantees it); adapters may link it.
 type EvidenceView struct {
 	URL, Title string
-	Supports   bool
-	Quote      string
+	// Supports is true when the source supports the claim; Side, when
+	// set, is the stance (supports, refutes or context) and wins.
+	Supports bool
+	Side     factcheck.Stance
+	// Quote is the source's whole sentence(s) when QuoteFound.
+	Quote string
 	// QuoteFound says the quote was found in a text retrieved for URL;
 	// QuoteMatch says where. QuoteNote puts both in words.
 	QuoteFound        bool
@@ -114,12 +118,20 @@ func LabelText(l factcheck.Label) string {
 	return "Checking…"
 }
 
-// Stance returns "supports" or "refutes".
+// Stance returns "supports", "refutes" or "context".
 func (e EvidenceView) Stance() string {
-	if e.Supports {
-		return "supports"
+	return string(factcheck.Evidence{Supports: e.Supports, Stance: e.Side}.StanceOf())
+}
+
+// StanceEmoji marks a stance: ✅ supports, ❌ refutes, ⚠️ context.
+func StanceEmoji(s string) string {
+	switch factcheck.Stance(s) {
+	case factcheck.StanceSupports:
+		return "✅"
+	case factcheck.StanceContext:
+		return "⚠️"
 	}
-	return "refutes"
+	return "❌"
 }
 
 // QuoteNote says where the evidence's quote was found, e.g. "quote found
@@ -147,7 +159,12 @@ func quoteNote(quote string, found bool, m factcheck.QuoteMatch) string {
 	case factcheck.QuoteInSnippet:
 		return msgQuoteSnippet
 	case factcheck.QuoteInTitle:
+		if !found {
+			return msgQuoteTitleOnly
+		}
 		return msgQuoteTitle
+	case factcheck.QuoteInSummary:
+		return msgQuoteSummary
 	}
 	if found {
 		// Saved before matches had a place, or a place this version
@@ -250,12 +267,15 @@ func ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 	if v.Error != "" {
 		c.Error = msgClaimFailed
 	}
+	if v.Picture > 0 { // marked in the claim's line, which every renderer shows
+		c.Claim += " " + fmt.Sprintf(msgFromPicture, v.Picture)
+	}
 	if !c.Label.Valid() {
 		c.Label = factcheck.Unverifiable
 	}
 	for _, e := range v.Evidence {
 		c.Evidence = append(c.Evidence, EvidenceView{
-			URL: e.SourceURL, Title: e.SourceTitle, Supports: e.Supports,
+			URL: e.SourceURL, Title: e.SourceTitle, Supports: e.Supports, Side: e.StanceOf(),
 			Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, QuoteMatch: e.QuoteMatch,
 			Publisher: e.Publisher, Rating: e.Rating,
 		})

@@ -65,7 +65,7 @@ func TestRenderReport(t *testing.T) {
 		Final: true, Title: "Fact-check: 2 claims", Notice: "Only the first 8 claims were checked.", CheckID: "ID9",
 		Claims: []bot.ClaimView{
 			{Claim: "A", Label: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R", Cached: true, CheckedAt: at,
-				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Quote: "q", QuoteFound: true,
+				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Side: factcheck.StanceSupports, Quote: "q", QuoteFound: true,
 					QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}}}},
 			{Claim: "B", Label: factcheck.Unverifiable, Error: "This claim could not be checked."}, // never the internal text
 		},

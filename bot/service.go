@@ -412,6 +412,9 @@ func (s *Service) validate(r *store.Request) string {
 	if r.Kind == KindRecheck && r.Text == "" && r.Meta[MetaCheckID] != "" {
 		return ""
 	}
+	if r.Text == "" && r.Meta[MetaMessage] != "" {
+		return "" // the message asked about is read when the request runs
+	}
 	if err := factcheck.ValidateInput(r.Text, s.opts.MaxInput); err != nil {
 		return UserMessage(err)
 	}
@@ -617,8 +620,18 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	if !ok {
 		return
 	}
+	text, files, notes, err := j.read(text)
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		j.log.Warn("read the message asked about", "err", err)
+		j.answer(RenderError(readMessage(err)))
+		j.finish(store.RequestFailed, "")
+		return
+	}
 	began := time.Now()
-	rep, err := j.check(text)
+	rep, err := j.check(text, files)
 	if ctx.Err() != nil {
 		return // shutting down: stays pending, resumed on restart
 	}
@@ -632,6 +645,9 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 		return
 	}
 	s.metrics.observeReport(rep)
+	if len(notes) > 0 {
+		rep.Notice = strings.TrimSpace(rep.Notice + " " + strings.Join(notes, " "))
+	}
 	j.deliver(text, rep)
 }
 
@@ -708,18 +724,21 @@ func (j *job) text() (string, bool) {
 		j.finish(store.RequestFailed, "")
 		return "", false
 	}
+	if c.Message != "" { // its attachments are read again
+		r.Meta[MetaMessage] = c.Message
+	}
 	return c.Text, true
 }
 
-// check runs the engine on text, showing its progress.
-func (j *job) check(text string) (*factcheck.Report, error) {
+// check runs the engine on text and files, showing its progress.
+func (j *job) check(text string, files []factcheck.File) (*factcheck.Report, error) {
 	r := j.r
 	prog := j.s.startProgress(j.ctx, j.p, r, j.reply)
 	cctx, cancel := context.WithTimeout(j.ctx, j.s.opts.CheckTimeout)
 	// Every cache entry the check reads or writes is recorded with it, so
 	// that forgetting the asker forgets what their request caused.
 	cctx, j.caches = store.RecordCaches(cctx)
-	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Fresh: r.Fresh, Progress: prog.event})
+	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Files: files, Fresh: r.Fresh, Progress: prog.event})
 	cancel()
 	prog.stop()
 	if err == nil && rep == nil {
@@ -734,7 +753,7 @@ func (j *job) deliver(text string, rep *factcheck.Report) {
 	c := &store.Check{
 		Tenant: r.Tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread, Link: r.Link,
 		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(), Private: r.Private,
-		Visibility: r.Visibility, CacheRefs: j.caches.Refs(),
+		Visibility: r.Visibility, CacheRefs: j.caches.Refs(), Message: r.Meta[MetaMessage],
 	}
 	// SaveCheck also records the check's id on the request.
 	s.saveMu.Lock()

@@ -69,6 +69,10 @@ type Input struct {
 	// (e.g. "a council member", "Facebook"); the model reads them as the
 	// claim's context.
 	Speaker, Source string
+	// Files are attached to the text: pictures are given to the model with
+	// it (when it reads pictures), a PDF's text is checked with it. Text
+	// may then be empty.
+	Files []File
 }
 
 // claimContext is what a verification run knows about its claim beyond
@@ -171,7 +175,7 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 		in.Progress(e)
 	}
 	text := strings.TrimSpace(in.Text)
-	if err := ValidateInput(text, c.MaxInput); err != nil {
+	if err := validateWithFiles(text, len(in.Files), c.MaxInput); err != nil {
 		return nil, err
 	}
 	rep := &Report{Input: in.Text, CheckedAt: c.now(), Model: c.Model.Name(), Claims: []*Verdict{}, NotCheckable: []NotCheckable{}}
@@ -180,11 +184,18 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 		start := strings.Index(in.Text, text) // the text trimmed
 		claims = []ExtractedClaim{{Claim: text, Span: text, Start: start, End: start + len(text)}}
 	} else {
+		pictures, pdfText := c.attachments(in.Files, rep)
+		if text == "" && len(pictures) == 0 && pdfText == "" {
+			return nil, usererr.Errorf("There is nothing to check: the message has no text, and its attachments could not be read (%s).", strings.TrimSpace(rep.Notice+" "+attachmentNotes(rep.Attachments)))
+		}
 		source, err := c.source(ctx, in.Text, rep, emit)
 		if err != nil {
 			return nil, err
 		}
-		if claims, err = c.claims(ctx, in, source, rep); err != nil {
+		if pdfText != "" {
+			source = strings.TrimSpace(source + "\n\n" + pdfText)
+		}
+		if claims, err = c.claims(ctx, in, source, pictures, rep); err != nil {
 			return nil, err
 		}
 	}
@@ -226,8 +237,8 @@ func (c *Checker) source(ctx context.Context, input string, rep *Report, emit fu
 
 // claims extracts the claims of source into rep and returns those to
 // verify, at most MaxClaims.
-func (c *Checker) claims(ctx context.Context, in Input, source string, rep *Report) ([]ExtractedClaim, error) {
-	x, err := c.extract(ctx, in, source)
+func (c *Checker) claims(ctx context.Context, in Input, source string, pictures []File, rep *Report) ([]ExtractedClaim, error) {
+	x, err := c.extract(ctx, in, source, pictures)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +276,7 @@ func (c *Checker) verifyAll(ctx context.Context, in Input, claims []ExtractedCla
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			v := c.checkClaim(ctx, in, cl, in.Text, i, emit)
-			v.Start, v.End, v.Span = cl.Start, cl.End, cl.Span
+			v.Start, v.End, v.Span, v.Picture = cl.Start, cl.End, cl.Span, cl.Picture
 			out[i] = v
 			emit(Event{Kind: EventVerdict, Claim: i, Verdict: v})
 		}()
@@ -320,8 +331,12 @@ func (c *Checker) cacheTTL() time.Duration {
 	return DefaultCacheTTL
 }
 
-// extract returns the input's claims, from the cache when possible.
-func (c *Checker) extract(ctx context.Context, in Input, text string) (*Extraction, error) {
+// extract returns the input's claims, from the cache when possible (never
+// with pictures: the cache knows only the text).
+func (c *Checker) extract(ctx context.Context, in Input, text string, pictures []File) (*Extraction, error) {
+	if len(pictures) > 0 {
+		return c.extractWith(ctx, text, pictures)
+	}
 	if c.Cache != nil && !in.Fresh {
 		if x, ok, err := c.Cache.Extraction(ctx, in.Tenant, text, c.cacheTTL()); err == nil && ok {
 			x.Usage = Usage{}
@@ -350,6 +365,26 @@ func (c *Checker) readInputPage(ctx context.Context, u string) (*search.Page, er
 		return nil, usererr.Errorf("The message is only a link, and the page has no readable text. Paste the claim's text instead.")
 	}
 	return p, nil
+}
+
+// validateWithFiles is ValidateInput, except that text may be empty when
+// files come with it.
+func validateWithFiles(text string, files, max int) error {
+	if files > 0 && text == "" {
+		return nil
+	}
+	return ValidateInput(text, max)
+}
+
+// attachmentNotes lists why attachments were not read.
+func attachmentNotes(as []Attachment) string {
+	var notes []string
+	for _, a := range as {
+		if a.Note != "" {
+			notes = append(notes, a.Name+": "+a.Note)
+		}
+	}
+	return strings.Join(notes, "; ")
 }
 
 // onlyURL returns the URL if text is nothing but one URL.

@@ -11,6 +11,9 @@ import (
 type claimArgs struct {
 	Claim string `json:"claim" jsonschema:"description=The claim as a self-contained statement (pronouns and context resolved)."`
 	Span  string `json:"span" jsonschema:"description=The words of the input the claim comes from, copied verbatim."`
+	// Picture is only in the schema when pictures come with the text
+	// (submitClaimsPictures).
+	Picture int `json:"picture,omitempty" jsonschema:"-"`
 }
 
 type notCheckableArgs struct {
@@ -26,18 +29,41 @@ type claimsArgs struct {
 // submitClaims is the extraction loop's finishing tool.
 var submitClaims = finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text, and the parts that are not checkable.", nil)
 
+// submitClaimsPictures is submitClaims with a picture number for each
+// claim, for a text sent with pictures.
+var submitClaimsPictures = func() finisher[claimsArgs] {
+	f := finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text and its pictures, and the parts that are not checkable.", nil)
+	f.spec.Parameters = SchemaFor[claimsArgs]()
+	claims := f.spec.Parameters["properties"].(map[string]any)["claims"].(map[string]any)
+	props := claims["items"].(map[string]any)["properties"].(map[string]any)
+	props["picture"] = map[string]any{"type": "integer", "minimum": 1,
+		"description": "The number of the picture the claim was read from; omitted for a claim of the text."}
+	return f
+}()
+
 // extractAttempts bounds the calls spent on one extraction.
 const extractAttempts = 2
 
 // Extract splits text into self-contained claims and not-checkable parts.
 // The model proposes spans; the code finds their offsets in text.
 func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error) {
+	return c.extractWith(ctx, text, nil)
+}
+
+// extractWith is Extract with pictures sent with the text: claims read
+// from a picture carry its number.
+func (c *Checker) extractWith(ctx context.Context, text string, pictures []File) (*Extraction, error) {
 	tr := newTracer(c.now)
+	prompt, finish := extractUserPrompt(text), submitClaims
+	if len(pictures) > 0 {
+		prompt, finish = prompt+picturePrompt(len(pictures)), submitClaimsPictures
+	}
 	l := &loop[claimsArgs]{
 		model:       c.Model,
 		system:      extractSystemPrompt,
-		prompt:      extractUserPrompt(text),
-		finish:      submitClaims,
+		prompt:      prompt,
+		images:      pictures,
+		finish:      finish,
 		steps:       extractAttempts,
 		required:    true,
 		text:        extractLoopText,
@@ -59,7 +85,7 @@ func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error)
 		start := strings.Index(text, t)
 		x.Claims = []ExtractedClaim{{Claim: t, Span: t, Start: start, End: start + len(t)}}
 	} else {
-		x.Claims, x.NotCheckable = placeClaims(text, o.result)
+		x.Claims, x.NotCheckable = placeClaims(text, o.result, len(pictures))
 	}
 	x.Trace = tr.list()
 	return x, nil
@@ -67,7 +93,7 @@ func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error)
 
 // placeClaims finds the claims' and the not-checkable parts' spans in text,
 // drops duplicate claims, and removes links the user did not write.
-func placeClaims(text string, got *claimsArgs) ([]ExtractedClaim, []NotCheckable) {
+func placeClaims(text string, got *claimsArgs, pictures int) ([]ExtractedClaim, []NotCheckable) {
 	var claims []ExtractedClaim
 	var notCheckable []NotCheckable
 	cursor := 0
@@ -87,7 +113,11 @@ func placeClaims(text string, got *claimsArgs) ([]ExtractedClaim, []NotCheckable
 		if start >= 0 {
 			cursor = end
 		}
-		claims = append(claims, ExtractedClaim{Claim: claim, Span: strings.TrimSpace(ca.Span), Start: start, End: end})
+		picture := 0
+		if ca.Picture >= 1 && ca.Picture <= pictures {
+			picture = ca.Picture
+		}
+		claims = append(claims, ExtractedClaim{Claim: claim, Span: strings.TrimSpace(ca.Span), Start: start, End: end, Picture: picture})
 	}
 	for _, nc := range got.NotCheckable {
 		if strings.TrimSpace(nc.Span) == "" {

@@ -9,6 +9,9 @@ type ExtractedClaim struct {
 	Span  string `json:"span"`
 	Start int    `json:"start"`
 	End   int    `json:"end"`
+	// Picture is the number (from 1) of the picture the claim was read
+	// from, 0 for the text.
+	Picture int `json:"picture,omitempty"`
 }
 
 // Extraction is the result of splitting an input into claims.

@@ -81,6 +81,7 @@ type loop[T any] struct {
 	model  Model
 	system string
 	prompt string // the first user message
+	images []File // pictures sent with the first user message
 	tools  []Tool // offered in this order, before the finisher
 	finish finisher[T]
 	limits []toolLimit
@@ -217,7 +218,7 @@ func (l *loop[T]) request() *ModelRequest {
 	specs = append(specs, l.finish.spec)
 	req := &ModelRequest{
 		System:      l.system,
-		Messages:    []Message{{Role: RoleUser, Text: l.prompt}},
+		Messages:    []Message{{Role: RoleUser, Text: l.prompt, Images: l.images}},
 		Tools:       specs,
 		Temperature: l.temperature,
 	}

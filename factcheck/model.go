@@ -31,6 +31,9 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolResults answer the previous message's calls (RoleUser).
 	ToolResults []ToolResult `json:"tool_results,omitempty"`
+	// Images are pictures sent with the text (RoleUser), only to a model
+	// that reads them (see ImageReader).
+	Images []File `json:"-"`
 }
 
 // ToolCall is one function call requested by the model.

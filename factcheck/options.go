@@ -26,6 +26,11 @@ type Options struct {
 	NoScores bool
 	// NoCritic skips the review of the verdict by a second model call.
 	NoCritic bool
+	// NoCriticSkip has the critic review every verdict, even one whose
+	// every cited sentence is found in its source, takes the label's side
+	// and reads plainly (English, no hedge or attribution, no negation
+	// except in a refutation): the critic is otherwise skipped there.
+	NoCriticSkip bool
 	// Calibration offsets the label scores; nil means none.
 	Calibration *Calibration
 }

@@ -158,6 +158,10 @@ func (r *run) critic(ctx context.Context, l *loop[verdictArgs], o *outcome[verdi
 		r.trace.note("critic skipped: the " + stop + " budget was reached")
 		return nil
 	}
+	if !r.c.Options.NoCriticSkip && r.settled(o.result) {
+		r.trace.note("critic skipped: every cited sentence is found, takes the label's side and reads plainly")
+		return nil
+	}
 	note, u, err := r.critique(ctx, o.result, l.began)
 	o.usage = o.usage.Add(u)
 	if err != nil {

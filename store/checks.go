@@ -44,6 +44,12 @@ type Check struct {
 	// CacheRefs are the cache records the check used or wrote (see
 	// RecordCaches), so Forget can delete them with the check.
 	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
+	// Message names, in its platform's terms, the message that was
+	// checked when it was read from the platform (a thread's first
+	// message, a message reacted to, one with attachments), so that
+	// "Check again" reads it, and its attachments, again. The SHA-256 of
+	// each attachment read is in Report.Attachments.
+	Message string `json:"message,omitempty"`
 }
 
 // SaveCheck assigns c.ID (and CreatedAt) if empty and stores the check with

@@ -211,7 +211,7 @@ func (p *checkPage) fillClaims(rep *factcheck.Report, read *pagesRead) {
 		}
 		cv := claimView{N: i + 1, V: v, Stopped: bot.StoppedText(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
 		for _, e := range v.Evidence {
-			stance := bot.EvidenceView{Supports: e.Supports}.Stance()
+			stance := string(e.StanceOf())
 			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: stance, QuoteNote: quoteHow(e), PDF: read.isPDF(e.SourceURL), Host: host(e.SourceURL)})
 			if _, ok := evidenceFor[claimURL{i, e.SourceURL}]; !ok {
 				evidenceFor[claimURL{i, e.SourceURL}] = e

@@ -248,3 +248,23 @@ func TestPDFBySnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPageShowsPictures: the pictures a check read are listed with
+// their SHA-256, and a claim read from one says so.
+func TestCheckPageShowsPictures(t *testing.T) {
+	f := newFixture(t)
+	sum := strings.Repeat("ab12", 16)
+	c := &store.Check{Tenant: "T1", Channel: "C1", User: "U1", CreatedAt: t0.Add(time.Hour), Message: "1700000000.000001",
+		Report: &factcheck.Report{
+			Attachments: []factcheck.Attachment{{Name: "chart.png", MIME: "image/png", Bytes: 1234, SHA256: sum, Picture: 1, Read: true}},
+			Claims:      []*factcheck.Verdict{{Claim: "Unemployment fell to 2%", Verdict: factcheck.Unverifiable, Picture: 1, CheckedAt: t0}}}}
+	if err := f.db.SaveCheck(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	body := f.get(t, CheckPath("T1", c.ID), "Authorization", "Bearer "+testAdmin).Body.String()
+	for _, want := range []string{"Picture 1: chart.png", sum, "read from picture 1"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the check page lacks %q", want)
+		}
+	}
+}

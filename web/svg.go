@@ -165,14 +165,11 @@ func (m *evidenceMap) drawEdges(links []link) {
 		x2, y2 := s.X, s.Y+s.H*(in[l.src]+1)/(inN[l.src]+1)
 		out[l.claim]++
 		in[l.src]++
-		class := "edge refutes"
-		if l.e.Supports {
-			class = "edge supports"
-		}
+		stance := string(l.e.StanceOf())
+		class := "edge " + stance
 		if !l.e.QuoteFound {
 			class += " unverified"
 		}
-		stance := bot.EvidenceView{Supports: l.e.Supports}.Stance()
 		title := fmt.Sprintf("%s %s claim %d", orHost(l.e), stance, l.claim+1)
 		if q := strings.TrimSpace(l.e.QuoteOrSummary); q != "" {
 			title += ": “" + bot.Truncate(q, 200) + "” (" + quoteHow(l.e) + ")"

@@ -43,7 +43,7 @@ func (c *Checker) Calls() []factcheck.Input {
 // Check implements bot.Checker.
 func (c *Checker) Check(ctx context.Context, in factcheck.Input) (*factcheck.Report, error) {
 	c.mu.Lock()
-	c.calls = append(c.calls, factcheck.Input{Tenant: in.Tenant, Text: in.Text, Fresh: in.Fresh})
+	c.calls = append(c.calls, factcheck.Input{Tenant: in.Tenant, Text: in.Text, Fresh: in.Fresh, Files: in.Files})
 	c.mu.Unlock()
 	if c.Started != nil {
 		c.Started <- in
@@ -94,6 +94,29 @@ func Report(in factcheck.Input, label factcheck.Label) *factcheck.Report {
 		rep.Claims = append(rep.Claims, v)
 	}
 	return rep
+}
+
+// StancesReport is a contested claim with one source of each stance
+// (supports, refutes, context), quotes found on a page, on a PDF page and
+// in a snippet, words seen only in a search summary a model wrote, and a
+// record saved before stances: what every renderer's golden file shows.
+func StancesReport() *factcheck.Report {
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	return &factcheck.Report{Input: "Crime fell 10% under the mayor.", CheckedAt: at, Model: "fake", Claims: []*factcheck.Verdict{{
+		Claim: "Crime fell 10% under the mayor.", Verdict: factcheck.Contested, Confidence: factcheck.Medium,
+		Reasoning: "Crime fell 10%, but it fell as much in every city.", CheckedAt: at, Model: "fake", Start: -1, End: -1,
+		Evidence: []factcheck.Evidence{
+			{SourceURL: "https://police.example.org/2025", SourceTitle: "Police annual report", Supports: true, Stance: factcheck.StanceSupports,
+				QuoteOrSummary: "Recorded crime fell by 10% in 2025.", Passage: "p1.4", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}},
+			{SourceURL: "https://stats.example.org/crime.pdf#page=3", SourceTitle: "National statistics", Stance: factcheck.StanceContext,
+				QuoteOrSummary: "Every city of the region saw crime fall by 9 to 11% over the same year.", Passage: "p2.7", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}},
+			{SourceURL: "https://news.example.com/mayor", SourceTitle: "Mayor's claim", Stance: factcheck.StanceRefutes,
+				QuoteOrSummary: "The mayor's office denies that its policy caused the fall.", Passage: "p3.1", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}},
+			{SourceURL: "https://blog.example.net/crime", SourceTitle: "Search through Gemini", Stance: factcheck.StanceSupports, Supports: true,
+				QuoteOrSummary: "Crime fell 10% under the mayor, sources say.", QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSummary}},
+			{SourceURL: "https://old.example.org/", SourceTitle: "A record saved before stances", QuoteOrSummary: "Crime was flat.", QuoteFound: true},
+		},
+	}}}
 }
 
 // Post is one message a Platform sent.

@@ -37,6 +37,10 @@ const Name = "discord"
 // of direct messages.
 const Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessages | discordgo.IntentsDirectMessages
 
+// ContentIntents are added with Config.MessageContent: the privileged
+// message content intent, and reactions.
+const ContentIntents = discordgo.IntentMessageContent | discordgo.IntentsGuildMessageReactions | discordgo.IntentsDirectMessageReactions
+
 // tokenTTL is how long an interaction token can be used; tokenMargin keeps
 // clear of its end.
 const (
@@ -96,7 +100,16 @@ type Config struct {
 	// SubmitTimeout bounds storing a request before the acknowledgement
 	// (default 2 s, inside Discord's 3 s).
 	SubmitTimeout time.Duration
-	Logger        *slog.Logger
+	// MessageContent asks for the privileged message content intent
+	// (FACTBOT_DISCORD_MESSAGE_CONTENT=1, to be enabled on the Developer
+	// Portal too): only then are reactions offered, since the content of
+	// a message that does not mention the bot is otherwise empty.
+	MessageContent bool
+	// Reactions are the reactions that ask for a check of their message
+	// (FACTBOT_REACTION: names such as "mag", or emoji), with
+	// MessageContent only.
+	Reactions []string
+	Logger    *slog.Logger
 	// Now and Sleep are the clock (tests).
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -120,6 +133,8 @@ type session interface {
 	// (the gateway's state cache) tell who can read a channel
 	// (visibility.go).
 	Channel(channelID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	// ChannelMessage reads the message a request is about (messages.go).
+	ChannelMessage(channelID, messageID string, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	cachedChannel(id string) (*discordgo.Channel, bool)
 	everyonePermissions(guildID string) (int64, bool)
 }
@@ -195,6 +210,9 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	s.Client = restClient(a.cfg)
 	s.Identify.Intents = Intents
+	if cfg.MessageContent {
+		s.Identify.Intents |= ContentIntents
+	}
 	if cfg.NoGateway && (cfg.PublicKey == "" || cfg.AppID == "") {
 		return nil, &usererr.Config{Var: "FACTBOT_DISCORD_GATEWAY", Msg: "0 (HTTP interactions only) needs DISCORD_PUBLIC_KEY and DISCORD_APP_ID",
 			Hint: "both are on the Discord Developer Portal → your application → General Information"}
@@ -210,6 +228,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	s.ShouldReconnectOnError = true
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
+	s.AddHandler(a.onReactionAdd)
 	a.s = gateway{s}
 	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep, timeout: a.cfg.CallTimeout}
 	return a, nil

@@ -38,6 +38,7 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r.Visibility = a.messageVisibility(ctx, m.Message)
+	a.aboutMessage(ctx, m.Message, r)
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
 		a.log.Error("store mention", "key", key, "err", err)
@@ -62,7 +63,7 @@ func (a *Adapter) mentionRequest(m *discordgo.Message) *store.Request {
 	if !dm && !strings.Contains(m.Content, mention1) && !strings.Contains(m.Content, mention2) {
 		return nil // a reply ping or a role mention is not a request
 	}
-	text := strings.TrimSpace(strings.NewReplacer(mention1, " ", mention2, " ").Replace(m.Content))
+	text := withoutMention(m.Content, self)
 	// "@factbot" alone in reply to a message checks that message.
 	if text == "" && m.ReferencedMessage != nil {
 		text = m.ReferencedMessage.Content
@@ -74,6 +75,11 @@ func (a *Adapter) mentionRequest(m *discordgo.Message) *store.Request {
 		// Discord user ids are global: one person, one limit, in every server.
 		Meta: map[string]string{metaGuild: m.GuildID, bot.MetaPerson: m.Author.ID},
 	}
+}
+
+// withoutMention is a message's text without the bot's mentions.
+func withoutMention(content, self string) string {
+	return strings.TrimSpace(strings.NewReplacer("<@"+self+">", " ", "<@!"+self+">", " ").Replace(content))
 }
 
 // reBareLink is a link written <https://…> (no preview in Discord).
@@ -178,6 +184,9 @@ func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond
 		if d.Resolved != nil {
 			if target := d.Resolved.Messages[d.TargetID]; target != nil {
 				r.Text = messageText(target.Content)
+				if len(target.Attachments) > 0 {
+					r.Meta = map[string]string{bot.MetaMessage: messageRef(i.ChannelID, target.ID)}
+				}
 			}
 		}
 		return a.submitInteraction(ctx, i, r, respond)

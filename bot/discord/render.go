@@ -308,10 +308,7 @@ func cutEscaped(s string, n int) string {
 }
 
 func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {
-	mark := "❌ refutes"
-	if ev.Supports {
-		mark = "✅ supports"
-	}
+	mark := bot.StanceEmoji(ev.Stance()) + " " + ev.Stance()
 	title := ev.Title
 	if title == "" {
 		if u, err := url.Parse(ev.URL); err == nil {

@@ -93,13 +93,19 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 		}
 		return a.uninstall(ctx, team, enterprise, "bot token revoked")
 	}
-	m, ok := ev.InnerEvent.Data.(*slackevents.AppMentionEvent)
-	if !ok {
-		return nil
-	}
 	w, err := a.eventWorkspace(ctx, team, enterprise)
 	if w == nil {
 		return err
+	}
+	if e, ok := ev.InnerEvent.Data.(*slackevents.ReactionAddedEvent); ok {
+		if r := a.reactionRequest(ctx, w, team, enterprise, e); r != nil {
+			_, err = a.core.Submit(ctx, r)
+		}
+		return err
+	}
+	m, ok := ev.InnerEvent.Data.(*slackevents.AppMentionEvent)
+	if !ok {
+		return nil
 	}
 	botUser := a.botUserOf(w)
 	if m.BotID != "" || m.User == "" || m.User == botUser {
@@ -109,14 +115,15 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if thread == "" {
 		thread = m.TimeStamp
 	}
+	text := messageText(m.Text, botUser)
 	r := &store.Request{
 		Key: "slack:event:" + cb.EventID, Tenant: team, Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
-		Text: messageText(m.Text, botUser),
+		Text: text,
 		// app_mention carries no channel_type: D-ids are DMs, the rest is
 		// asked of conversations.info.
 		Visibility: a.visibility(ctx, w, m.Channel, store.VisibilityUnknown),
-		Meta:       a.meta(enterprise, team, m.User),
+		Meta:       a.withMessage(a.meta(enterprise, team, m.User), messageOf(m, text)),
 	}
 	_, err = a.core.Submit(ctx, r)
 	return err
@@ -242,6 +249,9 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserOf(w)),
 			Visibility: a.visibility(ctx, w, cb.Channel.ID, visibilityOfName(cb.Channel.ID, cb.Channel.Name)),
 			Meta:       a.meta(cb.Enterprise.ID, cb.Team.ID, cb.User.ID),
+		}
+		if len(cb.Message.Files) > 0 {
+			r.Meta[bot.MetaMessage] = firstNonEmpty(cb.Message.Timestamp, cb.MessageTs)
 		}
 		if cb.ResponseURL != "" {
 			r.Meta[metaResponseURL] = cb.ResponseURL

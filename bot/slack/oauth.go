@@ -36,6 +36,7 @@ const (
 var BotScopes = []string{
 	"app_mentions:read", "chat:write", "chat:write.public", "commands",
 	"channels:read", "groups:read", "im:read", "mpim:read",
+	"channels:history", "groups:history", "im:history", "mpim:history", "files:read", "reactions:read",
 }
 
 // Errors of a state that does not check.

@@ -50,6 +50,10 @@ type API interface {
 	// GetConversationInfoContext (conversations.info) tells who can read
 	// a conversation the payload did not describe (visibility.go).
 	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
+	// conversations.history and conversations.replies read the message a
+	// request is about (messages.go).
+	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
+	GetConversationRepliesContext(ctx context.Context, params *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
 }
 
 // Config configures the adapter. BotToken, or ClientID with ClientSecret,
@@ -97,6 +101,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Command is the slash command's name (default "/factcheck").
 	Command string
+	// Reactions are the reaction names that ask for a check of the
+	// message they are added to (FACTBOT_REACTION; DefaultReactions in
+	// the configuration); none turns reactions off.
+	Reactions []string
 }
 
 // Adapter is the Slack platform: a bot.Platform and the event handlers.

@@ -93,7 +93,8 @@ func start(t testing.TB, s setup) *env {
 	e := &env{fake: s.fake, st: s.store, sleep: &sleeper{}, done: make(chan struct{})}
 	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true, NoTenantLimit: s.noTenantLimit, Links: s.links})
 	cfg := slack.Config{BotToken: "xoxb-test", AppToken: "xapp-test", APIURL: s.fake.URL(),
-		PerChannel: rate.Inf, Sleep: e.sleep.Sleep, Logger: quiet, SigningSecret: "secret", Now: s.now, CallTimeout: s.callTimeout}
+		PerChannel: rate.Inf, Sleep: e.sleep.Sleep, Logger: quiet, SigningSecret: "secret", Now: s.now, CallTimeout: s.callTimeout,
+		Reactions: slack.DefaultReactions}
 	if s.http {
 		cfg.AppToken = ""
 	}

@@ -238,7 +238,7 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"✘ CONTRADICTED (high confidence)", "NASA says the wall", "refutes", w.url("/nasa/great-wall"), "generally isn't” (quote found on the page)",
+	for _, want := range []string{"✘ CONTRADICTED (high confidence)", "NASA says the wall", "refutes", w.url("/nasa/great-wall"), "least to the unaided eye in low Earth orbit.” (quote found on the page)",
 		"seen from the Moon.” (quote found only in the search snippet)", "Saved as"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

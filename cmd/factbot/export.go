@@ -92,10 +92,7 @@ func csvRows(c *store.Check) [][]string {
 		for i, v := range c.Report.Claims {
 			var ev, src []string
 			for _, e := range v.Evidence {
-				side := "refutes"
-				if e.Supports {
-					side = "supports"
-				}
+				side := string(e.StanceOf())
 				ev = append(ev, fmt.Sprintf("%s %s quote_found=%t", side, e.SourceURL, e.QuoteFound))
 			}
 			for _, s := range v.Sources {

@@ -119,7 +119,8 @@ func buildAdapters(cfg *config.Config, db backend, svc *bot.Service, mux *http.S
 // tokens sealed with FACTBOT_ENCRYPTION_KEY.
 func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*slack.Adapter, error) {
 	sc := cfg.Slack
-	scfg := slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, SigningSecret: sc.SigningSecret, APIURL: sc.APIURL, Logger: log}
+	scfg := slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, SigningSecret: sc.SigningSecret, APIURL: sc.APIURL, Logger: log,
+		Reactions: sc.Reactions}
 	db, _ := st.(*store.DB)
 	if sc.OAuth() {
 		if db == nil {
@@ -165,7 +166,8 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 // HTTP interactions route to mux. The gateway connects when serve calls
 // Run.
 func buildDiscord(dc config.Discord, svc bot.Core, mux *http.ServeMux, log *slog.Logger) (*discord.Adapter, error) {
-	ad, err := discord.New(discord.Config{Token: dc.Token, AppID: dc.AppID, PublicKey: dc.PublicKey, GuildID: dc.GuildID, ShardID: dc.Shard, ShardCount: dc.Shards, NoGateway: dc.NoGateway, APIURL: dc.APIURL, Logger: log}, svc)
+	ad, err := discord.New(discord.Config{Token: dc.Token, AppID: dc.AppID, PublicKey: dc.PublicKey, GuildID: dc.GuildID, ShardID: dc.Shard, ShardCount: dc.Shards, NoGateway: dc.NoGateway, APIURL: dc.APIURL, Logger: log,
+		MessageContent: dc.MessageContent, Reactions: dc.Reactions}, svc)
 	if err != nil {
 		return nil, err
 	}

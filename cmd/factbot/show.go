@@ -201,6 +201,7 @@ func writeCheck(w io.Writer, c *store.Check, kept map[string]bool) {
 	if rep.Notice != "" {
 		fmt.Fprintf(w, "\nNotice: %s\n", rep.Notice)
 	}
+	writeAttachments(w, c.Message, rep.Attachments)
 	fmt.Fprintf(w, "\nAnswered (model %s, %d prompt + %d output tokens):\n", orDash(rep.Model), rep.Usage.PromptTokens, rep.Usage.OutputTokens)
 	if len(rep.Claims) == 0 {
 		fmt.Fprintln(w, "  No check-worthy factual claim was found.")
@@ -219,6 +220,29 @@ func writeCheck(w io.Writer, c *store.Check, kept map[string]bool) {
 		writeTrace(w, rep.Trace)
 	}
 	writeFeedback(w, c.Feedback)
+}
+
+// writeAttachments prints the files read with the message checked, with
+// their SHA-256.
+func writeAttachments(w io.Writer, message string, as []factcheck.Attachment) {
+	if message != "" {
+		fmt.Fprintf(w, "\nMessage read: %s\n", message)
+	}
+	if len(as) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nAttachments:")
+	for _, a := range as {
+		what := "PDF"
+		if a.Picture > 0 {
+			what = fmt.Sprintf("picture %d", a.Picture)
+		}
+		read := "read"
+		if !a.Read {
+			read = "not read: " + a.Note
+		}
+		fmt.Fprintf(w, "  %s %s (%s, %d bytes, %s)\n    sha256 %s\n", what, termText(a.Name), a.MIME, a.Bytes, read, a.SHA256)
+	}
 }
 
 // writeClaimRecord prints claim i of check c: the verdict, the evidence,
@@ -247,10 +271,7 @@ func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, 
 		fmt.Fprintln(w, "  Evidence:")
 	}
 	for _, e := range v.Evidence {
-		side := "refutes"
-		if e.Supports {
-			side = "supports"
-		}
+		side := string(e.StanceOf())
 		fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
 		if e.Publisher != "" || e.Rating != "" {
 			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))

@@ -20,7 +20,8 @@ func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) 
 func TestShowCommand(t *testing.T) {
 	e := newStEnv(t)
 	c := stCheck("cli", "ann", "The Eiffel Tower is 330 m tall", stT0, factcheck.Supported)
-	c.RequestKey = "cli:1"
+	c.RequestKey, c.Message = "cli:1", "1700000000.000001"
+	c.Report.Attachments = []factcheck.Attachment{{Name: "chart.png", MIME: "image/png", Bytes: 12, SHA256: "feed01", Picture: 1, Read: true}}
 	other := stCheck("T9", "ann", "secret", stT0, factcheck.Supported)
 	e.seed(c, other)
 
@@ -34,6 +35,7 @@ func TestShowCommand(t *testing.T) {
 		"[refutes] Example B <https://example.com/b>", `"it is not" (quote not found in what was read)`,
 		"2026-11-29 12:00:00Z  read       https://example.org/a sha256:abc123 cited",
 		`web_search {"query":"x"}, 100 bytes`,
+		"Message read: 1700000000.000001", "picture 1 chart.png (image/png, 12 bytes, read)\n    sha256 feed01",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("show output lacks %q:\n%s", want, stdout)

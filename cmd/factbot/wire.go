@@ -22,7 +22,7 @@ func newModel(ctx context.Context, m config.Model) (factcheck.Model, error) {
 		return nil, err
 	}
 	if m.Provider == config.LLMOpenAI {
-		return openai.New(openai.Config{APIKey: m.OpenAIKey, BaseURL: m.OpenAIBaseURL, Model: m.Name})
+		return openai.New(openai.Config{APIKey: m.OpenAIKey, BaseURL: m.OpenAIBaseURL, Model: m.Name, Images: m.OpenAIImages})
 	}
 	return gemini.New(ctx, gemini.Config{APIKey: m.GeminiKey, Model: m.Name, BaseURL: m.GeminiBaseURL})
 }

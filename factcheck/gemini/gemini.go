@@ -137,6 +137,10 @@ func New(ctx context.Context, cfg Config) (*Model, error) {
 // Name returns the configured model name.
 func (m *Model) Name() string { return m.name }
 
+// ReadsImages implements factcheck.ImageReader: Gemini reads pictures
+// sent as inline data.
+func (m *Model) ReadsImages() bool { return true }
+
 // Generate sends req to Gemini. Rate limits (429) and server errors (500,
 // 502, 503, 504) are retried up to MaxAttempts calls, waiting the delay the
 // API asks for (RetryInfo) or an exponential backoff, capped at
@@ -301,6 +305,9 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 			}
 			if msg.Text != "" {
 				parts = append(parts, genai.NewPartFromText(msg.Text))
+			}
+			for _, im := range msg.Images {
+				parts = append(parts, &genai.Part{InlineData: &genai.Blob{MIMEType: im.MIME, Data: im.Data}})
 			}
 		default:
 			return nil, nil, fmt.Errorf("message %d: unknown role %q", i, msg.Role)

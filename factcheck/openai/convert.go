@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -21,13 +22,25 @@ type chatRequest struct {
 	ToolChoice          json.RawMessage `json:"tool_choice,omitempty"`
 }
 
-// chatMessage is one message of the conversation. Content is omitted when
-// nil: an assistant message with only tool calls has none.
+// chatMessage is one message of the conversation. Content is a *string,
+// or []contentPart for text with pictures; it is omitted when nil: an
+// assistant message with only tool calls has none.
 type chatMessage struct {
 	Role       string         `json:"role"`
-	Content    *string        `json:"content,omitempty"`
+	Content    any            `json:"content,omitempty"`
 	ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string         `json:"tool_call_id,omitempty"`
+}
+
+// contentPart is one part of a user message's content: text, or a picture.
+type contentPart struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *imageURL `json:"image_url,omitempty"`
+}
+
+type imageURL struct {
+	URL string `json:"url"`
 }
 
 type chatToolCall struct {
@@ -152,7 +165,9 @@ func messages(req *factcheck.ModelRequest) []chatMessage {
 				}
 				out = append(out, chatMessage{Role: "tool", Content: text(content), ToolCallID: id})
 			}
-			if msg.Text != "" || len(msg.ToolResults) == 0 {
+			if len(msg.Images) > 0 {
+				out = append(out, userWithImages(msg))
+			} else if msg.Text != "" || len(msg.ToolResults) == 0 {
 				out = append(out, chatMessage{Role: "user", Content: text(msg.Text)})
 			}
 			prev = nil
@@ -273,4 +288,15 @@ func contentText(raw json.RawMessage) string {
 		return b.String()
 	}
 	return string(raw)
+}
+
+// userWithImages is a user message of text and pictures, each sent as a
+// data URL (the chat completions image_url part).
+func userWithImages(msg factcheck.Message) chatMessage {
+	parts := []contentPart{{Type: "text", Text: msg.Text}}
+	for _, im := range msg.Images {
+		u := "data:" + im.MIME + ";base64," + base64.StdEncoding.EncodeToString(im.Data)
+		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
+	}
+	return chatMessage{Role: "user", Content: parts}
 }

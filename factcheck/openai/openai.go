@@ -60,6 +60,9 @@ type Config struct {
 	// Sleep waits between attempts; tests inject one. Default: a timer
 	// that gives up when ctx ends.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Images says the model accepts image input (OPENAI_IMAGES): pictures
+	// attached to a chat message are then sent to it as data URLs.
+	Images bool
 }
 
 // Model is a factcheck.Model on an OpenAI-compatible server.
@@ -72,7 +75,11 @@ type Model struct {
 	maxAttempts int
 	sleep       func(ctx context.Context, d time.Duration) error
 	ids         atomic.Int64 // for synthesised tool call ids
+	images      bool
 }
+
+// ReadsImages implements factcheck.ImageReader: Config.Images.
+func (m *Model) ReadsImages() bool { return m.images }
 
 var _ factcheck.Model = (*Model)(nil)
 
@@ -106,6 +113,7 @@ func New(cfg Config) (*Model, error) {
 		hosted:      hosted,
 		maxAttempts: cfg.MaxAttempts,
 		sleep:       cfg.Sleep,
+		images:      cfg.Images,
 	}
 	if m.hc == nil {
 		m.hc = http.DefaultClient

@@ -456,3 +456,27 @@ func TestAuthorizationHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestImagesAsDataURLs: a model configured for image input is sent the
+// pictures as image_url parts after the text; one that is not says so.
+func TestImagesAsDataURLs(t *testing.T) {
+	f := newFakeServer(t, reply{body: completion(`{"role":"assistant","content":"ok"}`, "stop")})
+	m := newModel(t, f, nil)
+	if m.ReadsImages() {
+		t.Error("a model not configured for image input reads images")
+	}
+	m.images = true
+	_, err := m.Generate(context.Background(), &factcheck.ModelRequest{Messages: []factcheck.Message{{Role: factcheck.RoleUser, Text: "Claims?",
+		Images: []factcheck.File{{Name: "a.png", MIME: "image/png", Data: []byte("\x89PNG")}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := f.bodies[0]["messages"].([]any)
+	want := []any{map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "text", "text": "Claims?"},
+		map[string]any{"type": "image_url", "image_url": map[string]any{"url": "data:image/png;base64,iVBORw=="}},
+	}}}
+	if diff := cmp.Diff(want, msgs); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+}

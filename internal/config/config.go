@@ -113,7 +113,8 @@ type Config struct {
 
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
-	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC);
+	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC,
+	// FACTBOT_CRITIC_SKIP);
 	// the zero value is the default.
 	Engine factcheck.Options
 
@@ -142,6 +143,9 @@ type Model struct {
 	// OpenAIKey and OpenAIBaseURL are OPENAI_API_KEY and OPENAI_BASE_URL
 	// (empty: the hosted API).
 	OpenAIKey, OpenAIBaseURL string
+	// OpenAIImages says the OpenAI-compatible model accepts image input
+	// (OPENAI_IMAGES=1): pictures attached in chat are sent to it.
+	OpenAIImages bool
 }
 
 // Search is the search providers' configuration.
@@ -175,6 +179,9 @@ type Slack struct {
 	AppToken      string // SLACK_APP_TOKEN (xapp-…): Socket Mode
 	SigningSecret string // SLACK_SIGNING_SECRET: HTTP mode
 	APIURL        string // SLACK_API_URL (tests)
+	// Reactions are the reaction names that ask for a check of a message
+	// (FACTBOT_REACTION, comma-separated; "off": none).
+	Reactions []string
 }
 
 // Discord is the Discord adapter's configuration.
@@ -189,7 +196,12 @@ type Discord struct {
 	Shard, Shards int
 	// NoGateway is FACTBOT_DISCORD_GATEWAY=0: HTTP interactions only.
 	NoGateway bool
-	APIURL    string // DISCORD_API_URL (tests)
+	// MessageContent is FACTBOT_DISCORD_MESSAGE_CONTENT=1: the privileged
+	// message content intent, and with it reactions (FACTBOT_REACTION, as
+	// Slack's).
+	MessageContent bool
+	Reactions      []string
+	APIURL         string // DISCORD_API_URL (tests)
 }
 
 // Web is the web view's configuration. It is on when PublicURL and Secret
@@ -225,7 +237,7 @@ type Var struct {
 var Vars = []Var{
 	{"GEMINI_API_KEY", true}, {"GOOGLE_API_KEY", true},
 	{"FACTBOT_LLM", false}, {"FACTBOT_MODEL", false}, {"GOOGLE_GEMINI_BASE_URL", false},
-	{"OPENAI_API_KEY", true}, {"OPENAI_BASE_URL", false},
+	{"OPENAI_API_KEY", true}, {"OPENAI_BASE_URL", false}, {"OPENAI_IMAGES", false},
 	{"TAVILY_API_KEY", true}, {"FACTBOT_TAVILY_URL", false},
 	{"BRAVE_API_KEY", true}, {"FACTBOT_BRAVE_URL", false},
 	{"SEARXNG_URL", false},
@@ -233,6 +245,7 @@ var Vars = []Var{
 	{"FACTBOT_SEARCH", false},
 	{"FACTBOT_TEMPERATURE", false},
 	{"FACTBOT_QUESTIONS", false}, {"FACTBOT_COMPACT", false}, {"FACTBOT_RECHECK", false}, {"FACTBOT_SCORES", false}, {"FACTBOT_CRITIC", false},
+	{"FACTBOT_CRITIC_SKIP", false},
 	{"FACTBOT_EXCLUDE_SITES", false},
 	{"FACTBOT_CALIBRATION", false},
 	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
@@ -246,11 +259,12 @@ var Vars = []Var{
 	{"FACTBOT_USER_LIMIT", false},
 	{"FACTBOT_TENANT_LIMIT", false},
 	{"FACTBOT_MAX_QUEUE", false},
+	{"FACTBOT_REACTION", false},
 	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
 	{"SLACK_CLIENT_ID", false}, {"SLACK_CLIENT_SECRET", true}, {"FACTBOT_ENCRYPTION_KEY", true}, {"FACTBOT_ENCRYPTION_KEY_OLD", true},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
-	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false}, {"FACTBOT_DISCORD_GATEWAY", false},
+	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false}, {"FACTBOT_DISCORD_GATEWAY", false}, {"FACTBOT_DISCORD_MESSAGE_CONTENT", false},
 	{"USER", false},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", false},
 }
@@ -284,6 +298,7 @@ func Load(getenv func(string) string) (*Config, error) {
 	add(c.loadEngine())
 	add(c.loadStore())
 	add(c.loadChat())
+	add(c.loadReading())
 	add(c.loadWeb())
 	c.User = c.env["USER"]
 	c.OTLPEndpoint = c.env["OTEL_EXPORTER_OTLP_ENDPOINT"]
@@ -325,6 +340,8 @@ func (c *Config) switches() map[string]*bool {
 		"FACTBOT_RECHECK":   &o.NoRecheck,
 		"FACTBOT_SCORES":    &o.NoScores,
 		"FACTBOT_CRITIC":    &o.NoCritic,
+		// FACTBOT_CRITIC_SKIP=0: the critic reviews every verdict.
+		"FACTBOT_CRITIC_SKIP": &o.NoCriticSkip,
 	}
 }
 
@@ -503,6 +520,48 @@ func (c *Config) loadChat() error {
 	}
 	for _, name := range []string{"SLACK_API_URL", "DISCORD_API_URL"} {
 		errs = append(errs, checkURL(e, name))
+	}
+	return errors.Join(errs...)
+}
+
+// DefaultReactions are FACTBOT_REACTION's default: 🔍 and 🔎.
+var DefaultReactions = []string{"mag", "mag_right"}
+
+// loadReading reads what lets factbot read messages other than mentions
+// and their pictures: reactions, Discord's message content intent, a
+// model's image input.
+func (c *Config) loadReading() error {
+	e := c.env
+	var errs []error
+	reactions := DefaultReactions
+	switch s := e["FACTBOT_REACTION"]; strings.ToLower(s) {
+	case "":
+	case "off", "0", "none":
+		reactions = nil
+	default:
+		reactions = nil
+		for _, r := range strings.Split(s, ",") {
+			if r = strings.Trim(strings.TrimSpace(r), ":"); r != "" {
+				reactions = append(reactions, r)
+			}
+		}
+	}
+	c.Slack.Reactions, c.Discord.Reactions = reactions, reactions
+	for _, b := range []struct {
+		name string
+		dst  *bool
+		hint string
+	}{
+		{"FACTBOT_DISCORD_MESSAGE_CONTENT", &c.Discord.MessageContent, "1 asks for Discord's privileged message content intent (enable it on the Developer Portal → Bot), which reactions need"},
+		{"OPENAI_IMAGES", &c.Model.OpenAIImages, "1 when the OpenAI-compatible model accepts image input"},
+	} {
+		switch s := e[b.name]; s {
+		case "", "0":
+		case "1":
+			*b.dst = true
+		default:
+			errs = append(errs, &usererr.Config{Var: b.name, Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: b.hint})
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -37,6 +37,8 @@ func TestLoad(t *testing.T) {
 			Retention:   90 * 24 * time.Hour,
 			Lease:       time.Minute,
 			Web:         Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
+			Slack:       Slack{Reactions: DefaultReactions},
+			Discord:     Discord{Reactions: DefaultReactions},
 		}
 		if f != nil {
 			f(c)
@@ -84,8 +86,15 @@ func TestLoad(t *testing.T) {
 			c.DB, c.CacheTTL, c.AllowPrivateFetch = "/tmp/f.db", 7*24*time.Hour, true
 			c.HTTPAddr, c.UserLimit, c.User = "127.0.0.1:0", bot.Limit{}, "ada"
 			c.MetricsAddr, c.MaxConns, c.TenantLimit, c.MaxQueue = "127.0.0.1:9090", 32, bot.Limit{N: 50, Window: 30 * time.Minute}, 7
-			c.Slack = Slack{BotToken: "xoxb-1", AppToken: "xapp-1", SigningSecret: "s", APIURL: "http://slack/api/"}
-			c.Discord = Discord{Token: "d", AppID: "1", GuildID: "2", APIURL: "http://discord/", PublicKey: strings.Repeat("ab", 32)}
+			c.Slack = Slack{BotToken: "xoxb-1", AppToken: "xapp-1", SigningSecret: "s", APIURL: "http://slack/api/", Reactions: DefaultReactions}
+			c.Discord = Discord{Token: "d", AppID: "1", GuildID: "2", APIURL: "http://discord/", PublicKey: strings.Repeat("ab", 32), Reactions: DefaultReactions}
+		})},
+		{"reactions, message content, image input", map[string]string{"FACTBOT_REACTION": " :eyes:, mag ", "FACTBOT_DISCORD_MESSAGE_CONTENT": "1", "OPENAI_IMAGES": "1"}, defaults(func(c *Config) {
+			c.Slack.Reactions, c.Discord.Reactions = []string{"eyes", "mag"}, []string{"eyes", "mag"}
+			c.Discord.MessageContent, c.Model.OpenAIImages = true, true
+		})},
+		{"reactions off", map[string]string{"FACTBOT_REACTION": "off"}, defaults(func(c *Config) {
+			c.Slack.Reactions, c.Discord.Reactions = nil, nil
 		})},
 		{"web view", map[string]string{"FACTBOT_PUBLIC_URL": "https://factbot.example.org/", "FACTBOT_WEB_SECRET": webSecret, "FACTBOT_WEB_ADMIN_TOKEN": webSecret + "a"}, defaults(func(c *Config) {
 			c.Web = Web{PublicURL: "https://factbot.example.org", Secret: webSecret, AdminToken: webSecret + "a", CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour}

@@ -87,7 +87,7 @@ func (c *Config) defaultOf(name string) string {
 		return "0"
 	case "FACTBOT_TEMPERATURE":
 		return strconv.FormatFloat(factcheck.DefaultTemperature, 'g', -1, 64)
-	case "FACTBOT_QUESTIONS", "FACTBOT_COMPACT", "FACTBOT_RECHECK", "FACTBOT_SCORES", "FACTBOT_CRITIC":
+	case "FACTBOT_QUESTIONS", "FACTBOT_COMPACT", "FACTBOT_RECHECK", "FACTBOT_SCORES", "FACTBOT_CRITIC", "FACTBOT_CRITIC_SKIP":
 		return "1"
 	case "FACTBOT_CALIBRATION":
 		return "no offsets"
@@ -121,6 +121,10 @@ func (c *Config) defaultOf(name string) string {
 		return "1"
 	case "FACTBOT_DISCORD_GATEWAY":
 		return "1"
+	case "FACTBOT_DISCORD_MESSAGE_CONTENT", "OPENAI_IMAGES":
+		return "0"
+	case "FACTBOT_REACTION":
+		return strings.Join(DefaultReactions, ",")
 	case "SLACK_API_URL", "DISCORD_API_URL":
 		return "the platform's"
 	}

@@ -3,7 +3,8 @@
 // dispatches pushed by the test) and an httptest REST API covering what
 // factbot calls (gateway discovery, channels, channel messages, interaction
 // callbacks, webhook follow-ups and edits, application command
-// overwrites). Channels added with AddChannel are served by GET
+// overwrites, messages added with AddMessage and their attachments' files
+// added with AddFile, reactions). Channels added with AddChannel are served by GET
 // /channels/{id} and sent, with their guild, in the GUILD_CREATE that
 // follows READY. Buttons Discord would refuse (a link button without an
 // http(s) url, or with a custom_id; another button without a custom_id)
@@ -97,6 +98,7 @@ type Server struct {
 	guildOrder []string                      // guilds of channels, in the order added
 	everyone   map[string]int64              // guild id -> @everyone permissions
 	limits     []*rateLimit
+	files      map[string][]byte // attachments' files by path (AddFile)
 }
 
 type rateLimit struct {
@@ -541,6 +543,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveGateway(w, r)
 		return
 	}
+	if s.serveFile(w, r) {
+		return
+	}
 	at := time.Now()
 	body, _ := io.ReadAll(r.Body)
 	path := strings.TrimPrefix(r.URL.Path, APIPrefix)
@@ -621,6 +626,9 @@ func (s *Server) route(r *http.Request, path string, body []byte) (int, any, htt
 			return http.StatusNotFound, apiError(10003, "Unknown Channel"), nil
 		}
 		return http.StatusOK, &cp, nil
+
+	case r.Method == "GET" && is("channels", "*", "messages", "*"):
+		return s.channelMessage(seg[1], seg[3])
 
 	case r.Method == "POST" && is("channels", "*", "messages"):
 		return s.createMessage(seg[1], body)
@@ -828,6 +836,10 @@ func (s *Server) acknowledge(id, token string, resp *discordgo.InteractionRespon
 func (s *Server) newID() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.newIDLocked()
+}
+
+func (s *Server) newIDLocked() string {
 	s.nextID++
 	return strconv.FormatInt(s.nextID, 10)
 }

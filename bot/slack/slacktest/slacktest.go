@@ -1,6 +1,8 @@
 // Package slacktest is a fake Slack for tests: an httptest Web API
 // (auth.test, chat.postMessage, chat.update, chat.postEphemeral,
-// conversations.info, apps.connections.open, oauth.v2.access), the OAuth
+// conversations.info, conversations.history and .replies over the messages
+// added with AddMessage, apps.connections.open, oauth.v2.access), their
+// files' downloads (with a token, as files.slack.com), the OAuth
 // authorize page, response_url endpoints, and a local websocket server
 // speaking Socket Mode (hello, envelopes, acks by envelope_id, pings).
 // Point the real slack-go client at URL().
@@ -92,9 +94,11 @@ type Server struct {
 	limited map[string][]string // method → Retry-After values to answer first
 	kinds   map[string]ChannelKind
 	hang    map[string]int // method → calls still to hang
-	seq     int
-	envSeq  int
-	conn    *websocket.Conn
+	// messages are served by conversations.history and .replies.
+	messages []Message
+	seq      int
+	envSeq   int
+	conn     *websocket.Conn
 
 	oauth   oauthState
 	writeMu sync.Mutex
@@ -109,6 +113,7 @@ func NewServer() *Server {
 	mux.HandleFunc("/api/{method}", s.api)
 	mux.HandleFunc("/response/{id}", s.response)
 	mux.HandleFunc("/ws", s.socket)
+	mux.HandleFunc("GET /files-pri/{file}/download/{name}", s.file)
 	mux.HandleFunc("GET /oauth/v2/authorize", s.authorize)
 	s.srv = httptest.NewServer(mux)
 	return s
@@ -290,6 +295,12 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	case "conversations.info":
 		s.record(c)
 		writeJSON(w, s.conversationInfo(c.Form.Get("channel")))
+	case "conversations.history":
+		s.record(c)
+		writeJSON(w, s.history(c.Form))
+	case "conversations.replies":
+		s.record(c)
+		writeJSON(w, s.replies(c.Form))
 	default:
 		s.record(c)
 		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})
@@ -409,6 +420,24 @@ func Mention(eventID, channel, user, ts, text string) map[string]any {
 		"event_id": eventID, "event_time": 1700000000,
 		"event": map[string]any{"type": "app_mention", "user": user, "text": text, "ts": ts,
 			"channel": channel, "event_ts": ts},
+	}
+}
+
+// MentionInThread is Mention of a message in the thread of threadTS.
+func MentionInThread(eventID, channel, user, ts, threadTS, text string) map[string]any {
+	m := Mention(eventID, channel, user, ts, text)
+	m["event"].(map[string]any)["thread_ts"] = threadTS
+	return m
+}
+
+// Reaction is an events_api payload for reaction_added: user added the
+// reaction name to the message ts of channel, written by itemUser.
+func Reaction(eventID, channel, user, name, ts, itemUser string) map[string]any {
+	return map[string]any{
+		"token": "tok", "team_id": TeamID, "api_app_id": "A1", "type": "event_callback",
+		"event_id": eventID, "event_time": 1700000000,
+		"event": map[string]any{"type": "reaction_added", "user": user, "reaction": name, "item_user": itemUser,
+			"item": map[string]any{"type": "message", "channel": channel, "ts": ts}, "event_ts": "1700000001.000100"},
 	}
 }
 

@@ -41,14 +41,35 @@ type Content struct {
 	Parts []Part `json:"parts,omitempty"`
 }
 
-// Part is one part of a Content. Exactly one of Text, FunctionCall and
-// FunctionResponse is normally set.
+// Part is one part of a Content. Exactly one of Text, InlineData,
+// FunctionCall and FunctionResponse is normally set.
 type Part struct {
 	Text             string            `json:"text,omitempty"`
+	InlineData       *Blob             `json:"inlineData,omitempty"`
 	Thought          bool              `json:"thought,omitempty"`
 	ThoughtSignature []byte            `json:"thoughtSignature,omitempty"`
 	FunctionCall     *FunctionCall     `json:"functionCall,omitempty"`
 	FunctionResponse *FunctionResponse `json:"functionResponse,omitempty"`
+}
+
+// Blob is inline data: a picture sent with the text (base64 on the wire,
+// decoded here).
+type Blob struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"`
+}
+
+// InlineData returns the inline data parts of the conversation, in order.
+func (r *Request) InlineData() []Blob {
+	var out []Blob
+	for _, c := range r.Contents {
+		for _, p := range c.Parts {
+			if p.InlineData != nil {
+				out = append(out, *p.InlineData)
+			}
+		}
+	}
+	return out
 }
 
 // FunctionCall is a call the model asked for (role "model").

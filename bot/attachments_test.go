@@ -1,0 +1,37 @@
+package bot
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPickAttachments(t *testing.T) {
+	var fs []Attachment
+	for i := range 5 {
+		fs = append(fs, Attachment{Name: fmt.Sprintf("p%d.png", i), MIME: "image/png", Size: 10})
+	}
+	fs = append([]Attachment{
+		{Name: "big.jpg", MIME: "image/jpeg", Size: MaxAttachmentBytes + 1},
+		{Name: "notes.txt", MIME: "text/plain; charset=utf-8"},
+		{Name: "doc.pdf", MIME: "application/PDF"},
+	}, fs...)
+	keep, notes := pickAttachments(fs)
+	var names []string
+	for _, f := range keep {
+		names = append(names, f.Name)
+	}
+	if diff := cmp.Diff(names, []string{"doc.pdf", "p0.png", "p1.png", "p2.png"}); diff != "" {
+		t.Errorf("kept (-got +want):\n%s", diff)
+	}
+	want := []string{
+		"big.jpg was not read: it is over 5 MB.",
+		"notes.txt was not read: only PNG, JPEG, WebP and GIF pictures and PDFs are.",
+		"p3.png was not read: at most 4 attachments are read per message.",
+		"p4.png was not read: at most 4 attachments are read per message.",
+	}
+	if diff := cmp.Diff(notes, want); diff != "" {
+		t.Errorf("notes (-got +want):\n%s", diff)
+	}
+}

@@ -1,0 +1,25 @@
+package slack
+
+import (
+	"encoding/json"
+	"flag"
+	"path/filepath"
+	"testing"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/bottest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestRenderStances: each stance (supports, refutes, context), each place
+// a quote is found, a search summary and a record saved before stances, as
+// Slack blocks (testdata/stances.golden).
+func TestRenderStances(t *testing.T) {
+	blocks, fallback := Render(bot.RenderReport(bottest.StancesReport(), "ID1"))
+	got, err := json.MarshalIndent(map[string]any{"blocks": blocks, "fallback": fallback}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bottest.Golden(t, filepath.Join("testdata", "stances.golden"), got, *update)
+}

@@ -643,14 +643,15 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 		j.finish(store.RequestFailed, "")
 		return
 	}
+	began := time.Now()
 	rep, err := j.check(text, files)
 	if ctx.Err() != nil {
 		return // shutting down: stays pending, resumed on restart
 	}
+	j.logFinished(rep, err, began)
 	if err != nil {
 		s.metrics.Errors.WithLabelValues("check").Inc()
 		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
-		j.log.Error("check failed", "err", err)
 		j.keepCacheRefs()
 		j.answer(j.lang.RenderError(j.lang.checkMessage(err)))
 		j.finish(store.RequestFailed, "")

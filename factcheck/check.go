@@ -170,6 +170,8 @@ func ValidateInput(text string, max int) error {
 // *usererr.Error. A claim whose verification fails is reported with its Error
 // set; Check returns an error only when nothing could be checked.
 func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
+	ctx, span := startCheckSpan(ctx, in)
+	defer span.End()
 	var mu sync.Mutex
 	emit := func(e Event) {
 		if in.Progress == nil {

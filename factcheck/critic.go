@@ -40,7 +40,7 @@ func (r *run) critique(ctx context.Context, va *verdictArgs, began time.Time) (s
 		return "", Usage{}, err
 	}
 	if o.result == nil {
-		r.trace.note(fmt.Sprintf("critic gave no usable review (%v); the verdict stands", o.lastErr))
+		r.trace.note(fmt.Sprintf("critic gave no usable review (%s); the verdict stands", o.why()))
 		return "", o.usage, nil
 	}
 	note := strings.TrimSpace(o.result.Note)

@@ -78,10 +78,10 @@ func (c *Checker) extractWith(ctx context.Context, text string, pictures []File)
 	x := &Extraction{Usage: o.usage}
 	if o.result == nil {
 		if !looksLikeOneStatement(text) {
-			return nil, fmt.Errorf("extracting claims: the model gave no usable list of claims: %v", o.lastErr)
+			return nil, fmt.Errorf("extracting claims: the model gave no usable list of claims: %s", o.why())
 		}
 		// A short single statement needs no splitting: check it whole.
-		tr.note(fmt.Sprintf("extraction failed (%v); checking the input as one claim", o.lastErr))
+		tr.note(fmt.Sprintf("extraction failed (%s); checking the input as one claim", o.why()))
 		t := strings.TrimSpace(text)
 		start := strings.Index(text, t)
 		x.Claims = []ExtractedClaim{{Claim: t, Span: t, Start: start, End: start + len(t)}}

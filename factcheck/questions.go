@@ -59,7 +59,7 @@ func (r *run) plan(ctx context.Context, prompt string, began time.Time) ([]strin
 		return nil, Usage{}, err
 	}
 	if o.result == nil {
-		r.trace.note(fmt.Sprintf("no usable questions (%v); researching the claim directly", o.lastErr))
+		r.trace.note(fmt.Sprintf("no usable questions (%s); researching the claim directly", o.why()))
 		return nil, o.usage, nil
 	}
 	var qs []string

@@ -73,6 +73,9 @@ type setup struct {
 	callTimeout time.Duration
 	// links, if set, are the core's links to the web view.
 	links bot.Links
+	// noTenantLimit lifts the per-tenant limit (benchmarks that send more
+	// than its 100 an hour).
+	noTenantLimit bool
 }
 
 func start(t testing.TB, s setup) *env {
@@ -88,7 +91,7 @@ func start(t testing.TB, s setup) *env {
 		s.checker = &bottest.Checker{Label: factcheck.Contradicted}
 	}
 	e := &env{fake: s.fake, st: s.store, sleep: &sleeper{}, done: make(chan struct{})}
-	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true, Links: s.links})
+	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true, NoTenantLimit: s.noTenantLimit, Links: s.links})
 	cfg := slack.Config{BotToken: "xoxb-test", AppToken: "xapp-test", APIURL: s.fake.URL(),
 		PerChannel: rate.Inf, Sleep: e.sleep.Sleep, Logger: quiet, SigningSecret: "secret", Now: s.now, CallTimeout: s.callTimeout,
 		Reactions: slack.DefaultReactions}

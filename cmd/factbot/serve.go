@@ -288,6 +288,8 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	log := serveLogger(a)
+	warnPlainURL(cfg, log)
+	defer startTracing(ctx, cfg, a.stderr)()
 	db, err := openBackend(ctx, cfg)
 	if err != nil {
 		return err

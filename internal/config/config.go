@@ -127,6 +127,11 @@ type Config struct {
 	// User is who runs factbot check, for its history (USER).
 	User string
 
+	// OTLPEndpoint, if set, is where traces of the checks' model and tool
+	// calls are sent, by OTLP over HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, the
+	// collector's base URL: spans go to its /v1/traces).
+	OTLPEndpoint string
+
 	env map[string]string // the variables that are set, trimmed
 }
 
@@ -272,6 +277,7 @@ var Vars = []Var{
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
 	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false}, {"FACTBOT_DISCORD_GATEWAY", false}, {"FACTBOT_DISCORD_MESSAGE_CONTENT", false},
 	{"USER", false},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", false},
 }
 
 // Load reads the configuration through getenv (os.Getenv in the program)
@@ -306,6 +312,8 @@ func Load(getenv func(string) string) (*Config, error) {
 	add(c.loadReading())
 	add(c.loadWeb())
 	c.User = c.env["USER"]
+	c.OTLPEndpoint = c.env["OTEL_EXPORTER_OTLP_ENDPOINT"]
+	add(checkURL(c.env, "OTEL_EXPORTER_OTLP_ENDPOINT"))
 	return c, errors.Join(errs...)
 }
 

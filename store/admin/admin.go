@@ -34,6 +34,9 @@ type Store interface {
 	Prune(ctx context.Context, cutoff time.Time) (store.PruneStats, error)
 	Forget(ctx context.Context, tenant, user string) (store.ForgetStats, error)
 	ForgetTenant(ctx context.Context, tenant string) (store.ForgetStats, error)
+	// UserTenants lists the tenants that have records (forget --user
+	// without --tenant forgets the user in each).
+	UserTenants(ctx context.Context) ([]string, error)
 }
 
 var (

@@ -90,6 +90,14 @@ func (c *Client) ForgetTenant(ctx context.Context, tenant string) (store.ForgetS
 	return st, err
 }
 
+// UserTenants asks the server for the tenants that have records, as
+// store.DB.UserTenants lists them.
+func (c *Client) UserTenants(ctx context.Context) ([]string, error) {
+	var resp tenantsResponse
+	err := c.call(ctx, "/tenants", struct{}{}, &resp)
+	return resp.Tenants, err
+}
+
 // call posts req as JSON to the path and decodes the answer into resp.
 func (c *Client) call(ctx context.Context, path string, req, resp any) error {
 	r, err := c.post(ctx, path, req)

@@ -25,7 +25,6 @@ import (
 //	POST /check      {"tenant", "id"}                  → store.Check (404 if none)
 //	POST /history    {"tenant", "query"}               → []store.CheckSummary
 //	POST /page       {"sha256"}                        → search.Page (404 if none)
-//	POST /tenants    {}                                → ["T", …]
 //	POST /checks     {"tenant"}                        → JSON lines: {"check": …} …, then {"end": true} or {"error": "…"}
 //	POST /save-check store.Check                       → the saved store.Check (with its id)
 //	POST /verdict    {"tenant", "claim", "max_age"}    → {"verdict", "ok"}
@@ -38,7 +37,6 @@ type Data interface {
 	Check(ctx context.Context, tenant, id string) (*store.Check, error)
 	History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error)
 	PageSnapshot(ctx context.Context, sha256 string) (*search.Page, error)
-	UserTenants(ctx context.Context) ([]string, error)
 	EachCheck(ctx context.Context, tenant string, fn func(*store.Check) error) error
 	SaveCheck(ctx context.Context, c *store.Check) error
 	factcheck.Cache
@@ -135,7 +133,6 @@ func dataRoutes(mux *http.ServeMux, d Data) {
 		return d.History(ctx, q.Tenant, q.Query)
 	})
 	route(mux, "/page", func(ctx context.Context, q pageRequest) (any, error) { return d.PageSnapshot(ctx, q.SHA256) })
-	route(mux, "/tenants", func(ctx context.Context, _ struct{}) (any, error) { return d.UserTenants(ctx) })
 	route(mux, "/save-check", func(ctx context.Context, c store.Check) (any, error) {
 		err := d.SaveCheck(ctx, &c)
 		return &c, err
@@ -223,13 +220,6 @@ func (c *Client) PageSnapshot(ctx context.Context, sha256 string) (*search.Page,
 		return nil, err
 	}
 	return &out, nil
-}
-
-// UserTenants implements Data through the server.
-func (c *Client) UserTenants(ctx context.Context) ([]string, error) {
-	var out []string
-	err := c.call(ctx, "/tenants", struct{}{}, &out)
-	return out, err
 }
 
 // SaveCheck implements Data through the server, which assigns the id.

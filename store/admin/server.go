@@ -161,6 +161,10 @@ type forgetRequest struct {
 	User   *string `json:"user,omitempty"`
 }
 
+type tenantsResponse struct {
+	Tenants []string `json:"tenants"`
+}
+
 func handler(st Store, opts Options) http.Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -227,6 +231,14 @@ func handler(st Store, opts Options) http.Handler {
 		}
 		log.Info("admin forget", "tenant", req.Tenant, "whole_tenant", req.User == nil, "stats", s, "err", err)
 		reply(w, s, err)
+	})
+	mux.HandleFunc("POST /tenants", func(w http.ResponseWriter, r *http.Request) {
+		var req struct{}
+		if !readJSON(w, r, &req) {
+			return
+		}
+		ts, err := st.UserTenants(r.Context())
+		reply(w, tenantsResponse{Tenants: ts}, err)
 	})
 	if d, ok := st.(Data); ok {
 		dataRoutes(mux, d)

@@ -90,7 +90,7 @@ func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) st
 	if full {
 		s.limits.user.undo(ctx, pk, now)
 		s.limits.tenant.undo(ctx, tk, now)
-		return msgBusy
+		return RequestLang(r, "", r.Text).text(wBusy, nil)
 	}
 	return ""
 }

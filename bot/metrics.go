@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -96,21 +97,29 @@ func NewRegistry() *prometheus.Registry {
 	return reg
 }
 
-// NewMux returns the shared HTTP mux with GET /healthz and GET /metrics.
-// Adapters add their own routes to it (e.g. POST /slack/events). health, if
-// set, is called by /healthz; an error answers 503.
-func NewMux(g prometheus.Gatherer, health func() error) *http.ServeMux {
+// NewMux returns the shared HTTP mux with GET /healthz, GET /readyz and
+// GET /metrics. Adapters add their own routes to it (e.g. POST
+// /slack/events). /healthz is liveness: it answers "ok" while the process
+// serves. /readyz is readiness: ready, if set, says what keeps the bot
+// from answering (the database, a platform), and an error answers 503
+// with it.
+func NewMux(g prometheus.Gatherer, ready func(context.Context) error) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		if health != nil {
-			if err := health(); err != nil {
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if ready != nil {
+			if err := ready(r.Context()); err != nil {
 				w.WriteHeader(http.StatusServiceUnavailable)
-				w.Write([]byte("unhealthy: " + err.Error() + "\n"))
+				w.Write([]byte("not ready: " + err.Error() + "\n"))
 				return
 			}
 		}
-		w.Write([]byte("ok\n"))
+		w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 	return mux

@@ -1,11 +1,12 @@
 package bot
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
@@ -29,9 +30,35 @@ type Message struct {
 	// Error, if set, is a short honest error message shown instead of claims.
 	Error  string
 	Claims []ClaimView
-	// CheckID identifies the saved check, for `factbot show ID`.
+	// NotCheckable are the parts of the text that were not checked, with
+	// why (opinions, questions, claims over the limit…).
+	NotCheckable []NotCheckableView
+	// CheckID identifies the saved check.
 	CheckID string
 	Actions []Action
+	// Lang is the language of the message's words (labels, headings,
+	// buttons, fixed messages); the zero Lang is English. Adapters take
+	// every word they add from it.
+	Lang Lang
+	// Summary is the notification text of a final report: every claim's
+	// verdict counted ("3 claims: 1 supported, 1 contradicted, 1
+	// contested"), or the one claim's verdict and text.
+	Summary string
+	// AskedBy, if set, is who asked, shown on reports everyone in a
+	// channel sees.
+	AskedBy *Asker
+}
+
+// Asker is who asked for a report: their platform user id and, when the
+// platform told it, their name.
+type Asker struct {
+	ID, Name string
+}
+
+// NotCheckableView is a part of the text that was not checked, and why
+// (in the model's words, in the text's language).
+type NotCheckableView struct {
+	Text, Reason string
 }
 
 // ClaimView is one claim as shown to users.
@@ -55,8 +82,12 @@ type ClaimView struct {
 // engine guarantees it); adapters may link it.
 type EvidenceView struct {
 	URL, Title string
-	Supports   bool
-	Quote      string
+	// Supports is true when the source supports the claim; Side, when
+	// set, is the stance (supports, refutes or context) and wins.
+	Supports bool
+	Side     factcheck.Stance
+	// Quote is the source's whole sentence(s) when QuoteFound.
+	Quote string
 	// QuoteFound says the quote was found in a text retrieved for URL;
 	// QuoteMatch says where. QuoteNote puts both in words.
 	QuoteFound        bool
@@ -79,9 +110,23 @@ type Action struct {
 }
 
 // ReportLink is the "Full report" button opening url, the check's web
-// page.
-func ReportLink(url string) Action {
-	return Action{ID: ActionReport, Label: LabelFullReport, URL: url}
+// page, labelled in l.
+func (l Lang) ReportLink(url string) Action {
+	return Action{ID: ActionReport, Label: l.text(wButtonFullReport, nil), URL: url}
+}
+
+// ReportLink is the English "Full report" button opening url.
+func ReportLink(url string) Action { return English.ReportLink(url) }
+
+// ReportURL is the URL of the message's "Full report" link, "" when it
+// has none.
+func (m *Message) ReportURL() string {
+	for _, a := range m.Actions {
+		if a.ID == ActionReport && a.URL != "" {
+			return a.URL
+		}
+	}
+	return ""
 }
 
 // Emoji returns the verdict's emoji (unicode, understood by every platform).
@@ -99,62 +144,109 @@ func Emoji(l factcheck.Label) string {
 	return "⏳"
 }
 
-// LabelText returns the verdict's display name.
-func LabelText(l factcheck.Label) string {
-	switch l {
+// LabelText returns the verdict's display name in English.
+func LabelText(l factcheck.Label) string { return English.Label(l) }
+
+// Label returns the verdict's display name ("Checking…" for none).
+func (l Lang) Label(v factcheck.Label) string {
+	switch v {
 	case factcheck.Supported:
-		return "Supported"
+		return l.text(wLabelSupported, nil)
 	case factcheck.Contradicted:
-		return "Contradicted"
+		return l.text(wLabelContradicted, nil)
 	case factcheck.Contested:
-		return "Contested"
+		return l.text(wLabelContested, nil)
 	case factcheck.Unverifiable:
-		return "Unverifiable"
+		return l.text(wLabelUnverifiable, nil)
 	}
-	return "Checking…"
+	return l.text(wLabelChecking, nil)
 }
 
-// Stance returns "supports" or "refutes".
-func (e EvidenceView) Stance() string {
-	if e.Supports {
-		return "supports"
+// Confidence says the confidence, e.g. "high confidence"; "" for none.
+func (l Lang) Confidence(c factcheck.Confidence) string {
+	switch c {
+	case factcheck.High:
+		return l.text(wConfidenceHigh, nil)
+	case factcheck.Medium:
+		return l.text(wConfidenceMedium, nil)
+	case factcheck.Low:
+		return l.text(wConfidenceLow, nil)
 	}
-	return "refutes"
+	return ""
+}
+
+// Stance returns the evidence's stance as a value: "supports", "refutes"
+// or "context" (CSS classes, JSON).
+func (e EvidenceView) Stance() string {
+	return string(factcheck.Evidence{Supports: e.Supports, Stance: e.Side}.StanceOf())
+}
+
+// Stance says the evidence's stance toward its claim in l's words.
+func (l Lang) Stance(e EvidenceView) string {
+	switch factcheck.Stance(e.Stance()) {
+	case factcheck.StanceSupports:
+		return l.text(wStanceSupports, nil)
+	case factcheck.StanceContext:
+		return l.text(wStanceContext, nil)
+	}
+	return l.text(wStanceRefutes, nil)
+}
+
+// StanceEmoji marks a stance: ✅ supports, ❌ refutes, ⚠️ context.
+func StanceEmoji(s string) string {
+	switch factcheck.Stance(s) {
+	case factcheck.StanceSupports:
+		return "✅"
+	case factcheck.StanceContext:
+		return "⚠️"
+	}
+	return "❌"
 }
 
 // QuoteNote says where the evidence's quote was found, e.g. "quote found
-// on PDF page 3" or "quote not found in what was read"; "" when there is no
-// quote. Every report (Slack, Discord, the terminal) uses these words.
+// on page 3 of the PDF" or "quote not found in what was read"; "" when
+// there is no quote. Every report (Slack, Discord, the terminal, the web
+// view) uses these words; this is them in English.
 func QuoteNote(e factcheck.Evidence) string {
-	return quoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
+	return English.quoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
 }
 
 // QuoteNote is the package-level QuoteNote for a view.
-func (e EvidenceView) QuoteNote() string { return quoteNote(e.Quote, e.QuoteFound, e.QuoteMatch) }
+func (e EvidenceView) QuoteNote() string { return English.QuoteNote(e) }
 
-func quoteNote(quote string, found bool, m factcheck.QuoteMatch) string {
+// QuoteNote says where e's quote was found, in l.
+func (l Lang) QuoteNote(e EvidenceView) string {
+	return l.quoteNote(e.Quote, e.QuoteFound, e.QuoteMatch)
+}
+
+func (l Lang) quoteNote(quote string, found bool, m factcheck.QuoteMatch) string {
 	if strings.TrimSpace(quote) == "" {
 		return ""
 	}
 	switch m.Place {
 	case factcheck.QuoteOnPage:
-		return msgQuoteOnPage
+		return l.text(wQuoteOnPage, nil)
 	case factcheck.QuoteInPDF:
 		if m.Page > 0 {
-			return fmt.Sprintf(msgQuoteOnPDFPage, m.Page)
+			return l.text(wQuoteOnPDFPage, map[string]any{"Page": m.Page})
 		}
-		return msgQuoteInPDF
+		return l.text(wQuoteInPDF, nil)
 	case factcheck.QuoteInSnippet:
-		return msgQuoteSnippet
+		return l.text(wQuoteSnippet, nil)
 	case factcheck.QuoteInTitle:
-		return msgQuoteTitle
+		if !found {
+			return l.text(wQuoteTitleOnly, nil)
+		}
+		return l.text(wQuoteTitle, nil)
+	case factcheck.QuoteInSummary:
+		return l.text(wQuoteSummary, nil)
 	}
 	if found {
 		// Saved before matches had a place, or a place this version
 		// does not know.
-		return msgQuoteRetrieved
+		return l.text(wQuoteRetrieved, nil)
 	}
-	return msgQuoteNotFound
+	return l.text(wQuoteNotFound, nil)
 }
 
 // everyoneRE matches the plain-text mentions of everyone both platforms
@@ -172,12 +264,26 @@ func InertMentions(s string) string {
 	return everyoneRE.ReplaceAllStringFunc(s, func(m string) string { return "@\u200b" + m[1:] })
 }
 
-// StoppedText explains a budget that ended a run, or "".
-func StoppedText(by string) string {
-	if by == "" {
+// StoppedText explains a budget that ended a run, or "", in English.
+func StoppedText(by string) string { return English.Stopped(by) }
+
+// Stopped explains a budget that ended a run, or "".
+func (l Lang) Stopped(by string) string {
+	switch by {
+	case "":
 		return ""
+	case factcheck.BudgetSteps:
+		return l.text(wStoppedSteps, nil)
+	case factcheck.BudgetSearches:
+		return l.text(wStoppedSearches, nil)
+	case factcheck.BudgetReads:
+		return l.text(wStoppedReads, nil)
+	case factcheck.BudgetPromptTokens:
+		return l.text(wStoppedTokens, nil)
+	case factcheck.BudgetTime:
+		return l.text(wStoppedTime, nil)
 	}
-	return "stopped early: " + by + " budget reached"
+	return l.text(wStoppedOther, map[string]any{"Budget": by})
 }
 
 // Truncate shortens s to at most n runes, ending with "…" when cut.
@@ -196,25 +302,99 @@ func Truncate(s string, n int) string {
 }
 
 // MoreSources is the summary line for n sources that did not fit.
-func MoreSources(n int) string {
-	if n == 1 {
-		return "+1 more source"
+func (l Lang) MoreSources(n int) string { return l.count(wMoreSources, n, nil) }
+
+// MoreClaims is the summary line for n claims that did not fit: in the
+// full report when the message links to it.
+func (m *Message) MoreClaims(n int) string {
+	if m.ReportURL() != "" {
+		return m.Lang.count(wMoreClaimsInReport, n, nil)
 	}
-	return fmt.Sprintf("+%d more sources", n)
+	return m.Lang.count(wMoreClaims, n, nil)
 }
 
-// MoreClaims is the summary line for n claims that did not fit, naming the
-// check id for `factbot show`.
-func MoreClaims(n int, checkID string) string {
-	s := fmt.Sprintf("+%d more claims", n)
-	if n == 1 {
-		s = "+1 more claim"
+// SourcesElsewhere says where the sources that did not fit are: in the
+// full report when the message links to it, else nowhere in chat.
+func (m *Message) SourcesElsewhere() string {
+	if m.ReportURL() != "" {
+		return m.Lang.text(wSourcesInReport, nil)
 	}
-	if checkID != "" {
-		s += fmt.Sprintf(" — see `factbot show %s`", checkID)
-	}
-	return s
+	return m.Lang.text(wSourcesNotShown, nil)
 }
+
+// SourceLink is the label of a link to a source.
+func (l Lang) SourceLink() string { return l.text(wSourceLink, nil) }
+
+// ClaimPending heads claim i (from 0) while it is being checked.
+func (l Lang) ClaimPending(i int) string { return l.text(wClaimPending, map[string]any{"N": i + 1}) }
+
+// AskedBy says who asked, given how the platform shows them.
+func (l Lang) AskedBy(who string) string { return l.text(wAskedBy, map[string]any{"User": who}) }
+
+// NotCheckableHeading heads the parts of the text not checked.
+func (l Lang) NotCheckableHeading() string { return l.text(wNotCheckable, nil) }
+
+// CheckRef names a saved check, e.g. "Check 2026-…".
+func (l Lang) CheckRef(id string) string { return l.text(wCheckRef, map[string]any{"ID": id}) }
+
+// AckPrivate, AckChannel and AckReply acknowledge a command: the report
+// will be seen by the asker alone, in the channel, or as a reply to the
+// message checked.
+func (l Lang) AckPrivate() string { return l.text(wAckPrivate, nil) }
+
+// AckChannel: see AckPrivate.
+func (l Lang) AckChannel() string { return l.text(wAckChannel, nil) }
+
+// AckReply: see AckPrivate.
+func (l Lang) AckReply() string { return l.text(wAckReply, nil) }
+
+// WrongVerdict is the "Wrong verdict?" form: its title, question and
+// example answer.
+func (l Lang) WrongVerdict() (title, question, example string) {
+	return l.text(wButtonWrong, nil), l.text(wFeedbackQuestion, nil), l.text(wFeedbackExample, nil)
+}
+
+// Where a history lists the checks of (HistoryTitle, HistoryEmpty).
+const (
+	WhereWorkspace = "workspace" // a Slack workspace
+	WhereServer    = "server"    // a Discord server
+	WhereDMs       = "dms"       // the direct messages with the bot
+)
+
+func (l Lang) where(w string) string {
+	switch w {
+	case WhereServer:
+		return l.text(wWhereServer, nil)
+	case WhereDMs:
+		return l.text(wWhereDMs, nil)
+	}
+	return l.text(wWhereWorkspace, nil)
+}
+
+// HistoryTitle heads a history answer of the checks in where
+// (WhereWorkspace…): the viewer's own when h.Mine, of h.Verdict if set.
+func (l Lang) HistoryTitle(h *History, where string) string {
+	m := wHistoryLatest
+	if h.Mine {
+		m = wHistoryYours
+	}
+	t := l.text(m, map[string]any{"Where": l.where(where)})
+	if h.Verdict != "" {
+		t += " (" + l.Label(h.Verdict) + ")"
+	}
+	return t
+}
+
+// HistoryEmpty answers a history with no checks in where.
+func (l Lang) HistoryEmpty(where string) string {
+	return l.text(wHistoryEmpty, map[string]any{"Where": l.where(where)})
+}
+
+// HistoryCached marks a cached check in a history.
+func (l Lang) HistoryCached() string { return l.text(wHistoryCached, nil) }
+
+// OpenHistory is the label of the link to the history's web page.
+func (l Lang) OpenHistory() string { return l.text(wButtonOpenHistory, nil) }
 
 // FitEvidence keeps the first max pieces of evidence and says how many were
 // left out.
@@ -228,16 +408,20 @@ func FitEvidence(ev []EvidenceView, max int) (shown []EvidenceView, more int) {
 	return ev[:max], len(ev) - max
 }
 
-// CheckedAtText says when a cached verdict was made, e.g. "checked 2026-11-28".
-func CheckedAtText(c ClaimView) string {
+// CheckedAt says when a cached verdict was made, e.g. "cached, checked
+// 2026-11-28"; "" for a fresh one.
+func (l Lang) CheckedAt(c ClaimView) string {
 	if !c.Cached || c.CheckedAt.IsZero() {
 		return ""
 	}
-	return "cached, checked " + c.CheckedAt.UTC().Format("2006-01-02")
+	return l.text(wCachedOn, map[string]any{"Date": c.CheckedAt.UTC().Format("2006-01-02")})
 }
 
+// ClaimFromVerdict turns a verdict into its view, in English.
+func ClaimFromVerdict(v *factcheck.Verdict) ClaimView { return English.ClaimFromVerdict(v) }
+
 // ClaimFromVerdict turns a verdict into its view.
-func ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
+func (l Lang) ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 	c := ClaimView{
 		Claim:      v.Claim,
 		Label:      v.Verdict,
@@ -248,17 +432,17 @@ func ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 		StoppedBy:  v.StoppedBy,
 	}
 	if v.Error != "" {
-		c.Error = msgClaimFailed
+		c.Error = l.text(wClaimFailed, nil)
 	}
 	if v.Picture > 0 { // marked in the claim's line, which every renderer shows
-		c.Claim += " " + fmt.Sprintf(msgFromPicture, v.Picture)
+		c.Claim += " " + l.text(wFromPicture, map[string]any{"N": v.Picture})
 	}
 	if !c.Label.Valid() {
 		c.Label = factcheck.Unverifiable
 	}
 	for _, e := range v.Evidence {
 		c.Evidence = append(c.Evidence, EvidenceView{
-			URL: e.SourceURL, Title: e.SourceTitle, Supports: e.Supports,
+			URL: e.SourceURL, Title: e.SourceTitle, Supports: e.Supports, Side: e.StanceOf(),
 			Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, QuoteMatch: e.QuoteMatch,
 			Publisher: e.Publisher, Rating: e.Rating,
 		})
@@ -266,49 +450,90 @@ func ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 	return c
 }
 
-// RenderReport renders a finished report saved as checkID.
+// RenderReport renders a finished report saved as checkID, in English.
 func RenderReport(rep *factcheck.Report, checkID string) *Message {
-	m := &Message{Final: true, CheckID: checkID, Notice: rep.Notice}
+	return English.RenderReport(rep, checkID)
+}
+
+// RenderReport renders a finished report saved as checkID.
+func (l Lang) RenderReport(rep *factcheck.Report, checkID string) *Message {
+	m := &Message{Final: true, CheckID: checkID, Notice: rep.Notice, Lang: l}
 	for _, v := range rep.Claims {
 		if v == nil {
 			continue
 		}
-		m.Claims = append(m.Claims, ClaimFromVerdict(v))
+		m.Claims = append(m.Claims, l.ClaimFromVerdict(v))
 	}
-	switch n := len(m.Claims); n {
-	case 0:
-		m.Title = "Fact-check: no checkable claims found"
-		if m.Notice == "" {
-			m.Notice = "I found no factual claim to check in that text. Try a concrete statement, e.g. \"The Eiffel Tower is 330 m tall.\""
+	for _, nc := range rep.NotCheckable {
+		if t := strings.TrimSpace(nc.Text); t != "" {
+			m.NotCheckable = append(m.NotCheckable, NotCheckableView{Text: t, Reason: strings.TrimSpace(nc.Reason)})
 		}
-	case 1:
-		m.Title = "Fact-check: 1 claim"
-	default:
-		m.Title = fmt.Sprintf("Fact-check: %d claims", n)
 	}
+	if n := len(m.Claims); n == 0 {
+		m.Title = l.text(wTitleNoClaims, nil)
+		if m.Notice == "" {
+			m.Notice = l.text(wNoticeNoClaims, nil)
+		}
+	} else {
+		m.Title = l.count(wTitleClaims, n, nil)
+	}
+	m.Summary = l.summary(m.Title, m.Claims)
 	if checkID != "" {
 		m.Actions = []Action{
-			{ID: ActionRecheck, Label: "Check again", Value: checkID},
-			{ID: ActionWrong, Label: "Wrong verdict?", Value: checkID},
+			{ID: ActionRecheck, Label: l.text(wButtonRecheck, nil), Value: checkID},
+			{ID: ActionWrong, Label: l.text(wButtonWrong, nil), Value: checkID},
 		}
 	}
 	return m
 }
 
+// summary is the notification text of a report: the one claim's verdict
+// and text, or every verdict counted, in the order of factcheck.Labels.
+func (l Lang) summary(title string, claims []ClaimView) string {
+	switch len(claims) {
+	case 0:
+		return title
+	case 1:
+		c := claims[0]
+		return Emoji(c.Label) + " " + l.Label(c.Label) + ": " + Truncate(strings.Join(strings.Fields(c.Claim), " "), 100)
+	}
+	n := map[factcheck.Label]int{}
+	for _, c := range claims {
+		n[c.Label]++
+	}
+	counts := map[factcheck.Label]*i18n.Message{factcheck.Supported: wCountSupported, factcheck.Contradicted: wCountContradicted,
+		factcheck.Contested: wCountContested, factcheck.Unverifiable: wCountUnverifiable}
+	var parts []string
+	for _, lb := range factcheck.Labels {
+		if n[lb] > 0 {
+			parts = append(parts, l.count(counts[lb], n[lb], nil))
+		}
+	}
+	return l.count(wSummary, len(claims), map[string]any{"Counts": strings.Join(parts, l.text(wListSeparator, nil))})
+}
+
+// RenderPlaceholder is the first "Checking…" message, in English.
+func RenderPlaceholder() *Message { return English.RenderPlaceholder() }
+
 // RenderPlaceholder is the first "Checking…" message.
-func RenderPlaceholder() *Message {
-	return &Message{Title: "Checking…"}
+func (l Lang) RenderPlaceholder() *Message {
+	return &Message{Title: l.text(wTitleChecking, nil), Lang: l}
+}
+
+// RenderProgress renders a check in progress in English.
+func RenderProgress(claims []factcheck.ExtractedClaim, verdicts map[int]*factcheck.Verdict) *Message {
+	return English.RenderProgress(claims, verdicts)
 }
 
 // RenderProgress renders a check in progress: the claims found so far,
 // resolved ones with their verdicts.
-func RenderProgress(claims []factcheck.ExtractedClaim, verdicts map[int]*factcheck.Verdict) *Message {
-	m := &Message{}
+func (l Lang) RenderProgress(claims []factcheck.ExtractedClaim, verdicts map[int]*factcheck.Verdict) *Message {
+	m := &Message{Lang: l}
 	done := 0
 	n := max(len(claims), maxKey(verdicts)+1)
 	for i := 0; i < n; i++ {
 		if v, ok := verdicts[i]; ok && v != nil {
-			m.Claims = append(m.Claims, ClaimFromVerdict(v))
+			m.Claims = append(m.Claims, l.ClaimFromVerdict(v))
 			done++
 			continue
 		}
@@ -319,12 +544,9 @@ func RenderProgress(claims []factcheck.ExtractedClaim, verdicts map[int]*factche
 		m.Claims = append(m.Claims, c)
 	}
 	if n == 0 {
-		m.Title = "Checking…"
+		m.Title = l.text(wTitleChecking, nil)
 	} else {
-		m.Title = fmt.Sprintf("Checking %d claims… (%d done)", n, done)
-		if n == 1 {
-			m.Title = fmt.Sprintf("Checking 1 claim… (%d done)", done)
-		}
+		m.Title = l.count(wTitleProgress, n, map[string]any{"Done": done})
 	}
 	return m
 }
@@ -337,9 +559,12 @@ func maxKey(m map[int]*factcheck.Verdict) int {
 	return k
 }
 
+// RenderError renders a failed check in English: a short honest message.
+func RenderError(text string) *Message { return English.RenderError(text) }
+
 // RenderError renders a failed check: a short honest message.
-func RenderError(text string) *Message {
-	return &Message{Final: true, Title: "Fact-check failed", Error: text}
+func (l Lang) RenderError(text string) *Message {
+	return &Message{Final: true, Title: l.text(wTitleFailed, nil), Error: text, Summary: text, Lang: l}
 }
 
 // HistoryLine is one line of a history listing.

@@ -36,9 +36,10 @@ func TestTruncateAndSummaries(t *testing.T) {
 	tests := []struct{ got, want string }{
 		{bot.Truncate("héllo world", 20), "héllo world"},
 		{bot.Truncate("héllo world", 6), "héllo…"},
-		{bot.MoreSources(3), "+3 more sources"},
-		{bot.MoreSources(1), "+1 more source"},
-		{bot.MoreClaims(2, "ID1"), "+2 more claims — see `factbot show ID1`"},
+		{bot.English.MoreSources(3), "+3 more sources"},
+		{bot.English.MoreSources(1), "+1 more source"},
+		{(&bot.Message{CheckID: "ID1"}).MoreClaims(2), "+2 more claims"},
+		{(&bot.Message{Actions: []bot.Action{bot.ReportLink("https://f.example/c")}}).MoreClaims(1), "+1 more claim in the full report"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -59,23 +60,27 @@ func TestRenderReport(t *testing.T) {
 		Evidence: []factcheck.Evidence{{SourceURL: "https://x.org", SourceTitle: "X", Supports: true, QuoteOrSummary: "q", QuoteFound: true,
 			QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}}},
 		Cached: true, CheckedAt: at,
-	}, {Claim: "B", Verdict: "", Error: "dial tcp 10.0.0.1: model failed"}}}
+	}, {Claim: "B", Verdict: "", Error: "dial tcp 10.0.0.1: model failed"}},
+		NotCheckable: []factcheck.NotCheckable{{Text: "I love it.", Reason: "an opinion"}, {Text: " "}}}
 	got := bot.RenderReport(rep, "ID9")
 	want := &bot.Message{
 		Final: true, Title: "Fact-check: 2 claims", Notice: "Only the first 8 claims were checked.", CheckID: "ID9",
 		Claims: []bot.ClaimView{
 			{Claim: "A", Label: factcheck.Supported, Confidence: factcheck.High, Reasoning: "R", Cached: true, CheckedAt: at,
-				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Quote: "q", QuoteFound: true,
+				Evidence: []bot.EvidenceView{{URL: "https://x.org", Title: "X", Supports: true, Side: factcheck.StanceSupports, Quote: "q", QuoteFound: true,
 					QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}}}},
 			{Claim: "B", Label: factcheck.Unverifiable, Error: "This claim could not be checked."}, // never the internal text
 		},
-		Actions: []bot.Action{{ID: bot.ActionRecheck, Label: "Check again", Value: "ID9"}, {ID: bot.ActionWrong, Label: "Wrong verdict?", Value: "ID9"}},
+		NotCheckable: []bot.NotCheckableView{{Text: "I love it.", Reason: "an opinion"}},
+		Actions:      []bot.Action{{ID: bot.ActionRecheck, Label: "Check again", Value: "ID9"}, {ID: bot.ActionWrong, Label: "Wrong verdict?", Value: "ID9"}},
+		Lang:         bot.English,
+		Summary:      "2 claims: 1 supported, 1 unverifiable",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("RenderReport (-want +got):\n%s", diff)
 	}
-	if s := bot.CheckedAtText(got.Claims[0]); s != "cached, checked 2026-11-28" {
-		t.Errorf("CheckedAtText = %q", s)
+	if s := got.Lang.CheckedAt(got.Claims[0]); s != "cached, checked 2026-11-28" {
+		t.Errorf("CheckedAt = %q", s)
 	}
 	if e := bot.Emoji(factcheck.Contradicted) + bot.LabelText(factcheck.Contradicted); e != "❌Contradicted" {
 		t.Errorf("emoji+label = %q", e)
@@ -99,13 +104,13 @@ func TestQuoteNote(t *testing.T) {
 		want string
 	}{
 		{found(factcheck.QuoteOnPage, 0), "quote found on the page"},
-		{found(factcheck.QuoteInPDF, 3), "quote found on PDF page 3"},
+		{found(factcheck.QuoteInPDF, 3), "quote found on page 3 of the PDF"},
 		{found(factcheck.QuoteInPDF, 0), "quote found in the PDF"},
-		{found(factcheck.QuoteInSnippet, 0), "quote found only in the search snippet"},
-		{found(factcheck.QuoteInTitle, 0), "quote found only in the title"},
+		{found(factcheck.QuoteInSnippet, 0), "quote seen only in the search result's preview, not on the page itself"},
+		{found(factcheck.QuoteInTitle, 0), "quote seen only in the page's title"},
 		{factcheck.Evidence{QuoteOrSummary: "a quote"}, "quote not found in what was read"},
 		// Saved before quote places existed.
-		{factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true}, "quote found in the text retrieved"},
+		{factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true}, "quote found in the text that was read"},
 		{factcheck.Evidence{}, ""},
 	} {
 		if got := bot.QuoteNote(tc.e); got != tc.want {

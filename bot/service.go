@@ -51,6 +51,10 @@ type Options struct {
 	// MaxAttempts bounds how often a request is started, counting resumes
 	// after restarts (default 3); then it is answered with an error.
 	MaxAttempts int
+	// SaveBackoff are the waits between a job's attempts to save a check
+	// while the store fails (default 1s, 2s, 4s, 8s); then the request
+	// stays pending and is tried again every Lease/2.
+	SaveBackoff []time.Duration
 	// Owner names this service to the store's leases (see
 	// store.ErrLeaseLost): replicas sharing a database need distinct
 	// owners (default: a random id).
@@ -140,6 +144,8 @@ type Service struct {
 	// single writer, and acknowledgements (whose writes are group-committed)
 	// should queue behind at most one check's save, not one per worker.
 	saveMu sync.Mutex
+	// unsaved are the checks answered but not yet saved (unsaved.go).
+	unsaved unsaved
 
 	mu        sync.Mutex
 	platforms map[string]Platform
@@ -197,6 +203,9 @@ func New(st Store, ck Checker, opts Options) *Service {
 	}
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 3
+	}
+	if opts.SaveBackoff == nil {
+		opts.SaveBackoff = defaultSaveBackoff
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -598,13 +607,17 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	}
 	s.metrics.InFlight.Inc()
 	defer s.metrics.InFlight.Dec()
-	j := &job{s: s, ctx: ctx, p: p, r: r, log: s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform)}
+	j := &job{s: s, ctx: ctx, p: p, r: r, reply: r.Reply, log: s.log.With("key", r.Key, "tenant", r.Tenant, "platform", r.Platform),
+		lang: RequestLang(r, "", r.Text)}
+	if j.resumeUnsaved() {
+		return
+	}
 	if !j.begin() {
 		return
 	}
 	if r.Attempts > s.opts.MaxAttempts {
 		j.log.Error("giving up after repeated attempts", "attempts", r.Attempts)
-		j.answer(RenderError(msgGivenUp))
+		j.answer(j.lang.RenderError(j.lang.text(wCheckGivenUp, nil)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
@@ -626,20 +639,21 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 			return
 		}
 		j.log.Warn("read the message asked about", "err", err)
-		j.answer(RenderError(readMessage(err)))
+		j.answer(j.lang.RenderError(readMessage(err)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
+	began := time.Now()
 	rep, err := j.check(text, files)
 	if ctx.Err() != nil {
 		return // shutting down: stays pending, resumed on restart
 	}
+	j.logFinished(rep, err, began)
 	if err != nil {
 		s.metrics.Errors.WithLabelValues("check").Inc()
 		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
-		j.log.Error("check failed", "err", err)
 		j.keepCacheRefs()
-		j.answer(RenderError(checkMessage(err)))
+		j.answer(j.lang.RenderError(j.lang.checkMessage(err)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
@@ -658,6 +672,7 @@ type job struct {
 	r      *store.Request
 	log    *slog.Logger
 	reply  string               // the handle of the answer posted so far
+	lang   Lang                 // of the answer until the report's is known
 	caches *store.CacheRecorder // what the check read or wrote in the caches
 }
 
@@ -687,7 +702,7 @@ func (j *job) begin() bool {
 		return true
 	}
 	cctx, cancel := j.call()
-	reply, err := j.p.Post(cctx, r, RenderPlaceholder())
+	reply, err := j.p.Post(cctx, r, j.lang.RenderPlaceholder())
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -719,7 +734,7 @@ func (j *job) text() (string, bool) {
 			return "", false
 		}
 		j.log.Warn("recheck: load check", "check", r.Meta[MetaCheckID], "err", err)
-		j.answer(RenderError(msgRecheckNotFound))
+		j.answer(j.lang.RenderError(j.lang.text(wRecheckNotFound, nil)))
 		j.finish(store.RequestFailed, "")
 		return "", false
 	}
@@ -732,7 +747,7 @@ func (j *job) text() (string, bool) {
 // check runs the engine on text and files, showing its progress.
 func (j *job) check(text string, files []factcheck.File) (*factcheck.Report, error) {
 	r := j.r
-	prog := j.s.startProgress(j.ctx, j.p, r, j.reply)
+	prog := j.s.startProgress(j.ctx, j.p, r, j.reply, text)
 	cctx, cancel := context.WithTimeout(j.ctx, j.s.opts.CheckTimeout)
 	// Every cache entry the check reads or writes is recorded with it, so
 	// that forgetting the asker forgets what their request caused.
@@ -746,31 +761,14 @@ func (j *job) check(text string, files []factcheck.File) (*factcheck.Report, err
 	return rep, err
 }
 
-// deliver saves the check and answers with its report.
+// deliver saves the check and answers with its report (deliverCheck).
 func (j *job) deliver(text string, rep *factcheck.Report) {
 	s, r := j.s, j.r
-	c := &store.Check{
+	j.deliverCheck(&store.Check{
 		Tenant: r.Tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread, Link: r.Link,
 		User: r.User, RequestKey: r.Key, Text: text, Report: rep, CreatedAt: s.opts.Now(), Private: r.Private,
 		Visibility: r.Visibility, CacheRefs: j.caches.Refs(), Message: r.Meta[MetaMessage],
-	}
-	// SaveCheck also records the check's id on the request.
-	s.saveMu.Lock()
-	err := s.store.SaveCheck(j.ctx, c)
-	s.saveMu.Unlock()
-	if err != nil {
-		if j.ctx.Err() != nil {
-			return
-		}
-		s.metrics.Errors.WithLabelValues("store").Inc()
-		j.log.Error("save check", "err", err)
-	}
-	if !j.answer(s.report(r, rep, c.ID)) && j.ctx.Err() != nil {
-		return
-	}
-	s.metrics.Checks.WithLabelValues(r.Platform, "done").Inc()
-	s.metrics.Latency.WithLabelValues(r.Platform).Observe(s.opts.Now().Sub(r.CreatedAt).Seconds())
-	j.finish(store.RequestDone, c.ID)
+	})
 }
 
 // report renders the final report of the check saved as checkID for r,
@@ -780,14 +778,26 @@ func (j *job) deliver(text string, rep *factcheck.Report) {
 // the asker sees it in its channel. A check that could not be saved has no
 // page, so no link.
 func (s *Service) report(r *store.Request, rep *factcheck.Report, checkID string) *Message {
-	m := RenderReport(rep, checkID)
+	l := RequestLang(r, rep.Language, rep.Input)
+	m := l.RenderReport(rep, checkID)
+	m.AskedBy = asker(r)
 	if checkID == "" || s.opts.Links == nil {
 		return m
 	}
 	if u := s.opts.Links.CheckURL(r.Tenant, r.User, checkID); u != "" {
-		m.Actions = append([]Action{ReportLink(u)}, m.Actions...)
+		m.Actions = append([]Action{l.ReportLink(u)}, m.Actions...)
 	}
 	return m
+}
+
+// asker is who asked r, for a report everyone in a channel sees; nil for a
+// report only the asker sees (private, or in a direct message) and for the
+// answer to a mention, which replies to the asker's own message.
+func asker(r *store.Request) *Asker {
+	if r.Private || r.User == "" || r.Visibility == store.VisibilityDM || r.Kind == KindMention {
+		return nil
+	}
+	return &Asker{ID: r.User, Name: r.Meta[MetaUserName]}
 }
 
 // keepCacheRefs records on a failed request the cache entries its check
@@ -872,16 +882,20 @@ type progress struct {
 	mu       sync.Mutex
 	claims   []factcheck.ExtractedClaim
 	verdicts map[int]*factcheck.Verdict
+	lang     Lang // the request's, then the claims'
 	dirty    chan struct{}
 	cancel   context.CancelFunc
 	done     chan struct{}
 	wait     time.Duration // how long stop waits for an update in flight
+	langOf   func(claims string) Lang
 }
 
-func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Request, reply string) *progress {
+func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Request, reply, text string) *progress {
 	ctx, cancel := context.WithCancel(ctx)
 	pr := &progress{verdicts: map[int]*factcheck.Verdict{}, dirty: make(chan struct{}, 1),
+		lang:   RequestLang(r, "", text),
 		cancel: cancel, done: make(chan struct{}), wait: s.opts.ProgressTimeout}
+	pr.langOf = func(claims string) Lang { return RequestLang(r, claims, text) }
 	if reply == "" {
 		close(pr.done)
 		return pr
@@ -895,7 +909,7 @@ func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Reques
 			case <-pr.dirty:
 			}
 			pr.mu.Lock()
-			m := RenderProgress(pr.claims, pr.verdicts)
+			m := pr.lang.RenderProgress(pr.claims, pr.verdicts)
 			pr.mu.Unlock()
 			uctx, ucancel := context.WithTimeout(ctx, s.opts.ProgressTimeout)
 			err := p.Update(uctx, r, reply, m)
@@ -913,6 +927,9 @@ func (pr *progress) event(e factcheck.Event) {
 	switch e.Kind {
 	case factcheck.EventClaims:
 		pr.claims = append([]factcheck.ExtractedClaim(nil), e.Claims...)
+		if len(e.Claims) > 0 {
+			pr.lang = pr.langOf(e.Claims[0].Language)
+		}
 	case factcheck.EventVerdict:
 		if e.Verdict != nil && e.Claim >= 0 {
 			v := *e.Verdict // a snapshot: rendered later, on another goroutine

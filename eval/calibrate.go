@@ -1,9 +1,14 @@
 package eval
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
@@ -26,13 +31,23 @@ type Fit struct {
 	MacroF1After  float64 `json:"macro_f1_after"`
 }
 
+// TieOrders are the orders for ties between corrected scores that
+// FitCalibration tries: the cautious default (nil: unverifiable first)
+// and AVeriTeC's, where refuted is the commonest label and a tie between
+// refuted and not enough evidence more often means refuted.
+var TieOrders = [][]factcheck.Label{
+	nil,
+	{factcheck.Contradicted, factcheck.Unverifiable, factcheck.Contested, factcheck.Supported},
+}
+
 // FitCalibration finds per-label offsets that maximise the macro-F1 of
 // the labels Calibration.Apply picks, over the results that have scores
-// and no error. It is coordinate ascent over the grid: supported's offset
-// stays 0 (adding the same amount to every label changes nothing), and the
-// others are set in turn, in factcheck.Labels' order, to the grid value
-// giving the highest macro-F1 (on a tie, the one nearest 0, then the
-// lower), until a whole pass changes nothing.
+// and no error, under each of TieOrders, and keeps the best (the first on
+// a tie). For each order it is coordinate ascent over the grid:
+// supported's offset stays 0 (adding the same amount to every label
+// changes nothing), and the others are set in turn, in factcheck.Labels'
+// order, to the grid value giving the highest macro-F1 (on a tie, the one
+// nearest 0, then the lower), until a whole pass changes nothing.
 func FitCalibration(results []Result) (*Fit, error) {
 	var scored []Result
 	for _, r := range results {
@@ -43,12 +58,25 @@ func FitCalibration(results []Result) (*Fit, error) {
 	if len(scored) == 0 {
 		return nil, fmt.Errorf("no result has per-label scores to fit on (the model gave none, or the results predate them)")
 	}
+	var best *Fit
+	for _, ties := range TieOrders {
+		f := fitOffsets(scored, ties)
+		if best == nil || f.MacroF1After > best.MacroF1After+1e-12 {
+			best = f
+		}
+	}
+	return best, nil
+}
+
+// fitOffsets is the coordinate ascent of FitCalibration for one tie order.
+func fitOffsets(scored []Result, ties []factcheck.Label) *Fit {
 	offsets := map[factcheck.Label]float64{}
 	for _, l := range factcheck.Labels {
 		offsets[l] = 0
 	}
-	f1 := func() float64 { return calibratedMacroF1(scored, &factcheck.Calibration{Offsets: offsets}) }
-	before := f1()
+	cal := &factcheck.Calibration{Offsets: offsets, Ties: ties}
+	f1 := func() float64 { return calibratedMacroF1(scored, cal) }
+	before := calibratedMacroF1(scored, nil)
 	steps := int(math.Round(2 * FitRange / FitStep))
 	for pass := 0; pass < 50; pass++ {
 		changed := false
@@ -72,7 +100,7 @@ func FitCalibration(results []Result) (*Fit, error) {
 			break
 		}
 	}
-	return &Fit{Calibration: factcheck.Calibration{Offsets: offsets}, Claims: len(scored), MacroF1Before: before, MacroF1After: f1()}, nil
+	return &Fit{Calibration: *cal, Claims: len(scored), MacroF1Before: before, MacroF1After: f1()}
 }
 
 func closerToZero(a, b float64) bool {
@@ -133,4 +161,43 @@ func labelF1(gold, pred []factcheck.Label, l factcheck.Label) float64 {
 	}
 	prec, rec := float64(tp)/float64(p), float64(tp)/float64(g)
 	return 2 * prec * rec / (prec + rec)
+}
+
+// ClaimKey identifies a claim in a calibration's FittedOn: a digest of its
+// words, lowercased, white space collapsed.
+func ClaimKey(claim string) string {
+	h := sha256.Sum256([]byte(strings.Join(strings.Fields(strings.ToLower(claim)), " ")))
+	return hex.EncodeToString(h[:8])
+}
+
+// FittedOn records what a fit used: the results file's name and digest,
+// and the claims of its results.
+func FittedOn(path string, results []Result) (*factcheck.FittedOn, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.Sum256(data)
+	on := &factcheck.FittedOn{File: filepath.Base(path), SHA256: hex.EncodeToString(h[:])}
+	for _, r := range results {
+		on.Claims = append(on.Claims, ClaimKey(r.Claim))
+	}
+	slices.Sort(on.Claims)
+	on.Claims = slices.Compact(on.Claims)
+	return on, nil
+}
+
+// FittedClaims counts the cases a calibration was fitted on: scoring them
+// with it would overstate its gain.
+func FittedClaims(c *factcheck.Calibration, cases []Case) int {
+	if c == nil || c.FittedOn == nil {
+		return 0
+	}
+	n := 0
+	for _, cs := range cases {
+		if _, ok := slices.BinarySearch(c.FittedOn.Claims, ClaimKey(cs.Claim)); ok {
+			n++
+		}
+	}
+	return n
 }

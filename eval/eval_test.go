@@ -582,3 +582,21 @@ func TestRunnerAsGivenAsOf(t *testing.T) {
 		})
 	}
 }
+
+func TestSummaryCountsUndated(t *testing.T) {
+	results := []Result{
+		{ID: "1", Label: factcheck.Supported, Predicted: factcheck.Supported, Undated: 2},
+		{ID: "2", Label: factcheck.Contradicted, Predicted: factcheck.Unverifiable, Undated: 1},
+	}
+	s := Summarize(results, 0, DefaultPrices)
+	s.Setup = &Setup{AsOf: true, Dated: 2, LeakFree: true}
+	var b strings.Builder
+	if err := WriteTable(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"undated: 3 results and pages dropped", "undated results and pages dropped); leak-free"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, b.String())
+		}
+	}
+}

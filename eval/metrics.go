@@ -114,6 +114,8 @@ type Summary struct {
 	Prices       Prices   `json:"prices"`
 	PerClaim     PerClaim `json:"per_claim"`
 
+	// Undated counts results and pages dropped for having no known date.
+	Undated int `json:"undated"`
 	// BudgetStops counts verdicts ended by a budget; StoppedBy by which.
 	BudgetStops int            `json:"budget_stops"`
 	StoppedBy   map[string]int `json:"stopped_by"`
@@ -135,10 +137,22 @@ type Setup struct {
 	// counts the claims that had one.
 	AsOf  bool `json:"as_of"`
 	Dated int  `json:"dated,omitempty"`
+	// Calibration names the offsets file (FACTBOT_CALIBRATION), empty for
+	// none.
+	Calibration string `json:"calibration,omitempty"`
+	// ClosedBook says claims were verified with no tools (--closed-book).
+	ClosedBook bool `json:"closed_book,omitempty"`
+	// KeepUndated says results and pages with no known date were kept in
+	// the dated checks (--keep-undated); by default they are dropped.
+	KeepUndated bool `json:"keep_undated,omitempty"`
 	// ExcludeSites names the exclusion list and ExcludedSites counts its
 	// domains.
 	ExcludeSites  string `json:"exclude_sites,omitempty"`
 	ExcludedSites int    `json:"excluded_sites,omitempty"`
+	// LeakFree says the shipped fact-checking sites (counted in
+	// ExcludedSites), the fact-check sections of any site and their
+	// mirrors were excluded; false means --allow-fact-checks lifted it.
+	LeakFree bool `json:"leak_free"`
 }
 
 // String describes the setup in one line.
@@ -148,6 +162,14 @@ func (s *Setup) String() string {
 		search = "none"
 	}
 	var b strings.Builder
+	if s.ClosedBook {
+		b.WriteString("CLOSED BOOK: no tools, the model's own knowledge; ")
+	}
+	if s.Calibration != "" {
+		fmt.Fprintf(&b, "offsets %s; ", s.Calibration)
+	} else {
+		b.WriteString("no offsets; ")
+	}
 	fmt.Fprintf(&b, "search %s; fact-check search %s; ", search, onOff(s.FactChecks))
 	if s.AsGiven {
 		b.WriteString("claims verified as given (no extraction); ")
@@ -155,14 +177,23 @@ func (s *Setup) String() string {
 		b.WriteString("claims extracted from each text; ")
 	}
 	if s.AsOf {
-		fmt.Fprintf(&b, "as of each claim's date (%d dated); ", s.Dated)
+		undated := "dropped"
+		if s.KeepUndated {
+			undated = "kept (--keep-undated)"
+		}
+		fmt.Fprintf(&b, "as of each claim's date (%d dated; undated results and pages %s); ", s.Dated, undated)
 	} else {
 		b.WriteString("no date restriction; ")
 	}
-	if s.ExcludeSites != "" {
-		fmt.Fprintf(&b, "%d sites excluded (%s)", s.ExcludedSites, s.ExcludeSites)
-	} else {
-		b.WriteString("no sites excluded")
+	switch {
+	case s.LeakFree && s.ExcludeSites != "":
+		fmt.Fprintf(&b, "leak-free: %d fact-checking and listed sites (%s), fact-check sections and mirrors excluded", s.ExcludedSites, s.ExcludeSites)
+	case s.LeakFree:
+		fmt.Fprintf(&b, "leak-free: %d fact-checking sites, fact-check sections and mirrors excluded", s.ExcludedSites)
+	case s.ExcludeSites != "":
+		fmt.Fprintf(&b, "fact-checks ALLOWED (--allow-fact-checks); %d sites excluded (%s)", s.ExcludedSites, s.ExcludeSites)
+	default:
+		b.WriteString("fact-checks ALLOWED (--allow-fact-checks); no sites excluded")
 	}
 	return b.String()
 }
@@ -260,6 +291,7 @@ func (s *Summary) addEvidence(r Result) {
 	s.Reads += r.Reads
 	s.Seconds += r.Seconds
 	s.MaxSeconds = max(s.MaxSeconds, r.Seconds)
+	s.Undated += r.Undated
 	if r.StoppedBy != "" {
 		s.BudgetStops++
 		s.StoppedBy[r.StoppedBy]++

@@ -66,6 +66,9 @@ func WriteTable(w io.Writer, s *Summary) error {
 	fmt.Fprintf(&b, "total: %d tokens in (%d from the prompt cache), %d tokens out, $%.4f at $%.2f / $%.3f / $%.2f per million tokens in / cached / out\n",
 		s.PromptTokens, s.CachedTokens, s.OutputTokens, s.CostUSD, s.Prices.InputPerM, s.Prices.CachedPerM, s.Prices.OutputPerM)
 	fmt.Fprintf(&b, "budgets: %d of %d runs ended by a budget%s\n", s.BudgetStops, s.Scored, stoppedList(s.StoppedBy))
+	if s.Undated > 0 {
+		fmt.Fprintf(&b, "undated: %d results and pages dropped for having no known publication date (--keep-undated keeps them)\n", s.Undated)
+	}
 
 	fmt.Fprintf(&b, "\ngoals\n")
 	for _, g := range s.Goals {

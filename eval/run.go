@@ -41,7 +41,10 @@ type Result struct {
 	AsOf      string               `json:"as_of,omitempty"`
 	Reasoning string               `json:"reasoning,omitempty"`
 	Evidence  []factcheck.Evidence `json:"evidence,omitempty"`
-	Model     string               `json:"model,omitempty"`
+	// Questions are the first verdict's plan: what --predictions pairs
+	// the evidence with.
+	Questions []string `json:"questions,omitempty"`
+	Model     string   `json:"model,omitempty"`
 	// NoClaim is true when the checker found no claim in the text.
 	NoClaim bool `json:"no_claim,omitempty"`
 	// Claims is how many claims the checker extracted from the text.
@@ -62,6 +65,9 @@ type Result struct {
 	OutputTokens int     `json:"output_tokens"`
 	CachedTokens int     `json:"cached_tokens,omitempty"` // part of PromptTokens served from the prompt cache
 	Seconds      float64 `json:"seconds"`
+	// Undated counts results and pages dropped for having no known date
+	// (a claim checked as of its date, without --keep-undated).
+	Undated int `json:"undated,omitempty"`
 	// StoppedBy is the budget that ended the first verdict's run, if any.
 	StoppedBy string `json:"stopped_by,omitempty"`
 	// VerdictError is the first verdict's Error (it could not be checked).
@@ -90,6 +96,9 @@ type Runner struct {
 	AsGiven bool
 	// AsOf checks each case that has a Date as of that date.
 	AsOf bool
+	// CaseContext, if set, derives the context each case is checked in
+	// (the knowledge store learns which claim it serves from it).
+	CaseContext func(context.Context, Case) context.Context
 }
 
 // input is what the checker is asked for case c.
@@ -144,7 +153,11 @@ loop:
 			c := cases[i]
 			start := now()
 			in := r.input(c)
-			rep, err := r.Checker.Check(ctx, in)
+			cctx := ctx
+			if r.CaseContext != nil {
+				cctx = r.CaseContext(ctx, c)
+			}
+			rep, err := r.Checker.Check(cctx, in)
 			elapsed := now().Sub(start)
 			if err != nil && ctx.Err() != nil {
 				return // interrupted: not a result
@@ -255,6 +268,7 @@ func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Res
 			continue
 		}
 		countTools(v.Trace, res)
+		res.Undated += v.Undated
 		retrieved := map[string]bool{}
 		for _, s := range v.Sources {
 			retrieved[s.URL] = true
@@ -286,6 +300,7 @@ func score(c Case, rep *factcheck.Report, err error, elapsed time.Duration) *Res
 		}
 		res.Confidence, res.Reasoning, res.Evidence, res.Scores = v.Confidence, v.Reasoning, v.Evidence, v.Scores
 		res.StoppedBy, res.VerdictError = v.StoppedBy, v.Error
+		res.Questions = v.Questions
 		if res.Model == "" {
 			res.Model = v.Model
 		}

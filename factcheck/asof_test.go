@@ -43,7 +43,7 @@ func TestCheckAsClaimAsOf(t *testing.T) {
 	)}
 	// The verdict cites nothing: sent back to the model, it would need
 	// another scripted turn; this test is about what the model saw.
-	c := &factcheck.Checker{Model: m, Search: s, Reader: r, ExcludeSites: []string{"snopes.com"}, Options: factcheck.Options{NoRecheck: true}}
+	c := &factcheck.Checker{Model: m, Search: s, Reader: r, ExcludeSites: []string{"snopes.com"}, KeepUndated: true, Options: factcheck.Options{NoRecheck: true}}
 	rep, err := c.Check(context.Background(), factcheck.Input{Text: "  " + claim + "\n", AsClaim: true, AsOf: asOf, Speaker: "A blogger", Source: "Facebook"})
 	if err != nil {
 		t.Fatal(err)

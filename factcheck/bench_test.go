@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -71,9 +72,12 @@ func BenchmarkParagraph(b *testing.B) {
 // Gemini, on the wire, for a fixed script: the plan, three searches and two
 // page reads (one call per turn), the verdict, and the critic's review. It
 // reports the largest request and the sum over the run, every call
-// included (tokens estimated as bytes/4); the goal is ≤ 7,000 run tokens
+// included (tokens estimated as bytes/4); the goal is ≤ 5,000 run tokens
 // (13,227 before questions, compaction and lean prompts, over 6 calls;
-// 6,940 over 8 calls with them, every call included).
+// 6,930 over 8 calls with them; 5,956 over 7 with ID-tagged passages,
+// leaner declarations and the critic skipped on a plain, unanimous
+// verdict). The verdict cites the sentence the first read answered with,
+// by its ID.
 func BenchmarkPromptSize(b *testing.B) {
 	b.Run("default", func(b *testing.B) { benchPromptSize(b, factcheck.Options{}) })
 	// Each technique off on its own, to see what it costs or saves.
@@ -81,10 +85,14 @@ func BenchmarkPromptSize(b *testing.B) {
 	b.Run("no-compact", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoCompact: true}) })
 	b.Run("no-scores", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoScores: true}) })
 	b.Run("no-critic", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoCritic: true}) })
+	b.Run("no-critic-skip", func(b *testing.B) { benchPromptSize(b, factcheck.Options{NoCriticSkip: true}) })
 	b.Run("baseline", func(b *testing.B) {
 		benchPromptSize(b, factcheck.Options{NoQuestions: true, NoCompact: true, NoRecheck: true, NoScores: true, NoCritic: true})
 	})
 }
+
+// notVisibleID finds the ID of the first page's answer in the transcript.
+var notVisibleID = regexp.MustCompile(`"id":"(p1\.\d+)","q":\[[\d,]*\],"s":"It is not visible|\[(p1\.\d+)\] It is not visible`)
 
 func benchPromptSize(b *testing.B, opts factcheck.Options) {
 	page := strings.Repeat("<p>The Great Wall of China is about 21,196 km long according to a 2012 survey. It is not visible from the Moon with the naked eye; astronauts in low orbit rarely see it.</p>\n", 200)
@@ -121,11 +129,16 @@ func benchPromptSize(b *testing.B, opts factcheck.Options) {
 		case 4:
 			return geminitest.Call("read_page", map[string]string{"url": pages.URL + "/q2/0"})
 		default:
+			// Cite the sentence the first read answered with, by its ID,
+			// or, when the transcript does not show it, by a quote.
+			ev := map[string]any{"source_url": pages.URL + "/q1/0", "stance": "refutes", "quote_or_summary": "It is not visible from the Moon with the naked eye"}
+			if m := notVisibleID.FindStringSubmatch(r.AllText()); m != nil {
+				ev = map[string]any{"passage": m[1] + m[2], "stance": "refutes", "summary": "Not visible from the Moon."}
+			}
 			return geminitest.Call("submit_verdict", map[string]any{"verdict": "contradicted", "confidence": "high",
 				"scores":    map[string]int{"supported": 1, "contradicted": 5, "contested": 2, "unverifiable": 1},
 				"reasoning": "The pages say the wall is not visible from the Moon with the naked eye.",
-				"evidence": []any{map[string]any{"source_url": pages.URL + "/q1/0", "supports": false,
-					"quote_or_summary": "It is not visible from the Moon with the naked eye"}}})
+				"evidence":  []any{ev}})
 		}
 	})
 	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})

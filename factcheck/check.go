@@ -80,6 +80,7 @@ type Input struct {
 type claimContext struct {
 	asOf            time.Time
 	speaker, source string
+	language        string // the claim's BCP 47 tag, "" when unknown
 }
 
 func (in Input) claimContext() claimContext {
@@ -97,6 +98,12 @@ type Checker struct {
 	// ExcludeSites are domains (see search.NormalizeSites) kept out of
 	// every search result and page read, with their subdomains.
 	ExcludeSites []string
+	// ExcludeFactCheckPaths also keeps out the fact-check sections of any
+	// site, named by host or path (search.Restriction.FactCheckPaths).
+	ExcludeFactCheckPaths bool
+	// KeepUndated keeps, in a check as of a date, the results and pages
+	// whose publication date is unknown; by default they are dropped.
+	KeepUndated bool
 	// Cache, if set, answers known claims and extractions.
 	Cache    Cache
 	CacheTTL time.Duration // default 168h
@@ -163,6 +170,8 @@ func ValidateInput(text string, max int) error {
 // *usererr.Error. A claim whose verification fails is reported with its Error
 // set; Check returns an error only when nothing could be checked.
 func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
+	ctx, span := startCheckSpan(ctx, in)
+	defer span.End()
 	var mu sync.Mutex
 	emit := func(e Event) {
 		if in.Progress == nil {
@@ -243,6 +252,7 @@ func (c *Checker) claims(ctx context.Context, in Input, source string, pictures 
 	rep.Usage = rep.Usage.Add(x.Usage)
 	rep.Trace = x.Trace
 	rep.NotCheckable = append(rep.NotCheckable, x.NotCheckable...)
+	rep.Language = x.Language
 	claims := x.Claims
 	if max := orDefault(c.MaxClaims, DefaultMaxClaims); len(claims) > max {
 		for _, cl := range claims[max:] {
@@ -299,7 +309,9 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 	if in.AsClaim {
 		userText = "" // the claim is the whole text
 	}
-	v, err := c.verify(ctx, cl.Claim, userText, in.claimContext(), i, emit)
+	cc := in.claimContext()
+	cc.language = cl.Language
+	v, err := c.verify(ctx, cl.Claim, userText, cc, i, emit)
 	if err != nil {
 		reason := "the model could not be reached"
 		if errors.Is(err, ErrRateLimited) {

@@ -48,7 +48,7 @@ func TestCriticSendsResearcherBack(t *testing.T) {
 	}
 	prompt := fct.FirstUserText(review)
 	for _, want := range []string{"<claim>\nThe Great Wall is visible from space\n</claim>", `Searches: "great wall visible from space"`,
-		"Verdict: supported", "Reasoning: Many say so.", "1. supports " + wallURL + `: "The Great Wall is not visible to the naked eye" (quote found)`} {
+		"Verdict: supported", "Reasoning: Many say so.", "1. supports: p1.1 in " + wallURL + ": [p1.1] The Great Wall is not visible to the naked eye from low Earth orbit."} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("critic prompt lacks %q:\n%s", want, prompt)
 		}

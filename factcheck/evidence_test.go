@@ -41,76 +41,71 @@ func evidenceChecker(m factcheck.Model) *factcheck.Checker {
 }
 
 // The quotes a model cites are matched by what they say, not by letters:
-// a number cut short or words left out behind an ellipsis are not found,
-// and a match says where it was made.
+// a number cut short, words left out behind an ellipsis or parts from two
+// sentences are not found, and a match says where it was made. Each quote
+// is cited in a run of its own (the same sentence cited twice is shown
+// once).
 func TestQuotesCannotBeFooled(t *testing.T) {
-	cite := func(url, quote string) fct.Evidence {
-		return fct.Evidence{SourceURL: url, SourceTitle: "t", Supports: true, QuoteOrSummary: quote}
-	}
-	m := &fct.Model{Handle: fct.Script(
-		fct.Call("web_search", map[string]string{"query": "q"}),
-		fct.Call("read_page", map[string]string{"url": growthURL}),
-		fct.Call("read_page", map[string]string{"url": bridgeURL}),
-		fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "r", Evidence: []fct.Evidence{
-			cite(growthURL, "Revenue grew by 13"),                                      // the page says 130
-			cite(bridgeURL, "The bridge was … built in 1990"),                          // the page says it was not
-			cite(growthURL, "Revenue grew by 130 percent in 2023"),                     // on the page
-			cite(growthURL, "the company's revenue for 2023 and its forecasts"),        // in the snippet only
-			cite(bridgeURL, "Bridge history"),                                          // too short to verify
-			cite(growthURL, "revenue report 2023, the annual report"),                  // not anywhere as one text
-			cite(growthURL, "Revenue grew by 130 percent … according to the annual"),   // elided, in order
-			cite(growthURL, "according to the annual report … Revenue grew by 130"),    // elided, out of order
-			cite(bridgeURL, "Why the river crossing took thirty years"),                // snippet of a page read
-			cite(bridgeURL, "funds ran out"),                                           // on the page, but three words
-			cite(growthURL, "REVENUE GREW BY 130 PERCENT, in 2023 — according to the"), // case and punctuation
-		}}),
-	)}
-	v, err := evidenceChecker(m).VerifyClaim(context.Background(), "Revenue grew by 130 percent in 2023", "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	page := factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}
 	snippet := factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}
-	want := []factcheck.QuoteMatch{{}, {}, page, snippet, {}, {}, page, {}, snippet, {}, page}
-	var got []factcheck.QuoteMatch
-	for _, e := range v.Evidence {
-		if e.QuoteFound != e.QuoteMatch.Found() {
-			t.Errorf("evidence %q: QuoteFound %v but matched %+v", e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
-		}
-		got = append(got, e.QuoteMatch)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("quote matches (-want +got):\n%s", diff)
-	}
-
-	// JSON: quote_found is true only for a match, with the place beside it.
-	b, err := json.Marshal(v.Evidence[:4])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js []map[string]any
-	if err := json.Unmarshal(b, &js); err != nil {
-		t.Fatal(err)
-	}
-	for i, w := range []map[string]any{
-		{"quote_found": false},
-		{"quote_found": false},
-		{"quote_found": true, "quote_place": "page"},
-		{"quote_found": true, "quote_place": "snippet"},
+	for _, tc := range []struct {
+		url, quote string
+		want       factcheck.QuoteMatch
+	}{
+		{growthURL, "Revenue grew by 13", factcheck.QuoteMatch{}},                                   // the page says 130
+		{bridgeURL, "The bridge was … built in 1990", factcheck.QuoteMatch{}},                       // the page says it was not
+		{growthURL, "Revenue grew by 130 percent in 2023", page},                                    // on the page
+		{growthURL, "the company's revenue for 2023 and its forecasts", snippet},                    // in the snippet only
+		{bridgeURL, "Bridge history", factcheck.QuoteMatch{}},                                       // too short to verify
+		{growthURL, "revenue report 2023, the annual report", factcheck.QuoteMatch{}},               // not anywhere as one text
+		{growthURL, "Revenue grew by 130 percent … according to the annual", page},                  // elided, in order
+		{growthURL, "according to the annual report … Revenue grew by 130", factcheck.QuoteMatch{}}, // elided, out of order
+		{bridgeURL, "Why the river crossing took thirty years", snippet},                            // snippet of a page read
+		{bridgeURL, "funds ran out", factcheck.QuoteMatch{}},                                        // on the page, but three words
+		{growthURL, "REVENUE GREW BY 130 PERCENT, in 2023 — according to the", page},                // case and punctuation
 	} {
+		m := &fct.Model{Handle: fct.Script(
+			fct.Call("web_search", map[string]string{"query": "q"}),
+			fct.Call("read_page", map[string]string{"url": growthURL}),
+			fct.Call("read_page", map[string]string{"url": bridgeURL}),
+			fct.Call("submit_verdict", fct.Verdict{Verdict: "supported", Confidence: "high", Reasoning: "r", Evidence: []fct.Evidence{
+				{SourceURL: tc.url, SourceTitle: "t", Supports: true, QuoteOrSummary: tc.quote}}}),
+		)}
+		v, err := evidenceChecker(m).VerifyClaim(context.Background(), "Revenue grew by 130 percent in 2023", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := v.Evidence[0]
+		if e.QuoteMatch != tc.want || e.QuoteFound != tc.want.Found() {
+			t.Errorf("quote %q: found %v in %+v, want %+v", tc.quote, e.QuoteFound, e.QuoteMatch, tc.want)
+		}
+		// JSON: quote_found is true only for a match, with the place beside it.
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var js map[string]any
+		if err := json.Unmarshal(b, &js); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]any{"quote_found": tc.want.Found()}
+		if tc.want.Found() {
+			want["quote_place"] = string(tc.want.Place)
+		}
 		g := map[string]any{}
 		for _, k := range []string{"quote_found", "quote_place", "quote_page"} {
-			if x, ok := js[i][k]; ok {
+			if x, ok := js[k]; ok {
 				g[k] = x
 			}
 		}
-		if diff := cmp.Diff(w, g); diff != "" {
-			t.Errorf("evidence %d JSON (-want +got):\n%s", i, diff)
+		if diff := cmp.Diff(want, g); diff != "" {
+			t.Errorf("quote %q JSON (-want +got):\n%s", tc.quote, diff)
 		}
 	}
 }
 
-// A quote found only in the title is reported as such.
+// Words found only in the title are reported as such, and are no found
+// quote: a title alone carries no stance.
 func TestQuoteInTitleOnly(t *testing.T) {
 	m := &fct.Model{Handle: fct.Script(
 		fct.Call("web_search", map[string]string{"query": "q"}),
@@ -124,10 +119,10 @@ func TestQuoteInTitleOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := v.Evidence[0].QuoteMatch, (factcheck.QuoteMatch{Place: factcheck.QuoteInTitle}); got != want || !v.Evidence[0].QuoteFound {
-		t.Errorf("match = %+v found %v, want %+v found", got, v.Evidence[0].QuoteFound, want)
+	if got, want := v.Evidence[0].QuoteMatch, (factcheck.QuoteMatch{Place: factcheck.QuoteInTitle}); got != want || v.Evidence[0].QuoteFound {
+		t.Errorf("match = %+v found %v, want %+v not found", got, v.Evidence[0].QuoteFound, want)
 	}
-	if notes := traceNotes(v); !strings.Contains(notes, "quote found only in the title retrieved for "+growthURL) {
+	if notes := traceNotes(v); !strings.Contains(notes, "quote seen only in the title retrieved for "+growthURL+": not the source's own sentence, no stance") {
 		t.Errorf("trace notes %q do not say the quote was found only in the title", notes)
 	}
 }

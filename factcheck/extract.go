@@ -24,6 +24,7 @@ type notCheckableArgs struct {
 type claimsArgs struct {
 	Claims       []claimArgs        `json:"claims"`
 	NotCheckable []notCheckableArgs `json:"not_checkable,omitempty"`
+	Language     string             `json:"language,omitempty" jsonschema:"description=The BCP 47 code of the text's language, e.g. en, es, pt-BR, zh, ar."`
 }
 
 // submitClaims is the extraction loop's finishing tool.
@@ -77,15 +78,19 @@ func (c *Checker) extractWith(ctx context.Context, text string, pictures []File)
 	x := &Extraction{Usage: o.usage}
 	if o.result == nil {
 		if !looksLikeOneStatement(text) {
-			return nil, fmt.Errorf("extracting claims: the model gave no usable list of claims: %v", o.lastErr)
+			return nil, fmt.Errorf("extracting claims: the model gave no usable list of claims: %s", o.why())
 		}
 		// A short single statement needs no splitting: check it whole.
-		tr.note(fmt.Sprintf("extraction failed (%v); checking the input as one claim", o.lastErr))
+		tr.note(fmt.Sprintf("extraction failed (%s); checking the input as one claim", o.why()))
 		t := strings.TrimSpace(text)
 		start := strings.Index(text, t)
 		x.Claims = []ExtractedClaim{{Claim: t, Span: t, Start: start, End: start + len(t)}}
 	} else {
 		x.Claims, x.NotCheckable = placeClaims(text, o.result, len(pictures))
+		x.Language = languageTag(o.result.Language)
+		for i := range x.Claims {
+			x.Claims[i].Language = x.Language
+		}
 	}
 	x.Trace = tr.list()
 	return x, nil

@@ -9,6 +9,10 @@ type ExtractedClaim struct {
 	Span  string `json:"span"`
 	Start int    `json:"start"`
 	End   int    `json:"end"`
+	// Language is the BCP 47 tag of the claim's language, as the model
+	// named it ("" when unknown); the reasoning is written in it, and it
+	// is searched in it and in English.
+	Language string `json:"language,omitempty"`
 	// Picture is the number (from 1) of the picture the claim was read
 	// from, 0 for the text.
 	Picture int `json:"picture,omitempty"`
@@ -18,6 +22,8 @@ type ExtractedClaim struct {
 type Extraction struct {
 	Claims       []ExtractedClaim `json:"claims"`
 	NotCheckable []NotCheckable   `json:"not_checkable"`
-	Usage        Usage            `json:"usage"`
-	Trace        []TraceEvent     `json:"trace,omitempty"`
+	// Language is the BCP 47 tag of the text's language ("" when unknown).
+	Language string       `json:"language,omitempty"`
+	Usage    Usage        `json:"usage"`
+	Trace    []TraceEvent `json:"trace,omitempty"`
 }

@@ -129,6 +129,19 @@ type outcome[T any] struct {
 	lastErr error
 }
 
+// why says why the loop ended without a result, for the trace and errors:
+// the last finishing attempt's error, else the budget that ended it, never
+// "<nil>".
+func (o *outcome[T]) why() string {
+	switch {
+	case o.lastErr != nil:
+		return o.lastErr.Error()
+	case o.stop != "":
+		return "the " + o.stop + " budget ran out first"
+	}
+	return "the model gave no answer"
+}
+
 // run drives the loop. It fails only when the model cannot be reached; a
 // loop that ends without a result returns an outcome whose result is nil.
 func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
@@ -230,10 +243,12 @@ func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 
 func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]) (*ModelResponse, error) {
 	l.compactOld(req)
-	resp, err := l.model.Generate(ctx, req)
+	sctx, span := startModelSpan(ctx, l.model.Name())
+	resp, err := l.model.Generate(sctx, req)
+	endModelSpan(span, resp, err)
 	if err != nil {
 		l.trace.add(TraceEvent{Kind: "model", Error: err.Error()})
-		return nil, err
+		return nil, &ModelError{Model: l.model.Name(), Err: err}
 	}
 	u := resp.Usage
 	o.usage = o.usage.Add(u)
@@ -326,7 +341,9 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			content, err := callTool(ctx, tools, call)
+			sctx, span := startToolSpan(ctx, call.Name)
+			content, err := callTool(sctx, tools, call)
+			endToolSpan(span, len(content), err)
 			ev := TraceEvent{Kind: "tool", Tool: call.Name, Args: args, ResultBytes: len(content)}
 			if err != nil {
 				ev.Error = err.Error()

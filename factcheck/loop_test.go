@@ -127,3 +127,20 @@ func TestLoopModelError(t *testing.T) {
 		t.Errorf("err = %v, want boom", err)
 	}
 }
+
+// TestOutcomeWhy: a loop that ended without a result says why in words,
+// never "<nil>" (the trace notes and errors quote it).
+func TestOutcomeWhy(t *testing.T) {
+	for _, tc := range []struct {
+		o    outcome[struct{}]
+		want string
+	}{
+		{outcome[struct{}]{lastErr: errors.New("bad arguments")}, "bad arguments"},
+		{outcome[struct{}]{stop: "time"}, "the time budget ran out first"},
+		{outcome[struct{}]{}, "the model gave no answer"},
+	} {
+		if got := tc.o.why(); got != tc.want {
+			t.Errorf("why() = %q, want %q", got, tc.want)
+		}
+	}
+}

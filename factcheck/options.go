@@ -26,6 +26,16 @@ type Options struct {
 	NoScores bool
 	// NoCritic skips the review of the verdict by a second model call.
 	NoCritic bool
+	// ClosedBook verifies with no tools: no plan, no search, no page, no
+	// critic; the verdict is the model's own knowledge and cites nothing.
+	// A baseline for measurement (factbot eval --closed-book), never for
+	// users.
+	ClosedBook bool
+	// NoCriticSkip has the critic review every verdict, even one whose
+	// every cited sentence is found in its source, takes the label's side
+	// and reads plainly (English, no hedge or attribution, no negation
+	// except in a refutation): the critic is otherwise skipped there.
+	NoCriticSkip bool
 	// Calibration offsets the label scores; nil means none.
 	Calibration *Calibration
 }

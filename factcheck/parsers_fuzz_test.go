@@ -100,44 +100,59 @@ func FuzzCallsFromText(f *testing.F) {
 	})
 }
 
-// FuzzRelevantExcerpt: the excerpt fits the bound (give or take the line
-// breaks and "…" lines that join paragraphs), and every paragraph in it is
-// one of the page's, or the start of one, in the page's order.
-func FuzzRelevantExcerpt(f *testing.F) {
-	f.Add("First paragraph about the wall.\nSecond about space.\nThird about nothing.", "wall space", 40)
-	f.Add("short", "claim", 100)
-	f.Add(strings.Repeat("word ", 200)+"\nthe claim words here\n"+strings.Repeat("other ", 200), "claim words", 120)
-	f.Fuzz(func(t *testing.T, text, claim string, max int) {
-		if max <= 0 || max > 10000 || !utf8.ValidString(text) {
+// FuzzSplitSentences: the sentences are the text's own, in order, none
+// empty nor longer than the bound, and together they hold every
+// non-space character of the text.
+func FuzzSplitSentences(f *testing.F) {
+	f.Add("The ministry denies reports that the school closed in 2019. It reopened in May.")
+	f.Add("长城从月球上看不见。宇航员说很难看到。")
+	f.Add("กำแพงเมืองจีนมองไม่เห็นจากดวงจันทร์ นักบินอวกาศกล่าว")
+	f.Add(strings.Repeat("word ", 200))
+	f.Add("Dr. Smith said 3.5% rose... Really?! Yes.\n\nNext paragraph")
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
 			return
 		}
-		got, cut := relevantExcerpt(text, claim, max)
-		if !cut {
-			if got != text {
-				t.Fatalf("relevantExcerpt uncut = %q, want the whole text", got)
-			}
-			return
-		}
-		if !utf8.ValidString(got) {
-			t.Fatalf("relevantExcerpt(%q, %d) = %q: invalid UTF-8", text, max, got)
-		}
-		lines := strings.Split(got, "\n")
-		if len(got) > max+2*len(lines)+len("…") { // a cut paragraph ends with "…"
-			t.Fatalf("relevantExcerpt(%q, %d) is %d bytes in %d lines", text, max, len(got), len(lines))
-		}
+		ss := splitSentences(text)
 		pos := 0
-		for _, part := range lines {
-			if part == "…" {
-				continue // paragraphs left out
+		var all strings.Builder
+		for _, s := range ss {
+			if s == "" || s != strings.TrimSpace(s) || len(s) > maxSentenceBytes || !utf8.ValidString(s) {
+				t.Fatalf("splitSentences(%q): bad sentence %q", text, s)
 			}
-			if cutShort := strings.TrimSuffix(part, "…"); cutShort != part {
-				part = cutShort
-			}
-			i := strings.Index(text[pos:], part)
+			i := strings.Index(text[pos:], s)
 			if i < 0 {
-				t.Fatalf("relevantExcerpt(%q, %q, %d): %q is not in the page after byte %d", text, claim, max, part, pos)
+				t.Fatalf("splitSentences(%q): %q is not in the text after byte %d", text, s, pos)
 			}
-			pos += i + len(part)
+			pos += i + len(s)
+			all.WriteString(s)
+		}
+		if got, want := strings.Join(strings.Fields(all.String()), ""), strings.Join(strings.Fields(text), ""); got != want {
+			t.Fatalf("splitSentences(%q) lost text: %q", text, got)
+		}
+	})
+}
+
+// FuzzParsePassageRef: a citation either parses to a run of at most
+// maxCitedRun sentences of one source, in order, or is refused; an ID
+// printed by passageID reads back as itself.
+func FuzzParsePassageRef(f *testing.F) {
+	for _, s := range []string{"p2.14", "p2.14-p2.16", "p2.14-16", "[p1.3], [p1.4]", "p2.14–p3.1", "p0.1", "p2.9-p2.3", "p1.1-p1.9", "2.14", "p2", ""} {
+		f.Add(s, 2, 14)
+	}
+	f.Fuzz(func(t *testing.T, s string, n, i int) {
+		ref, err := parsePassageRef(s)
+		if err == nil {
+			if ref.source < 1 || ref.first < 0 || ref.last < ref.first || ref.last-ref.first >= maxCitedRun {
+				t.Fatalf("parsePassageRef(%q) = %+v", s, ref)
+			}
+		}
+		if n < 1 || i < 0 || n > 1e6 || i > 1e6 {
+			return
+		}
+		id := passageID(n, i)
+		if ref, err := parsePassageRef(id); err != nil || ref != (passageRef{n, i, i}) {
+			t.Fatalf("parsePassageRef(%q) = %+v, %v; want source %d sentence %d", id, ref, err, n, i)
 		}
 	})
 }

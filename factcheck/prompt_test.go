@@ -6,15 +6,18 @@ import (
 	"time"
 )
 
-// The labels follow AVeriTeC: misleading-but-true is contested, not
-// contradicted; finding nothing is unverifiable.
+// The labels follow AVeriTeC's guidelines: misleading-but-true is
+// contested, not contradicted; a record that would have to mention the
+// claim, found silent or saying otherwise, is contradicted; settling
+// sources not found is unverifiable.
 func TestVerifyPromptLabels(t *testing.T) {
 	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false, true)
 	for _, want := range []string{
 		"contradicted: reliable sources refute the substantial part of the claim",
 		"contested: the evidence conflicts, or the claim is technically true but misleading",
 		"cherry-picked",
-		"Finding nothing is unverifiable, never contradicted",
+		"the record that would exist if it were true (an official register or database, the speaker's own statements or accounts, the coverage such an event would get) was found and shows otherwise or nothing",
+		"unverifiable: the sources that would settle the claim could not be found",
 		"Crime fell 10% under the mayor",
 	} {
 		if !strings.Contains(p, want) {

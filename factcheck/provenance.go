@@ -3,6 +3,8 @@ package factcheck
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -17,11 +19,33 @@ import (
 // (matchQuote), and links the model wrote into its prose are removed
 // unless retrieved or written by the user (scrubLinks).
 
+// evidenceArgs is one piece of evidence as the model cites it: sentence
+// IDs, a stance and its own summary. The older form, a URL and a quote
+// string, is still read (a model may ignore the schema).
 type evidenceArgs struct {
-	SourceURL      string `json:"source_url"`
+	Passage string `json:"passage,omitempty" jsonschema:"description=p2.14 or a run p2.14-16"`
+	Stance  string `json:"stance,omitempty" jsonschema:"enum=supports,enum=refutes,enum=context"`
+	Summary string `json:"summary,omitempty"`
+
+	SourceURL      string `json:"source_url,omitempty"`
 	SourceTitle    string `json:"source_title,omitempty"`
-	Supports       bool   `json:"supports" jsonschema:"description=Does it support the claim?"`
-	QuoteOrSummary string `json:"quote_or_summary" jsonschema:"description=Short verbatim quote."`
+	Supports       *bool  `json:"supports,omitempty"`
+	QuoteOrSummary string `json:"quote_or_summary,omitempty"`
+}
+
+// stance is the cited stance, from stance or else supports; "" when the
+// model gave neither.
+func (e evidenceArgs) stance() Stance {
+	if st := parseStance(e.Stance); st != "" {
+		return st
+	}
+	switch {
+	case e.Supports == nil:
+		return ""
+	case *e.Supports:
+		return StanceSupports
+	}
+	return StanceRefutes
 }
 
 // labelScores say how well each label fits the evidence, 1 to 5.
@@ -42,7 +66,7 @@ func (s *labelScores) byLabel() map[Label]float64 {
 // its margin. A label or confidence it gives anyway is read as usual.
 type verdictArgs struct {
 	Verdict    string         `json:"verdict,omitempty" jsonschema:"enum=supported,enum=contradicted,enum=contested,enum=unverifiable"`
-	Scores     *labelScores   `json:"scores,omitempty" jsonschema:"description=Fit of each label: 1 (no) to 5 (fully)."`
+	Scores     *labelScores   `json:"scores,omitempty" jsonschema:"description=1 (no) to 5 (fully)"`
 	Confidence string         `json:"confidence,omitempty" jsonschema:"enum=high,enum=medium,enum=low"`
 	Reasoning  string         `json:"reasoning" jsonschema:"description=1-3 sentences."`
 	Evidence   []evidenceArgs `json:"evidence,omitempty"`
@@ -53,8 +77,13 @@ type verdictArgs struct {
 func submitVerdict(scores bool) finisher[verdictArgs] {
 	f := finish(ToolSubmitVerdict, "End the check.", (*verdictArgs).check)
 	props := f.spec.Parameters["properties"].(map[string]any)
-	// The title is read from the source itself; a model may still give one.
-	delete(props["evidence"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any), "source_title")
+	// Evidence cites sentence IDs; the older fields are read but not
+	// offered.
+	item := props["evidence"].(map[string]any)["items"].(map[string]any)
+	for _, k := range []string{"source_url", "source_title", "supports", "quote_or_summary"} {
+		delete(item["properties"].(map[string]any), k)
+	}
+	item["required"] = []any{"passage", "stance"}
 	if scores {
 		delete(props["scores"].(map[string]any), "required") // check reports a missing score
 		delete(props, "verdict")
@@ -98,11 +127,13 @@ func (v *verdictArgs) check() error {
 }
 
 // review lists what is wrong with a verdict's evidence, for the model to
-// fix once before any label changes: sources no tool returned in this
-// run, quotes not found in the text retrieved for them, and stances that
-// contradict the label (supported resting only on refuting sources,
-// contradicted only on supporting ones). An unverifiable verdict needs no
-// evidence and is not reviewed.
+// fix once before any label changes: citations that resolve to nothing
+// the run retrieved, words found only in a title or a search summary,
+// words cut out of a sentence whose other words (a "not", a denial, a
+// hedge, an attribution) may change them, and stances that contradict the
+// label (supported resting only on refuting sources, contradicted only on
+// supporting ones). An unverifiable verdict needs no evidence and is not
+// reviewed.
 func (r *run) review(va *verdictArgs) error {
 	label, _ := r.label(va)
 	if label == Unverifiable {
@@ -110,29 +141,30 @@ func (r *run) review(va *verdictArgs) error {
 	}
 	var errs []string
 	if len(va.Evidence) == 0 {
-		errs = append(errs, fmt.Sprintf("a %s verdict needs evidence: cite the sources retrieved in this check, each with a verbatim quote, or answer unverifiable", label))
+		errs = append(errs, fmt.Sprintf("a %s verdict needs evidence: cite the sentences retrieved in this check by ID, or answer unverifiable", label))
 	}
-	supports, refutes := 0, 0
+	count := map[Stance]int{}
 	for i, e := range va.Evidence {
-		d, ok := r.lookup(e.SourceURL)
-		switch {
-		case !ok:
-			errs = append(errs, fmt.Sprintf("evidence %d: no tool returned %s in this check; cite only URLs your tools returned", i+1, e.SourceURL))
-			continue
-		case !matchQuote(e.QuoteOrSummary, d.quotes).Found():
-			errs = append(errs, fmt.Sprintf("evidence %d: the quote is not in the text retrieved for %s; copy it verbatim, at least four words in a row (parts joined by … each of four words or more)", i+1, d.url))
+		c, st := r.cite(e), e.stance()
+		if st == "" {
+			errs = append(errs, fmt.Sprintf("evidence %d: give a stance: supports, refutes or context", i+1))
 		}
-		if e.Supports {
-			supports++
-		} else {
-			refutes++
+		if c.problem != "" {
+			errs = append(errs, fmt.Sprintf("evidence %d: %s", i+1, c.problem))
+			continue
+		}
+		if cue := cueAround(c.rest); c.widened && cue != "" && st != StanceContext {
+			errs = append(errs, fmt.Sprintf("evidence %d: your words are part of %s, whose word %q may change their meaning; check that it %s the claim and cite it by ID", i+1, r.context(c), cue, st))
+		}
+		if c.stanceBearing() {
+			count[st]++
 		}
 	}
 	switch {
-	case label == Supported && refutes > 0 && supports == 0:
-		errs = append(errs, "the verdict is supported but every source refutes the claim (supports=false)")
-	case label == Contradicted && supports > 0 && refutes == 0:
-		errs = append(errs, "the verdict is contradicted but every source supports the claim (supports=true)")
+	case label == Supported && count[StanceRefutes] > 0 && count[StanceSupports] == 0:
+		errs = append(errs, "the verdict is supported but every source refutes the claim")
+	case label == Contradicted && count[StanceSupports] > 0 && count[StanceRefutes] == 0:
+		errs = append(errs, "the verdict is contradicted but every source supports the claim")
 	}
 	if len(errs) > 0 {
 		return errors.New(strings.Join(errs, "; "))
@@ -174,9 +206,11 @@ func marginConfidence(margin float64) Confidence {
 // doc is a URL retrieved in a run, with every text the run saw for it.
 type doc struct {
 	url       string
+	n         int // the source's number in passage IDs, from 1
 	title     string
+	titles    []string // every title seen for url
 	via       string
-	quotes    []quoteSource // the texts seen for url, ready for matchQuote
+	ps        passages // the sentences seen for url, with their places
 	fetchedAt time.Time
 	sha256    string
 	publisher string
@@ -184,11 +218,21 @@ type doc struct {
 	published string // when the source says it was published, if known
 }
 
-// remember records a retrieved URL and the texts seen for it.
-func (r *run) remember(u, title, via string, quotes []quoteSource, mod func(*doc)) {
+// seenText is one text a tool returned for a URL: a page, a PDF page, a
+// search snippet, or a search summary a model wrote.
+type seenText struct {
+	place QuotePlace
+	page  int
+	text  string
+}
+
+// remember records a retrieved URL and the texts seen for it, split into
+// sentences; it returns the doc and, per text, the range of its sentences
+// (nil for a URL no key can be made of).
+func (r *run) remember(u, title, via string, texts []seenText, mod func(*doc)) (*doc, [][2]int) {
 	k := urlKey(u)
 	if k == "" {
-		return
+		return nil, nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -197,21 +241,36 @@ func (r *run) remember(u, title, via string, quotes []quoteSource, mod func(*doc
 		d = &doc{url: u, title: title, via: via, fetchedAt: r.c.now()}
 		r.docs[k] = d
 		r.order = append(r.order, k)
+		d.n = len(r.order)
 	}
 	if d.title == "" {
 		d.title = title
 	}
-	d.quotes = append(d.quotes, quotes...)
+	if t := strings.TrimSpace(title); t != "" && !slices.Contains(d.titles, t) {
+		d.titles = append(d.titles, t)
+	}
+	var ranges [][2]int
+	for _, t := range texts {
+		first, end := d.ps.add(t.place, t.page, t.text)
+		ranges = append(ranges, [2]int{first, end})
+	}
 	if mod != nil {
 		mod(d)
 	}
+	return d, ranges
 }
 
 func (r *run) lookup(u string) (*doc, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	d, ok := r.docs[urlKey(u)]
-	return d, ok
+	if d, ok := r.docs[urlKey(u)]; ok {
+		return d, true
+	}
+	// A source may be named by its number in passage IDs: "p2".
+	if n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(u)), "p")); err == nil && n >= 1 && n <= len(r.order) {
+		return r.docs[r.order[n-1]], true
+	}
+	return nil, false
 }
 
 // verdict turns the model's verdict (nil when it gave none) into a Verdict
@@ -247,55 +306,78 @@ func (r *run) verdict(va *verdictArgs, stop string) *Verdict {
 	v.Reasoning = r.scrub(v.Reasoning)
 	for i := range v.Evidence {
 		v.Evidence[i].QuoteOrSummary = r.scrub(v.Evidence[i].QuoteOrSummary)
+		v.Evidence[i].Summary = r.scrub(v.Evidence[i].Summary)
 	}
 	v.Sources = r.sources(v.Evidence)
 	return v
 }
 
-// evidence keeps the cited sources the run retrieved, once each, and
-// checks their quotes against the text retrieved for them.
+// evidence keeps the cited sources the run retrieved, once per quote,
+// each shown with the whole sentence(s) it cites.
 func (r *run) evidence(cited []evidenceArgs) []Evidence {
 	var out []Evidence
 	seen := map[string]bool{}
 	for _, e := range cited {
-		d, ok := r.lookup(e.SourceURL)
-		if !ok {
-			r.trace.note("removed evidence: no tool returned " + e.SourceURL + " in this run")
+		c := r.cite(e)
+		if c.d == nil {
+			r.trace.note("removed evidence: " + c.problem)
 			continue
 		}
-		if seen[urlKey(d.url)+"\x00"+e.QuoteOrSummary] {
+		ev := r.evidenceOf(e, c)
+		if k := urlKey(c.d.url) + "\x00" + ev.QuoteOrSummary; seen[k] {
 			continue
-		}
-		seen[urlKey(d.url)+"\x00"+e.QuoteOrSummary] = true
-		m := matchQuote(e.QuoteOrSummary, d.quotes)
-		ev := Evidence{
-			SourceURL:      d.url,
-			SourceTitle:    d.title,
-			Supports:       e.Supports,
-			QuoteOrSummary: strings.TrimSpace(e.QuoteOrSummary),
-			QuoteFound:     m.Found(),
-			QuoteMatch:     m,
-			Publisher:      d.publisher,
-			Rating:         d.rating,
-			Published:      d.published,
-		}
-		if m.Place == QuoteInPDF && m.Page > 0 && !strings.Contains(ev.SourceURL, "#") {
-			ev.SourceURL += fmt.Sprintf("#page=%d", m.Page) // opens the PDF where the quote is
-		}
-		if ev.SourceTitle == "" {
-			// The page had no title: the model's is shown, so it is
-			// scrubbed like the rest of its prose.
-			ev.SourceTitle = r.scrub(strings.TrimSpace(e.SourceTitle))
+		} else {
+			seen[k] = true
 		}
 		switch {
-		case !m.Found():
-			r.trace.note("quote not found in the text retrieved for " + d.url)
-		case !m.InDocument():
-			r.trace.note("quote found only in the " + m.String() + " retrieved for " + d.url)
+		case c.match.Place == QuoteInTitle || c.match.Place == QuoteInSummary:
+			r.trace.note(fmt.Sprintf("quote seen only in the %s retrieved for %s: not the source's own sentence, no stance", c.match, c.d.url))
+		case !ev.QuoteFound:
+			r.trace.note("quote not found in the text retrieved for " + c.d.url)
+		case c.widened:
+			r.trace.note(fmt.Sprintf("quote widened to the whole sentence(s) %s of %s", ev.Passage, c.d.url))
 		}
 		out = append(out, ev)
 	}
 	return out
+}
+
+// evidenceOf is the Evidence a located citation shows.
+func (r *run) evidenceOf(e evidenceArgs, c citation) Evidence {
+	st := e.stance()
+	if st == "" {
+		st = StanceRefutes // as a record without supports=true always read
+	}
+	ev := Evidence{
+		SourceURL:   c.d.url,
+		SourceTitle: c.d.title,
+		Supports:    st == StanceSupports,
+		Stance:      st,
+		Summary:     strings.TrimSpace(e.Summary),
+		QuoteFound:  c.stanceBearing(),
+		QuoteMatch:  c.match,
+		Publisher:   c.d.publisher,
+		Rating:      c.d.rating,
+		Published:   c.d.published,
+	}
+	switch {
+	case c.quote != "":
+		ev.QuoteOrSummary = c.quote
+	case strings.TrimSpace(e.QuoteOrSummary) != "":
+		ev.QuoteOrSummary = strings.TrimSpace(e.QuoteOrSummary)
+	default:
+		ev.QuoteOrSummary = ev.Summary
+	}
+	ev.Passage = c.ids()
+	if c.match.Place == QuoteInPDF && c.match.Page > 0 && !strings.Contains(ev.SourceURL, "#") {
+		ev.SourceURL += fmt.Sprintf("#page=%d", c.match.Page) // opens the PDF where the quote is
+	}
+	if ev.SourceTitle == "" {
+		// The page had no title: the model's is shown, so it is
+		// scrubbed like the rest of its prose.
+		ev.SourceTitle = r.scrub(strings.TrimSpace(e.SourceTitle))
+	}
+	return ev
 }
 
 // sources lists every URL retrieved, in order, marking the cited ones.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -58,7 +59,7 @@ func (r *run) plan(ctx context.Context, prompt string, began time.Time) ([]strin
 		return nil, Usage{}, err
 	}
 	if o.result == nil {
-		r.trace.note(fmt.Sprintf("no usable questions (%v); researching the claim directly", o.lastErr))
+		r.trace.note(fmt.Sprintf("no usable questions (%s); researching the claim directly", o.why()))
 		return nil, o.usage, nil
 	}
 	var qs []string
@@ -71,11 +72,11 @@ func (r *run) plan(ctx context.Context, prompt string, began time.Time) ([]strin
 	return qs, o.usage, nil
 }
 
-// answer is one question answered by a retrieved sentence.
+// answer is one question answered by a retrieved sentence, by its ID.
 type answer struct {
-	Q     []int  `json:"q"`
-	Quote string `json:"quote"`
-	URL   string `json:"url"`
+	Q        []int  `json:"q"`
+	ID       string `json:"id"`
+	Sentence string `json:"s"`
 	// Rating and Publisher, for published fact-checks.
 	Rating    string `json:"rating,omitempty"`
 	Publisher string `json:"publisher,omitempty"`
@@ -90,51 +91,44 @@ type compactObservation struct {
 // question.
 const nothingRelevant = "nothing relevant to the questions"
 
+// shownID matches a sentence ID as the tools show it.
+var shownID = regexp.MustCompile(`\[p(\d+)\.(\d+)\]`)
+
 // compact reduces an observation the model has seen to the answers it
-// gives to the questions. Errors and unknown shapes are kept as they are.
+// gives to the questions: per question, the best of the sentences it
+// showed, by BM25. Errors and unknown shapes are kept as they are.
 func (r *run) compact(name string, content json.RawMessage) json.RawMessage {
-	type passage struct{ text, url, publisher, rating string }
-	var ps []passage
 	switch name {
-	case ToolWebSearch, ToolFactChecks:
-		var o searchObservation
-		if json.Unmarshal(content, &o) != nil || o.Results == nil {
-			return content
-		}
-		for _, res := range o.Results {
-			ps = append(ps, passage{res.Title + ". " + res.Snippet, res.URL, res.Publisher, res.Rating})
-		}
-	case ToolReadPage:
-		var o pageObservation
-		if json.Unmarshal(content, &o) != nil || o.URL == "" {
-			return content
-		}
-		ps = append(ps, passage{o.Text, o.URL, "", ""})
+	case ToolWebSearch, ToolFactChecks, ToolReadPage:
 	default:
 		return content
 	}
+	var o struct {
+		Results []json.RawMessage `json:"results"`
+		Text    string            `json:"text"`
+	}
+	if json.Unmarshal(content, &o) != nil || (o.Results == nil && o.Text == "") {
+		return content
+	}
+	shown := r.shownSentences(content)
+	texts := make([]string, len(shown))
+	for i, s := range shown {
+		texts[i] = s.text
+	}
 	var out compactObservation
-	used := map[string]int{} // sentence → index in out.Answers
-	for qi, q := range r.focus() {
-		best, bestScore := -1, 0
-		var bestSentence string
-		for pi, p := range ps {
-			for _, s := range sentences(p.text) {
-				if sc := q.score(s); sc > bestScore {
-					best, bestScore, bestSentence = pi, sc, s
-				}
-			}
-		}
-		if best < 0 || bestScore < q.threshold() {
+	used := map[int]int{} // sentence → index in out.Answers
+	for qi, hits := range newRanker(texts).ranked(r.rankQueries()) {
+		if len(hits) == 0 {
 			continue
 		}
-		if i, ok := used[bestSentence]; ok {
+		best := hits[0].i
+		if i, ok := used[best]; ok {
 			out.Answers[i].Q = append(out.Answers[i].Q, qi+1)
 			continue
 		}
-		used[bestSentence] = len(out.Answers)
-		p := ps[best]
-		out.Answers = append(out.Answers, answer{Q: []int{qi + 1}, Quote: truncate(bestSentence, compactQuoteChars), URL: p.url, Publisher: p.publisher, Rating: p.rating})
+		used[best] = len(out.Answers)
+		s := shown[best]
+		out.Answers = append(out.Answers, answer{Q: []int{qi + 1}, ID: s.id, Sentence: truncate(s.text, compactQuoteChars), Publisher: s.d.publisher, Rating: s.d.rating})
 	}
 	if len(out.Answers) == 0 {
 		out.None = nothingRelevant
@@ -146,125 +140,147 @@ func (r *run) compact(name string, content json.RawMessage) json.RawMessage {
 	return b
 }
 
-// question is a question's words, for ranking sentences by relevance.
-type question struct {
-	words map[string]bool
-	// own are the words the claim does not have: what the question adds.
-	own map[string]bool
+// shownSentence is a sentence a tool showed the model, by its ID.
+type shownSentence struct {
+	id   string
+	text string
+	d    *doc
 }
 
-// score counts the question's words in s, its own words twice.
-func (q question) score(s string) int {
-	w := contentWords(s)
-	return overlap(q.words, w) + overlap(q.own, w)
-}
-
-// threshold is the score a sentence needs to answer the question: two
-// words in common, or all of a question of one word.
-func (q question) threshold() int { return min(2, len(q.words)) }
-
-// focus returns the run's questions, or the claim when there are none.
-func (r *run) focus() []question {
-	qs := r.questions
-	if len(qs) == 0 {
-		qs = []string{r.claim}
-	}
-	claim := contentWords(r.claim)
-	var out []question
-	for _, q := range qs {
-		w := contentWords(q)
-		own := map[string]bool{}
-		for k := range w {
-			if !claim[k] {
-				own[k] = true
-			}
+// shownSentences returns the sentences whose IDs appear in a tool's
+// output, once each, in order.
+func (r *run) shownSentences(content []byte) []shownSentence {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []shownSentence
+	seen := map[string]bool{}
+	for _, m := range shownID.FindAllSubmatch(content, -1) {
+		n, _ := strconv.Atoi(string(m[1]))
+		i, _ := strconv.Atoi(string(m[2]))
+		id := passageID(n, i-1)
+		if seen[id] || n < 1 || n > len(r.order) {
+			continue
 		}
-		out = append(out, question{w, own})
+		seen[id] = true
+		d := r.docs[r.order[n-1]]
+		if i < 1 || i > len(d.ps.sents) {
+			continue
+		}
+		out = append(out, shownSentence{id, d.ps.sents[i-1].text, d})
 	}
 	return out
 }
 
-// excerpt returns at most max bytes of a page's text for the model: the
-// sentences most relevant to the questions, in page order, joined by " … "
-// where text was left out.
-func (r *run) excerpt(text string, max int) (string, bool) {
-	if len(text) <= max {
-		return text, false
+// rankQueries are the run's questions, or the claim when there are none, for
+// the ranker.
+func (r *run) rankQueries() []query {
+	qs := r.questions
+	if len(qs) == 0 {
+		qs = []string{r.claim}
 	}
-	ss := sentences(text)
-	qs := r.focus()
-	type scored struct{ i, score int }
-	sc := make([]scored, len(ss))
-	for i, s := range ss {
-		sc[i].i = i
-		for _, q := range qs {
-			sc[i].score = maxInt(sc[i].score, q.score(s))
-		}
+	out := make([]query, len(qs))
+	for i, q := range qs {
+		out[i] = newQuery(q)
 	}
-	sort.SliceStable(sc, func(a, b int) bool { return sc[a].score > sc[b].score })
-	keep := map[int]bool{}
-	used := 0
-	for _, s := range sc {
-		if l := len(ss[s.i]) + 3; used+l <= max {
-			keep[s.i] = true
-			used += l
-		}
-	}
-	var b strings.Builder
-	last := -2
-	for i, s := range ss {
-		if !keep[i] {
-			continue
-		}
-		switch {
-		case b.Len() == 0:
-		case i == last+1:
-			b.WriteString(" ")
-		default:
-			b.WriteString(" … ")
-		}
-		b.WriteString(s)
-		last = i
-	}
-	if b.Len() == 0 { // one huge sentence
-		return truncate(text, max), true
-	}
-	return b.String(), true
+	return out
 }
 
-func maxInt(a, b int) int {
-	if a > b {
-		return a
+// show renders sentences rng of d for the model, ID-tagged, in at most
+// max bytes: all of them when they fit, else the ones that best answer the
+// questions (each question's best in turn), with their neighbouring
+// sentences when neighbours is set, in text order, "…" where text is left
+// out. A sentence repeated word for word is shown once. It reports
+// whether sentences were left out.
+func (r *run) show(d *doc, rng [2]int, max int, neighbours bool) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ss := d.ps.sents[rng[0]:rng[1]]
+	all := make([]int, len(ss))
+	for i := range ss {
+		all[i] = rng[0] + i
 	}
-	return b
+	if t := d.ps.tagged(d.n, all); len(t) <= max {
+		return t, false
+	}
+	texts := make([]string, len(ss))
+	for i, s := range ss {
+		texts[i] = s.text
+	}
+	pick := &picker{d: d, base: rng[0], n: len(ss), budget: max, kept: map[int]bool{}, norms: map[string]bool{}}
+	ranked := newRanker(texts).ranked(r.rankQueries())
+	for k := 0; pick.room(); k++ {
+		more := false
+		for _, hits := range ranked {
+			if k >= len(hits) {
+				continue
+			}
+			more = true
+			i := hits[k].i
+			if pick.add(i) && neighbours {
+				pick.add(i - 1)
+				pick.add(i + 1)
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	if len(pick.kept) == 0 {
+		// Nothing relevant: the opening, which says what the text is about.
+		for i := 0; i < len(ss) && pick.room(); i++ {
+			pick.add(i)
+		}
+	}
+	if len(pick.kept) == 0 { // one sentence longer than max
+		return truncate(d.ps.tagged(d.n, []int{rng[0]}), max), true
+	}
+	return d.ps.tagged(d.n, pick.sorted()), true
+}
+
+// picker chooses sentences to show within a byte budget.
+type picker struct {
+	d      *doc
+	base   int
+	n      int // sentences in the range
+	budget int
+	kept   map[int]bool
+	norms  map[string]bool
+}
+
+// room reports whether another sentence may still fit.
+func (p *picker) room() bool { return p.budget > 0 }
+
+// add keeps sentence i (relative to the range) if it fits and was not
+// shown already, word for word; it reports whether it was kept.
+func (p *picker) add(i int) bool {
+	if i < 0 || i >= p.n || p.kept[i] {
+		return false
+	}
+	s := p.d.ps.sents[p.base+i]
+	cost := len(s.text) + len(passageID(p.d.n, p.base+i)) + 5
+	if p.norms[s.norm] || cost > p.budget {
+		return false
+	}
+	p.kept[i], p.norms[s.norm] = true, true
+	p.budget -= cost
+	return true
+}
+
+// sorted returns the kept sentences' indices in d.ps.sents, in text order.
+func (p *picker) sorted() []int {
+	var out []int
+	for i := range p.kept {
+		out = append(out, p.base+i)
+	}
+	sort.Ints(out)
+	return out
 }
 
 // compactQuoteChars bounds one sentence kept in the compact transcript.
 const compactQuoteChars = 280
 
-var sentenceEnd = regexp.MustCompile(`[.!?…]["')\]]*\s+|\n+`)
-
-// sentences splits text into sentences, roughly: after a full stop,
-// question or exclamation mark followed by space, and at line breaks.
-func sentences(text string) []string {
-	var out []string
-	add := func(s string) {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	start := 0
-	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
-		end := m[0] + len(strings.TrimRight(text[m[0]:m[1]], " \t\r\n"))
-		add(text[start:end])
-		start = m[1]
-	}
-	add(text[start:])
-	return out
-}
-
-// stopwords are frequent words of four letters or more that say nothing
-// about a claim.
+// stopwords are frequent English words of four letters or more that say
+// nothing about a claim.
 var stopwords = map[string]bool{}
 
 func init() {
@@ -274,27 +290,6 @@ func init() {
 		true false claim claims really actually`) {
 		stopwords[w] = true
 	}
-}
-
-// contentWords is keywords without stopwords.
-func contentWords(s string) map[string]bool {
-	kw := keywords(s)
-	for w := range kw {
-		if stopwords[w] {
-			delete(kw, w)
-		}
-	}
-	return kw
-}
-
-func overlap(a, b map[string]bool) int {
-	n := 0
-	for w := range a {
-		if b[w] {
-			n++
-		}
-	}
-	return n
 }
 
 // questionsPrompt lists the questions after the claim.

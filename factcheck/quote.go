@@ -26,6 +26,10 @@ const (
 	QuoteInSnippet QuotePlace = "snippet"
 	// QuoteInTitle is the title of the page or of the search result.
 	QuoteInTitle QuotePlace = "title"
+	// QuoteInSummary is what a model wrote about the URL as a search
+	// result (Gemini's grounding): never the source's words, so never a
+	// found quote.
+	QuoteInSummary QuotePlace = "summary"
 )
 
 // rank orders places from best (0) to worst; unknown places rank last.
@@ -39,8 +43,10 @@ func (p QuotePlace) rank() int {
 		return 2
 	case QuoteInTitle:
 		return 3
+	case QuoteInSummary:
+		return 4
 	}
-	return 4
+	return 5
 }
 
 // QuoteMatch says whether and where a quote was found. The zero value means
@@ -76,6 +82,8 @@ func (m QuoteMatch) String() string {
 		return "search snippet"
 	case QuoteInTitle:
 		return "title"
+	case QuoteInSummary:
+		return "search summary"
 	}
 	return string(m.Place)
 }

@@ -114,9 +114,9 @@ func TestCompactTranscript(t *testing.T) {
 		t.Fatalf("last request has %d observations, want 3", len(obs))
 	}
 	type answer struct {
-		Q     []int  `json:"q"`
-		Quote string `json:"quote"`
-		URL   string `json:"url"`
+		Q        []int  `json:"q"`
+		ID       string `json:"id"`
+		Sentence string `json:"s"`
 	}
 	type compact struct {
 		Answers     []answer `json:"answers"`
@@ -129,11 +129,11 @@ func TestCompactTranscript(t *testing.T) {
 	if err := json.Unmarshal(obs[1].Content, &pageObs); err != nil {
 		t.Fatal(err)
 	}
-	wantSearch := compact{Answers: []answer{{Q: []int{1, 2}, Quote: "The Great Wall is not visible to the naked eye from low Earth orbit.", URL: wallURL}}}
+	wantSearch := compact{Answers: []answer{{Q: []int{1, 2}, ID: "p1.1", Sentence: "The Great Wall is not visible to the naked eye from low Earth orbit."}}}
 	if diff := cmp.Diff(wantSearch, searchObs); diff != "" {
 		t.Errorf("compact search (-want +got):\n%s", diff)
 	}
-	wantPage := compact{Answers: []answer{{Q: []int{1, 2}, Quote: "The Great Wall of China, frequently billed as the only man-made object visible from space, generally isn't, at least to the unaided eye in low Earth orbit.", URL: wallURL}}}
+	wantPage := compact{Answers: []answer{{Q: []int{1, 2}, ID: "p1.3", Sentence: "The Great Wall of China, frequently billed as the only man-made object visible from space, generally isn't, at least to the unaided eye in low Earth orbit."}}}
 	if diff := cmp.Diff(wantPage, pageObs); diff != "" {
 		t.Errorf("compact page (-want +got):\n%s", diff)
 	}
@@ -160,7 +160,7 @@ func TestCompactNothingRelevant(t *testing.T) {
 		want string
 	}{
 		{"compact", factcheck.Options{}, `{"answers_none":"nothing relevant to the questions"}`},
-		{"whole", factcheck.Options{NoCompact: true}, `"snippet":"Astronauts say the wall cannot be seen."`},
+		{"whole", factcheck.Options{NoCompact: true}, `"snippet":"[p1.1] Astronauts say the wall cannot be seen."`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &fct.Model{

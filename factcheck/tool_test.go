@@ -7,7 +7,10 @@ import (
 )
 
 func TestSchemaFor(t *testing.T) {
-	s := SchemaFor[readPageArgs]()
+	type readArgs struct {
+		URL string `json:"url" jsonschema:"description=From a search or the user."`
+	}
+	s := SchemaFor[readArgs]()
 	want := map[string]any{
 		"type":       "object",
 		"required":   []any{"url"},

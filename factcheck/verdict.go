@@ -1,6 +1,7 @@
 package factcheck
 
 import (
+	"strings"
 	"time"
 )
 
@@ -38,17 +39,57 @@ const (
 // Valid reports whether c is high, medium or low.
 func (c Confidence) Valid() bool { return c == High || c == Medium || c == Low }
 
+// Stance is what a piece of evidence says of its claim.
+type Stance string
+
+const (
+	// StanceSupports: the source confirms the claim.
+	StanceSupports Stance = "supports"
+	// StanceRefutes: the source contradicts the claim.
+	StanceRefutes Stance = "refutes"
+	// StanceContext: the source's words are true but leave out what
+	// changes their meaning (cherry-picking); it makes a claim contested.
+	StanceContext Stance = "context"
+)
+
+// Stances lists the stances in display order.
+var Stances = []Stance{StanceSupports, StanceRefutes, StanceContext}
+
+// parseStance reads a stance as a model may write it; "" when it is none.
+func parseStance(s string) Stance {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "supports", "support", "supported", "supporting":
+		return StanceSupports
+	case "refutes", "refute", "refuted", "refuting", "contradicts", "contradicted":
+		return StanceRefutes
+	case "context", "missing context", "misleading", "contested", "cherry-picked":
+		return StanceContext
+	}
+	return ""
+}
+
 // Evidence is one source in a verdict's evidence map.
 type Evidence struct {
-	SourceURL      string `json:"source_url"`
-	SourceTitle    string `json:"source_title"`
-	Supports       bool   `json:"supports"`
+	SourceURL   string `json:"source_url"`
+	SourceTitle string `json:"source_title"`
+	// Supports is true when Stance is supports; records saved before
+	// stances have only it (see StanceOf).
+	Supports bool   `json:"supports"`
+	Stance   Stance `json:"stance,omitempty"`
+	// QuoteOrSummary is, when QuoteFound, the source's whole sentence(s)
+	// cited, verbatim; otherwise what the model wrote.
 	QuoteOrSummary string `json:"quote_or_summary"`
-	// QuoteFound is set by code, not the model: whether the quote appears
-	// in a text retrieved for SourceURL in this run, as matchQuote decides
-	// (whole words, numbers as written, at least four words). QuoteMatch
-	// says where: the page, a PDF page, only the search snippet or only
-	// the title (JSON quote_place and quote_page).
+	// Summary is the model's own words about the source, when it gave them.
+	Summary string `json:"summary,omitempty"`
+	// Passage names the cited sentences, e.g. "p2.14-p2.15", IDs stable
+	// within the run that made the verdict.
+	Passage string `json:"passage,omitempty"`
+	// QuoteFound is set by code, not the model: whether the quote is the
+	// source's own sentence(s), retrieved for SourceURL in this run (page,
+	// PDF page or search snippet; a title or a search summary a model
+	// wrote is never a found quote). QuoteMatch says where (JSON
+	// quote_place and quote_page): it may name a title or a search summary
+	// where the words were seen when QuoteFound is false.
 	QuoteFound bool `json:"quote_found"`
 	QuoteMatch
 	// Publisher and Rating are set when the source is a published fact-check.
@@ -58,6 +99,18 @@ type Evidence struct {
 	// date), from the page read or else the search result; empty when
 	// unknown.
 	Published string `json:"published,omitempty"`
+}
+
+// StanceOf returns the evidence's stance; for a record saved before
+// stances, supports or refutes as its Supports says.
+func (e Evidence) StanceOf() Stance {
+	if e.Stance != "" {
+		return e.Stance
+	}
+	if e.Supports {
+		return StanceSupports
+	}
+	return StanceRefutes
 }
 
 // Verdict is the result of verifying one claim.
@@ -93,6 +146,12 @@ type Verdict struct {
 	// then unverifiable.
 	Error string `json:"error,omitempty"`
 	err   error  // the cause of Error, for Check's return value
+
+	// Questions are the plan's: what the research set out to answer.
+	Questions []string `json:"questions,omitempty"`
+	// Undated counts the results and pages a run as of a date dropped for
+	// having no known publication date (Checker.KeepUndated keeps them).
+	Undated int `json:"undated,omitempty"`
 
 	Usage   Usage        `json:"usage"`
 	Sources []Source     `json:"sources,omitempty"`
@@ -149,6 +208,9 @@ type Report struct {
 	// Notice is a short message for the user about the input, e.g. that
 	// only the first claims were checked.
 	Notice string `json:"notice,omitempty"`
+	// Language is the BCP 47 tag of the input's language, as the
+	// extraction found it ("" when unknown).
+	Language string `json:"language,omitempty"`
 	// Attachments are the files given with the input (pictures and PDFs),
 	// with their SHA-256 for the audit trail.
 	Attachments []Attachment `json:"attachments,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/factbot-dev/factbot/search"
@@ -57,6 +58,10 @@ type run struct {
 	compactOn bool
 	// queries are the searches made, for the critic.
 	queries []string
+	// today is the run's date: its as-of date, or when it started.
+	today time.Time
+	// undated counts results and pages dropped for having no known date.
+	undated atomic.Int64
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -71,29 +76,26 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		allow: map[string]string{}, docs: map[string]*doc{},
 		trace: newTracer(c.now), index: index, emit: emit,
 		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
-		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites},
+		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths},
 	}
 	ctx = search.WithRestriction(ctx, r.restrict)
-	if !cc.asOf.IsZero() {
-		r.trace.note("checked as of " + cc.asOf.UTC().Format(time.DateOnly) + ": results and pages published later are dropped")
-	}
 	for _, u := range urlsIn(userText) {
 		r.allow[urlKey(u)] = u
 	}
 	r.userLinks = linkKeys(userText)
 	start := c.now()
-	today := start
-	if !cc.asOf.IsZero() {
-		today = cc.asOf
-	}
+	r.setToday(cc.asOf, start)
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
 	}
-	prompt := verifyUserPrompt(claim, ctxText, cc.speaker, cc.source)
+	prompt := verifyUserPrompt(claim, ctxText, cc.speaker, cc.source) + languagePrompt(cc.language)
+	if c.Options.ClosedBook {
+		return r.closedBook(ctx, prompt, start)
+	}
 	var spent Usage
 	if !c.Options.NoQuestions {
-		qs, u, err := r.plan(ctx, prompt, start)
+		qs, u, err := r.plan(ctx, prompt+todayLine(r.today), start)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +103,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	}
 	l := &loop[verdictArgs]{
 		model:  c.Model,
-		system: verifySystemPrompt(today, r.b, r.factChecks, !c.Options.NoCompact),
+		system: verifySystemPrompt(r.today, r.b, r.factChecks, !c.Options.NoCompact),
 		prompt: prompt + questionsPrompt(r.questions),
 		spent:  spent, began: start,
 		tools:  r.tools(),
@@ -141,6 +143,8 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	v.StoppedBy = o.stop
 	v.Usage = o.usage
 	v.Trace = r.trace.list()
+	v.Undated = int(r.undated.Load())
+	v.Questions = r.questions
 	return v, nil
 }
 
@@ -156,6 +160,10 @@ func (r *run) critic(ctx context.Context, l *loop[verdictArgs], o *outcome[verdi
 	}
 	if stop := l.exhausted(0, l.began, o.usage); stop != "" {
 		r.trace.note("critic skipped: the " + stop + " budget was reached")
+		return nil
+	}
+	if !r.c.Options.NoCriticSkip && r.settled(o.result) {
+		r.trace.note("critic skipped: every cited sentence is found, takes the label's side and reads plainly")
 		return nil
 	}
 	note, u, err := r.critique(ctx, o.result, l.began)

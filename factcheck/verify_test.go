@@ -49,8 +49,10 @@ func TestVerifySearchReadSubmit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []factcheck.Evidence{{SourceURL: wallURL, SourceTitle: "NASA: The Great Wall from space", Supports: false,
-		QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't", QuoteFound: true,
+	// The quote shown is the whole sentence the model's words come from.
+	want := []factcheck.Evidence{{SourceURL: wallURL, SourceTitle: "NASA: The Great Wall from space", Supports: false, Stance: factcheck.StanceRefutes,
+		QuoteOrSummary: "The Great Wall of China, frequently billed as the only man-made object visible from space, generally isn't, at least to the unaided eye in low Earth orbit.",
+		Passage:        "p1.3", QuoteFound: true,
 		QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}}}
 	if diff := cmp.Diff(want, v.Evidence); diff != "" {
 		t.Errorf("evidence (-want +got):\n%s", diff)

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/factbot-dev/factbot/search"
 )
@@ -20,14 +18,17 @@ type webSearchArgs struct {
 }
 
 type readPageArgs struct {
-	URL string `json:"url" jsonschema:"description=From a search or the user."`
+	URL string `json:"url"`
 }
 
-// searchResult is what the model sees of one search hit.
+// searchResult is what the model sees of one search hit: its snippet as
+// ID-tagged sentences, or, when a model wrote it (Gemini's grounding), as
+// an untagged summary that cannot be cited.
 type searchResult struct {
 	Title     string  `json:"title"`
 	URL       string  `json:"url"`
-	Snippet   string  `json:"snippet"`
+	Snippet   string  `json:"snippet,omitempty"`
+	Summary   string  `json:"summary,omitempty"`
 	Score     float64 `json:"-"`
 	Published string  `json:"published,omitempty"`
 	Publisher string  `json:"publisher,omitempty"`
@@ -40,6 +41,8 @@ type searchObservation struct {
 	Hint    string         `json:"hint,omitempty"`
 }
 
+// pageObservation is a page read: its passages most relevant to the
+// questions, each with its neighbouring sentences, ID-tagged.
 type pageObservation struct {
 	URL       string `json:"url"`
 	Title     string `json:"title,omitempty"`
@@ -49,11 +52,11 @@ type pageObservation struct {
 }
 
 // snippetChars bounds a result's snippet; compactSnippetChars does with a
-// compact transcript, where the snippet's sentences most relevant to the
+// compact transcript. The snippet's sentences most relevant to the
 // questions are shown.
 const (
 	snippetChars        = 250
-	compactSnippetChars = 140
+	compactSnippetChars = 160
 )
 
 // tools returns the research tools in the order they are offered.
@@ -114,6 +117,7 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 	if excluded > 0 {
 		r.trace.note(fmt.Sprintf("%s %q: dropped %d result(s) from excluded sites", via, query, excluded))
 	}
+	results = r.datedResults(via, query, results)
 	obs := &searchObservation{Query: query, Results: []searchResult{}}
 	for _, res := range results {
 		if len(obs.Results) >= r.b.Results {
@@ -122,14 +126,11 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 		if res.URL == "" {
 			continue
 		}
-		snip := truncate(strings.TrimSpace(res.Snippet), snippetChars)
-		if r.compactOn {
-			// Seen whole once, then as its answers: show the sentences
-			// most relevant to the questions.
-			snip, _ = r.excerpt(strings.TrimSpace(res.Snippet), compactSnippetChars)
+		seen := seenText{QuoteInSnippet, 0, res.Snippet}
+		if res.ModelWritten {
+			seen.place = QuoteInSummary
 		}
-		quotes := []quoteSource{newQuoteSource(QuoteInSnippet, 0, res.Snippet), newQuoteSource(QuoteInTitle, 0, res.Title)}
-		r.remember(res.URL, res.Title, via, quotes, func(d *doc) {
+		d, ranges := r.remember(res.URL, res.Title, via, []seenText{seen}, func(d *doc) {
 			if res.Publisher != "" {
 				d.publisher, d.rating = res.Publisher, res.Rating
 			}
@@ -137,10 +138,21 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 				d.published = res.Published
 			}
 		})
-		obs.Results = append(obs.Results, searchResult{
-			Title: res.Title, URL: res.URL, Snippet: snip, Score: res.Score,
-			Published: res.Published, Publisher: res.Publisher, Rating: res.Rating,
-		})
+		if d == nil {
+			continue
+		}
+		sr := searchResult{Title: res.Title, URL: res.URL, Score: res.Score,
+			Published: res.Published, Publisher: res.Publisher, Rating: res.Rating}
+		max := snippetChars
+		if r.compactOn {
+			max = compactSnippetChars
+		}
+		if res.ModelWritten {
+			sr.Summary = truncate(strings.TrimSpace(res.Snippet), max)
+		} else {
+			sr.Snippet, _ = r.show(d, ranges[0], max, false)
+		}
+		obs.Results = append(obs.Results, sr)
 	}
 	if len(obs.Results) == 0 {
 		obs.Hint = "No results. Rephrase: use fewer or different words, drop quotes, or search for the key fact in another way."
@@ -176,6 +188,9 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 		r.trace.note(fmt.Sprintf("read %s: dropped, published %s, after %s", u, pub.UTC().Format(time.DateOnly), day))
 		return nil, fmt.Errorf("refused: %s was published after %s, the date this claim is checked as of; use other sources", u, day)
 	}
+	if r.undatedPage(u, pagePublished(p)) {
+		return nil, fmt.Errorf("refused: %s has no known publication date, and this claim is checked as of %s; use dated sources", u, r.restrict.Before.UTC().Format(time.DateOnly))
+	}
 	via := "read"
 	if fromUser && !fromSearch {
 		via = "input"
@@ -189,16 +204,20 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 			d.published = p.Published
 		}
 	}
-	quotes := pageQuoteSources(p)
-	r.remember(u, p.Title, via, quotes, set)
+	d, ranges := r.remember(u, p.Title, via, pageTexts(p), set)
 	if p.FinalURL != "" && urlKey(p.FinalURL) != urlKey(u) {
-		r.remember(p.FinalURL, p.Title, via, quotes, set)
+		r.remember(p.FinalURL, p.Title, via, pageTexts(p), set)
 	}
-	text, cut := relevantExcerpt(p.Text, r.claim, r.b.PageChars)
+	max := r.b.PageChars
 	if r.compactOn {
 		// The page is seen whole once, then as its answers: show the
-		// sentences most relevant to the questions.
-		text, cut = r.excerpt(p.Text, r.b.PageChars/3)
+		// passages most relevant to the questions.
+		max = r.b.PageChars / 3
+	}
+	var text string
+	var cut bool
+	if d != nil && len(ranges) > 0 {
+		text, cut = r.show(d, [2]int{ranges[0][0], ranges[len(ranges)-1][1]}, max, true)
 	}
 	if strings.TrimSpace(text) == "" {
 		text = "(the page has no readable text)"
@@ -206,111 +225,17 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 	return &pageObservation{URL: u, Title: p.Title, Published: p.Published, Text: text, Excerpted: cut}, nil
 }
 
-// pageQuoteSources prepares the texts of a page read for matchQuote: its
-// title and its text; for a PDF, each page with its number, so that a match
-// says on which page it is (a quote running across two pages is not
-// matched).
-func pageQuoteSources(p *search.Page) []quoteSource {
-	out := []quoteSource{newQuoteSource(QuoteInTitle, 0, p.Title)}
+// pageTexts are the texts of a page read: its text or, for a PDF, each
+// page with its number, so that a citation says on which page it is.
+func pageTexts(p *search.Page) []seenText {
 	if len(p.Pages) == 0 {
-		return append(out, newQuoteSource(QuoteOnPage, 0, p.Text))
+		return []seenText{{QuoteOnPage, 0, p.Text}}
 	}
+	var out []seenText
 	for _, pg := range p.Pages {
-		out = append(out, newQuoteSource(QuoteInPDF, pg.N, pg.Text))
+		out = append(out, seenText{QuoteInPDF, pg.N, pg.Text})
 	}
 	return out
-}
-
-// keywords returns the distinct lower-case words of s of four letters or
-// more, for ranking page passages by relevance to a claim.
-func keywords(s string) map[string]bool {
-	kw := map[string]bool{}
-	for _, w := range strings.Fields(normalizeForMatch(s)) {
-		if len([]rune(w)) >= 4 || isDigits(w) {
-			kw[w] = true
-		}
-	}
-	return kw
-}
-
-func isDigits(s string) bool {
-	for _, r := range s {
-		if !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// relevantExcerpt returns at most max bytes of text: all of it if it fits,
-// otherwise the paragraphs that share most words with the claim, kept in
-// their original order and joined by " … ".
-func relevantExcerpt(text, claim string, max int) (string, bool) {
-	if len(text) <= max {
-		return text, false
-	}
-	paras := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' })
-	kw := keywords(claim)
-	type scored struct {
-		i     int
-		score int
-	}
-	ss := make([]scored, 0, len(paras))
-	for i, p := range paras {
-		p = strings.TrimSpace(p)
-		paras[i] = p
-		if p == "" {
-			continue
-		}
-		sc := 0
-		for w := range keywords(p) {
-			if kw[w] {
-				sc++
-			}
-		}
-		// The opening usually states what the page is about.
-		if i == 0 {
-			sc++
-		}
-		ss = append(ss, scored{i, sc})
-	}
-	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })
-	keep := map[int]bool{}
-	used := 0
-	for _, s := range ss {
-		l := len(paras[s.i]) + 3
-		if used+l > max {
-			if used == 0 { // one huge paragraph: cut it, and it fills the excerpt
-				room := 1
-				if max > 4 {
-					room = max - 3
-				}
-				paras[s.i] = truncate(paras[s.i], room)
-				keep[s.i] = true
-				used = max
-			}
-			continue
-		}
-		keep[s.i] = true
-		used += l
-	}
-	var b strings.Builder
-	last := -1
-	for i, p := range paras {
-		if !keep[i] {
-			continue
-		}
-		if b.Len() > 0 {
-			if i == last+1 {
-				b.WriteString("\n")
-			} else {
-				b.WriteString("\n…\n")
-			}
-		}
-		b.WriteString(p)
-		last = i
-	}
-	return b.String(), true
 }
 
 // pagePublished is when a page says it was published, zero when unknown.

@@ -121,7 +121,7 @@ func plainTrafilatura(focus trafilatura.ExtractionFocus) func([]byte, *url.URL) 
 }
 
 // TestCorpusScore measures main-text extraction on a scoring corpus
-// (FACTBOT_CORPUS, either layout of loadCorpus) and logs F1, precision
+// (FACTBOT_READER_CORPUS, either layout of loadCorpus) and logs F1, precision
 // and recall of the reader and of plain go-trafilatura on the pages held
 // out of tuning, the others and all. A news benchmark is scored with its
 // own rule (word 4-gram shingles, per-page precision and recall
@@ -129,11 +129,11 @@ func plainTrafilatura(focus trafilatura.ExtractionFocus) func([]byte, *url.URL) 
 // white-space-normalised text is in the extracted text). With
 // FACTBOT_PREDICTIONS set, the reader's text is also written there as
 // {"KEY": {"articleBody": text}} for the corpus's own scorer. Skipped
-// when FACTBOT_CORPUS is unset.
+// when FACTBOT_READER_CORPUS is unset.
 func TestCorpusScore(t *testing.T) {
-	dir := os.Getenv("FACTBOT_CORPUS")
+	dir := os.Getenv("FACTBOT_READER_CORPUS")
 	if dir == "" {
-		t.Skip("FACTBOT_CORPUS is not set")
+		t.Skip("FACTBOT_READER_CORPUS is not set")
 	}
 	kind, pages := loadCorpus(t, dir)
 	only := os.Getenv("FACTBOT_EXTRACTORS")

@@ -109,6 +109,8 @@ func (g *Gemini) Search(ctx context.Context, query string, max int) ([]Result, e
 			URL:      c.Web.URI,
 			Snippet:  clip(strings.Join(snippets[i], " … "), 600),
 			Provider: "gemini",
+			// The segments are the model's answer, not the page's words.
+			ModelWritten: true,
 		})
 	}
 	res = g.resolveAll(ctx, res)

@@ -113,11 +113,11 @@ func TestGeminiSearch(t *testing.T) {
 	}
 	want := &Response{Query: "eiffel tower height", Provider: "gemini", Results: []Result{
 		{Title: "reuters.com", URL: "https://www.reuters.com/world/europe/eiffel-tower-grows-2024-02-12/",
-			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted. … It is now 330 metres tall.", Provider: "gemini"},
+			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted. … It is now 330 metres tall.", Provider: "gemini", ModelWritten: true},
 		{Title: "apnews.com", URL: "https://apnews.com/article/eiffel-tower-antenna",
-			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted.", Provider: "gemini"},
+			Snippet: "The Eiffel Tower grew six metres in 2024 after a new antenna was fitted.", Provider: "gemini", ModelWritten: true},
 		{Title: "toureiffel.paris", URL: "https://www.toureiffel.paris/en/the-monument/key-figures",
-			Snippet: "It is now 330 metres tall.", Provider: "gemini"},
+			Snippet: "It is now 330 metres tall.", Provider: "gemini", ModelWritten: true},
 	}}
 	if d := cmp.Diff(want, resp); d != "" {
 		t.Errorf("response (-want +got):\n%s", d)

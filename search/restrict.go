@@ -25,10 +25,15 @@ type Restriction struct {
 	// ExcludeSites are domains (lowercase, no "www."); a site's
 	// subdomains are excluded with it.
 	ExcludeSites []string
+	// FactCheckPaths also excludes the fact-check sections of any site,
+	// named by their host or path (usatoday.com/story/news/factcheck/…).
+	FactCheckPaths bool
 }
 
 // IsZero reports whether r restricts nothing.
-func (r Restriction) IsZero() bool { return r.Before.IsZero() && len(r.ExcludeSites) == 0 }
+func (r Restriction) IsZero() bool {
+	return r.Before.IsZero() && len(r.ExcludeSites) == 0 && !r.FactCheckPaths
+}
 
 // key is r as part of a cache key: answers to restricted searches are
 // kept apart from unrestricted ones.
@@ -40,7 +45,11 @@ func (r Restriction) key() string {
 	if !r.Before.IsZero() {
 		s += r.Before.Format(time.DateOnly)
 	}
-	return s + "\x00" + strings.Join(r.ExcludeSites, ",")
+	s += "\x00" + strings.Join(r.ExcludeSites, ",")
+	if r.FactCheckPaths {
+		s += "\x00paths"
+	}
+	return s
 }
 
 // lastDay is the end of the day r.Before falls on, in UTC.
@@ -55,13 +64,14 @@ func (r Restriction) After(t time.Time) bool {
 	return !r.Before.IsZero() && !t.IsZero() && t.After(r.lastDay())
 }
 
-// Excluded reports whether rawURL's host is one of the excluded sites or
-// a subdomain of one.
+// Excluded reports whether rawURL, once unwrapped from any mirror
+// (Unwrap), is on one of the excluded sites or a subdomain of one, or,
+// with FactCheckPaths, under a fact-check section of a site.
 func (r Restriction) Excluded(rawURL string) bool {
-	if len(r.ExcludeSites) == 0 {
+	if len(r.ExcludeSites) == 0 && !r.FactCheckPaths {
 		return false
 	}
-	u, err := url.Parse(strings.TrimSpace(rawURL))
+	u, err := url.Parse(Unwrap(rawURL))
 	if err != nil {
 		return false
 	}
@@ -71,19 +81,7 @@ func (r Restriction) Excluded(rawURL string) bool {
 			return true
 		}
 	}
-	// A copy in the Wayback Machine is the page it copies:
-	// web.archive.org/web/20200101000000/https://www.snopes.com/….
-	if host == "web.archive.org" || host == "archive.org" {
-		if rest, ok := strings.CutPrefix(u.Path, "/web/"); ok {
-			if _, orig, ok := strings.Cut(rest, "/"); ok && orig != "" {
-				if !strings.Contains(orig, "://") {
-					orig = "http://" + orig
-				}
-				return r.Excluded(orig)
-			}
-		}
-	}
-	return false
+	return r.FactCheckPaths && factCheckPath(u)
 }
 
 // Filter returns the results r allows, and how many it dropped because

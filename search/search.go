@@ -28,6 +28,9 @@ type Result struct {
 	// Publisher and Rating are set for published fact-checks (ClaimReview).
 	Publisher string `json:"publisher,omitempty"`
 	Rating    string `json:"rating,omitempty"`
+	// ModelWritten says Snippet is text a model wrote about the result
+	// (Gemini's grounding), not the source's own words.
+	ModelWritten bool `json:"model_written,omitempty"`
 }
 
 // Response is the answer to one query.

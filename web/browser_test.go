@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/web/webtest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -104,13 +105,12 @@ func TestBrowserCheckPage(t *testing.T) {
 	if q := eval[string](t, ctx, `document.querySelector("blockquote.question").innerText`); q != f.sample.Text {
 		t.Errorf("question shown %q, want %q", q, f.sample.Text)
 	}
-	evidence, sources := 0, 0
-	for _, v := range f.sample.Report.Claims {
-		evidence += len(v.Evidence)
-		sources += len(v.Sources)
+	evidence, sources := counts(f.sample.Report)
+	// The two-column map is drawn: its edges have a size on the page.
+	if n := eval[int](t, ctx, `document.querySelector("svg.evmap.stacked").getBoundingClientRect().width`); n != 0 {
+		t.Errorf("the phones' map is shown on a wide screen (width %d)", n)
 	}
-	// The map is drawn: its edges have a size on the page.
-	edges := eval[[]float64](t, ctx, `[...document.querySelectorAll("svg.evmap path.edge")].map(e => e.getBoundingClientRect().width)`)
+	edges := eval[[]float64](t, ctx, `[...document.querySelectorAll("svg.evmap.wide path.edge")].map(e => e.getBoundingClientRect().width)`)
 	if len(edges) != evidence {
 		t.Errorf("the evidence map draws %d edges, want one per piece of evidence (%d)", len(edges), evidence)
 	}
@@ -119,11 +119,14 @@ func TestBrowserCheckPage(t *testing.T) {
 			t.Errorf("edge %d is not drawn (width %v)", i, w)
 		}
 	}
-	if n := eval[int](t, ctx, `document.querySelectorAll("svg.evmap path.edge.unverified").length`); n != 1 {
+	if n := eval[int](t, ctx, `document.querySelectorAll("svg.evmap.wide path.edge.unverified").length`); n != 1 {
 		t.Errorf("%d dashed edges, want 1 (the quote not found)", n)
 	}
 	if dash := eval[string](t, ctx, `getComputedStyle(document.querySelector("svg.evmap path.edge.unverified")).strokeDasharray`); dash == "none" || dash == "" {
 		t.Errorf("the unverified edge is not dashed (stroke-dasharray %q): is the stylesheet loaded?", dash)
+	}
+	if over := eval[[]string](t, ctx, textOutsideBoxes); len(over) > 0 {
+		t.Errorf("map text overflows its box: %q", over)
 	}
 	rows := eval[[]string](t, ctx, `[...document.querySelectorAll(".sources tbody tr td:nth-child(2) a")].map(e => e.innerText)`)
 	if len(rows) != sources {
@@ -145,6 +148,99 @@ func TestBrowserCheckPage(t *testing.T) {
 			t.Fatalf("history page: status %d", status)
 		}
 		shoot(t, ctx, "web-history.png")
+	}
+}
+
+// counts are a report's pieces of evidence and its distinct sources.
+func counts(rep *factcheck.Report) (evidence, sources int) {
+	seen := map[string]bool{}
+	for _, v := range rep.Claims {
+		evidence += len(v.Evidence)
+		for _, s := range v.Sources {
+			if !seen[s.URL] {
+				seen[s.URL] = true
+				sources++
+			}
+		}
+	}
+	return evidence, sources
+}
+
+// textOutsideBoxes lists the texts of the shown evidence map that reach
+// past their node's box.
+const textOutsideBoxes = `[...document.querySelectorAll("svg.evmap g.node")].filter(g => g.getBoundingClientRect().width > 0).flatMap(g => {
+	const r = g.querySelector("rect").getBBox();
+	return [...g.querySelectorAll("text")].filter(t => { const b = t.getBBox(); return b.x < r.x || b.x + b.width > r.x + r.width; }).map(t => t.textContent);
+})`
+
+// On a 390 px phone the page never scrolls sideways: the evidence map is
+// stacked in one column, long claims wrap inside their boxes, and the
+// sources table is one card per source, listing the claims that cite it.
+// It writes the screenshot to the test's temporary directory (and with
+// -screenshots to ../docs/web-check-phone.png).
+func TestBrowserCheckPageOnAPhone(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t)
+	c, _ := webtest.Sample("T1", "C1", "U1", t0)
+	first := c.Report.Claims[0]
+	long := strings.Repeat("The Eiffel Tower, in Paris, is taller than any building ever built in the city before 1973 ", 3) +
+		"https://example.org/" + strings.Repeat("very-long-path-", 12) + " 埃菲尔铁塔高三百三十米，是巴黎最高的建筑物之一，建于一八八九年。"
+	c.Report.Claims = append(c.Report.Claims, &factcheck.Verdict{Claim: long, Verdict: factcheck.Supported, Confidence: factcheck.Medium,
+		Reasoning: "The operator gives its height; " + long, Evidence: first.Evidence[:1], Sources: first.Sources[:1], CheckedAt: t0, Model: first.Model})
+	c.ID = ""
+	if err := f.db.SaveCheck(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(f.srv)
+	defer ts.Close()
+	if _, err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	if status := open(t, ctx, ts.URL+local(f.links.CheckURL("T1", "U1", c.ID))); status != 200 {
+		t.Fatalf("check page: status %d", status)
+	}
+	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(t.TempDir(), "web-check-phone.png"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if *screenshots {
+		write(t, "web-check-phone.png", b)
+	}
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the page is %d px wide on a 390 px screen", w)
+	}
+	over := eval[[]string](t, ctx, `[...document.querySelectorAll("body *")].filter(e => {
+		const r = e.getBoundingClientRect();
+		return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5);
+	}).map(e => e.tagName + "." + e.className.baseVal + e.className + " " + (e.textContent || "").slice(0, 40))`)
+	if len(over) > 0 {
+		t.Errorf("%d elements overflow the 390 px viewport: %q", len(over), over)
+	}
+	if w := eval[int](t, ctx, `document.querySelector("svg.evmap.wide").getBoundingClientRect().width`); w != 0 {
+		t.Errorf("the two-column map is shown on a phone (width %d)", w)
+	}
+	evidence, sources := counts(c.Report)
+	edges := eval[[]float64](t, ctx, `[...document.querySelectorAll("svg.evmap.stacked path.edge")].map(e => e.getBoundingClientRect().height)`)
+	if len(edges) != evidence {
+		t.Errorf("the stacked map draws %d edges, want %d", len(edges), evidence)
+	}
+	for i, h := range edges {
+		if h <= 0 {
+			t.Errorf("edge %d is not drawn", i)
+		}
+	}
+	if over := eval[[]string](t, ctx, textOutsideBoxes); len(over) > 0 {
+		t.Errorf("map text overflows its box: %q", over)
+	}
+	rows := eval[[][]string](t, ctx, `[...document.querySelectorAll(".sources tbody tr")].map(r => [r.querySelector("td:nth-child(2) a").innerText, r.querySelector("td:first-child").innerText])`)
+	if len(rows) != sources {
+		t.Errorf("the sources table has %d rows, want one per source (%d): %q", len(rows), sources, rows)
+	}
+	if !slices.ContainsFunc(rows, func(r []string) bool { return slices.Equal(r, []string{first.Sources[0].Title, "1, 4"}) }) {
+		t.Errorf("the sources table does not list claims 1 and 4 under %q: %q", first.Sources[0].Title, rows)
 	}
 }
 

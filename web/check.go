@@ -2,9 +2,11 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +27,7 @@ type checkPage struct {
 	Claims       []claimView
 	NotCheckable []factcheck.NotCheckable
 	Map          *evidenceMap
+	StackedMap   *evidenceMap // the map for narrow screens
 	Sources      []sourceRow
 	Snapshots    []snapshotView
 	Trace        []traceSection
@@ -58,7 +61,9 @@ type evidenceView struct {
 // sourceRow is one line of the sources table: a URL a claim's run
 // retrieved.
 type sourceRow struct {
-	Claim     int
+	// Claims are the claims (numbered from 1) that cite the source, or,
+	// when none does, those whose runs retrieved it.
+	Claims    []int
 	Source    factcheck.Source
 	Host      string
 	Publisher string
@@ -147,6 +152,7 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 	}
 	read := s.pagesAsRead(r, p, rep)
 	p.Map = drawMap(rep.Claims, read.isPDF)
+	p.StackedMap = drawStackedMap(rep.Claims, read.isPDF)
 	p.fillClaims(rep, read)
 	p.fillTraceAndFeedback(rep)
 }
@@ -200,42 +206,85 @@ func (s *Server) pagesAsRead(r *http.Request, p *checkPage, rep *factcheck.Repor
 
 // fillClaims fills each claim with its evidence, and the sources table.
 func (p *checkPage) fillClaims(rep *factcheck.Report, read *pagesRead) {
-	type claimURL struct {
-		claim int
-		url   string
-	}
-	evidenceFor := map[claimURL]factcheck.Evidence{} // the first piece of a claim's evidence from a URL
 	for i, v := range rep.Claims {
 		if v == nil {
 			continue
 		}
 		cv := claimView{N: i + 1, V: v, Stopped: bot.StoppedText(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
 		for _, e := range v.Evidence {
-			stance := bot.EvidenceView{Supports: e.Supports}.Stance()
+			stance := string(e.StanceOf())
 			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: stance, QuoteNote: quoteHow(e), PDF: read.isPDF(e.SourceURL), Host: host(e.SourceURL)})
-			if _, ok := evidenceFor[claimURL{i, e.SourceURL}]; !ok {
-				evidenceFor[claimURL{i, e.SourceURL}] = e
-			}
 			p.EvidenceN++
 		}
 		p.Claims = append(p.Claims, cv)
+	}
+	p.Sources = sourceRows(rep, read)
+}
+
+// sourceRows is the sources table: one row per URL retrieved, in the order
+// first retrieved, with the claims that cite it (else those that
+// retrieved it) and where each one's quote was found.
+func sourceRows(rep *factcheck.Report, read *pagesRead) []sourceRow {
+	var rows []sourceRow
+	index := map[string]int{}
+	cited := map[string][]int{}
+	for i, v := range rep.Claims {
+		if v == nil {
+			continue
+		}
 		for _, src := range v.Sources {
-			row := sourceRow{Claim: i + 1, Source: src, Host: host(src.URL), Snapshot: read.anchors[src.SHA256], PDF: read.pdf[src.URL]}
-			if e, ok := evidenceFor[claimURL{i, src.URL}]; ok {
-				row.Publisher, row.Published = e.Publisher, e.Published
-				row.QuoteHow = quoteHow(e)
-			}
-			if pg := read.pages[src.SHA256]; pg != nil {
-				if row.Publisher == "" {
-					row.Publisher = pg.Site
-				}
-				if pg.Published != "" {
-					row.Published = pg.Published
+			k, ok := index[src.URL]
+			if !ok {
+				k = len(rows)
+				index[src.URL] = k
+				rows = append(rows, sourceRow{Source: src, Host: host(src.URL), Snapshot: read.anchors[src.SHA256], PDF: read.pdf[src.URL]})
+				if pg := read.pages[src.SHA256]; pg != nil {
+					rows[k].Publisher, rows[k].Published = pg.Site, pg.Published
 				}
 			}
-			p.Sources = append(p.Sources, row)
+			r := &rows[k]
+			r.Claims = appendOnce(r.Claims, i+1)
+			r.Source.Cited = r.Source.Cited || src.Cited
+			if r.Snapshot == "" && src.SHA256 != "" {
+				r.Source.SHA256, r.Snapshot = src.SHA256, read.anchors[src.SHA256]
+			}
+		}
+		for _, e := range v.Evidence {
+			k, ok := index[e.SourceURL]
+			if !ok || slices.Contains(cited[e.SourceURL], i+1) {
+				continue
+			}
+			cited[e.SourceURL] = append(cited[e.SourceURL], i+1)
+			r := &rows[k]
+			r.Publisher = cmp.Or(e.Publisher, r.Publisher)
+			r.Published = cmp.Or(r.Published, e.Published)
+			r.QuoteHow = joinOnce(r.QuoteHow, quoteHow(e))
 		}
 	}
+	for url, k := range index {
+		if c := cited[url]; len(c) > 0 {
+			rows[k].Claims = c
+		}
+	}
+	return rows
+}
+
+func appendOnce(s []int, n int) []int {
+	if slices.Contains(s, n) {
+		return s
+	}
+	return append(s, n)
+}
+
+// joinOnce adds note to the notes in s ("a; b"), unless it is there.
+func joinOnce(s, note string) string {
+	if note == "" || slices.Contains(strings.Split(s, "; "), note) {
+		return s
+	}
+	if s == "" {
+		return note
+	}
+	return s + "; " + note
 }
 
 // fillTraceAndFeedback fills the timeline of each run and the feedback.

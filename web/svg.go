@@ -3,7 +3,8 @@ package web
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"golang.org/x/text/width"
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
@@ -13,6 +14,9 @@ import (
 // in the left column, the sources they cite in the right, one edge per
 // piece of evidence. All text is escaped by the template.
 type evidenceMap struct {
+	// Class is "wide" (two columns) or "stacked" (one column, for
+	// phones): the page has both and its stylesheet shows one.
+	Class         string
 	Width, Height int
 	Claims        []mapNode
 	Sources       []mapNode
@@ -59,7 +63,7 @@ const (
 // drawMap lays out the evidence of the claims; pdf says which source URLs
 // are PDFs. It returns nil when there is no evidence to draw.
 func drawMap(claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
-	m := &evidenceMap{Width: mapWidth}
+	m := &evidenceMap{Width: mapWidth, Class: "wide"}
 	links, claimsHeight := m.placeClaims(claims, pdf)
 	if len(links) == 0 {
 		return nil
@@ -165,23 +169,25 @@ func (m *evidenceMap) drawEdges(links []link) {
 		x2, y2 := s.X, s.Y+s.H*(in[l.src]+1)/(inN[l.src]+1)
 		out[l.claim]++
 		in[l.src]++
-		class := "edge refutes"
-		if l.e.Supports {
-			class = "edge supports"
-		}
-		if !l.e.QuoteFound {
-			class += " unverified"
-		}
-		stance := bot.EvidenceView{Supports: l.e.Supports}.Stance()
-		title := fmt.Sprintf("%s %s claim %d", orHost(l.e), stance, l.claim+1)
-		if q := strings.TrimSpace(l.e.QuoteOrSummary); q != "" {
-			title += ": “" + bot.Truncate(q, 200) + "” (" + quoteHow(l.e) + ")"
-		}
-		m.Edges = append(m.Edges, mapEdge{
-			D:     fmt.Sprintf("M%d %d C%d %d %d %d %d %d", x1, y1, x1+60, y1, x2-60, y2, x2, y2),
-			Class: class, Title: title,
-		})
+		edge := evidenceEdge(l.e, l.claim)
+		edge.D = fmt.Sprintf("M%d %d C%d %d %d %d %d %d", x1, y1, x1+60, y1, x2-60, y2, x2, y2)
+		m.Edges = append(m.Edges, edge)
 	}
+}
+
+// evidenceEdge is the edge of a piece of evidence of claim (from 0),
+// without its path: its class (stance, quote not found) and its title.
+func evidenceEdge(e factcheck.Evidence, claim int) mapEdge {
+	stance := string(e.StanceOf())
+	class := "edge " + stance
+	if !e.QuoteFound {
+		class += " unverified"
+	}
+	title := fmt.Sprintf("%s %s claim %d", orHost(e), stance, claim+1)
+	if q := strings.TrimSpace(e.QuoteOrSummary); q != "" {
+		title += ": “" + bot.Truncate(q, 200) + "” (" + quoteHow(e) + ")"
+	}
+	return mapEdge{Class: class, Title: title}
 }
 
 func sourceNode(e factcheck.Evidence, isPDF bool) mapNode {
@@ -189,8 +195,7 @@ func sourceNode(e factcheck.Evidence, isPDF bool) mapNode {
 	if title == "" {
 		title = e.SourceURL
 	}
-	lines := wrap(title, sourceChars, 2)
-	n := mapNode{X: srcX, W: colWidth, Class: "source", Title: e.SourceURL}
+	n := mapNode{X: srcX, W: colWidth, Class: "source", Title: e.SourceURL, Lines: sourceLines(e, sourceChars)}
 	var marks []string
 	if e.Publisher != "" || e.Rating != "" {
 		n.Class += " factcheck"
@@ -205,15 +210,25 @@ func sourceNode(e factcheck.Evidence, isPDF bool) mapNode {
 		marks = append(marks, "PDF")
 	}
 	n.Badge = strings.Join(marks, " · ")
-	for _, l := range lines {
-		n.Lines = append(n.Lines, mapLine{Text: l, Class: "t"})
-	}
-	n.Lines = append(n.Lines, mapLine{Text: host(e.SourceURL), Class: "h"})
 	n.H = 2*nodePad + 4 + lineHeight*len(n.Lines)
 	if n.Badge != "" {
 		n.H += lineHeight
 	}
 	return n
+}
+
+// sourceLines are a source node's lines: its title in two lines of chars
+// columns, and its host.
+func sourceLines(e factcheck.Evidence, chars int) []mapLine {
+	title := strings.TrimSpace(e.SourceTitle)
+	if title == "" {
+		title = e.SourceURL
+	}
+	var lines []mapLine
+	for _, l := range wrap(title, chars, 2) {
+		lines = append(lines, mapLine{Text: l, Class: "t"})
+	}
+	return append(lines, mapLine{Text: bot.Truncate(host(e.SourceURL), chars), Class: "h"})
 }
 
 func orHost(e factcheck.Evidence) string {
@@ -223,35 +238,71 @@ func orHost(e factcheck.Evidence) string {
 	return e.SourceURL
 }
 
-// wrap breaks s into at most maxLines lines of about width characters at
-// spaces, ending with "…" when it is cut.
+// wrap breaks s into at most maxLines lines of about width columns at
+// spaces, ending with "…" when it is cut. A wide character (Chinese,
+// Japanese, Korean) takes two columns, and a word longer than a line (a
+// URL, a sentence without spaces) is broken where the line ends, so that
+// no line is wider than its box.
 func wrap(s string, width, maxLines int) []string {
-	words := strings.Fields(s)
 	var lines []string
-	var cur strings.Builder
+	var cur []rune
+	curW := 0
+	flush := func() bool {
+		lines = append(lines, strings.TrimRight(string(cur), " "))
+		cur, curW = cur[:0], 0
+		return len(lines) == maxLines
+	}
+	words := strings.Fields(s)
 	for i, w := range words {
-		if utf8.RuneCountInString(w) > width {
-			w = bot.Truncate(w, width)
-		}
-		if cur.Len() > 0 && utf8.RuneCountInString(cur.String())+1+utf8.RuneCountInString(w) > width {
-			lines = append(lines, cur.String())
-			cur.Reset()
-			if len(lines) == maxLines {
-				last := lines[maxLines-1]
-				lines[maxLines-1] = bot.Truncate(last+" "+strings.Join(words[i:], " "), width)
-				return lines
+		ww := columns(w)
+		if curW > 0 && curW+1+ww > width && ww <= width {
+			if flush() {
+				return cutLast(lines, strings.Join(words[i:], " "), width)
 			}
 		}
-		if cur.Len() > 0 {
-			cur.WriteByte(' ')
+		if curW > 0 {
+			cur, curW = append(cur, ' '), curW+1
 		}
-		cur.WriteString(w)
+		for _, r := range w {
+			rw := columns(string(r))
+			if curW+rw > width {
+				if flush() {
+					return cutLast(lines, "…", width)
+				}
+			}
+			cur, curW = append(cur, r), curW+rw
+		}
 	}
-	if cur.Len() > 0 {
-		lines = append(lines, cur.String())
-	}
-	if len(lines) == 0 {
-		lines = []string{""}
+	if curW > 0 || len(lines) == 0 {
+		lines = append(lines, string(cur))
 	}
 	return lines
+}
+
+// cutLast ends the last line with "…", within width columns, since rest
+// did not fit.
+func cutLast(lines []string, rest string, width int) []string {
+	if rest == "" {
+		return lines
+	}
+	last := []rune(lines[len(lines)-1])
+	for len(last) > 0 && columns(string(last))+1 > width {
+		last = last[:len(last)-1]
+	}
+	lines[len(lines)-1] = strings.TrimRight(string(last), " ") + "…"
+	return lines
+}
+
+// columns is how many columns s takes: two for a wide character.
+func columns(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }

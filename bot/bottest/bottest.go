@@ -96,6 +96,29 @@ func Report(in factcheck.Input, label factcheck.Label) *factcheck.Report {
 	return rep
 }
 
+// StancesReport is a contested claim with one source of each stance
+// (supports, refutes, context), quotes found on a page, on a PDF page and
+// in a snippet, words seen only in a search summary a model wrote, and a
+// record saved before stances: what every renderer's golden file shows.
+func StancesReport() *factcheck.Report {
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	return &factcheck.Report{Input: "Crime fell 10% under the mayor.", CheckedAt: at, Model: "fake", Claims: []*factcheck.Verdict{{
+		Claim: "Crime fell 10% under the mayor.", Verdict: factcheck.Contested, Confidence: factcheck.Medium,
+		Reasoning: "Crime fell 10%, but it fell as much in every city.", CheckedAt: at, Model: "fake", Start: -1, End: -1,
+		Evidence: []factcheck.Evidence{
+			{SourceURL: "https://police.example.org/2025", SourceTitle: "Police annual report", Supports: true, Stance: factcheck.StanceSupports,
+				QuoteOrSummary: "Recorded crime fell by 10% in 2025.", Passage: "p1.4", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}},
+			{SourceURL: "https://stats.example.org/crime.pdf#page=3", SourceTitle: "National statistics", Stance: factcheck.StanceContext,
+				QuoteOrSummary: "Every city of the region saw crime fall by 9 to 11% over the same year.", Passage: "p2.7", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}},
+			{SourceURL: "https://news.example.com/mayor", SourceTitle: "Mayor's claim", Stance: factcheck.StanceRefutes,
+				QuoteOrSummary: "The mayor's office denies that its policy caused the fall.", Passage: "p3.1", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}},
+			{SourceURL: "https://blog.example.net/crime", SourceTitle: "Search through Gemini", Stance: factcheck.StanceSupports, Supports: true,
+				QuoteOrSummary: "Crime fell 10% under the mayor, sources say.", QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSummary}},
+			{SourceURL: "https://old.example.org/", SourceTitle: "A record saved before stances", QuoteOrSummary: "Crime was flat.", QuoteFound: true},
+		},
+	}}}
+}
+
 // Post is one message a Platform sent.
 type Post struct {
 	Op    string // "post", "update", "notify"
@@ -199,4 +222,68 @@ func (l Links) CheckURL(tenant, viewer, checkID string) string {
 // HistoryURL implements bot.Links.
 func (l Links) HistoryURL(tenant, viewer, channel string) string {
 	return l.base() + "/web/history/" + url.PathEscape(tenant) + "?" + url.Values{"viewer": {viewer}, "channel": {channel}}.Encode()
+}
+
+// MixedReport is Report with one claim per line of in.Text, their labels
+// taken in turn from labels, the report in language (a BCP 47 tag, as the
+// extraction names it) and one part of the text not checkable.
+func MixedReport(in factcheck.Input, language string, labels ...factcheck.Label) *factcheck.Report {
+	rep := Report(factcheck.Input{Text: in.Text}, factcheck.Supported)
+	for i, v := range rep.Claims {
+		v.Verdict = labels[i%len(labels)]
+		v.Evidence[0].Supports = v.Verdict == factcheck.Supported
+	}
+	rep.Language = language
+	rep.NotCheckable = []factcheck.NotCheckable{{Text: "What a view!", Reason: "an exclamation, not a statement of fact", Start: -1, End: -1}}
+	return rep
+}
+
+// LongMessage is a final report of n claims with every text as long as a
+// report can carry (claims, reasoning, five sources with long titles and
+// quotes, a notice, parts not checked, who asked, a link to the full
+// report): for the adapters' tests of their platform's size limits.
+func LongMessage(n int) *bot.Message {
+	long := func(word string, runes int) string {
+		return strings.TrimSpace(strings.Repeat(word+" ", runes/(len(word)+1)))
+	}
+	m := &bot.Message{Final: true, Title: fmt.Sprintf("Fact-check: %d claims", n), Notice: long("notice", 600),
+		CheckID: "20261129T120000Z-abcd", AskedBy: &bot.Asker{ID: "300000000000000003", Name: long("Ana", 100)},
+		Summary: fmt.Sprintf("%d claims: %d supported, %d contradicted", n, (n+1)/2, n/2)}
+	m.Actions = []bot.Action{bot.ReportLink("https://factbot.example/web/check/T1/20261129T120000Z-abcd?t=v1.x.y"),
+		{ID: bot.ActionRecheck, Label: "Check again", Value: m.CheckID}, {ID: bot.ActionWrong, Label: "Wrong verdict?", Value: m.CheckID}}
+	for i := range n {
+		c := bot.ClaimView{Claim: fmt.Sprintf("claim %d ", i+1) + long("étendue", 600), Label: factcheck.Labels[i%2],
+			Confidence: factcheck.High, Reasoning: long("because", 2500), Cached: true, CheckedAt: time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)}
+		for j := range 5 {
+			c.Evidence = append(c.Evidence, bot.EvidenceView{URL: fmt.Sprintf("https://example.org/%d/%d", i, j), Title: long("Title", 250),
+				Supports: j%2 == 0, Quote: long("quoted", 600), QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}})
+		}
+		m.Claims = append(m.Claims, c)
+	}
+	for range 7 {
+		m.NotCheckable = append(m.NotCheckable, bot.NotCheckableView{Text: long("opinion", 400), Reason: long("reason", 300)})
+	}
+	return m
+}
+
+// GoldenMessage is a small final report rendered by the core in lang (a
+// BCP 47 tag): two claims with a source each, a part not checked, who
+// asked and a link to the full report, for the adapters' golden files.
+func GoldenMessage(lang string) *bot.Message {
+	at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	rep := &factcheck.Report{Language: lang, Claims: []*factcheck.Verdict{
+		{Claim: "The Eiffel Tower is 330 m tall (with antennas): it grew in 2022.", Verdict: factcheck.Supported, Confidence: factcheck.High,
+			Reasoning: "The operator's site gives 330 m since a new antenna in 2022.",
+			Evidence: []factcheck.Evidence{{SourceURL: "https://www.toureiffel.paris/en", SourceTitle: "Eiffel Tower: figures", Supports: true,
+				QuoteOrSummary: "The tower is 330 metres tall", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 2}}}},
+		{Claim: "It was built in 1789.", Verdict: factcheck.Contradicted, Confidence: factcheck.Medium, Cached: true, CheckedAt: at,
+			Reasoning: "It was completed in 1889.", StoppedBy: factcheck.BudgetSearches,
+			Evidence: []factcheck.Evidence{{SourceURL: "https://example.org/history", SourceTitle: "History", QuoteOrSummary: "completed in 1889",
+				QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}}}},
+	}, NotCheckable: []factcheck.NotCheckable{{Text: "What a view!", Reason: "an exclamation"}}}
+	l := bot.LangFor(lang)
+	m := l.RenderReport(rep, "20261128T090000Z-abcd")
+	m.Actions = append([]bot.Action{l.ReportLink("https://factbot.example/web/check/T1/20261128T090000Z-abcd?t=v1.x.y")}, m.Actions...)
+	m.AskedBy = &bot.Asker{ID: "300000000000000003", Name: "Ana"}
+	return m
 }

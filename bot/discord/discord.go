@@ -179,6 +179,8 @@ type Adapter struct {
 	callbacks chan struct{}
 
 	visCache *memo.Cache[*discordgo.Channel] // channels read over REST (visibility.go)
+
+	conn bot.Connection // for Ready (ready.go)
 }
 
 // maxCallbacks bounds concurrent interaction callbacks; it matches the idle
@@ -228,6 +230,8 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	s.ShouldReconnectOnError = true
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
+	s.AddHandler(a.onConnect)
+	s.AddHandler(a.onDisconnect)
 	s.AddHandler(a.onReactionAdd)
 	a.s = gateway{s}
 	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep, timeout: a.cfg.CallTimeout}
@@ -319,6 +323,7 @@ func (a *Adapter) Start(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("connected to Discord", "bot", botID, "app", appID, "guild", a.cfg.GuildID)
+	a.conn.Up()
 	return nil
 }
 
@@ -329,6 +334,7 @@ func (a *Adapter) startWithoutGateway(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("Discord: HTTP interactions only, no gateway connection", "app", a.cfg.AppID, "guild", a.cfg.GuildID)
+	a.conn.Up()
 	return nil
 }
 

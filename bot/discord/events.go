@@ -204,7 +204,7 @@ func (a *Adapter) component(ctx context.Context, i *discordgo.Interaction, respo
 			Private: i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0}
 		return a.submitInteraction(ctx, i, r, respond)
 	case bot.ActionWrong:
-		respond(feedbackModal(checkID))
+		respond(feedbackModal(checkID, bot.LangFor(string(i.Locale))))
 		return "feedback form"
 	}
 	return "ignored"
@@ -239,15 +239,17 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 	return "feedback"
 }
 
-func feedbackModal(checkID string) *discordgo.InteractionResponse {
+// feedbackModal is the "Wrong verdict?" form, in the clicker's language.
+func feedbackModal(checkID string, l bot.Lang) *discordgo.InteractionResponse {
+	title, question, example := l.WrongVerdict()
 	return &discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseModal,
 		Data: &discordgo.InteractionResponseData{
 			CustomID: bot.ActionWrong + ":" + safeID(checkID),
-			Title:    "Wrong verdict?",
+			Title:    bot.Truncate(title, 45),
 			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.TextInput{CustomID: "note", Label: "What is wrong? (optional)", Style: discordgo.TextInputParagraph,
-					Required: false, MaxLength: 1000, Placeholder: "e.g. the second source says the opposite"},
+				discordgo.TextInput{CustomID: "note", Label: bot.Truncate(question, 45), Style: discordgo.TextInputParagraph,
+					Required: false, MaxLength: 1000, Placeholder: bot.Truncate(example, 100)},
 			}}},
 		},
 	}
@@ -330,6 +332,9 @@ func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
 	r.Meta[metaGuild] = i.GuildID
 	r.Meta[metaReceived] = strconv.FormatInt(a.cfg.Now().UnixMilli(), 10)
 	r.Meta[bot.MetaPerson] = user.ID
+	if i.Locale != "" { // the asker's client language: the answer's words
+		r.Meta[bot.MetaLocale] = string(i.Locale)
+	}
 	r.Key, r.Tenant, r.Platform = "discord:interaction:"+i.ID, tenant(i.GuildID, user.ID), Name
 	r.Channel, r.User = i.ChannelID, user.ID
 }
@@ -340,7 +345,7 @@ func acknowledgement(r *store.Request) *discordgo.InteractionResponse {
 		return &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{
-				Content: "Checking that message… the report will appear as a reply to it.",
+				Content: bot.RequestLang(r, "", r.Text).AckReply(),
 				Flags:   discordgo.MessageFlagsEphemeral, AllowedMentions: noMentions(),
 			},
 		}
@@ -423,10 +428,11 @@ func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d disco
 		a.respondEphemeral(respond, bot.UserMessage(err))
 		return "history refused"
 	}
-	where := "this server"
+	where := bot.WhereServer
 	if i.GuildID == "" {
-		where = "our direct messages"
+		where = bot.WhereDMs
 	}
+	h.Lang = bot.LangFor(string(i.Locale))
 	rm := renderHistory(h, where)
 	respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,

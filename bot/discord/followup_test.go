@@ -440,8 +440,9 @@ func TestWrongVerdictRecordsFeedback(t *testing.T) {
 		t.Fatalf("buttons = %v, want %s second", ids, wrongID)
 	}
 
-	// The click opens the form.
+	// The click opens the form, in the clicker's language.
 	click := button("540000000000000002", guild, channel, wrongID, report)
+	click.Locale = discordgo.German
 	if err := fake.InteractionCreate(click); err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +465,7 @@ func TestWrongVerdictRecordsFeedback(t *testing.T) {
 	if err := json.Unmarshal(cb.Body, &modal); err != nil {
 		t.Fatal(err)
 	}
-	if modal.Type != discordgo.InteractionResponseModal || modal.Data.CustomID != wrongID || modal.Data.Title == "" ||
+	if modal.Type != discordgo.InteractionResponseModal || modal.Data.CustomID != wrongID || modal.Data.Title != "Falsches Urteil?" ||
 		len(modal.Data.Components) != 1 || len(modal.Data.Components[0].Components) != 1 ||
 		modal.Data.Components[0].Components[0].Type != int(discordgo.TextInputComponent) ||
 		modal.Data.Components[0].Components[0].CustomID != "note" || modal.Data.Components[0].Components[0].Required {

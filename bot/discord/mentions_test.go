@@ -19,9 +19,10 @@ const mentionForms = "<@123456789012345678> <@!123456789012345678> <@&1234567890
 	"@everyone @here @Everyone <@U0123ABC> <!channel> <!subteam^S0123ABC|@team> </factcheck:123456789012345678> <t:1700000000:R>"
 
 // liveDiscord matches markup Discord would render from text: a mention,
-// channel, command or timestamp written <…> (an unescaped "<"), or a plain
+// channel, command or timestamp written <…> (an unescaped "<" that no
+// zero-width space follows, as in titles and field names), or a plain
 // @everyone or @here.
-var liveDiscord = regexp.MustCompile(`(?:^|[^\\])(?:\\\\)*<|@(?:everyone|here)`)
+var liveDiscord = regexp.MustCompile(`(?:^|[^\\])(?:\\\\)*<(?:[^\x{200b}]|$)|@(?:everyone|here)`)
 
 // A model whose reasoning, quote and title write out every mention form:
 // through the real engine, the Discord adapter and discordgo to the fake

@@ -28,6 +28,10 @@ const (
 	// evidencePerClaim bounds the sources shown per claim before
 	// "+N more sources".
 	evidencePerClaim = 5
+	// maxNotChecked bounds the not-checkable parts listed, and
+	// maxNotCheckedText the runes of one and of its reason.
+	maxNotChecked     = 5
+	maxNotCheckedText = 200
 )
 
 // Embed colours by verdict.
@@ -107,16 +111,20 @@ func embedSize(e *discordgo.MessageEmbed) int {
 }
 
 // render turns m into content, embeds and buttons within Discord's limits:
-// at most 10 embeds (claims beyond 9 are summarised with the check id),
-// 6,000 characters across them, 2,000 of content.
+// at most 10 embeds (claims beyond 9 are counted, pointing to the full
+// report when there is a link to it), 6,000 characters across them, 2,000
+// of content. The content's first line is what a notification shows: the
+// report's summary once it is final.
 func render(m *bot.Message) *rendered {
 	r := &rendered{}
 	var head []string
-	title := m.Title
-	if title == "" {
-		title = "Fact-check"
-	}
+	title := firstNonEmpty(m.Summary, m.Title, "Fact-check")
 	head = append(head, "**"+Escape(title)+"**")
+	if m.AskedBy != nil && safeID(m.AskedBy.ID) != "" {
+		// A mention shows the asker's name; allowed_mentions keeps it
+		// from pinging anyone.
+		head = append(head, askedBy(m.Lang, safeID(m.AskedBy.ID)))
+	}
 	// The notice and error are cut first, so that cutting the content
 	// never splits the "+N more claims" line's markup.
 	if m.Notice != "" {
@@ -133,18 +141,21 @@ func render(m *bot.Message) *rendered {
 		moreClaims = len(m.Claims) - len(claims)
 	}
 	if moreClaims > 0 {
-		head = append(head, bot.MoreClaims(moreClaims, safeID(m.CheckID)))
+		head = append(head, Escape(m.MoreClaims(moreClaims)))
+	}
+	if nc := notChecked(m); nc != "" {
+		head = append(head, nc)
 	}
 	r.Content = bot.Truncate(strings.Join(head, "\n"), maxContent)
 
 	footer := ""
 	if id := safeID(m.CheckID); id != "" {
-		footer = "check " + id + " · factbot show " + id
+		footer = m.Lang.CheckRef(id) // footers show no markdown: plain text
 	}
 	if len(claims) > 0 {
 		budget := (maxEmbedsTotal - runes(footer)) / len(claims)
 		for _, c := range claims {
-			r.Embeds = append(r.Embeds, claimEmbed(c, budget, safeID(m.CheckID)))
+			r.Embeds = append(r.Embeds, claimEmbed(m, c, budget))
 		}
 		if footer != "" {
 			r.Embeds[len(r.Embeds)-1].Footer = &discordgo.MessageEmbedFooter{Text: footer}
@@ -199,19 +210,70 @@ func safeID(id string) string {
 	}, id)
 }
 
-// claimEmbed renders one claim in at most budget characters.
-func claimEmbed(c bot.ClaimView, budget int, checkID string) *discordgo.MessageEmbed {
+// askedBy is "Asked by <@id>": the words escaped, the mention not.
+func askedBy(l bot.Lang, id string) string {
+	const slot = "\x00"
+	before, after, _ := strings.Cut(l.AskedBy(slot), slot)
+	return Escape(before) + "<@" + id + ">" + Escape(after)
+}
+
+// notChecked lists the parts of the text that were not checked, with why,
+// for the content; "" when there are none.
+func notChecked(m *bot.Message) string {
+	if len(m.NotCheckable) == 0 {
+		return ""
+	}
+	lines := []string{"**" + Escape(m.Lang.NotCheckableHeading()) + "**"}
+	for i, nc := range m.NotCheckable {
+		if i == maxNotChecked {
+			break
+		}
+		line := "• “" + Escape(bot.Truncate(oneLine(nc.Text), maxNotCheckedText)) + "”"
+		if nc.Reason != "" {
+			line += " — " + Escape(bot.Truncate(oneLine(nc.Reason), maxNotCheckedText))
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// titleEscaper makes text inert in an embed's title. Titles render inline
+// formatting (bold, italics, underline, strike-through, code, spoilers)
+// but no links, headings, quotes, lists, mentions, timestamps or emoji, so
+// only the formatting characters are escaped: the backslashes Escape puts
+// before ":", "#", "(" and the like would show there. A zero-width space
+// after "<" and between "]" and "(" keeps mention and link syntax from
+// ever forming, unseen.
+var titleEscaper = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\`", `~`, `\~`, `|`, `\|`,
+	"<", "<\u200b", "](", "]\u200b(")
+
+// titleText is user, page or model text for an embed's title or a
+// field's name (which render alike).
+func titleText(s string) string { return titleEscaper.Replace(bot.InertMentions(oneLine(s))) }
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// claimEmbed renders one claim of m in at most budget characters.
+func claimEmbed(m *bot.Message, c bot.ClaimView, budget int) *discordgo.MessageEmbed {
+	l := m.Lang
 	e := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Color: Color(c.Label)}
-	e.Title = bot.Truncate(bot.Emoji(c.Label)+" "+bot.LabelText(c.Label)+": "+Escape(oneLine(c.Claim)), min(maxTitle, budget/4))
+	e.Title = cutEscaped(bot.Emoji(c.Label)+" "+titleText(l.Label(c.Label)+": "+c.Claim), min(maxTitle, budget/4))
 
 	var desc []descLine
-	if c.Label != "" && c.Confidence != "" {
-		desc = append(desc, descLine{text: "**Confidence:** " + Escape(string(c.Confidence))})
+	if s := l.Confidence(c.Confidence); c.Label != "" && s != "" {
+		desc = append(desc, descLine{text: "**" + Escape(s) + "**"})
 	}
 	if c.Reasoning != "" {
 		desc = append(desc, descLine{text: Escape(c.Reasoning), cut: true})
 	}
-	for _, s := range []string{bot.CheckedAtText(c), bot.StoppedText(c.StoppedBy)} {
+	for _, s := range []string{l.CheckedAt(c), l.Stopped(c.StoppedBy)} {
 		if s != "" {
 			desc = append(desc, descLine{text: "*" + Escape(s) + "*"})
 		}
@@ -227,9 +289,9 @@ func claimEmbed(c bot.ClaimView, budget int, checkID string) *discordgo.MessageE
 
 	shown, more := bot.FitEvidence(c.Evidence, evidencePerClaim)
 	for i, ev := range shown {
-		f := evidenceField(ev)
 		// Leave room for the "+N more sources" field.
-		if len(e.Fields) >= maxFields-1 || runes(f.Name)+runes(f.Value) > left-60 {
+		f := evidenceField(l, ev, left-60)
+		if len(e.Fields) >= maxFields-1 || f == nil {
 			more += len(shown) - i
 			break
 		}
@@ -237,11 +299,7 @@ func claimEmbed(c bot.ClaimView, budget int, checkID string) *discordgo.MessageE
 		left -= runes(f.Name) + runes(f.Value)
 	}
 	if more > 0 {
-		v := "not shown here"
-		if checkID != "" {
-			v = "see factbot show " + checkID
-		}
-		f := &discordgo.MessageEmbedField{Name: bot.MoreSources(more), Value: v}
+		f := &discordgo.MessageEmbedField{Name: l.MoreSources(more), Value: Escape(m.SourcesElsewhere())}
 		if runes(f.Name)+runes(f.Value) <= left {
 			e.Fields = append(e.Fields, f)
 		}
@@ -307,37 +365,38 @@ func cutEscaped(s string, n int) string {
 	return string(t) + "…"
 }
 
-func evidenceField(ev bot.EvidenceView) *discordgo.MessageEmbedField {
-	mark := "❌ refutes"
-	if ev.Supports {
-		mark = "✅ supports"
-	}
+// evidenceField renders one source in at most room characters (name and
+// value), its quote cut to fit; nil if it does not fit without its quote.
+func evidenceField(l bot.Lang, ev bot.EvidenceView, room int) *discordgo.MessageEmbedField {
+	mark := bot.StanceEmoji(ev.Stance()) + " " + l.Stance(ev)
 	title := ev.Title
 	if title == "" {
 		if u, err := url.Parse(ev.URL); err == nil {
 			title = u.Host
 		}
 	}
-	name := bot.Truncate(mark+" · "+Escape(oneLine(title)), maxFieldName)
+	name := cutEscaped(mark+" · "+titleText(title), min(maxFieldName, max(room/3, 40))) // names render like titles
+	limit := min(maxFieldValue, room-runes(name))
 	var v []string
 	if u := linkURL(ev.URL); u != "" {
-		v = append(v, "[source]("+u+")")
+		v = append(v, "["+Escape(l.SourceLink())+"]("+u+")")
 	}
 	if ev.Publisher != "" || ev.Rating != "" {
 		v = append(v, bot.Truncate(Escape(strings.TrimSpace(ev.Publisher+": "+ev.Rating)), 200))
 	}
 	if ev.Quote != "" {
 		// Cut the quote, never the link nor where the quote was found.
-		note := " *(" + ev.QuoteNote() + ")*"
-		room := maxFieldValue - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note)
-		v = append(v, "> "+bot.Truncate(Escape(oneLine(ev.Quote)), room)+note)
+		note := " *(" + Escape(l.QuoteNote(ev)) + ")*"
+		if q := limit - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note); q >= 20 {
+			v = append(v, "> "+cutEscaped(Escape(oneLine(ev.Quote)), q)+note)
+		}
 	}
 	if len(v) == 0 {
 		v = append(v, "—")
 	}
 	val := strings.Join(v, "\n")
-	if runes(val) > maxFieldValue {
-		val = bot.Truncate(val, maxFieldValue)
+	if runes(val) > limit {
+		return nil
 	}
 	return &discordgo.MessageEmbedField{Name: name, Value: val}
 }
@@ -346,38 +405,31 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // renderHistory renders /factcheck-history's answer, with an "Open
 // history" link button when the web view is on; where names the tenant
-// ("this server", "our direct messages").
+// (bot.WhereServer, bot.WhereDMs).
 func renderHistory(h *bot.History, where string) *rendered {
 	r := historyLines(h, where)
-	if b, ok := linkButton(bot.LabelOpenHistory, h.URL); ok {
+	if b, ok := linkButton(h.Lang.OpenHistory(), h.URL); ok {
 		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{b}}}
 	}
 	return r
 }
 
 func historyLines(h *bot.History, where string) *rendered {
-	title := "Latest checks in " + where
-	if h.Mine {
-		title = "Your latest checks in " + where
-	}
-	if h.Verdict != "" {
-		title += " (" + bot.LabelText(h.Verdict) + ")"
-	}
+	title := titleText(h.Lang.HistoryTitle(h, where))
 	if len(h.Lines) == 0 {
-		return &rendered{Content: "No checks yet. Mention me with a claim or use `/factcheck`."}
+		return &rendered{Content: Escape(h.Lang.HistoryEmpty(where))}
 	}
 	var b strings.Builder
 	for _, l := range h.Lines {
 		line := fmt.Sprintf("`%s` %s %s %s", safeID(l.ID), l.When.UTC().Format("2006-01-02 15:04"), l.Verdicts, Escape(l.Text))
 		if l.Cached {
-			line += " *(cached)*"
+			line += " *" + Escape(h.Lang.HistoryCached()) + "*"
 		}
 		if runes(b.String())+runes(line)+1 > maxDescription {
 			break
 		}
 		b.WriteString(line + "\n")
 	}
-	e := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: title, Description: b.String(), Color: colorPending,
-		Footer: &discordgo.MessageEmbedFooter{Text: "factbot show ID prints a full report"}}
+	e := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: title, Description: b.String(), Color: colorPending}
 	return &rendered{Embeds: []*discordgo.MessageEmbed{e}}
 }

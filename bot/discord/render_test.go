@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/google/go-cmp/cmp"
 )
@@ -76,7 +77,7 @@ func TestRenderWithinLimits(t *testing.T) {
 	}{
 		{"one small claim", 1, 1, 40, 1, nil},
 		{"many sources", 1, 30, 2000, 1, nil},
-		{"many claims", 14, 8, 5000, 9, []string{"+5 more claims", "factbot show 20261129T120000Z-abcd"}},
+		{"many claims", 14, 8, 5000, 9, []string{"+5 more claims"}},
 		{"ten claims", 10, 2, 100, 10, nil},
 		{"eleven claims", 11, 2, 100, 9, []string{"+2 more claims"}},
 	} {
@@ -97,7 +98,10 @@ func TestRenderWithinLimits(t *testing.T) {
 					t.Errorf("last field = %q, want +N more sources", last.Name)
 				}
 			}
-			if f := r.Embeds[len(r.Embeds)-1].Footer; f == nil || !strings.Contains(f.Text, "20261129T120000Z-abcd") {
+			if strings.Contains(r.Content, "factbot show") {
+				t.Errorf("content %q shows a command line", r.Content)
+			}
+			if f := r.Embeds[len(r.Embeds)-1].Footer; f == nil || f.Text != "Check 20261129T120000Z-abcd" {
 				t.Errorf("footer = %+v, want the check id", f)
 			}
 		})
@@ -161,6 +165,31 @@ func TestRenderReportLink(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%.40q: buttons (-want +got):\n%s", tt.url, diff)
+		}
+	}
+}
+
+// A report of eight claims, every text as long as it gets, fits Discord's
+// limits with every claim in its embed, a source under each, who asked,
+// what was not checked, and the summary first in the content.
+func TestEightClaimsFitDiscord(t *testing.T) {
+	m := bottest.LongMessage(8)
+	r := render(m)
+	checkLimits(t, r)
+	if len(r.Embeds) != 8 {
+		t.Fatalf("%d embeds, want 8", len(r.Embeds))
+	}
+	for i, e := range r.Embeds {
+		if !strings.Contains(e.Title, fmt.Sprintf(": claim %d ", i+1)) {
+			t.Errorf("embed %d title %q", i, e.Title)
+		}
+		if len(e.Fields) == 0 || !strings.Contains(e.Fields[0].Value, "(https://example.org/") || !strings.Contains(e.Fields[0].Value, "*(quote found on the page)*") {
+			t.Errorf("embed %d shows no source with its quote: %+v", i, e.Fields)
+		}
+	}
+	for _, want := range []string{"**" + Escape(m.Summary) + "**\n", "Asked by <@300000000000000003>", "**Not checked**"} {
+		if !strings.Contains(r.Content, want) {
+			t.Errorf("content lacks %q:\n%s", want, r.Content)
 		}
 	}
 }

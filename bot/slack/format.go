@@ -13,17 +13,19 @@ import (
 
 // Slack's limits for one message.
 const (
-	maxBlocks     = 50
-	maxBlockText  = 3000
-	maxTotalText  = 12000
-	maxEvidence   = 3   // sources shown per claim before "+N more sources"
-	maxQuote      = 300 // runes of a quote
-	maxQuoteBytes = 600 // bytes of a quote once escaped
-	maxReasoning  = 1200
-	maxClaimText  = 500
-	reserveBlocks = 4   // notice, "+N more claims", footer, actions
-	reserveText   = 700 // their text
-	maxButtonURL  = 3000
+	maxBlocks         = 50
+	maxBlockText      = 3000
+	maxTotalText      = 12000
+	maxEvidence       = 3   // sources shown per claim before "+N more sources"
+	maxQuote          = 300 // runes of a quote
+	maxQuoteBytes     = 600 // bytes of a quote once escaped
+	maxReasoning      = 1200
+	maxClaimText      = 500
+	reserveBlocks     = 4   // "+N more claims", footer, actions, and one to spare
+	reserveText       = 700 // their text
+	maxNotChecked     = 5   // not-checkable parts listed
+	maxNotCheckedText = 200 // runes of one, and of its reason
+	maxButtonURL      = 3000
 )
 
 // actionOpenHistory is the action id of the "Open history" link button.
@@ -103,31 +105,45 @@ func section(s string) slack.Block { return slack.NewSectionBlock(mrkdwn(s), nil
 
 func contextBlock(s string) slack.Block { return slack.NewContextBlock("", mrkdwn(s)) }
 
-// claimBlocks renders one claim.
-func claimBlocks(i int, c bot.ClaimView) []slack.Block {
+// claimBlocks renders one claim, its words in l, in at most budget bytes
+// of text where it can: a claim's share of the message, so that a report
+// of many claims shows every one of them, each shorter.
+func claimBlocks(l bot.Lang, i int, c bot.ClaimView, budget int) []slack.Block {
+	for b := budget; ; b = b * 3 / 4 {
+		cb := sizedClaimBlocks(l, i, c, b)
+		if blocksText(cb) <= budget || b < 400 {
+			return cb
+		}
+	}
+}
+
+// sizedClaimBlocks renders one claim with its parts sized for budget.
+func sizedClaimBlocks(l bot.Lang, i int, c bot.ClaimView, budget int) []slack.Block {
+	claimMax, reasonMax := min(maxClaimText, max(budget/4, 100)), min(maxReasoning, max(budget/3, 150))
+	evMax, quoteMax := min(maxBlockText, max(budget/2, 300)), min(maxQuote, max(budget/6, 80))
 	var head string
 	if c.Label == "" {
-		head = fmt.Sprintf("%s *Claim %d — checking…*\n%s", bot.Emoji(""), i+1, Escape(bot.Truncate(c.Claim, maxClaimText)))
+		head = fmt.Sprintf("%s *%s*\n%s", bot.Emoji(""), Escape(l.ClaimPending(i)), Escape(bot.Truncate(c.Claim, maxClaimText)))
 		return []slack.Block{section(head)}
 	}
-	head = fmt.Sprintf("%s *%s*", bot.Emoji(c.Label), bot.LabelText(c.Label))
-	if c.Confidence != "" {
-		head += fmt.Sprintf(" · %s confidence", Escape(string(c.Confidence)))
+	head = fmt.Sprintf("%s *%s*", bot.Emoji(c.Label), Escape(l.Label(c.Label)))
+	if s := l.Confidence(c.Confidence); s != "" {
+		head += " · " + Escape(s)
 	}
-	head += "\n>" + Escape(bot.Truncate(c.Claim, maxClaimText))
+	head += "\n>" + Escape(bot.Truncate(c.Claim, claimMax))
 	if c.Reasoning != "" {
-		head += "\n" + Escape(bot.Truncate(c.Reasoning, maxReasoning))
+		head += "\n" + Escape(bot.Truncate(c.Reasoning, reasonMax))
 	}
 	blocks := []slack.Block{section(head)}
 	if len(c.Evidence) > 0 {
 		shown, more := bot.FitEvidence(c.Evidence, maxEvidence)
 		var lines []string
-		size := len(bot.MoreSources(len(c.Evidence))) // room kept for it
+		size := len(l.MoreSources(len(c.Evidence))) // room kept for it
 		for i, e := range shown {
-			line := evidenceLine(e)
+			line := evidenceLine(l, e, quoteMax)
 			// A source that does not fit whole is counted, not cut, so
 			// that where its quote was found is never cut off.
-			if i > 0 && size+len(line)+1 > maxBlockText {
+			if i > 0 && size+len(line)+1 > evMax {
 				more += len(shown) - i
 				break
 			}
@@ -135,15 +151,15 @@ func claimBlocks(i int, c bot.ClaimView) []slack.Block {
 			size += len(line) + 1
 		}
 		if more > 0 {
-			lines = append(lines, bot.MoreSources(more))
+			lines = append(lines, Escape(l.MoreSources(more)))
 		}
 		blocks = append(blocks, section(strings.Join(lines, "\n")))
 	}
 	var notes []string
-	if s := bot.CheckedAtText(c); s != "" {
-		notes = append(notes, s)
+	if s := l.CheckedAt(c); s != "" {
+		notes = append(notes, Escape(s))
 	}
-	if s := bot.StoppedText(c.StoppedBy); s != "" {
+	if s := l.Stopped(c.StoppedBy); s != "" {
 		notes = append(notes, Escape(s))
 	}
 	if c.Error != "" {
@@ -157,16 +173,16 @@ func claimBlocks(i int, c bot.ClaimView) []slack.Block {
 
 // evidenceLine renders one source: its link, stance, publisher and
 // rating, and its quote with where the quote was found.
-func evidenceLine(e bot.EvidenceView) string {
+func evidenceLine(l bot.Lang, e bot.EvidenceView, quoteMax int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), e.Stance())
+	fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), Escape(l.Stance(e)))
 	if e.Publisher != "" || e.Rating != "" {
 		fmt.Fprintf(&b, " (%s)", cut(Escape(bot.Truncate(strings.TrimSpace(e.Publisher+" "+e.Rating), 100)), 200))
 	}
 	if e.Quote != "" {
-		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), maxQuote)), maxQuoteBytes))
-		if n := e.QuoteNote(); n != "" {
-			b.WriteString(" _(" + n + ")_")
+		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), quoteMax)), maxQuoteBytes))
+		if n := l.QuoteNote(e); n != "" {
+			b.WriteString(" _(" + Escape(n) + ")_")
 		}
 	}
 	return b.String()
@@ -192,12 +208,17 @@ func blocksText(bs []slack.Block) int {
 }
 
 // Render turns a neutral message into Block Kit blocks and a short fallback
-// text, inside Slack's limits: at most 50 blocks, 3,000 characters per text
-// and about 12,000 in all. Claims that do not fit are summarised with the
-// check id.
+// text (the notification: the report's summary), inside Slack's limits: at
+// most 50 blocks, 3,000 characters per text and about 12,000 in all.
+// Claims that do not fit are counted, pointing to the full report when
+// there is a link to it.
 func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
-	fallback = Escape(bot.Truncate(m.Title, 150))
+	fallback = Escape(bot.Truncate(firstNonEmpty(m.Summary, m.Title), 150))
 	blocks = append(blocks, section("*"+Escape(m.Title)+"*"))
+	if m.AskedBy != nil && m.AskedBy.Name != "" {
+		// The name, not <@U…>: a mention would notify.
+		blocks = append(blocks, contextBlock(Escape(m.Lang.AskedBy(bot.Truncate(m.AskedBy.Name, 80)))))
+	}
 	if m.Error != "" {
 		blocks = append(blocks, section(":warning: "+Escape(bot.Truncate(m.Error, 1000))))
 		fallback = Escape(bot.Truncate(m.Error, 150))
@@ -205,28 +226,58 @@ func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
 	if m.Notice != "" {
 		blocks = append(blocks, contextBlock(Escape(bot.Truncate(m.Notice, 500))))
 	}
-	used := blocksText(blocks)
+	tail := notCheckedBlocks(m)
+	used := blocksText(blocks) + blocksText(tail)
 	for i, c := range m.Claims {
-		cb := claimBlocks(i, c)
+		budget := (maxTotalText - used - reserveText) / (len(m.Claims) - i)
+		cb := claimBlocks(m.Lang, i, c, budget)
 		if i > 0 {
 			cb = append([]slack.Block{slack.NewDividerBlock()}, cb...)
 		}
 		t := blocksText(cb)
-		if len(blocks)+len(cb)+reserveBlocks > maxBlocks || used+t+reserveText > maxTotalText {
-			blocks = append(blocks, contextBlock(Escape(bot.MoreClaims(len(m.Claims)-i, m.CheckID))))
+		if len(blocks)+len(cb)+len(tail)+reserveBlocks > maxBlocks || used+t+reserveText > maxTotalText {
+			blocks = append(blocks, contextBlock(Escape(m.MoreClaims(len(m.Claims)-i))))
 			break
 		}
 		blocks = append(blocks, cb...)
 		used += t
-		if i == 0 && c.Label != "" {
-			fallback = Escape(fmt.Sprintf("%s %s: %s", bot.Emoji(c.Label), bot.LabelText(c.Label), bot.Truncate(c.Claim, 100)))
-		}
 	}
+	blocks = append(blocks, tail...)
 	if m.CheckID != "" {
-		blocks = append(blocks, contextBlock(fmt.Sprintf("Check `%s` · details: `factbot show %s`", Escape(m.CheckID), Escape(m.CheckID))))
+		blocks = append(blocks, contextBlock(Escape(m.Lang.CheckRef(m.CheckID))))
 	}
+	if a := actionsBlock(m.Actions); a != nil {
+		blocks = append(blocks, a)
+	}
+	return blocks, fallback
+}
+
+// notCheckedBlocks lists the parts of the text that were not checked, with
+// why: a divider and one context block, or nothing.
+func notCheckedBlocks(m *bot.Message) []slack.Block {
+	if len(m.NotCheckable) == 0 {
+		return nil
+	}
+	lines := []string{"*" + Escape(m.Lang.NotCheckableHeading()) + "*"}
+	for i, nc := range m.NotCheckable {
+		if i == maxNotChecked {
+			break
+		}
+		line := "• “" + Escape(bot.Truncate(oneLine(nc.Text), maxNotCheckedText)) + "”"
+		if nc.Reason != "" {
+			line += " — " + Escape(bot.Truncate(oneLine(nc.Reason), maxNotCheckedText))
+		}
+		lines = append(lines, line)
+	}
+	return []slack.Block{slack.NewDividerBlock(), contextBlock(strings.Join(lines, "\n"))}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// actionsBlock is the buttons under a report, or nil.
+func actionsBlock(actions []bot.Action) slack.Block {
 	var els []slack.BlockElement
-	for _, a := range m.Actions {
+	for _, a := range actions {
 		if a.URL != "" { // "Full report": a link button, never a link in text
 			if btn := linkButton(a.ID, a.Label, a.URL); btn != nil {
 				els = append(els, btn)
@@ -236,10 +287,10 @@ func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
 		btn := slack.NewButtonBlockElement(a.ID, a.Value, slack.NewTextBlockObject(slack.PlainTextType, a.Label, false, false))
 		els = append(els, btn)
 	}
-	if len(els) > 0 {
-		blocks = append(blocks, slack.NewActionBlock("factbot_actions", els...))
+	if len(els) == 0 {
+		return nil
 	}
-	return blocks, fallback
+	return slack.NewActionBlock("factbot_actions", els...)
 }
 
 // historyReply is the ephemeral answer to history: its lines, and under
@@ -247,7 +298,7 @@ func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
 func historyReply(h *bot.History) map[string]any {
 	text := renderHistory(h)
 	p := ephemeral(text)
-	if btn := linkButton(actionOpenHistory, bot.LabelOpenHistory, h.URL); btn != nil {
+	if btn := linkButton(actionOpenHistory, h.Lang.OpenHistory(), h.URL); btn != nil {
 		p["blocks"] = []slack.Block{section(text), slack.NewActionBlock("factbot_history_actions", btn)}
 	}
 	return p
@@ -256,17 +307,10 @@ func historyReply(h *bot.History) map[string]any {
 // renderHistory renders a history answer as mrkdwn.
 func renderHistory(h *bot.History) string {
 	if len(h.Lines) == 0 {
-		return "No checks yet in this workspace."
+		return Escape(h.Lang.HistoryEmpty(bot.WhereWorkspace))
 	}
 	var b strings.Builder
-	b.WriteString("*Latest checks in this workspace")
-	if h.Mine {
-		b.WriteString(", yours")
-	}
-	if h.Verdict != "" {
-		b.WriteString(" (" + bot.LabelText(h.Verdict) + ")")
-	}
-	b.WriteString("*\n")
+	b.WriteString("*" + Escape(h.Lang.HistoryTitle(h, bot.WhereWorkspace)) + "*\n")
 	for _, l := range h.Lines {
 		v := l.Verdicts
 		if v == "" {

@@ -116,6 +116,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 		thread = m.TimeStamp
 	}
 	text := messageText(m.Text, botUser)
+	setAsker := a.lookupAsker(ctx, w, m.User)
 	r := &store.Request{
 		Key: "slack:event:" + cb.EventID, Tenant: team, Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
@@ -125,6 +126,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 		Visibility: a.visibility(ctx, w, m.Channel, store.VisibilityUnknown),
 		Meta:       a.withMessage(a.meta(enterprise, team, m.User), messageOf(m, text)),
 	}
+	setAsker(r)
 	_, err = a.core.Submit(ctx, r)
 	return err
 }
@@ -178,8 +180,11 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	case "", "help":
 		return ephemeral(a.help()), nil
 	case "history":
-		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest), nil
+		r := &store.Request{}
+		a.lookupAsker(ctx, w, c.UserID)(r)
+		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest, bot.RequestLang(r, "", "")), nil
 	}
+	setAsker := a.lookupAsker(ctx, w, c.UserID)
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
 		Platform: Name, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
@@ -192,16 +197,21 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	if c.ResponseURL != "" {
 		r.Meta[metaResponseURL] = c.ResponseURL
 	}
+	if c.UserName != "" { // users.info's display name replaces it when it has one
+		r.Meta[bot.MetaUserName] = c.UserName
+	}
+	setAsker(r)
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	switch res.Status {
 	case bot.Accepted:
+		l := bot.RequestLang(r, "", r.Text)
 		if r.Private {
-			return ephemeral("Checking… only you will see the report."), nil
+			return ephemeral(l.AckPrivate()), nil
 		}
-		return ephemeral("Checking… the report will appear in this channel."), nil
+		return ephemeral(l.AckChannel()), nil
 	}
 	return nil, nil // duplicates: nothing; refusals: the core notifies
 }
@@ -219,7 +229,7 @@ func (a *Adapter) help() string {
 
 // history is the ephemeral answer to "history": the lines, and an "Open
 // history" link when the web view is on.
-func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string) map[string]any {
+func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string, l bot.Lang) map[string]any {
 	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
 		return ephemeral(bot.UserMessage(err))
@@ -228,6 +238,7 @@ func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args str
 	if err != nil {
 		return ephemeral(bot.UserMessage(err))
 	}
+	h.Lang = l
 	return historyReply(h)
 }
 
@@ -244,6 +255,7 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			return nil, nil
 		}
 		thread := firstNonEmpty(cb.Message.ThreadTimestamp, cb.Message.Timestamp, cb.MessageTs)
+		setAsker := a.lookupAsker(ctx, w, cb.User.ID)
 		r := &store.Request{
 			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: Name, Kind: bot.KindShortcut,
 			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserOf(w)),
@@ -256,6 +268,10 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 		if cb.ResponseURL != "" {
 			r.Meta[metaResponseURL] = cb.ResponseURL
 		}
+		if cb.User.Name != "" { // users.info's display name replaces it when it has one
+			r.Meta[bot.MetaUserName] = cb.User.Name
+		}
+		setAsker(r)
 		_, err := a.core.Submit(ctx, r)
 		return nil, err
 	case slack.InteractionTypeBlockActions:
@@ -292,7 +308,9 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 	case bot.ActionRecheck:
 		r.Kind = bot.KindRecheck
 		r.Meta[bot.MetaCheckID] = act.Value
+		setAsker := a.lookupAsker(ctx, w, cb.User.ID)
 		r.Visibility = a.visibility(ctx, w, channel, buttonVisibility(cb, channel))
+		setAsker(r)
 		_, err := a.core.Submit(ctx, r)
 		return err
 	case bot.ActionReport, actionOpenHistory:
@@ -322,12 +340,14 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 // initialises and waits for ctx.
 func (a *Adapter) Run(ctx context.Context) error {
 	if err := a.Init(ctx); err != nil {
+		a.conn.Down(err)
 		if ctx.Err() != nil {
 			return nil // stopped while starting
 		}
 		return err
 	}
 	if a.cfg.AppToken == "" || a.client == nil {
+		a.conn.Up() // HTTP mode: Slack connects to us
 		<-ctx.Done()
 		return nil
 	}
@@ -351,6 +371,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 			return fmt.Errorf("slack: socket mode: %w", err)
 		case evt := <-sm.Events:
 			t0 := time.Now() // the decoded event is in hand
+			a.noteConnection(evt.Type)
 			if evt.Request == nil || evt.Request.EnvelopeID == "" {
 				if evt.Type == socketmode.EventTypeInvalidAuth {
 					return errors.New("slack: socket mode: invalid auth (check SLACK_APP_TOKEN, xapp-…, with connections:write)")

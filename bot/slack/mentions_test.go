@@ -78,8 +78,8 @@ func TestModelMentionsArriveInert(t *testing.T) {
 	text := strings.Join(all, "\n")
 	for _, want := range []string{
 		"&lt;@U0123ABC&gt;", "&lt;!subteam^S0123ABC|@team&gt;", "@\u200bhere @\u200bchannel @\u200beveryone @\u200bHERE",
-		"<" + page + "|",                         // the evidence link is still a link
-		"quote found only in the search snippet", // where the quote was found
+		"<" + page + "|", // the evidence link is still a link
+		"quote seen only in the search result's preview", // where the quote was found
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %q:\n%s", want, text)

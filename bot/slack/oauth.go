@@ -37,6 +37,7 @@ var BotScopes = []string{
 	"app_mentions:read", "chat:write", "chat:write.public", "commands",
 	"channels:read", "groups:read", "im:read", "mpim:read",
 	"channels:history", "groups:history", "im:history", "mpim:history", "files:read", "reactions:read",
+	"users:read",
 }
 
 // Errors of a state that does not check.
@@ -108,14 +109,17 @@ func (a *Adapter) redirectURL() string {
 	return strings.TrimRight(a.cfg.PublicURL, "/") + CallbackPath
 }
 
-// serveInstall redirects to Slack's authorize page.
+// serveInstall redirects to Slack's authorize page, with a new state
+// bound to this browser by a cookie (state.go).
 func (a *Adapter) serveInstall(w http.ResponseWriter, r *http.Request) {
+	state := newState(a.stateKey, a.cfg.Now())
 	q := url.Values{
 		"client_id":    {a.cfg.ClientID},
 		"scope":        {strings.Join(BotScopes, ",")},
 		"redirect_uri": {a.redirectURL()},
-		"state":        {newState(a.stateKey, a.cfg.Now())},
+		"state":        {state},
 	}
+	http.SetCookie(w, a.stateCookie(state))
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, a.authorizeURL()+"?"+q.Encode(), http.StatusFound)
 }
@@ -171,6 +175,9 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 			Text: "Its state parameter was not issued by this factbot (tampered with, or from another installation), so nothing was stored."})
 		return
 	}
+	if !a.acceptState(w, r, q.Get("state")) {
+		return
+	}
 	if e := q.Get("error"); e != "" {
 		a.writePage(w, http.StatusBadRequest, page{Title: "factbot was not installed",
 			Text: "Slack said: " + e + ". Nothing was stored."})
@@ -210,6 +217,30 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 		text = "factbot is installed in every workspace of " + name + "."
 	}
 	a.writePage(w, http.StatusOK, page{Title: "factbot is installed", Text: text, OK: true, Team: name})
+}
+
+// acceptState uses the callback's (signed, fresh) state once, from the
+// browser that started the install, or answers with an error page.
+func (a *Adapter) acceptState(w http.ResponseWriter, r *http.Request, state string) bool {
+	err := a.useState(r, state, a.cfg.Now().Add(StateTTL))
+	switch {
+	case err == nil:
+		a.clearStateCookie(w)
+		return true
+	case errors.Is(err, errStateOtherBrowser):
+		a.log.Warn("slack: install callback without the state's cookie")
+		a.writePage(w, http.StatusBadRequest, page{Title: "This install request could not be verified",
+			Text: "It did not come back to the browser that started it, so nothing was stored."})
+	case errors.Is(err, errStateUsed):
+		a.log.Warn("slack: install callback with a state used before")
+		a.writePage(w, http.StatusBadRequest, page{Title: "This install link was already used",
+			Text: "Each install link completes one installation, so nothing was stored."})
+	default:
+		a.log.Error("slack: record the install state", "err", err)
+		a.writePage(w, http.StatusInternalServerError, page{Title: "factbot was not installed",
+			Text: "The install could not be recorded, so nothing was stored. Try again; if it persists, the operator should look at factbot's log."})
+	}
+	return false
 }
 
 // installation is what oauth.v2.access answered, as stored.

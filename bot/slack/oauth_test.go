@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -86,7 +87,7 @@ func startMulti(t *testing.T, httpMode bool) *multiEnv {
 	mux := bot.NewMux(bot.NewRegistry(), nil)
 	e.srv = httptest.NewServer(mux)
 	t.Cleanup(e.srv.Close)
-	cfg := slack.Config{ClientID: clientID, ClientSecret: clientSecret, PublicURL: e.srv.URL, Installs: e.installs,
+	cfg := slack.Config{ClientID: clientID, ClientSecret: clientSecret, PublicURL: e.srv.URL, Installs: e.installs, UsedStates: db,
 		AppToken: "xapp-test", SigningSecret: "secret", APIURL: e.fake.URL(),
 		PerChannel: rate.Inf, Logger: quiet, Now: e.clock.Now}
 	if httpMode {
@@ -122,12 +123,25 @@ func startMulti(t *testing.T, httpMode bool) *multiEnv {
 	return e
 }
 
+// newBrowser is an HTTP client with its own cookies, as a browser.
+func newBrowser(t *testing.T, follow bool) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Jar: jar}
+	if !follow {
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	}
+	return c
+}
+
 // install runs the whole install flow as a browser would: factbot's
 // install link, Slack's authorize page (approving g), factbot's callback.
 func (e *multiEnv) install(t *testing.T, g slacktest.Grant) (int, string) {
 	t.Helper()
 	e.fake.Authorize(g)
-	resp, err := http.Get(e.srv.URL + slack.InstallPath)
+	resp, err := newBrowser(t, true).Get(e.srv.URL + slack.InstallPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,8 +250,9 @@ func TestInstallFlow(t *testing.T) {
 
 func TestInstallCallbackRefused(t *testing.T) {
 	e := startMulti(t, false)
+	browser := newBrowser(t, false)
 	freshState := func() string {
-		resp, err := noRedirects.Get(e.srv.URL + slack.InstallPath)
+		resp, err := browser.Get(e.srv.URL + slack.InstallPath)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +291,7 @@ func TestInstallCallbackRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, err := http.Get(e.srv.URL + slack.CallbackPath + "?" + tt.query().Encode())
+			resp, err := browser.Get(e.srv.URL + slack.CallbackPath + "?" + tt.query().Encode())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -510,4 +525,77 @@ func TestBotScopesAreTheManifests(t *testing.T) {
 	if d := cmp.Diff(got, slack.BotScopes); d != "" {
 		t.Errorf("manifest bot scopes (-manifest +BotScopes):\n%s", d)
 	}
+}
+
+// TestInstallStateOnceAndBound: an install's state completes one install,
+// and only in the browser that started it (the cookie /slack/install
+// sets); a replay of the callback, even with the cookie and another
+// workspace's code, installs nothing.
+func TestInstallStateOnceAndBound(t *testing.T) {
+	e := startMulti(t, false)
+	browser := newBrowser(t, false)
+	resp, err := browser.Get(e.srv.URL + slack.InstallPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var cookie *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == slack.StateCookie {
+			cookie = c
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode || cookie.Path != slack.CallbackPath || cookie.MaxAge <= 0 {
+		t.Fatalf("install link's cookie = %+v, want an HttpOnly, SameSite=Lax cookie for the callback", cookie)
+	}
+	state := must(url.Parse(resp.Header.Get("Location"))).Query().Get("state")
+	callback := func(c *http.Client, team string, cookie *http.Cookie) (int, string) {
+		t.Helper()
+		q := url.Values{"code": {e.fake.Code(slacktest.Grant{Team: team, BotUserID: "UB" + team})}, "state": {state}}
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+slack.CallbackPath+"?"+q.Encode(), nil)
+		if cookie != nil {
+			req.AddCookie(cookie)
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	installed := func() int {
+		n, _ := e.installs.Count(context.Background(), "")
+		return n
+	}
+
+	// Another browser (no cookie) cannot complete it.
+	if code, page := callback(newBrowser(t, false), "T9", nil); code != http.StatusBadRequest || !strings.Contains(page, "did not come back to the browser") || installed() != 0 {
+		t.Errorf("callback from another browser = %d, %d installed:\n%s", code, installed(), page)
+	}
+	// The browser that started it does, and its cookie is cleared.
+	if code, page := callback(browser, "T1", nil); code != http.StatusOK || installed() != 1 {
+		t.Fatalf("callback from the browser that started it = %d:\n%s", code, page)
+	}
+	for _, c := range browser.Jar.Cookies(must(url.Parse(e.srv.URL + slack.CallbackPath))) {
+		if c.Name == slack.StateCookie {
+			t.Errorf("the state's cookie is still set after the install")
+		}
+	}
+	// A replay, keeping the cookie, with another workspace's code: refused.
+	for _, team := range []string{"T1", "T2"} {
+		if code, page := callback(http.DefaultClient, team, cookie); code != http.StatusBadRequest || !strings.Contains(page, "already used") {
+			t.Errorf("replayed callback for %s = %d:\n%s", team, code, page)
+		}
+	}
+	if n := installed(); n != 1 {
+		t.Errorf("%d installations after replays, want 1", n)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

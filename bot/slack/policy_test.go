@@ -45,7 +45,7 @@ func TestSlashHistoryArguments(t *testing.T) {
 		args, user string
 		want, not  []string
 	}{
-		{"mine", "U1", []string{"Snow is white", "yours"}, []string{"cheese"}},
+		{"mine", "U1", []string{"Snow is white", "Your latest checks"}, []string{"cheese"}},
 		{"contradicted", "U1", []string{"cheese", "Contradicted"}, []string{"Snow"}},
 		{"soon", "U1", []string{`I did not understand \"soon\"`}, []string{"Snow", "cheese"}},
 	}

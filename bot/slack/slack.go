@@ -50,6 +50,9 @@ type API interface {
 	// GetConversationInfoContext (conversations.info) tells who can read
 	// a conversation the payload did not describe (visibility.go).
 	GetConversationInfoContext(ctx context.Context, input *slack.GetConversationInfoInput) (*slack.Channel, error)
+	// GetUserInfoContext (users.info, with include_locale) tells who asks:
+	// their locale and name (people.go).
+	GetUserInfoContext(ctx context.Context, user string, options ...slack.GetUserInfoOption) (*slack.User, error)
 	// conversations.history and conversations.replies read the message a
 	// request is about (messages.go).
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
@@ -70,6 +73,9 @@ type Config struct {
 	// OAuth redirect URL is PublicURL + CallbackPath.
 	PublicURL string
 	Installs  Installs
+	// UsedStates records the install states used, each accepted once
+	// (default: in this process's memory; replicas need the store).
+	UsedStates UsedStates
 	// AuthorizeURL is Slack's authorize page (default: next to APIURL,
 	// else DefaultAuthorizeURL).
 	AuthorizeURL  string
@@ -123,6 +129,7 @@ type Adapter struct {
 	botUser  string
 
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
+	users    *memo.Cache[asker]            // by workspace and user (people.go)
 
 	// Multi-workspace mode (workspace.go, oauth.go).
 	clientOpts []slack.Option // of every workspace's client
@@ -130,6 +137,8 @@ type Adapter struct {
 	single     *workspace     // single-token mode's workspace
 	wsMu       sync.Mutex
 	workspaces map[string]*workspace // by installation id
+
+	conn bot.Connection // for Ready
 }
 
 // DefaultCallTimeout is Config.CallTimeout's default.
@@ -202,9 +211,12 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	if cfg.Command == "" {
 		cfg.Command = "/factcheck"
 	}
+	if cfg.UsedStates == nil {
+		cfg.UsedStates = &memStates{}
+	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
-		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now),
+		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
 		workspaces: map[string]*workspace{}, single: &workspace{api: api}}
 	if cfg.ClientSecret != "" {
 		a.stateKey = stateKey(cfg.ClientSecret)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -91,15 +94,16 @@ func TestCheckAsOfAndExcludedSites(t *testing.T) {
 	w.env["FACTBOT_TAVILY_URL"] = tavily.URL
 	exclude := writeFile(t, "exclude.txt", "# fact-checkers\nsnopes.com\n")
 
-	rep, _ := w.checkJSON("--no-store", "--as-of", "2024-03-01", "--speaker", "A senator", "--source", "Twitter", "--exclude-sites", exclude, wallClaim)
+	rep, _ := w.checkJSON("--no-store", "--as-of", "2024-03-01", "--keep-undated", "--speaker", "A senator", "--source", "Twitter", "--exclude-sites", exclude, wallClaim)
 
 	reqs := requests()
 	if len(reqs) == 0 {
 		t.Fatal("Tavily was never asked")
 	}
 	for _, r := range reqs {
-		if r["end_date"] != "2024-03-01" || fmt.Sprint(r["exclude_domains"]) != "[snopes.com]" {
-			t.Errorf("Tavily request end_date %v exclude_domains %v; want 2024-03-01 [snopes.com]", r["end_date"], r["exclude_domains"])
+		// Leak-free by default: the shipped fact-checkers with the file's.
+		if d, _ := r["exclude_domains"].([]any); r["end_date"] != "2024-03-01" || len(d) < 2 || d[0] != "politifact.com" || !slices.Contains(d, any("snopes.com")) {
+			t.Errorf("Tavily request end_date %v exclude_domains %v; want 2024-03-01 and the shipped fact-checkers with snopes.com", r["end_date"], r["exclude_domains"])
 		}
 	}
 	sawOld, verifications := false, 0
@@ -198,9 +202,7 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 	w.env["FACTBOT_SEARCH"] = "brave"
 	w.env["GOOGLE_API_KEY"] = "google-key" // fact-check search is configured
 	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_dev_fixture.json")
-	exclude := filepath.Join("..", "..", "eval", "averitec-exclude.txt")
-
-	stdout, stderr, code := w.run("eval", "--dataset", dataset, "--exclude-sites", exclude, "--json", "--quiet", "--concurrency", "1")
+	stdout, stderr, code := w.run("eval", "--dataset", dataset, "--json", "--quiet", "--concurrency", "1")
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
@@ -211,7 +213,7 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 	if s.Scored != 5 || s.NoClaim != 0 {
 		t.Errorf("scored %d, no claim %d; want 5, 0", s.Scored, s.NoClaim)
 	}
-	if st := s.Setup; st == nil || !st.AsGiven || !st.AsOf || st.Dated != 4 || st.FactChecks || fmt.Sprint(st.Search) != "[brave]" || st.ExcludeSites != exclude || st.ExcludedSites < 10 {
+	if st := s.Setup; st == nil || !st.AsGiven || !st.AsOf || st.Dated != 4 || st.FactChecks || fmt.Sprint(st.Search) != "[brave]" || !st.LeakFree || st.ExcludeSites != "" || st.ExcludedSites < 100 {
 		t.Errorf("setup = %+v", s.Setup)
 	}
 	sawOld := false
@@ -222,6 +224,9 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 		text := r.AllText()
 		if strings.Contains(text, "POLITIFACT") {
 			t.Error("an excluded site's result reached the model")
+		}
+		if strings.Contains(text, "approved a new library") && !strings.Contains(r.System+text, "Today is 2019-03-12") {
+			t.Errorf("a model call about claim 0 lacks its date (plan, research, recheck and critic all carry it):\n%s", text)
 		}
 		if strings.Contains(r.FirstUserText(), "approved a new library") { // claimed 12 March 2019
 			if !strings.Contains(r.System, "Today is 2019-03-12") || !strings.Contains(r.FirstUserText(), "Made by: A council member") || !strings.Contains(r.FirstUserText(), "Where it appeared: Facebook") {
@@ -254,7 +259,7 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"search brave; fact-check search on; claims verified as given (no extraction); no date restriction; no sites excluded"} {
+	for _, want := range []string{"search brave; fact-check search on; claims verified as given (no extraction); no date restriction; fact-checks ALLOWED (--allow-fact-checks); no sites excluded"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
@@ -282,5 +287,72 @@ func TestEvalFit(t *testing.T) {
 	}
 	if cal.Offsets[factcheck.Contradicted] != 0.5 || cal.Offsets[factcheck.Unverifiable] != 0.5 || !strings.Contains(stderr, "FACTBOT_CALIBRATION="+out) {
 		t.Errorf("offsets %v; stderr %q", cal.Offsets, stderr)
+	}
+	data, _ := os.ReadFile(results)
+	sum := sha256.Sum256(data)
+	if on := cal.FittedOn; on == nil || on.File != "calibration_results.jsonl" || on.SHA256 != hex.EncodeToString(sum[:]) || len(on.Claims) == 0 {
+		t.Fatalf("fitted_on = %+v; want the results file's name, SHA-256 and claims", cal.FittedOn)
+	}
+
+	// Scoring the claims it was fitted on is refused, before any model call.
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		return verdictReply("unverifiable", "low", "scripted")
+	})
+	w.env["FACTBOT_CALIBRATION"] = out
+	w.env["BRAVE_API_KEY"], w.env["FACTBOT_SEARCH"] = "BSA-test", "brave"
+	same := writeFile(t, "same.jsonl", `{"id":"x","claim":"C1","label":"contradicted"}`+"\n"+`{"id":"y","claim":"another claim","label":"supported"}`+"\n")
+	_, stderr, code = w.run("eval", "--dataset", same, "--quiet")
+	if code != exitUsage || !strings.Contains(stderr, "was fitted on 1 of these 2 claims") || !strings.Contains(stderr, "calibration_results.jsonl") {
+		t.Errorf("scoring fitted claims: exit %d, stderr %q; want a usage error", code, stderr)
+	}
+	// Other claims are scored, and the summary names the offsets file.
+	other := writeFile(t, "other.jsonl", `{"id":"y","claim":"another claim","label":"supported"}`+"\n")
+	stdout, stderr, code := w.run("eval", "--dataset", other, "--quiet")
+	if code != exitOK || !strings.Contains(stdout, "offsets "+out+"; ") {
+		t.Errorf("exit %d, stderr %q; the summary does not name the offsets file:\n%s", code, stderr, stdout)
+	}
+}
+
+// eval --exclusions measures the leak-free rules on an AVeriTeC file: the
+// claims' own articles behind a news site's fact-check section, a
+// translation proxy and archive.today are caught; a BBC article is not.
+func TestEvalExclusions(t *testing.T) {
+	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_exclusions.json")
+	stdout, stderr, code := runApp(context.Background(), "eval", "--exclusions", "--dataset", dataset)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"own fact-checking article excluded: 3 of 4 (75.0%; goal ≥ 98%: NOT met)",
+		"gold evidence URLs excluded: 1 of 4 (25.0%; goal ≤ 5%: NOT met)",
+		"   1  bbc.com",
+		"   1  web.archive.org",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, code = runApp(context.Background(), "eval", "--exclusions", "--json", "--dataset", dataset)
+	var rep eval.ExclusionReport
+	if err := json.Unmarshal([]byte(stdout), &rep); code != exitOK || err != nil || rep.ArticlesExcluded != 3 || rep.EvidenceExcluded != 1 {
+		t.Errorf("--json: exit %d, %v, %+v", code, err, rep)
+	}
+	if _, stderr, code := runApp(context.Background(), "eval", "--exclusions"); code != exitUsage || !strings.Contains(stderr, "needs an AVeriTeC file") {
+		t.Errorf("no dataset: exit %d, %q", code, stderr)
+	}
+}
+
+// A dated eval is refused when Google Search through Gemini would answer
+// (it takes no date): before any model call, with what to do instead.
+func TestEvalDatedRefusesGeminiSearch(t *testing.T) {
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+		t.Error("the model was called")
+		return geminitest.Text("")
+	})
+	w.env["FACTBOT_SEARCH"] = "tavily,gemini"
+	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_dev_fixture.json")
+	_, stderr, code := w.run("eval", "--dataset", dataset, "--quiet")
+	if code != exitUsage || !strings.Contains(stderr, "cannot search as of a date") || !strings.Contains(stderr, "--no-as-of") {
+		t.Errorf("exit %d, stderr %q; want a usage error naming Gemini's search and --no-as-of", code, stderr)
 	}
 }

@@ -7,18 +7,23 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/user"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {
 	register("check", command{
-		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] [--as-of YYYY-MM-DD] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)",
+		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] [--no-store] [--quiet] [--user U] [--as-of YYYY-MM-DD [--allow-fact-checks] [--keep-undated]] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)",
 		run:     runCheck,
 	})
 }
@@ -57,10 +62,21 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // checkFlags are the flags of factbot check.
 type checkFlags struct {
-	json, fresh, noStore, quiet bool
-	user                        string
-	asOf, speaker, source       string
-	excludeSites                string
+	json, fresh, noStore, quiet  bool
+	user                         string
+	asOf, speaker, source        string
+	excludeSites                 string
+	allowFactChecks, keepUndated bool
+}
+
+// restrict makes a check as of a date leak-free, unless
+// --allow-fact-checks, and keeps its undated sources with --keep-undated.
+func (f *checkFlags) restrict(c *factcheck.Checker, asOf time.Time) {
+	if !asOf.IsZero() && !f.allowFactChecks {
+		c.ExcludeSites, c.ExcludeFactCheckPaths = leakFreeSites(c.ExcludeSites), true
+		c.FactChecks = nil
+	}
+	c.KeepUndated = f.keepUndated
 }
 
 // parseAsOf reads --as-of: a day, YYYY-MM-DD.
@@ -85,19 +101,28 @@ func readExcludeSites(path string) ([]string, error) {
 	return sites, nil
 }
 
-func runCheck(ctx context.Context, a *app, args []string) error {
+// checkFlagSet defines check's flags into f; help's summary of check names
+// every one (TestHelpListsEveryCheckFlag).
+func checkFlagSet(f *checkFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(a.stderr)
-	var f checkFlags
 	fs.BoolVar(&f.json, "json", false, "print the whole report as one JSON object on stdout")
 	fs.BoolVar(&f.fresh, "fresh", false, "ignore cached verdicts and check again")
 	fs.BoolVar(&f.noStore, "no-store", false, "use no database: no cache and no history")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress on stderr")
-	fs.StringVar(&f.user, "user", "", "who is asking, as recorded in history (default $USER)")
+	fs.StringVar(&f.user, "user", "", "who is asking, as recorded in history (default $USER, else the system's name for you)")
 	fs.StringVar(&f.asOf, "as-of", "", "check as of this day (YYYY-MM-DD): only results and pages published by then, and it is \"today\" for the model")
 	fs.StringVar(&f.speaker, "speaker", "", "who made the claim, given to the model as context")
 	fs.StringVar(&f.source, "source", "", "where the claim appeared, given to the model as context")
 	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES)")
+	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "with --as-of: do not keep fact-checking sites, fact-check sections and their mirrors out (a check as of a date is leak-free by default)")
+	fs.BoolVar(&f.keepUndated, "keep-undated", false, "with --as-of: keep search results and pages whose publication date is unknown (dropped by default)")
+	return fs
+}
+
+func runCheck(ctx context.Context, a *app, args []string) error {
+	var f checkFlags
+	fs := checkFlagSet(&f)
+	fs.SetOutput(a.stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
 		fs.PrintDefaults()
@@ -127,18 +152,20 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if f.user == "" {
-		f.user = cfg.User
+		f.user = cliUser(cfg)
 	}
 	checker, err := newChecker(ctx, cfg, nil)
 	if err != nil {
 		return err
 	}
+	defer startTracing(ctx, cfg, a.stderr)()
 	if f.excludeSites != "" {
 		checker.ExcludeSites = exclude
 	}
-	var db backend
+	f.restrict(checker, asOf)
+	var db admin.Backend
 	if !f.noStore {
-		if db, err = openBackend(ctx, cfg); err != nil {
+		if db, err = openData(ctx, cfg, false); err != nil {
 			return err
 		}
 		defer db.Close()
@@ -149,6 +176,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		in.Progress = progressPrinter(a.stderr)
 	}
 	rep, err := checker.Check(ctx, in)
+	err = explainModelFailure(cfg, err)
 	if rep == nil || usererr.IsConfig(err) {
 		return checkFailed(err)
 	}
@@ -194,9 +222,23 @@ func checkFailed(err error) error {
 	return fmt.Errorf("the check failed: %w", err)
 }
 
+// cliUser is who runs a command in the terminal, for the history of the cli
+// tenant: USER, or when it is unset the system's name for the process's user
+// (its uid when it has none), so that a check and the links to it agree on
+// who asked without USER.
+func cliUser(cfg *config.Config) string {
+	if cfg.User != "" {
+		return cfg.User
+	}
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "uid-" + strconv.Itoa(os.Getuid())
+}
+
 // saveCheck keeps the check in history and returns its id; "" without a
 // database or when saving failed, which is only warned about.
-func saveCheck(ctx context.Context, a *app, db backend, user, text string, rep *factcheck.Report) string {
+func saveCheck(ctx context.Context, a *app, db admin.Backend, user, text string, rep *factcheck.Report) string {
 	if db == nil {
 		return ""
 	}

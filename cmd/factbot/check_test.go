@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -236,8 +238,8 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"✘ CONTRADICTED (high confidence)", "NASA says the wall", "refutes", w.url("/nasa/great-wall"), "generally isn't” (quote found on the page)",
-		"seen from the Moon.” (quote found only in the search snippet)", "Saved as"} {
+	for _, want := range []string{"✘ CONTRADICTED (high confidence)", "NASA says the wall", "refutes", w.url("/nasa/great-wall"), "least to the unaided eye in low Earth orbit.” (quote found on the page)",
+		"seen from the Moon.” (quote seen only in the search result's preview, not on the page itself)", "Saved as"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -648,4 +650,51 @@ func TestCheckOutputCannotDriveTheTerminal(t *testing.T) {
 	if strings.ContainsAny(stdout, "\x1b\x07") {
 		t.Errorf("terminal control characters reached stdout: %q", stdout)
 	}
+}
+
+// TestCheckModelFailureExplained: a model that cannot be reached, or keeps
+// refusing with rate limits, ends the check with one line naming what to
+// check, not the error chain.
+func TestCheckModelFailureExplained(t *testing.T) {
+	t.Run("unreachable", func(t *testing.T) {
+		w := newWorld(t, geminitest.Script())
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := "http://" + ln.Addr().String()
+		ln.Close()
+		t.Setenv("GOOGLE_GEMINI_BASE_URL", closed)
+		w.env["GOOGLE_GEMINI_BASE_URL"] = closed
+		_, stderr, code := w.run("check", "--quiet", wallClaim)
+		if code != exitFailed || strings.Count(strings.TrimSpace(stderr), "\n") != 0 ||
+			!strings.Contains(stderr, "could not be reached") || !strings.Contains(stderr, "GOOGLE_GEMINI_BASE_URL") {
+			t.Errorf("exit %d, stderr %q; want 1 and one line naming GOOGLE_GEMINI_BASE_URL", code, stderr)
+		}
+	})
+	t.Run("rate limited", func(t *testing.T) {
+		w := newWorld(t, geminitest.Repeat(geminitest.RateLimited("0s")))
+		_, stderr, code := w.run("check", "--quiet", wallClaim)
+		if code != exitFailed || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "quota of GEMINI_API_KEY") {
+			t.Errorf("exit %d, stderr %q; want 1 and one line naming GEMINI_API_KEY's quota", code, stderr)
+		}
+	})
+}
+
+// TestHelpListsEveryCheckFlag: factbot help's line for check names every
+// flag check takes.
+func TestHelpListsEveryCheckFlag(t *testing.T) {
+	var help bytes.Buffer
+	usage(&help)
+	line := ""
+	for l := range strings.Lines(help.String()) {
+		if strings.HasPrefix(strings.TrimSpace(l), "check ") {
+			line = l
+		}
+	}
+	checkFlagSet(&checkFlags{}).VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(line, "[--"+f.Name+"]") && !strings.Contains(line, "[--"+f.Name+" ") {
+			t.Errorf("help's check line lacks --%s:\n%s", f.Name, line)
+		}
+	})
 }

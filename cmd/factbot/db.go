@@ -88,8 +88,9 @@ func errNoBoltFile(cfg *config.Config) error {
 	return &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", cfg.DB), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
 }
 
-// openExistingStore is openBackend for commands that only make sense on a
-// database that exists: it does not create an empty bbolt file.
+// openExistingStore opens the existing database itself (not through a
+// running serve's admin socket): a bbolt file that is missing is an error
+// rather than created empty.
 func openExistingStore(ctx context.Context, cfg *config.Config) (backend, error) {
 	if !isPostgres(cfg) {
 		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
@@ -99,35 +100,43 @@ func openExistingStore(ctx context.Context, cfg *config.Config) (backend, error)
 	return openBackend(ctx, cfg)
 }
 
-// openMaintained opens the existing database for backup, prune and forget.
-// A bbolt file is opened itself or, while 'factbot serve' holds it,
+// openData opens the database for a command that reads or writes
+// history: history, show, export, web, check, and the maintenance of
+// backup, prune and forget. A bbolt file that 'factbot serve' holds is
 // reached through serve's admin socket next to it (store/admin), so that
-// maintenance works on a running bot. A PostgreSQL database is shared by
-// every replica and opened directly (its BackupFile says to use pg_dump).
-func openMaintained(ctx context.Context, cfg *config.Config) (admin.Store, func() error, error) {
+// every command works on a running bot while serve stays the file's one
+// writer. With existing, a missing bbolt file is an error rather than
+// created empty. A PostgreSQL database is shared by every replica and
+// opened directly.
+func openData(ctx context.Context, cfg *config.Config, existing bool) (admin.Backend, error) {
 	if isPostgres(cfg) {
-		db, err := openBackend(ctx, cfg)
-		if err != nil {
-			return nil, nil, err
-		}
-		return db, db.Close, nil
+		return openBackend(ctx, cfg)
 	}
-	return admin.Open(cfg.DB, func() (*store.DB, error) {
-		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
-			return nil, errNoBoltFile(cfg)
-		}
-		return openBolt(cfg)
-	})
+	if _, err := os.Stat(cfg.DB); existing && errors.Is(err, os.ErrNotExist) {
+		return nil, errNoBoltFile(cfg)
+	}
+	db, _, err := admin.Open(cfg.DB, func() (*store.DB, error) { return openBolt(cfg) })
+	return db, err
+}
+
+// openMaintained opens the existing database for backup, prune and forget
+// (openData).
+func openMaintained(ctx context.Context, cfg *config.Config) (admin.Store, func() error, error) {
+	db, err := openData(ctx, cfg, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, db.Close, nil
 }
 
 // loadAndOpen loads the configuration and opens the existing database:
 // the start of every command that looks after history.
-func loadAndOpen(ctx context.Context, a *app) (backend, error) {
+func loadAndOpen(ctx context.Context, a *app) (admin.Backend, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
-	return openExistingStore(ctx, cfg)
+	return openData(ctx, cfg, true)
 }
 
 // parseAge parses a Go duration ("36h", "90m") or a number of days ("30d").

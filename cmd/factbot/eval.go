@@ -13,6 +13,7 @@ import (
 
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/search"
 )
 
 func init() {
@@ -29,6 +30,15 @@ type evalEngine struct {
 	factChecks bool
 	// excludeSites, when not nil, replaces FACTBOT_EXCLUDE_SITES.
 	excludeSites []string
+	// store, if set, is searched and read instead of the web.
+	store *search.KnowledgeStore
+	// closedBook verifies with no tools.
+	closedBook bool
+	// keepUndated keeps undated results and pages in dated checks.
+	keepUndated bool
+	// leakFree adds the shipped fact-checking organisations to the
+	// excluded sites and keeps fact-check sections of any site out.
+	leakFree bool
 }
 
 // evalChecker builds the checker an evaluation runs; tests replace it.
@@ -48,17 +58,28 @@ var evalChecker = func(ctx context.Context, a *app, e evalEngine) (eval.Checker,
 	if e.excludeSites != nil {
 		c.ExcludeSites = e.excludeSites
 	}
+	if e.leakFree {
+		c.ExcludeSites, c.ExcludeFactCheckPaths = leakFreeSites(c.ExcludeSites), true
+	}
+	c.KeepUndated = e.keepUndated
+	c.Options.ClosedBook = e.closedBook
+	if e.store != nil {
+		c.Search, c.Reader, c.FactChecks = e.store, e.store, nil
+	}
 	return c, nil
 }
 
 // evalFlags are the flags of factbot eval.
 type evalFlags struct {
 	dataset, format, out, html string
+	predictions, knowledge     string
 	limit, conc                int
 	resume, json, quiet        bool
 	compare                    bool
 	prices                     eval.Prices
 	allowFactChecks, noAsOf    bool
+	exclusions, keepUndated    bool
+	closedBook                 bool
 	excludeSites, fit, fitOut  string
 }
 
@@ -74,14 +95,19 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.BoolVar(&f.resume, "resume", false, "continue the run in --out, re-checking nothing already done there")
 	fs.BoolVar(&f.json, "json", false, "print the summary, with every result, as JSON on stdout")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to this file")
+	fs.StringVar(&f.predictions, "predictions", "", "also write the AVeriTeC shared task's predictions to this file: a JSON array of {claim_id, claim, pred_label, evidence: [{question, answer, url, scraped_text}]}, for its scorer")
 	fs.Float64Var(&f.prices.InputPerM, "price-in", eval.DefaultPrices.InputPerM, "model price in USD per million input tokens (default: Gemini 2.5 Flash)")
 	fs.Float64Var(&f.prices.OutputPerM, "price-out", eval.DefaultPrices.OutputPerM, "model price in USD per million output tokens, thinking included (default: Gemini 2.5 Flash)")
 	fs.Float64Var(&f.prices.CachedPerM, "price-cached", eval.DefaultPrices.CachedPerM, "price in USD per million input tokens served from the prompt cache (default: Gemini's implicit caching, 10% of input)")
 	fs.BoolVar(&f.quiet, "quiet", false, "draw no progress bar on stderr")
 	fs.BoolVar(&f.compare, "compare", false, "compare two runs instead: factbot eval --compare A.json B.json (summaries from --json or files from --out)")
-	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "offer search_fact_checks on AVeriTeC data too (off by default: its claims come from published fact-checks, which would hand the model the answer)")
+	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "lift the leak-free rules: no fact-checking sites or sections excluded, and search_fact_checks offered on AVeriTeC data too (its claims come from published fact-checks, which would hand the model the answer)")
+	fs.BoolVar(&f.exclusions, "exclusions", false, "report instead how many claims' own fact_checking_article, and how many gold evidence URLs, of an AVeriTeC --dataset the leak-free rules exclude")
 	fs.BoolVar(&f.noAsOf, "no-as-of", false, "do not check claims as of their dates (by default a claim with a date, such as AVeriTeC's claim_date, only sees what was published by then)")
-	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read (default $FACTBOT_EXCLUDE_SITES), e.g. eval/averitec-exclude.txt")
+	fs.StringVar(&f.knowledge, "knowledge-store", "", "research each claim in AVeriTeC's knowledge store in this folder (<claim_id>.json, JSON Lines) instead of the web: no network call but the model's")
+	fs.BoolVar(&f.closedBook, "closed-book", false, "verify with no tools (no search, no page, no plan, no critic): what the model already knows, as a baseline")
+	fs.BoolVar(&f.keepUndated, "keep-undated", false, "in claims checked as of their date, keep search results and pages whose publication date is unknown (by default they are dropped, and the summary counts them)")
+	fs.StringVar(&f.excludeSites, "exclude-sites", "", "a file of domains (one a line, # comments) kept out of every search result and page read, besides the shipped fact-checking sites (default $FACTBOT_EXCLUDE_SITES)")
 	fs.StringVar(&f.fit, "fit", "", "fit per-label score offsets on a run instead (its --out or --json file) and write them as JSON for FACTBOT_CALIBRATION")
 	fs.StringVar(&f.fitOut, "fit-out", "", "with --fit: write the calibration to this file (default: stdout)")
 	fs.Usage = func() {
@@ -93,8 +119,10 @@ Checks each labeled claim (fresh, no cache) and reports accuracy, per-label
 precision, recall and F1, macro-F1, the confusion matrix, provenance, effort
 and cost. AVeriTeC's dev.json is downloaded separately: see the README. Its
 claims are verified as given (no extraction), with their speaker and source,
-as of their claim date, without published fact-checks unless
---allow-fact-checks.
+as of their claim date. Every run is leak-free unless --allow-fact-checks:
+the shipped fact-checking sites, the fact-check sections of news sites and
+their copies on mirrors are kept out of every search and page read, and
+search_fact_checks is not offered on AVeriTeC data.
 
 Flags:`)
 		fs.PrintDefaults()
@@ -138,6 +166,9 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if f.fit != "" {
 		return runFit(a, f, pos)
 	}
+	if f.exclusions {
+		return runExclusions(a, f, pos)
+	}
 	format, err := f.validate(pos)
 	if err != nil {
 		return err
@@ -166,12 +197,18 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		defer outFile.Close()
 	}
 	averitec := format == eval.FormatAVeriTeC
-	engine := evalEngine{factChecks: !averitec || f.allowFactChecks, excludeSites: exclude}
+	engine, err := newEvalEngine(a, f, averitec, exclude, cases)
+	if err != nil {
+		return err
+	}
 	checker, err := evalChecker(ctx, a, engine)
 	if err != nil {
 		return err
 	}
 	r := &eval.Runner{Checker: checker, Concurrency: f.conc, AsGiven: averitec, AsOf: !f.noAsOf}
+	if engine.store != nil {
+		r.CaseContext = func(ctx context.Context, c eval.Case) context.Context { return search.WithStoreClaim(ctx, c.ID) }
+	}
 	setup := evalSetup(a, f, engine, r, cases)
 	if outFile != nil {
 		r.Out = outFile
@@ -184,6 +221,9 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		if err := outFile.Sync(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("writing %s: %w", f.out, err)
 		}
+	}
+	if err := writePredictions(a, f.predictions, cases, results); err != nil && runErr == nil {
+		runErr = err
 	}
 	s := eval.Summarize(results, len(cases), f.prices)
 	s.Dataset = name
@@ -233,15 +273,24 @@ func evalSetup(a *app, f *evalFlags, e evalEngine, r *eval.Runner, cases []eval.
 		}
 	}
 	s.AsOf = r.AsOf && s.Dated > 0
+	s.KeepUndated, s.ClosedBook = e.keepUndated, e.closedBook
+	var listed []string
 	if cfg, err := a.config(); err == nil {
-		s.Search = cfg.Search.Order
+		s.Search, s.Calibration = cfg.Search.Order, cfg.CalibrationFile
 		s.FactChecks = e.factChecks && cfg.Search.FactCheckKey != ""
 		if cfg.Search.ExcludeSitesFile != "" {
-			s.ExcludeSites, s.ExcludedSites = cfg.Search.ExcludeSitesFile, len(cfg.Search.ExcludeSites)
+			s.ExcludeSites, listed = cfg.Search.ExcludeSitesFile, cfg.Search.ExcludeSites
 		}
 	}
 	if f.excludeSites != "" {
-		s.ExcludeSites, s.ExcludedSites = f.excludeSites, len(e.excludeSites)
+		s.ExcludeSites, listed = f.excludeSites, e.excludeSites
+	}
+	s.ExcludedSites = len(listed)
+	if e.leakFree {
+		s.LeakFree, s.ExcludedSites = true, len(leakFreeSites(listed))
+	}
+	if e.store != nil {
+		s.Search = []string{"knowledge store " + f.knowledge}
 	}
 	return s
 }
@@ -259,12 +308,16 @@ func runFit(a *app, f *evalFlags, pos []string) error {
 	if err != nil {
 		return &usageError{msg: fmt.Sprintf("%s: %v", f.fit, err), err: err}
 	}
+	if fit.FittedOn, err = eval.FittedOn(f.fit, results); err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(fit, "", "  ")
 	if err != nil {
 		return err
 	}
 	data = append(data, '\n')
-	fmt.Fprintf(a.stderr, "fitted on %d claims with per-label scores: macro-F1 %.3f → %.3f\n", fit.Claims, fit.MacroF1Before, fit.MacroF1After)
+	fmt.Fprintf(a.stderr, "fitted on %d claims with per-label scores (%s, sha256 %.12s…): macro-F1 %.3f → %.3f; ties go to %s first\n",
+		fit.Claims, fit.FittedOn.File, fit.FittedOn.SHA256, fit.MacroF1Before, fit.MacroF1After, tieFirst(fit.Ties))
 	if f.fitOut == "" {
 		_, err = a.stdout.Write(data)
 		return err

@@ -312,7 +312,7 @@ func TestEvalEndToEnd(t *testing.T) {
 
 // The measurement on a local model: FACTBOT_LLM=openai against a fake
 // Ollama-style server (tool arguments as objects, no call ids, a call
-// written inside <tool_call> tags), through the real openai-go client.
+// written inside <tool_call> tags), through the OpenAI-compatible provider and a real socket.
 func TestEvalLocalModel(t *testing.T) {
 	var w *world
 	w = newWorld(t, func(r *geminitest.Request) geminitest.Reply {

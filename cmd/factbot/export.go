@@ -13,6 +13,7 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {
@@ -54,7 +55,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 }
 
 // exportChecks writes every check of tenant as JSON Lines or CSV.
-func exportChecks(ctx context.Context, a *app, db backend, tenant, format string) error {
+func exportChecks(ctx context.Context, a *app, db admin.Backend, tenant, format string) error {
 	bw := bufio.NewWriter(a.stdout)
 	n := 0
 	var each func(*store.Check) error
@@ -92,10 +93,7 @@ func csvRows(c *store.Check) [][]string {
 		for i, v := range c.Report.Claims {
 			var ev, src []string
 			for _, e := range v.Evidence {
-				side := "refutes"
-				if e.Supports {
-					side = "supports"
-				}
+				side := string(e.StanceOf())
 				ev = append(ev, fmt.Sprintf("%s %s quote_found=%t", side, e.SourceURL, e.QuoteFound))
 			}
 			for _, s := range v.Sources {
@@ -139,7 +137,7 @@ type feedbackCase struct {
 // exportFeedback writes one feedbackCase per claim of the tenant flagged by
 // feedback (feedback on claim -1 flags every claim of its check), oldest
 // check first. Several remarks on one claim share its line.
-func exportFeedback(ctx context.Context, a *app, db backend, tenant string) error {
+func exportFeedback(ctx context.Context, a *app, db admin.Backend, tenant string) error {
 	bw := bufio.NewWriter(a.stdout)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)

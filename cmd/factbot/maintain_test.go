@@ -21,7 +21,8 @@ func TestMaintenanceWhileServing(t *testing.T) {
 	e := newStEnv(t)
 	ann := stCheck("cli", "ann", "Ann's claim", stT0, factcheck.Supported)
 	bob := stCheck("cli", "bob", "Bob's claim", stT0, factcheck.Contradicted)
-	e.seed(ann, bob)
+	annT2 := stCheck("T2", "ann", "Ann's claim in a workspace", stT0, factcheck.Supported)
+	e.seed(ann, bob, annT2)
 
 	db, err := store.Open(e.path, store.Options{})
 	if err != nil {
@@ -46,11 +47,15 @@ func TestMaintenanceWhileServing(t *testing.T) {
 	}
 	copyDB.Close()
 
-	if stdout, stderr, code := e.run("forget", "--user", "ann"); code != exitOK || !strings.Contains(stdout, "1 checks") {
+	// Without --tenant, ann is forgotten in every tenant (listed through
+	// the socket too).
+	if stdout, stderr, code := e.run("forget", "--user", "ann"); code != exitOK || !strings.Contains(stdout, "user ann in 2 of 2 tenants, in all: 2 checks") {
 		t.Fatalf("forget while serving: code %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	if _, err := db.Check(context.Background(), "cli", ann.ID); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("ann's check after forget = %v, want store.ErrNotFound", err)
+	for _, c := range []*store.Check{ann, annT2} {
+		if _, err := db.Check(context.Background(), c.Tenant, c.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("ann's check in %s after forget = %v, want store.ErrNotFound", c.Tenant, err)
+		}
 	}
 	if stdout, stderr, code := e.run("prune", "--older-than", "1h"); code != exitOK || !strings.Contains(stdout, "1 checks") {
 		t.Errorf("prune while serving: code %d, stdout %q, stderr %q", code, stdout, stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"maps"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
@@ -41,7 +44,7 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (int, string, s
 var noFollow = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // redirect GETs u and returns where it redirects.
-func redirect(t *testing.T, u string) *url.URL {
+func redirect(t *testing.T, u string) (*url.URL, []*http.Cookie) {
 	t.Helper()
 	resp, err := noFollow.Get(u)
 	if err != nil {
@@ -52,7 +55,7 @@ func redirect(t *testing.T, u string) *url.URL {
 	if resp.StatusCode != http.StatusFound || err != nil {
 		t.Fatalf("GET %s: %d to %q", u, resp.StatusCode, resp.Header.Get("Location"))
 	}
-	return loc
+	return loc, resp.Cookies()
 }
 
 // TestServeManyWorkspaces runs `factbot serve` with an OAuth client and no
@@ -99,15 +102,18 @@ func TestServeManyWorkspaces(t *testing.T) {
 	// The install flow: factbot → Slack's authorize page → factbot's
 	// callback at FACTBOT_PUBLIC_URL (here reached at the listener).
 	fake.Authorize(slacktest.Grant{Team: "T1", TeamName: "One", BotUserID: "UB1"})
-	auth := redirect(t, base+slack.InstallPath)
+	auth, cookies := redirect(t, base+slack.InstallPath)
 	if got := auth.Query().Get("redirect_uri"); got != "https://factbot.example"+slack.CallbackPath {
 		t.Errorf("redirect_uri = %q", got)
 	}
-	back := redirect(t, auth.String())
+	back, _ := redirect(t, auth.String())
 	if back.Host != "factbot.example" || back.Path != slack.CallbackPath {
 		t.Fatalf("Slack sent the installer to %s", back)
 	}
-	code, page := get(t, base+back.Path+"?"+back.RawQuery)
+	if len(cookies) != 1 || cookies[0].Name != slack.StateCookie || !cookies[0].Secure {
+		t.Fatalf("install link's cookies = %v, want the state's, Secure (FACTBOT_PUBLIC_URL is https)", cookies)
+	}
+	code, page := get(t, base+back.Path+"?"+back.RawQuery, "Cookie", cookies[0].Name+"="+cookies[0].Value)
 	if code != http.StatusOK || !strings.Contains(page, "/invite @factbot") {
 		t.Fatalf("callback: %d\n%s", code, page)
 	}
@@ -162,8 +168,20 @@ func TestServeManyWorkspaces(t *testing.T) {
 		t.Errorf("rotate-key without the old key: exit %d\n%s%s", code, out, errs)
 	}
 	rot["FACTBOT_ENCRYPTION_KEY_OLD"] = testKey1
-	if code, out, errs := runCmd(t, rot, "rotate-key"); code != exitOK || !strings.Contains(out, "Re-encrypted 1 installations") {
+	oldSealed := sealedInstallations(t, dbPath)
+	if code, out, errs := runCmd(t, rot, "rotate-key"); code != exitOK || !strings.Contains(out, "Re-encrypted 1 installations") || !strings.Contains(out, "Compacted") {
 		t.Errorf("rotate-key: exit %d\n%s%s", code, out, errs)
+	}
+	// No byte of the file holds a record sealed with the old key, not even
+	// its free pages.
+	raw, rerr := os.ReadFile(dbPath)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for _, v := range oldSealed {
+		if bytes.Contains(raw, v) {
+			t.Errorf("after rotate-key the file still holds the token sealed with the old key: %s", v)
+		}
 	}
 	db, err := store.Open(dbPath, store.Options{})
 	if err != nil {
@@ -211,4 +229,40 @@ func TestServeOAuthConfigErrors(t *testing.T) {
 	if code, _, errs := runCmd(t, map[string]string{"FACTBOT_DB": db}, "rotate-key"); code != exitUsage || !strings.Contains(errs, "FACTBOT_ENCRYPTION_KEY") {
 		t.Errorf("rotate-key without a key: exit %d, stderr:\n%s", code, errs)
 	}
+}
+
+// sealedInstallations reads the sealed tokens of the installations stored
+// in the bbolt file at path, as the file holds them (base64 in JSON).
+func sealedInstallations(t *testing.T, path string) [][]byte {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var out [][]byte
+	db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("installations"))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(_, v []byte) error {
+			var rec struct {
+				Data struct {
+					Secrets struct {
+						Data string `json:"data"`
+					} `json:"secrets"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal(v, &rec); err != nil || len(rec.Data.Secrets.Data) < 16 {
+				t.Fatalf("installation record %q: %v", v, err)
+			}
+			out = append(out, []byte(rec.Data.Secrets.Data))
+			return nil
+		})
+	})
+	if len(out) == 0 {
+		t.Fatal("no installation in the file: the test would prove nothing")
+	}
+	return out
 }

@@ -45,10 +45,7 @@ func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 			fmt.Fprintln(w, "  Evidence:")
 		}
 		for _, e := range v.Evidence {
-			stance := "refutes "
-			if e.Supports {
-				stance = "supports"
-			}
+			stance := fmt.Sprintf("%-8s", e.StanceOf())
 			title := e.SourceTitle
 			if e.Publisher != "" {
 				title += " — " + e.Publisher

@@ -2,22 +2,26 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
 // TestWriteReportSaysWhereQuotesWereFound compares the terminal report of
-// one claim cited from every place a quote can be found with
-// testdata/report/quote-places.golden.
+// one claim cited from every place a quote can be found, with each stance,
+// with testdata/report/quote-places.golden. A title or a search summary is
+// never a found quote.
 func TestWriteReportSaysWhereQuotesWereFound(t *testing.T) {
+	stances := []factcheck.Stance{factcheck.StanceSupports, factcheck.StanceRefutes, factcheck.StanceContext}
+	n := 0
 	ev := func(title string, m factcheck.QuoteMatch) factcheck.Evidence {
-		return factcheck.Evidence{SourceURL: "https://example.org/" + string(m.Place), SourceTitle: title, Supports: true,
-			QuoteOrSummary: "Revenue grew by 130 percent in 2023", QuoteFound: m.Found(), QuoteMatch: m}
+		st := stances[n%3]
+		n++
+		found := m.Found() && m.Place != factcheck.QuoteInTitle && m.Place != factcheck.QuoteInSummary
+		return factcheck.Evidence{SourceURL: "https://example.org/" + string(m.Place), SourceTitle: title, Supports: st == factcheck.StanceSupports, Stance: st,
+			QuoteOrSummary: "Revenue grew by 130 percent in 2023, the annual report says.", QuoteFound: found, QuoteMatch: m}
 	}
 	rep := &factcheck.Report{Claims: []*factcheck.Verdict{{
 		Claim: "Revenue grew by 130 percent in 2023.", Verdict: factcheck.Supported, Confidence: factcheck.Medium,
@@ -27,25 +31,12 @@ func TestWriteReportSaysWhereQuotesWereFound(t *testing.T) {
 			ev("Annual report (PDF)", factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}),
 			ev("News search result", factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}),
 			ev("Revenue grew by 130 percent in 2023", factcheck.QuoteMatch{Place: factcheck.QuoteInTitle}),
+			ev("Search through Gemini", factcheck.QuoteMatch{Place: factcheck.QuoteInSummary}),
 			ev("A blog", factcheck.QuoteMatch{}),
+			{SourceURL: "https://example.org/old", SourceTitle: "A record saved before stances", Supports: false, QuoteOrSummary: "It was flat.", QuoteFound: true},
 		},
 	}}}
 	var b bytes.Buffer
 	writeReport(&b, rep, "20261130T000000Z-abcd")
-	golden := filepath.Join("testdata", "report", "quote-places.golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), b.String()); diff != "" {
-		t.Errorf("report (-want +got):\n%s", diff)
-	}
+	bottest.Golden(t, filepath.Join("testdata", "report", "quote-places.golden"), b.Bytes(), *update)
 }

@@ -48,5 +48,22 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Re-encrypted %d installations with key %s; %d already were.\n", st.Resealed, kr.CurrentID(), st.Current)
+	if isPostgres(cfg) {
+		// PostgreSQL keeps an updated row's old version until its vacuum
+		// reclaims it (VACUUM FULL rewrites the table at once); there is
+		// no file here to compact.
+		return nil
+	}
+	// The old records linger in the bbolt file's free pages until
+	// rewritten: compact the file so that no ciphertext of the old key
+	// remains.
+	if err := db.Close(); err != nil {
+		return err
+	}
+	before, after, err := store.CompactFile(cfg.DB)
+	if err != nil {
+		return fmt.Errorf("the installations are re-encrypted, but the file could not be compacted, so the old key's ciphertext may remain in its free pages; run factbot rotate-key again: %w", err)
+	}
+	fmt.Fprintf(a.stdout, "Compacted %s (%d → %d bytes): no record sealed with the old key remains in it.\n", cfg.DB, before, after)
 	return nil
 }

@@ -25,7 +25,7 @@ import (
 )
 
 func init() {
-	register("serve", command{summary: "run the Slack and Discord bots (and /healthz, /metrics)", run: runServe})
+	register("serve", command{summary: "run the Slack and Discord bots (and /healthz, /readyz, /metrics)", run: runServe})
 }
 
 // chatAdapter is one chat platform run by serve: the core's Platform, plus
@@ -33,6 +33,8 @@ func init() {
 type chatAdapter interface {
 	bot.Platform
 	Run(ctx context.Context) error
+	// Ready is nil while the adapter is connected (/readyz).
+	Ready() error
 }
 
 // Seams for tests.
@@ -61,7 +63,7 @@ type httpLimits struct {
 }
 
 var defaultHTTPLimits = httpLimits{
-	ReadHeader: 5 * time.Second, Read: 15 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
+	ReadHeader: 2 * time.Second, Read: 15 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
 	MaxHeaderBytes: 64 << 10,
 }
 
@@ -132,6 +134,7 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 			return nil, &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY", Msg: err.Error(), Err: err}
 		}
 		scfg.ClientID, scfg.ClientSecret, scfg.PublicURL, scfg.Installs = sc.ClientID, sc.ClientSecret, cfg.Web.PublicURL, db.Installations(kr)
+		scfg.UsedStates, _ = st.(slack.UsedStates) // each install state accepted once, by every replica
 		if bad, err := db.Installations(kr).Unopened(context.Background()); err == nil && len(bad) > 0 {
 			log.Error("slack: installations whose tokens FACTBOT_ENCRYPTION_KEY cannot open; their workspaces are not answered",
 				"installations", bad, "hint", "set FACTBOT_ENCRYPTION_KEY_OLD to the key they were stored with and run factbot rotate-key, or have them install the app again")
@@ -231,7 +234,7 @@ func parseServeFlags(a *app, args []string) (*serveFlags, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
 	f := &serveFlags{}
-	fs.StringVar(&f.addr, "addr", "", "HTTP address for /healthz, /metrics and HTTP-mode webhooks (default FACTBOT_HTTP_ADDR, else "+config.DefaultHTTPAddr+")")
+	fs.StringVar(&f.addr, "addr", "", "HTTP address for /healthz, /readyz, /metrics and HTTP-mode webhooks (default FACTBOT_HTTP_ADDR, else "+config.DefaultHTTPAddr+")")
 	fs.StringVar(&f.limit, "user-limit", "", "checks per user per window, e.g. 10/10m; off disables (default FACTBOT_USER_LIMIT, else "+config.DefaultUserLimit+")")
 	fs.IntVar(&f.workers, "workers", 8, "checks run at once")
 	fs.Usage = func() {
@@ -282,6 +285,8 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	log := serveLogger(a)
+	warnPlainURL(cfg, log)
+	defer startTracing(ctx, cfg, a.stderr)()
 	db, err := openBackend(ctx, cfg)
 	if err != nil {
 		return err
@@ -294,12 +299,14 @@ func runServe(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	reg := bot.NewRegistry()
+	// /readyz: the database answers a cheap question, every platform is connected.
+	ready := &readiness{ping: func(ctx context.Context) error { _, err := db.Tenants(ctx); return err }, now: time.Now}
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
 		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,
 		Metrics: bot.NewMetrics(reg), Logger: log, Links: chatLinks(cfg), Owner: replicaOwner(), Lease: cfg.Lease,
 	})
-	mux := bot.NewMux(reg, nil)
+	mux := bot.NewMux(reg, ready.check)
 	mountWeb(cfg, db, mux, log)
 	adapters, err := buildAdapters(cfg, db, svc, mux, log)
 	if err != nil {
@@ -307,32 +314,50 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	for _, ad := range adapters {
 		svc.Register(ad)
+		ready.platforms = append(ready.platforms, ad)
 	}
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	pub, metrics, err := listenHTTP(cfg, mux, bot.NewMux(reg, ready.check))
 	if err != nil {
-		return &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.HTTPAddr, err), Hint: "a free host:port, also settable with -addr", Err: err}
-	}
-	ln = netutil.LimitListener(ln, cfg.MaxConns)
-	pub := http.Handler(mux)
-	var metrics *listener
-	if cfg.MetricsAddr != "" {
-		mln, err := net.Listen("tcp", cfg.MetricsAddr)
-		if err != nil {
-			ln.Close()
-			return &usererr.Config{Var: "FACTBOT_METRICS_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.MetricsAddr, err), Hint: "a free host:port, e.g. 127.0.0.1:9090, or unset to serve /metrics on FACTBOT_HTTP_ADDR", Err: err}
-		}
-		metrics = &listener{ln: netutil.LimitListener(mln, cfg.MaxConns), h: bot.NewMux(reg, nil)}
-		pub = withoutMetrics(mux)
+		return err
 	}
 	if err := svc.Start(ctx); err != nil {
-		ln.Close()
+		pub.ln.Close()
 		if metrics != nil {
 			metrics.ln.Close()
 		}
 		return err
 	}
 	defer svc.Close() // running checks stay pending and resume on the next start
-	return serveUntilDone(ctx, &listener{ln: ln, h: pub}, metrics, adapters, log)
+	return serveUntilDone(ctx, pub, metrics, adapters, log)
+}
+
+// listenHTTP opens serve's public listener (mux) and, with
+// FACTBOT_METRICS_ADDR, the metrics listener (metricsMux), each bounded to
+// FACTBOT_MAX_CONNS connections and FACTBOT_MAX_CONNS_PER_IP from one
+// address.
+func listenHTTP(cfg *config.Config, mux, metricsMux http.Handler) (pub, metrics *listener, err error) {
+	listen := func(addr string) (net.Listener, error) {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, err
+		}
+		return netutil.LimitListener(limitPerAddr(ln, cfg.MaxConnsPerIP), cfg.MaxConns), nil
+	}
+	ln, err := listen(cfg.HTTPAddr)
+	if err != nil {
+		return nil, nil, &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.HTTPAddr, err), Hint: "a free host:port, also settable with -addr", Err: err}
+	}
+	pub = &listener{ln: ln, h: mux}
+	if cfg.MetricsAddr == "" {
+		return pub, nil, nil
+	}
+	mln, err := listen(cfg.MetricsAddr)
+	if err != nil {
+		ln.Close()
+		return nil, nil, &usererr.Config{Var: "FACTBOT_METRICS_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.MetricsAddr, err), Hint: "a free host:port, e.g. 127.0.0.1:9090, or unset to serve /metrics on FACTBOT_HTTP_ADDR", Err: err}
+	}
+	pub.h = withoutMetrics(mux)
+	return pub, &listener{ln: mln, h: metricsMux}, nil
 }
 
 // replicaOwner names this process to the requests' leases: the host, the

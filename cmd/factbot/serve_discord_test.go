@@ -103,6 +103,13 @@ func TestServeDiscordEndToEnd(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// Connected and started: ready for /readyz.
+	for deadline := time.Now().Add(10 * time.Second); ad.Ready() != nil && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := ad.Ready(); err != nil {
+		t.Errorf("Ready once connected = %v", err)
+	}
 
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

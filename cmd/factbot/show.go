@@ -13,6 +13,7 @@ import (
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {
@@ -82,7 +83,7 @@ func pageHashes(c *store.Check) []string {
 
 // showPage prints the kept snapshot of a page the check read: what the
 // page said when the verdict was made, even if it has changed since.
-func showPage(ctx context.Context, a *app, db backend, c *store.Check, arg string, jsonOut bool) error {
+func showPage(ctx context.Context, a *app, db admin.Backend, c *store.Check, arg string, jsonOut bool) error {
 	want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(arg), "sha256:"))
 	hashes := pageHashes(c)
 	var match []string
@@ -271,10 +272,7 @@ func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, 
 		fmt.Fprintln(w, "  Evidence:")
 	}
 	for _, e := range v.Evidence {
-		side := "refutes"
-		if e.Supports {
-			side = "supports"
-		}
+		side := string(e.StanceOf())
 		fmt.Fprintf(w, "    [%s] %s <%s>\n", side, oneLine(e.SourceTitle, 80), e.SourceURL)
 		if e.Publisher != "" || e.Rating != "" {
 			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))

@@ -31,7 +31,7 @@ func TestShowCommand(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Check " + c.ID, "User:     ann", "Request:  cli:1", "The Eiffel Tower is 330 m tall",
-		"[supports] Example A <https://example.org/a>", `"it is so" (quote found on PDF page 2)`,
+		"[supports] Example A <https://example.org/a>", `"it is so" (quote found on page 2 of the PDF)`,
 		"[refutes] Example B <https://example.com/b>", `"it is not" (quote not found in what was read)`,
 		"2026-11-29 12:00:00Z  read       https://example.org/a sha256:abc123 cited",
 		`web_search {"query":"x"}, 100 bytes`,

@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/web"
 )
 
@@ -42,8 +44,17 @@ func webLinks(cfg *config.Config) *web.Links {
 	return web.NewLinks(cfg.Web.PublicURL, cfg.Web.Secret, cfg.Web.CheckTTL, cfg.Web.HistoryTTL, nil)
 }
 
+// warnPlainURL warns, at start, when FACTBOT_PUBLIC_URL is http://: the
+// signed links' tokens (and Slack's install codes) would travel in clear.
+func warnPlainURL(cfg *config.Config, log *slog.Logger) {
+	if strings.HasPrefix(strings.ToLower(cfg.Web.PublicURL), "http://") {
+		log.Warn("FACTBOT_PUBLIC_URL is http://: the web view's links and their tokens (and Slack's install codes) travel in clear; serve it behind a TLS proxy and set its https:// address",
+			"url", cfg.Web.PublicURL)
+	}
+}
+
 // mountWeb adds the web view under /web/ to mux when it is configured.
-func mountWeb(cfg *config.Config, db backend, mux *http.ServeMux, log *slog.Logger) {
+func mountWeb(cfg *config.Config, db web.Store, mux *http.ServeMux, log *slog.Logger) {
 	if !cfg.Web.Enabled() {
 		return
 	}
@@ -51,12 +62,40 @@ func mountWeb(cfg *config.Config, db backend, mux *http.ServeMux, log *slog.Logg
 	log.Info("web view: enabled", "url", cfg.Web.PublicURL+"/web/", "operators", cfg.Web.AdminToken != "")
 }
 
+// printCheckLink prints a signed link to check id of tenant, made for viewer
+// or, when viewer is empty, for the check's asker (as a chat report's Full
+// report button is), once the web view's own code has opened it.
+func printCheckLink(ctx context.Context, a *app, cfg *config.Config, db admin.Backend, tenant, id, viewer string) error {
+	c, err := db.Check(ctx, tenant, id)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return usagef("no check %s in tenant %s (factbot history lists them)", id, tenant)
+		}
+		return err
+	}
+	if viewer == "" {
+		viewer = c.User
+	}
+	return printLink(ctx, a, cfg, db, webLinks(cfg).CheckURL(tenant, viewer, id))
+}
+
+// printLink opens link through the web view's handler, as it will be served,
+// and prints it only if it opens.
+func printLink(ctx context.Context, a *app, cfg *config.Config, db admin.Backend, link string) error {
+	srv := web.New(web.Options{Store: db, Secret: cfg.Web.Secret})
+	if err := srv.VerifyLink(ctx, link); err != nil {
+		return usagef("no link printed: %v (a --viewer who may see it?)", err)
+	}
+	fmt.Fprintln(a.stdout, link)
+	return nil
+}
+
 func runWeb(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "web", "factbot web [--addr A] [--tenant T] [--link ID | --history] [--viewer U]\n\nServes the web view (under /web/) of the database alone, for a database used\nfrom the terminal; factbot serve serves it too, beside the bots. With --link or\n--history it prints a signed link instead and exits.")
 	addr := fs.String("addr", "", "HTTP address (default FACTBOT_HTTP_ADDR, else "+config.DefaultHTTPAddr+")")
 	link := fs.String("link", "", "print a signed link to the check with this id and exit")
 	history := fs.Bool("history", false, "print a signed link to the tenant's history and exit")
-	viewer := fs.String("viewer", "", "whom a printed link is for: their private checks show (default USER)")
+	viewer := fs.String("viewer", "", "whom a printed link is for, who sees what they may see: their private checks show (default: for --link the check's asker, for --history USER or the system's name for you)")
 	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {
 		return err
 	}
@@ -70,32 +109,25 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	if *link != "" && *history {
 		return usagef("--link and --history: choose one")
 	}
-	db, err := openExistingStore(ctx, cfg)
+	db, err := openData(ctx, cfg, true)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if *viewer == "" {
-		*viewer = cfg.User
-	}
 	switch {
 	case *link != "":
-		if _, err := db.Check(ctx, *tenant, *link); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return usagef("no check %s in tenant %s (factbot history lists them)", *link, *tenant)
-			}
-			return err
-		}
-		fmt.Fprintln(a.stdout, webLinks(cfg).CheckURL(*tenant, *viewer, *link))
-		return nil
+		return printCheckLink(ctx, a, cfg, db, *tenant, *link, *viewer)
 	case *history:
-		fmt.Fprintln(a.stdout, webLinks(cfg).HistoryURL(*tenant, *viewer, ""))
-		return nil
+		if *viewer == "" {
+			*viewer = cliUser(cfg)
+		}
+		return printLink(ctx, a, cfg, db, webLinks(cfg).HistoryURL(*tenant, *viewer, ""))
 	}
 	if *addr == "" {
 		*addr = cfg.HTTPAddr
 	}
 	log := serveLogger(a)
+	warnPlainURL(cfg, log)
 	mux := http.NewServeMux()
 	mountWeb(cfg, db, mux, log)
 	ln, err := net.Listen("tcp", *addr)

@@ -10,6 +10,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -42,6 +43,12 @@ func newProviders(ctx context.Context, cfg *config.Config) ([]search.Provider, e
 			ps = append(ps, search.NewBrave(search.BraveConfig{APIKey: s.BraveKey, BaseURL: s.BraveURL}))
 		case config.SearchSearXNG:
 			ps = append(ps, search.NewSearXNG(search.SearXNGConfig{BaseURL: s.SearXNGURL}))
+		case config.SearchCorpus:
+			c, err := search.NewCorpus(s.CorpusDir)
+			if err != nil {
+				return nil, &usererr.Config{Var: "FACTBOT_CORPUS", Msg: err.Error(), Hint: "a folder of HTML, PDF, Markdown and text files", Err: err}
+			}
+			ps = append(ps, c)
 		case config.SearchGemini:
 			c, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: cfg.Model.GeminiKey, Backend: genai.BackendGeminiAPI,
 				HTTPOptions: genai.HTTPOptions{BaseURL: cfg.Model.GeminiBaseURL}})
@@ -65,7 +72,12 @@ func newChecker(ctx context.Context, cfg *config.Config, db backend) (*factcheck
 	if err != nil {
 		return nil, err
 	}
-	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, search.FailoverOptions{}), CacheTTL: cfg.CacheTTL,
+	var fo search.FailoverOptions
+	corpus := corpusOf(providers)
+	if corpus != nil && len(providers) > 1 {
+		fo.MinResults = 1 // the corpus first; the web when it finds nothing
+	}
+	c := &factcheck.Checker{Model: model, Search: search.NewFailover(providers, fo), CacheTTL: cfg.CacheTTL,
 		ExcludeSites: cfg.Search.ExcludeSites, Options: cfg.Engine}
 	c.Options.Calibration = cfg.Calibration // loaded and checked with the configuration
 	if k := cfg.Search.FactCheckKey; k != "" {
@@ -76,12 +88,31 @@ func newChecker(ctx context.Context, cfg *config.Config, db backend) (*factcheck
 		c.FactChecks = fc
 	}
 	useStore(cfg, c, db)
+	if corpus != nil {
+		c.Reader = &search.CorpusReader{Corpus: corpus, Next: c.Reader}
+	}
 	return c, nil
+}
+
+// corpusOf returns the corpus among the providers, nil when there is none.
+func corpusOf(ps []search.Provider) *search.Corpus {
+	for _, p := range ps {
+		if c, ok := p.(*search.Corpus); ok {
+			return c
+		}
+	}
+	return nil
+}
+
+// caches is what the engine caches in the database.
+type caches interface {
+	factcheck.Cache
+	search.Cache
 }
 
 // useStore gives the engine the database as its verdict, search and page
 // cache (db may be nil: no caches).
-func useStore(cfg *config.Config, c *factcheck.Checker, db backend) {
+func useStore(cfg *config.Config, c *factcheck.Checker, db caches) {
 	ropts := search.ReaderOptions{AllowPrivate: cfg.AllowPrivateFetch}
 	if db != nil {
 		ropts.Cache = db

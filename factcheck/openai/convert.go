@@ -7,25 +7,80 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
-
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
-// params maps a factcheck request onto Chat Completions parameters.
-func (m *Model) params(req *factcheck.ModelRequest) openai.ChatCompletionNewParams {
-	p := openai.ChatCompletionNewParams{Model: m.name, Messages: messages(req)}
+// chatRequest is a Chat Completions request body, as OpenAI documents it
+// and the compatible servers read it.
+type chatRequest struct {
+	Model               string          `json:"model"`
+	Messages            []chatMessage   `json:"messages"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Tools               []chatTool      `json:"tools,omitempty"`
+	ToolChoice          json.RawMessage `json:"tool_choice,omitempty"`
+}
+
+// chatMessage is one message of the conversation. Content is a *string,
+// or []contentPart for text with pictures; it is omitted when nil: an
+// assistant message with only tool calls has none.
+type chatMessage struct {
+	Role       string         `json:"role"`
+	Content    any            `json:"content,omitempty"`
+	ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+}
+
+// contentPart is one part of a user message's content: text, or a picture.
+type contentPart struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *imageURL `json:"image_url,omitempty"`
+}
+
+type imageURL struct {
+	URL string `json:"url"`
+}
+
+type chatToolCall struct {
+	ID       string           `json:"id"`
+	Type     string           `json:"type"`
+	Function chatFunctionCall `json:"function"`
+}
+
+type chatFunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type chatTool struct {
+	Type     string       `json:"type"`
+	Function chatFunction `json:"function"`
+}
+
+type chatFunction struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Parameters  map[string]any `json:"parameters"`
+}
+
+func text(s string) *string { return &s }
+
+// params maps a factcheck request onto a Chat Completions request.
+func (m *Model) params(req *factcheck.ModelRequest) *chatRequest {
+	p := &chatRequest{Model: m.name, Messages: messages(req)}
 	if req.Temperature != nil {
-		p.Temperature = openai.Float(float64(*req.Temperature))
+		t := float64(*req.Temperature)
+		p.Temperature = &t
 	}
 	if req.MaxOutput > 0 {
 		// OpenAI's newer models refuse max_tokens; many local servers only
 		// know max_tokens.
 		if m.hosted {
-			p.MaxCompletionTokens = openai.Int(int64(req.MaxOutput))
+			p.MaxCompletionTokens = req.MaxOutput
 		} else {
-			p.MaxTokens = openai.Int(int64(req.MaxOutput))
+			p.MaxTokens = req.MaxOutput
 		}
 	}
 	tools := req.Tools
@@ -34,25 +89,22 @@ func (m *Model) params(req *factcheck.ModelRequest) openai.ChatCompletionNewPara
 		tools = slices.DeleteFunc(slices.Clone(tools), func(t factcheck.ToolSpec) bool { return !slices.Contains(req.Allowed, t.Name) })
 	}
 	for _, t := range tools {
-		fd := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.Parameters)}
-		if t.Description != "" {
-			fd.Description = openai.String(t.Description)
-		}
+		fd := chatFunction{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
 		if fd.Parameters == nil {
-			fd.Parameters = shared.FunctionParameters{"type": "object", "properties": map[string]any{}}
+			fd.Parameters = map[string]any{"type": "object", "properties": map[string]any{}}
 		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
+		p.Tools = append(p.Tools, chatTool{Type: "function", Function: fd})
 	}
 	if len(p.Tools) > 0 {
 		switch req.ToolMode {
 		case factcheck.ToolRequired:
 			if len(req.Allowed) == 1 {
-				p.ToolChoice = openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: req.Allowed[0]})
+				p.ToolChoice, _ = json.Marshal(map[string]any{"type": "function", "function": map[string]string{"name": req.Allowed[0]}})
 			} else {
-				p.ToolChoice.OfAuto = openai.String("required")
+				p.ToolChoice = json.RawMessage(`"required"`)
 			}
 		case factcheck.ToolNone:
-			p.ToolChoice.OfAuto = openai.String("none")
+			p.ToolChoice = json.RawMessage(`"none"`)
 		}
 	}
 	return p
@@ -70,18 +122,18 @@ func callID(c factcheck.ToolCall, i, j int) string {
 // messages maps the conversation. Tool results become "tool" messages whose
 // tool_call_id is the result's ID or, when it has none, the id of the
 // previous model message's call with the same name (in order).
-func messages(req *factcheck.ModelRequest) []openai.ChatCompletionMessageParamUnion {
-	var out []openai.ChatCompletionMessageParamUnion
+func messages(req *factcheck.ModelRequest) []chatMessage {
+	var out []chatMessage
 	if req.System != "" {
-		out = append(out, openai.SystemMessage(req.System))
+		out = append(out, chatMessage{Role: "system", Content: text(req.System)})
 	}
 	var prev []factcheck.ToolCall // previous model message's calls, ids filled in
 	for i, msg := range req.Messages {
 		switch msg.Role {
 		case factcheck.RoleModel:
-			var a openai.ChatCompletionAssistantMessageParam
+			a := chatMessage{Role: "assistant"}
 			if msg.Text != "" {
-				a.Content.OfString = openai.String(msg.Text)
+				a.Content = text(msg.Text)
 			}
 			prev = prev[:0:0]
 			for j, c := range msg.ToolCalls {
@@ -91,17 +143,12 @@ func messages(req *factcheck.ModelRequest) []openai.ChatCompletionMessageParamUn
 				if strings.TrimSpace(args) == "" {
 					args = "{}"
 				}
-				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-						ID:       c.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
-					},
-				})
+				a.ToolCalls = append(a.ToolCalls, chatToolCall{ID: c.ID, Type: "function", Function: chatFunctionCall{Name: c.Name, Arguments: args}})
 			}
 			if msg.Text == "" && len(a.ToolCalls) == 0 {
-				a.Content.OfString = openai.String("")
+				a.Content = text("")
 			}
-			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+			out = append(out, a)
 		default:
 			used := make([]bool, len(prev))
 			for k, r := range msg.ToolResults {
@@ -116,12 +163,12 @@ func messages(req *factcheck.ModelRequest) []openai.ChatCompletionMessageParamUn
 				if content == "" {
 					content = "{}"
 				}
-				out = append(out, openai.ToolMessage(content, id))
+				out = append(out, chatMessage{Role: "tool", Content: text(content), ToolCallID: id})
 			}
 			if len(msg.Images) > 0 {
 				out = append(out, userWithImages(msg))
 			} else if msg.Text != "" || len(msg.ToolResults) == 0 {
-				out = append(out, openai.UserMessage(msg.Text))
+				out = append(out, chatMessage{Role: "user", Content: text(msg.Text)})
 			}
 			prev = nil
 		}
@@ -245,11 +292,11 @@ func contentText(raw json.RawMessage) string {
 
 // userWithImages is a user message of text and pictures, each sent as a
 // data URL (the chat completions image_url part).
-func userWithImages(msg factcheck.Message) openai.ChatCompletionMessageParamUnion {
-	parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(msg.Text)}
+func userWithImages(msg factcheck.Message) chatMessage {
+	parts := []contentPart{{Type: "text", Text: msg.Text}}
 	for _, im := range msg.Images {
 		u := "data:" + im.MIME + ";base64," + base64.StdEncoding.EncodeToString(im.Data)
-		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: u}))
+		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
 	}
-	return openai.UserMessage(parts)
+	return chatMessage{Role: "user", Content: parts}
 }

@@ -2,8 +2,10 @@
 // Completions API: OpenAI itself and other hosted services, and local
 // servers such as Ollama, vLLM and llama.cpp's llama-server.
 //
-// Requests go through the official openai-go client. Responses are decoded
-// leniently by this package, because local servers return tool calls in
+// Requests are sent by this package's own small client for the one endpoint
+// it uses (POST {base}/chat/completions): the official openai-go client
+// made up a third of factbot's binary for it. Responses are decoded
+// leniently, because local servers return tool calls in
 // several shapes: arguments as a JSON object instead of a string, calls
 // without ids, finish_reason "stop" next to tool calls. Calls a model wrote
 // into its text (as JSON, or inside <tool_call> tags) are returned as text:
@@ -11,6 +13,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,9 +24,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/retry"
@@ -67,7 +67,9 @@ type Config struct {
 
 // Model is a factcheck.Model on an OpenAI-compatible server.
 type Model struct {
-	client      openai.Client
+	endpoint    string // {base}/chat/completions
+	apiKey      string
+	hc          *http.Client
 	name        string
 	hosted      bool
 	maxAttempts int
@@ -103,25 +105,18 @@ func New(cfg Config) (*Model, error) {
 		return nil, &usererr.Config{Var: "OPENAI_API_KEY", Msg: "no API key for the hosted OpenAI API",
 			Hint: "create one at https://platform.openai.com/api-keys, or set OPENAI_BASE_URL to a local server such as http://localhost:11434/v1"}
 	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(base),
-		// Set explicitly (even when empty) so the SDK's own reading of
-		// OPENAI_API_KEY never sends a hosted key to another server.
-		option.WithAPIKey(cfg.APIKey),
-		// Retries are ours: they honour Retry-After through an injectable
-		// sleeper, so the SDK's own (real-time) retries are turned off.
-		option.WithMaxRetries(0),
-	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
-	}
 	m := &Model{
-		client:      openai.NewClient(opts...),
+		endpoint:    strings.TrimRight(base, "/") + "/chat/completions",
+		apiKey:      cfg.APIKey, // only this: OPENAI_API_KEY is never read here, so a hosted key never reaches another server
+		hc:          cfg.HTTPClient,
 		name:        cfg.Model,
 		hosted:      hosted,
 		maxAttempts: cfg.MaxAttempts,
 		sleep:       cfg.Sleep,
 		images:      cfg.Images,
+	}
+	if m.hc == nil {
+		m.hc = http.DefaultClient
 	}
 	if m.maxAttempts <= 0 {
 		m.maxAttempts = DefaultMaxAttempts
@@ -139,23 +134,23 @@ func (m *Model) Name() string { return m.name }
 // within bounds. A rate limit that outlasts them wraps
 // factcheck.ErrRateLimited; a setting to fix is a *usererr.Config.
 func (m *Model) Generate(ctx context.Context, req *factcheck.ModelRequest) (*factcheck.ModelResponse, error) {
-	params := m.params(req)
+	payload, err := json.Marshal(m.params(req))
+	if err != nil {
+		return nil, fmt.Errorf("openai: %s: encode request: %w", m.name, err)
+	}
 	var body []byte
 	attempt := 0
 	call := func(ctx context.Context) error {
 		attempt++
-		var res *http.Response
-		body = nil
-		_, err := m.client.Chat.Completions.New(ctx, params, option.WithResponseBodyInto(&body), option.WithResponseInto(&res))
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
+		var f *failure
+		body, f, err = m.post(ctx, payload)
+		switch {
+		case err != nil && ctx.Err() != nil:
 			return ctx.Err()
-		}
-		f := failureOf(err, res)
-		if f == nil {
+		case err != nil:
 			return fmt.Errorf("openai: %s: %w", m.name, err)
+		case f == nil:
+			return nil
 		}
 		if cerr := m.configError(f); cerr != nil {
 			return cerr
@@ -216,33 +211,54 @@ func (f *failure) Error() string {
 	return fmt.Sprintf("HTTP %d", f.status)
 }
 
-// failureOf reads an error answer: the SDK's *openai.Error when the body
-// had OpenAI's shape, else the raw response (some local servers answer
-// {"error": "text"} or plain text, which the SDK cannot decode). nil when
-// there was no HTTP answer at all.
-func failureOf(err error, res *http.Response) *failure {
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		f := &failure{status: apiErr.StatusCode, code: apiErr.Code, message: apiErr.Message}
-		if apiErr.Response != nil {
-			f.header = apiErr.Response.Header
-		}
-		if f.message == "" && apiErr.Response != nil && apiErr.Response.Body != nil {
-			// No {"error": {…}} object (vLLM puts "message" at the top).
-			b, _ := io.ReadAll(io.LimitReader(apiErr.Response.Body, 4096))
-			f.message = errorMessage(b)
-		}
-		return f
+// maxResponse bounds the body of one answer.
+const maxResponse = 16 << 20
+
+// post sends one request and returns the body of a 2xx answer, or the
+// answer's failure; err is for no HTTP answer at all.
+func (m *Model) post(ctx context.Context, payload []byte) ([]byte, *failure, error) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(payload))
+	if err != nil {
+		return nil, nil, err
 	}
-	if res == nil || res.StatusCode < 400 {
-		return nil
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "application/json")
+	if m.apiKey != "" {
+		hr.Header.Set("Authorization", "Bearer "+m.apiKey)
 	}
-	f := &failure{status: res.StatusCode, header: res.Header}
-	if res.Body != nil {
+	res, err := m.hc.Do(hr)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode >= 400 {
 		b, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
-		f.message = errorMessage(b)
+		code, msg := errorBody(b)
+		return nil, &failure{status: res.StatusCode, code: code, message: msg, header: res.Header}, nil
 	}
-	return f
+	b, err := io.ReadAll(io.LimitReader(res.Body, maxResponse+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read response: %w", err)
+	}
+	if len(b) > maxResponse {
+		return nil, nil, fmt.Errorf("response over %d MiB", maxResponse>>20)
+	}
+	return b, nil, nil
+}
+
+// errorBody reads an error answer of any common shape: OpenAI's
+// {"error": {"message", "code"}}, {"error": "text"} (some local servers),
+// "message" at the top (vLLM), or plain text.
+func errorBody(b []byte) (code, message string) {
+	var v struct {
+		Error struct {
+			Code json.RawMessage `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(b, &v) == nil {
+		json.Unmarshal(v.Error.Code, &code) // a string, or null / a number: then none
+	}
+	return code, errorMessage(b)
 }
 
 // errorMessage finds the message in an error body of any common shape.

@@ -36,6 +36,7 @@ const (
 	SearchBrave   = "brave"
 	SearchSearXNG = "searxng"
 	SearchGemini  = "gemini"
+	SearchCorpus  = "corpus"
 )
 
 // Defaults of the settings that have one.
@@ -49,6 +50,8 @@ const (
 	DefaultTenantLimit = "100/1h"
 	DefaultMaxQueue    = bot.DefaultMaxQueue
 	DefaultMaxConns    = 256
+	// DefaultMaxConnsPerIP bounds one client address's share of them.
+	DefaultMaxConnsPerIP = 32
 )
 
 // Where to get a value: the hints of the configuration errors.
@@ -93,6 +96,9 @@ type Config struct {
 	// MaxConns bounds the open connections of serve's HTTP server
 	// (FACTBOT_MAX_CONNS).
 	MaxConns int
+	// MaxConnsPerIP bounds the open connections from one client address
+	// (FACTBOT_MAX_CONNS_PER_IP), so that one client cannot hold them all.
+	MaxConnsPerIP int
 	// UserLimit is the per-person rate in chat (FACTBOT_USER_LIMIT); the
 	// zero Limit means none.
 	UserLimit bot.Limit
@@ -113,12 +119,18 @@ type Config struct {
 
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
-	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC);
+	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC,
+	// FACTBOT_CRITIC_SKIP);
 	// the zero value is the default.
 	Engine factcheck.Options
 
 	// User is who runs factbot check, for its history (USER).
 	User string
+
+	// OTLPEndpoint, if set, is where traces of the checks' model and tool
+	// calls are sent, by OTLP over HTTP (OTEL_EXPORTER_OTLP_ENDPOINT, the
+	// collector's base URL: spans go to its /v1/traces).
+	OTLPEndpoint string
 
 	env map[string]string // the variables that are set, trimmed
 }
@@ -153,6 +165,9 @@ type Search struct {
 	TavilyKey, TavilyURL string // TAVILY_API_KEY, FACTBOT_TAVILY_URL
 	BraveKey, BraveURL   string // BRAVE_API_KEY, FACTBOT_BRAVE_URL
 	SearXNGURL           string // SEARXNG_URL
+	// CorpusDir is FACTBOT_CORPUS, a folder of the team's own documents
+	// searched before the web (or instead, with FACTBOT_SEARCH=corpus).
+	CorpusDir string
 	// FactCheckKey is FACTCHECK_API_KEY, or GOOGLE_API_KEY when that is
 	// unset; empty means no fact-check search.
 	FactCheckKey string
@@ -235,10 +250,12 @@ var Vars = []Var{
 	{"TAVILY_API_KEY", true}, {"FACTBOT_TAVILY_URL", false},
 	{"BRAVE_API_KEY", true}, {"FACTBOT_BRAVE_URL", false},
 	{"SEARXNG_URL", false},
+	{"FACTBOT_CORPUS", false},
 	{"FACTCHECK_API_KEY", true},
 	{"FACTBOT_SEARCH", false},
 	{"FACTBOT_TEMPERATURE", false},
 	{"FACTBOT_QUESTIONS", false}, {"FACTBOT_COMPACT", false}, {"FACTBOT_RECHECK", false}, {"FACTBOT_SCORES", false}, {"FACTBOT_CRITIC", false},
+	{"FACTBOT_CRITIC_SKIP", false},
 	{"FACTBOT_EXCLUDE_SITES", false},
 	{"FACTBOT_CALIBRATION", false},
 	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
@@ -249,6 +266,7 @@ var Vars = []Var{
 	{"FACTBOT_HTTP_ADDR", false},
 	{"FACTBOT_METRICS_ADDR", false},
 	{"FACTBOT_MAX_CONNS", false},
+	{"FACTBOT_MAX_CONNS_PER_IP", false},
 	{"FACTBOT_USER_LIMIT", false},
 	{"FACTBOT_TENANT_LIMIT", false},
 	{"FACTBOT_MAX_QUEUE", false},
@@ -259,6 +277,7 @@ var Vars = []Var{
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
 	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false}, {"FACTBOT_DISCORD_GATEWAY", false}, {"FACTBOT_DISCORD_MESSAGE_CONTENT", false},
 	{"USER", false},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", false},
 }
 
 // Load reads the configuration through getenv (os.Getenv in the program)
@@ -293,6 +312,8 @@ func Load(getenv func(string) string) (*Config, error) {
 	add(c.loadReading())
 	add(c.loadWeb())
 	c.User = c.env["USER"]
+	c.OTLPEndpoint = c.env["OTEL_EXPORTER_OTLP_ENDPOINT"]
+	add(checkURL(c.env, "OTEL_EXPORTER_OTLP_ENDPOINT"))
 	return c, errors.Join(errs...)
 }
 
@@ -330,6 +351,8 @@ func (c *Config) switches() map[string]*bool {
 		"FACTBOT_RECHECK":   &o.NoRecheck,
 		"FACTBOT_SCORES":    &o.NoScores,
 		"FACTBOT_CRITIC":    &o.NoCritic,
+		// FACTBOT_CRITIC_SKIP=0: the critic reviews every verdict.
+		"FACTBOT_CRITIC_SKIP": &o.NoCriticSkip,
 	}
 }
 
@@ -364,6 +387,7 @@ func (c *Config) loadSearch() error {
 		TavilyKey: e["TAVILY_API_KEY"], TavilyURL: e["FACTBOT_TAVILY_URL"],
 		BraveKey: e["BRAVE_API_KEY"], BraveURL: e["FACTBOT_BRAVE_URL"],
 		SearXNGURL:   e["SEARXNG_URL"],
+		CorpusDir:    e["FACTBOT_CORPUS"],
 		FactCheckKey: or(e["FACTCHECK_API_KEY"], e["GOOGLE_API_KEY"]),
 	}
 	var errs []error
@@ -376,10 +400,10 @@ func (c *Config) loadSearch() error {
 			n = strings.ToLower(strings.TrimSpace(n))
 			switch n {
 			case "":
-			case SearchTavily, SearchBrave, SearchSearXNG, SearchGemini:
+			case SearchTavily, SearchBrave, SearchSearXNG, SearchGemini, SearchCorpus:
 				c.Search.Order = append(c.Search.Order, n)
 			default:
-				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini"})
+				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini, corpus"})
 			}
 		}
 	}
@@ -408,6 +432,9 @@ func (c *Config) loadSearch() error {
 		}
 		if len(c.Search.Order) == 0 {
 			c.Search.Order = []string{SearchGemini}
+		}
+		if c.Search.CorpusDir != "" {
+			c.Search.Order = append([]string{SearchCorpus}, c.Search.Order...)
 		}
 	}
 	return errors.Join(errs...)
@@ -468,6 +495,8 @@ func (c *Config) loadChat() error {
 	}
 	c.MetricsAddr = e["FACTBOT_METRICS_ADDR"]
 	c.MaxConns, err = positive(e, "FACTBOT_MAX_CONNS", DefaultMaxConns, "open HTTP connections at once, e.g. 256")
+	errs = append(errs, err)
+	c.MaxConnsPerIP, err = positive(e, "FACTBOT_MAX_CONNS_PER_IP", DefaultMaxConnsPerIP, "open HTTP connections from one address, e.g. 32")
 	errs = append(errs, err)
 	c.MaxQueue, err = positive(e, "FACTBOT_MAX_QUEUE", DefaultMaxQueue, "chat requests waiting for a worker, e.g. 100")
 	errs = append(errs, err)
@@ -665,6 +694,10 @@ func (s Search) providerErr(name, geminiKey string) error {
 	case SearchSearXNG:
 		if s.SearXNGURL == "" {
 			return &usererr.Config{Var: "SEARXNG_URL", Msg: "not set", Hint: "the base URL of your SearXNG instance, with the json format enabled"}
+		}
+	case SearchCorpus:
+		if s.CorpusDir == "" {
+			return &usererr.Config{Var: "FACTBOT_CORPUS", Msg: "not set", Hint: "a folder of HTML, PDF, Markdown and text files to search"}
 		}
 	case SearchGemini:
 		if geminiKey == "" {

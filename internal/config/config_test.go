@@ -25,20 +25,21 @@ func load(env map[string]string) (*Config, error) {
 func TestLoad(t *testing.T) {
 	defaults := func(f func(c *Config)) *Config {
 		c := &Config{
-			Model:       Model{Provider: LLMGemini},
-			Search:      Search{Order: []string{SearchGemini}},
-			DB:          DefaultDB,
-			CacheTTL:    168 * time.Hour,
-			HTTPAddr:    DefaultHTTPAddr,
-			MaxConns:    256,
-			UserLimit:   bot.Limit{N: 10, Window: 10 * time.Minute},
-			TenantLimit: bot.Limit{N: 100, Window: time.Hour},
-			MaxQueue:    100,
-			Retention:   90 * 24 * time.Hour,
-			Lease:       time.Minute,
-			Web:         Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
-			Slack:       Slack{Reactions: DefaultReactions},
-			Discord:     Discord{Reactions: DefaultReactions},
+			Model:         Model{Provider: LLMGemini},
+			Search:        Search{Order: []string{SearchGemini}},
+			DB:            DefaultDB,
+			CacheTTL:      168 * time.Hour,
+			HTTPAddr:      DefaultHTTPAddr,
+			MaxConns:      256,
+			MaxConnsPerIP: 32,
+			UserLimit:     bot.Limit{N: 10, Window: 10 * time.Minute},
+			TenantLimit:   bot.Limit{N: 100, Window: time.Hour},
+			MaxQueue:      100,
+			Retention:     90 * 24 * time.Hour,
+			Lease:         time.Minute,
+			Web:           Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
+			Slack:         Slack{Reactions: DefaultReactions},
+			Discord:       Discord{Reactions: DefaultReactions},
 		}
 		if f != nil {
 			f(c)

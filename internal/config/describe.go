@@ -87,7 +87,7 @@ func (c *Config) defaultOf(name string) string {
 		return "0"
 	case "FACTBOT_TEMPERATURE":
 		return strconv.FormatFloat(factcheck.DefaultTemperature, 'g', -1, 64)
-	case "FACTBOT_QUESTIONS", "FACTBOT_COMPACT", "FACTBOT_RECHECK", "FACTBOT_SCORES", "FACTBOT_CRITIC":
+	case "FACTBOT_QUESTIONS", "FACTBOT_COMPACT", "FACTBOT_RECHECK", "FACTBOT_SCORES", "FACTBOT_CRITIC", "FACTBOT_CRITIC_SKIP":
 		return "1"
 	case "FACTBOT_CALIBRATION":
 		return "no offsets"
@@ -111,6 +111,8 @@ func (c *Config) defaultOf(name string) string {
 		return fmt.Sprint(DefaultMaxQueue)
 	case "FACTBOT_MAX_CONNS":
 		return fmt.Sprint(DefaultMaxConns)
+	case "FACTBOT_MAX_CONNS_PER_IP":
+		return fmt.Sprint(DefaultMaxConnsPerIP)
 	case "FACTBOT_METRICS_ADDR":
 		return "FACTBOT_HTTP_ADDR's"
 	case "DISCORD_APP_ID":
@@ -229,9 +231,9 @@ func (c *Config) webFeature() Feature {
 }
 
 func (c *Config) httpFeature() Feature {
-	d := fmt.Sprintf("%s: /healthz, /metrics and the HTTP-mode webhooks; at most %d connections", c.HTTPAddr, c.MaxConns)
+	d := fmt.Sprintf("%s: /healthz, /readyz, /metrics and the HTTP-mode webhooks; at most %d connections, %d per client address", c.HTTPAddr, c.MaxConns, c.MaxConnsPerIP)
 	if c.MetricsAddr != "" {
-		d = fmt.Sprintf("%s: /healthz and the HTTP-mode webhooks; at most %d connections; /metrics on %s", c.HTTPAddr, c.MaxConns, c.MetricsAddr)
+		d = fmt.Sprintf("%s: /healthz, /readyz and the HTTP-mode webhooks; at most %d connections, %d per client address; /metrics, /healthz and /readyz on %s", c.HTTPAddr, c.MaxConns, c.MaxConnsPerIP, c.MetricsAddr)
 	}
 	if c.Web.Enabled() {
 		d += "; the web view under /web/"

@@ -1,8 +1,9 @@
-// Package admin lets the factbot command maintain a database that
-// 'factbot serve' holds open: bbolt allows one process per file, so serve
-// runs a small server on a unix socket next to the database
-// (SocketPath), and backup, prune and forget, finding the file locked
-// (store.ErrLocked), ask it instead (Dial, or Open for both cases).
+// Package admin lets the factbot command use a database that 'factbot
+// serve' holds open: bbolt allows one process per file, so serve runs a
+// small server on a unix socket next to the database (SocketPath), and
+// the commands (backup, prune and forget; and check, history, show,
+// export and web through Data) ask it instead of opening the file (Dial,
+// or Open for both cases). Serve stays the file's one writer.
 //
 // The protocol is JSON over HTTP on the socket:
 //
@@ -33,6 +34,9 @@ type Store interface {
 	Prune(ctx context.Context, cutoff time.Time) (store.PruneStats, error)
 	Forget(ctx context.Context, tenant, user string) (store.ForgetStats, error)
 	ForgetTenant(ctx context.Context, tenant string) (store.ForgetStats, error)
+	// UserTenants lists the tenants that have records (forget --user
+	// without --tenant forgets the user in each).
+	UserTenants(ctx context.Context) ([]string, error)
 }
 
 var (
@@ -47,13 +51,18 @@ func SocketPath(dbPath string) string { return dbPath + ".admin.sock" }
 // socket.
 var ErrNoServer = errors.New("no factbot serve admin socket")
 
-// Open returns what maintains the database at dbPath: the database opened
-// by open if that succeeds, or, when open fails with store.ErrLocked
-// because 'factbot serve' holds the file, a client of serve's admin
-// socket. close releases either. A CLI command uses it in one line:
+// Open returns what maintains and reads the database at dbPath: a client
+// of the admin socket when 'factbot serve' answers there (at once, without
+// waiting for the file's lock), else the database opened by open, or, when
+// open fails with store.ErrLocked because serve holds the file but had not
+// answered yet, a client after all. close releases either. A CLI command
+// uses it in one line:
 //
 //	st, closeStore, err := admin.Open(dbPath, func() (*store.DB, error) { return openExistingStore(a) })
-func Open(dbPath string, open func() (*store.DB, error)) (st Store, close func() error, err error) {
+func Open(dbPath string, open func() (*store.DB, error)) (st Backend, close func() error, err error) {
+	if c, err := Dial(dbPath); err == nil {
+		return c, c.Close, nil
+	}
 	db, err := open()
 	if err == nil {
 		return db, db.Close, nil

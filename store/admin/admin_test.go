@@ -170,6 +170,7 @@ func TestClientMatchesStore(t *testing.T) {
 		name string
 		run  func(st admin.Store) (any, error)
 	}{
+		{"tenants", func(st admin.Store) (any, error) { return st.UserTenants(ctx) }},
 		{"forget", func(st admin.Store) (any, error) { return st.Forget(ctx, "T1", "U2") }},
 		{"prune", func(st admin.Store) (any, error) { return st.Prune(ctx, cutoff) }},
 		{"forget tenant", func(st admin.Store) (any, error) { return st.ForgetTenant(ctx, "T2") }},

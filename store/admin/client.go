@@ -15,6 +15,10 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
+// maxAnswer bounds an answer (a check with its sources and trace can be
+// large).
+const maxAnswer = 256 << 20
+
 // Client asks the admin server of a running 'factbot serve' to maintain
 // its database. It implements Store.
 type Client struct {
@@ -86,32 +90,66 @@ func (c *Client) ForgetTenant(ctx context.Context, tenant string) (store.ForgetS
 	return st, err
 }
 
+// UserTenants asks the server for the tenants that have records, as
+// store.DB.UserTenants lists them.
+func (c *Client) UserTenants(ctx context.Context) ([]string, error) {
+	var resp tenantsResponse
+	err := c.call(ctx, "/tenants", struct{}{}, &resp)
+	return resp.Tenants, err
+}
+
 // call posts req as JSON to the path and decodes the answer into resp.
 func (c *Client) call(ctx context.Context, path string, req, resp any) error {
-	body, err := json.Marshal(req)
+	r, err := c.post(ctx, path, req)
 	if err != nil {
 		return err
 	}
+	defer r.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxAnswer))
+	if err != nil {
+		return fmt.Errorf("admin socket %s: %w", c.path, err)
+	}
+	return json.Unmarshal(data, resp)
+}
+
+// post posts req as JSON to the path and returns the answer of a call that
+// succeeded, for the caller to read and close. An error answer is an error
+// (wrapping store.ErrNotFound for a 404 with a message).
+func (c *Client) post(ctx context.Context, path string, req any) (*http.Response, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://factbot"+path, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	r, err := c.hc.Do(hr)
 	if err != nil {
-		return fmt.Errorf("admin socket %s: %w", c.path, err)
+		return nil, fmt.Errorf("admin socket %s: %w", c.path, err)
+	}
+	if r.StatusCode == http.StatusOK {
+		return r, nil
 	}
 	defer r.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		return fmt.Errorf("admin socket %s: %w", c.path, err)
+	data, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	var e apiError
+	switch {
+	case json.Unmarshal(data, &e) != nil || e.Error == "":
+		// An older factbot serve lacks the route.
+		return nil, fmt.Errorf("factbot serve: HTTP %d for %s (is the running factbot older than this one?)", r.StatusCode, path)
+	case r.StatusCode == http.StatusNotFound:
+		return nil, &remoteError{msg: e.Error, is: store.ErrNotFound}
 	}
-	if r.StatusCode != http.StatusOK {
-		var e apiError
-		if json.Unmarshal(data, &e) == nil && e.Error != "" {
-			return fmt.Errorf("factbot serve: %s", e.Error)
-		}
-		return fmt.Errorf("factbot serve: HTTP %d", r.StatusCode)
-	}
-	return json.Unmarshal(data, resp)
+	return nil, &remoteError{msg: e.Error}
 }
+
+// remoteError is the server's error message; a 404 wraps store.ErrNotFound.
+type remoteError struct {
+	msg string
+	is  error
+}
+
+func (e *remoteError) Error() string { return "factbot serve: " + e.msg }
+func (e *remoteError) Unwrap() error { return e.is }

@@ -34,6 +34,11 @@ func (f *fakeStore) ForgetTenant(_ context.Context, tenant string) (store.Forget
 	return store.ForgetStats{Checks: 2}, nil
 }
 
+func (f *fakeStore) UserTenants(context.Context) ([]string, error) {
+	f.calls = append(f.calls, "tenants")
+	return []string{"T1"}, nil
+}
+
 // TestHandler: each request body of the protocol calls what it says, and
 // bad ones call nothing.
 func TestHandler(t *testing.T) {
@@ -55,6 +60,8 @@ func TestHandler(t *testing.T) {
 		{"/backup", `{"path":"/tmp/x.db"}`, 200, "backup /tmp/x.db"},
 		{"/backup", `{"path":"x.db"}`, 400, ""},
 		{"/backup", `{"path":"/tmp/x.db","extra":1}`, 400, ""},
+		{"/tenants", `{}`, 200, "tenants"},
+		{"/tenants", `{"tenant":"T1"}`, 400, ""},
 	}
 	for _, tt := range tests {
 		f := &fakeStore{}

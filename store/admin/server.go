@@ -161,6 +161,10 @@ type forgetRequest struct {
 	User   *string `json:"user,omitempty"`
 }
 
+type tenantsResponse struct {
+	Tenants []string `json:"tenants"`
+}
+
 func handler(st Store, opts Options) http.Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -228,11 +232,28 @@ func handler(st Store, opts Options) http.Handler {
 		log.Info("admin forget", "tenant", req.Tenant, "whole_tenant", req.User == nil, "stats", s, "err", err)
 		reply(w, s, err)
 	})
+	mux.HandleFunc("POST /tenants", func(w http.ResponseWriter, r *http.Request) {
+		var req struct{}
+		if !readJSON(w, r, &req) {
+			return
+		}
+		ts, err := st.UserTenants(r.Context())
+		reply(w, tenantsResponse{Tenants: ts}, err)
+	})
+	if d, ok := st.(Data); ok {
+		dataRoutes(mux, d)
+	}
 	return mux
 }
 
 func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
+	return readJSONUpTo(w, r, v, maxBody)
+}
+
+// readJSONUpTo decodes a body of at most limit bytes into v, or answers
+// 400.
+func readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	dec := json.NewDecoder(io.LimitReader(r.Body, limit))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		writeError(w, http.StatusBadRequest, fmt.Errorf("bad request body: %w", err))

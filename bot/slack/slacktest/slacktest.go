@@ -1,6 +1,6 @@
 // Package slacktest is a fake Slack for tests: an httptest Web API
 // (auth.test, chat.postMessage, chat.update, chat.postEphemeral,
-// conversations.info, conversations.history and .replies over the messages
+// conversations.info, users.info, conversations.history and .replies over the messages
 // added with AddMessage, apps.connections.open, oauth.v2.access), their
 // files' downloads (with a token, as files.slack.com), the OAuth
 // authorize page, response_url endpoints, and a local websocket server
@@ -93,6 +93,7 @@ type Server struct {
 	calls   []Call
 	limited map[string][]string // method → Retry-After values to answer first
 	kinds   map[string]ChannelKind
+	users   map[string]User
 	hang    map[string]int // method → calls still to hang
 	// messages are served by conversations.history and .replies.
 	messages []Message
@@ -108,7 +109,7 @@ type Server struct {
 // NewServer starts a fake Slack.
 func NewServer() *Server {
 	s := &Server{Calls: make(chan Call, 10000), Acks: make(chan Ack, 10000), Connected: make(chan struct{}, 10),
-		limited: map[string][]string{}, kinds: map[string]ChannelKind{}, hang: map[string]int{}, closed: make(chan struct{})}
+		limited: map[string][]string{}, kinds: map[string]ChannelKind{}, users: map[string]User{}, hang: map[string]int{}, closed: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/{method}", s.api)
 	mux.HandleFunc("/response/{id}", s.response)
@@ -125,8 +126,13 @@ func (s *Server) URL() string { return s.srv.URL + "/api/" }
 // ResponseURL returns a response_url for a command or interaction.
 func (s *Server) ResponseURL(id string) string { return s.srv.URL + "/response/" + id }
 
-// Close stops the server.
+// Close stops the server; later calls do nothing.
 func (s *Server) Close() {
+	select {
+	case <-s.closed:
+		return
+	default:
+	}
 	close(s.closed)
 	s.mu.Lock()
 	if s.conn != nil {
@@ -188,6 +194,40 @@ func (s *Server) conversationInfo(id string) map[string]any {
 		c["name"] = "channel-" + strings.ToLower(id)
 	}
 	return map[string]any{"ok": true, "channel": c}
+}
+
+// User is what users.info answers of a person.
+type User struct {
+	Locale      string // e.g. "es-ES"; with include_locale only, as Slack does
+	DisplayName string
+	RealName    string
+}
+
+// SetUser sets what users.info answers for the user id. Users not set
+// answer with locale "en-US" and their id as their name.
+func (s *Server) SetUser(id string, u User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.users[id] = u
+}
+
+// userInfo is users.info's answer for id.
+func (s *Server) userInfo(id string, withLocale bool) map[string]any {
+	if id == "" {
+		return map[string]any{"ok": false, "error": "user_not_found"}
+	}
+	s.mu.Lock()
+	u, ok := s.users[id]
+	s.mu.Unlock()
+	if !ok {
+		u = User{Locale: "en-US", RealName: id}
+	}
+	user := map[string]any{"id": id, "name": strings.ToLower(id), "real_name": u.RealName,
+		"profile": map[string]any{"display_name": u.DisplayName, "real_name": u.RealName}}
+	if withLocale {
+		user["locale"] = u.Locale
+	}
+	return map[string]any{"ok": true, "user": user}
 }
 
 // Hang makes the next n calls of method hang: they are recorded as
@@ -301,6 +341,9 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	case "conversations.replies":
 		s.record(c)
 		writeJSON(w, s.replies(c.Form))
+	case "users.info":
+		s.record(c)
+		writeJSON(w, s.userInfo(c.Form.Get("user"), c.Form.Get("include_locale") == "true"))
 	default:
 		s.record(c)
 		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})

@@ -1,0 +1,164 @@
+package bot
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"unicode"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
+// MetaLocale is the Request.Meta key of the asker's locale as the platform
+// tells it (Discord's interaction locale, Slack's user locale), a BCP 47
+// tag such as "es-ES"; absent when the platform did not say.
+const MetaLocale = "locale"
+
+// MetaUserName is the Request.Meta key of the asker's name as the
+// platform shows it, when the adapter knows it ("Asked by" under a report
+// in a channel).
+const MetaUserName = "user_name"
+
+// catalogs are the translations of words (words.go), one file per
+// language, named by its BCP 47 tag.
+//
+//go:embed locales/*.json
+var catalogs embed.FS
+
+var (
+	bundle  = loadBundle()
+	matcher = language.NewMatcher(bundle.LanguageTags())
+	// English is the default Lang, the zero Lang's.
+	English = LangFor()
+)
+
+func loadBundle() *i18n.Bundle {
+	b := i18n.NewBundle(language.English)
+	b.MustAddMessages(language.English, words...)
+	files, err := fs.Glob(catalogs, "locales/*.json")
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range files {
+		if _, err := b.LoadMessageFileFS(catalogs, f); err != nil {
+			panic(fmt.Sprintf("bot: catalog %s: %v", f, err))
+		}
+	}
+	return b
+}
+
+// Languages are the languages with a catalog, English first.
+func Languages() []language.Tag { return bundle.LanguageTags() }
+
+// Lang is the language of the words of an answer: labels, headings,
+// buttons and fixed messages. The zero Lang is English.
+type Lang struct {
+	tag language.Tag
+	loc *i18n.Localizer
+}
+
+// LangFor is the first language of prefs (BCP 47 tags, most wanted first;
+// empty and unknown ones skipped) that has a catalog, else English. A
+// regional tag takes its language's catalog ("pt-BR": Portuguese).
+func LangFor(prefs ...string) Lang {
+	for _, p := range prefs {
+		t, err := language.Parse(p)
+		if p == "" || err != nil {
+			continue
+		}
+		if _, i, c := matcher.Match(t); c >= language.High {
+			tag := bundle.LanguageTags()[i]
+			return Lang{tag: tag, loc: i18n.NewLocalizer(bundle, tag.String())}
+		}
+	}
+	return Lang{tag: language.English, loc: i18n.NewLocalizer(bundle, "en")}
+}
+
+// RequestLang is the language of the answer to r: the asker's locale on
+// the platform (MetaLocale), then the claims' language (a BCP 47 tag, or
+// "" when unknown), then the language of the script of text (Chinese,
+// Japanese, Arabic or Hindi, which need no model to tell), then English.
+func RequestLang(r *store.Request, claims, text string) Lang {
+	var locale string
+	if r != nil {
+		locale = r.Meta[MetaLocale]
+	}
+	return LangFor(locale, claims, scriptLanguage(text))
+}
+
+// Tag is the language's BCP 47 tag.
+func (l Lang) Tag() language.Tag {
+	if l.loc == nil {
+		return language.English
+	}
+	return l.tag
+}
+
+func (l Lang) localizer() *i18n.Localizer {
+	if l.loc == nil {
+		return English.loc
+	}
+	return l.loc
+}
+
+// text is message m in l, with data filled in. A message missing from a
+// catalog is shown in English (TestCatalogsComplete keeps that from
+// happening).
+func (l Lang) text(m *i18n.Message, data map[string]any) string {
+	s, err := l.localizer().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: data})
+	if err != nil && s == "" {
+		s, _ = English.loc.Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: data})
+	}
+	return s
+}
+
+// count is message m in l, in its plural form for n ({{.Count}}).
+func (l Lang) count(m *i18n.Message, n int, data map[string]any) string {
+	d := map[string]any{"Count": n}
+	for k, v := range data {
+		d[k] = v
+	}
+	s, err := l.localizer().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: d, PluralCount: n})
+	if err != nil && s == "" {
+		s, _ = English.loc.Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: d, PluralCount: n})
+	}
+	return s
+}
+
+// scriptLanguage names the language of text's script when the script
+// tells it: kana is Japanese, Han without kana Chinese, Arabic letters
+// Arabic, Devanagari Hindi. "" otherwise.
+func scriptLanguage(text string) string {
+	var han, kana, arabic, deva, letters int
+	for _, r := range text {
+		switch {
+		case unicode.In(r, unicode.Hiragana, unicode.Katakana):
+			kana++
+		case unicode.Is(unicode.Han, r):
+			han++
+		case unicode.Is(unicode.Arabic, r):
+			arabic++
+		case unicode.Is(unicode.Devanagari, r):
+			deva++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	switch {
+	case kana > 0 && kana+han > letters:
+		return "ja"
+	case han > letters:
+		return "zh"
+	case arabic > letters:
+		return "ar"
+	case deva > letters:
+		return "hi"
+	}
+	return ""
+}
+
+// Equal reports whether l and o are the same language (go-cmp uses it).
+func (l Lang) Equal(o Lang) bool { return l.Tag() == o.Tag() }

@@ -1,0 +1,192 @@
+package bot
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
+)
+
+var templateVar = regexp.MustCompile(`{{\s*\.(\w+)\s*}}`)
+
+func vars(s string) []string {
+	var out []string
+	for _, m := range templateVar.FindAllStringSubmatch(s, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Every catalog translates every message, with the same {{.Vars}}, and
+// every plural message has the forms its language needs.
+func TestCatalogsComplete(t *testing.T) {
+	var got []string
+	for _, tag := range Languages() {
+		got = append(got, tag.String())
+	}
+	if diff := cmp.Diff([]string{"ar", "de", "en", "es", "fr", "hi", "ja", "pt", "zh"}, sortedCopy(got)); diff != "" {
+		t.Errorf("languages (-want +got):\n%s", diff)
+	}
+	for _, tag := range Languages() {
+		if tag == language.English {
+			continue
+		}
+		b, err := catalogs.ReadFile("locales/" + tag.String() + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(b, &raw); err != nil {
+			t.Fatal(err)
+		}
+		l := LangFor(tag.String())
+		for _, w := range words {
+			tr, ok := raw[w.ID]
+			if !ok {
+				t.Errorf("%s: %s is not translated", tag, w.ID)
+				continue
+			}
+			delete(raw, w.ID)
+			checkTranslation(t, l, w, tr)
+		}
+		for id := range raw {
+			t.Errorf("%s: %s is not a message of words.go", tag, id)
+		}
+	}
+}
+
+func checkTranslation(t *testing.T, l Lang, w *i18n.Message, tr any) {
+	t.Helper()
+	forms := map[string]string{"other": ""}
+	switch tr := tr.(type) {
+	case string:
+		forms["other"] = tr
+	case map[string]any:
+		for k, v := range tr {
+			forms[k], _ = v.(string)
+		}
+	}
+	want := vars(w.Other)
+	for form, s := range forms {
+		if got := vars(s); !cmp.Equal(want, got) && !(form != "other" && len(got) < len(want)) {
+			t.Errorf("%s %s (%s) uses %v, English %v", l.Tag(), w.ID, form, got, want)
+		}
+	}
+	data := map[string]any{"Count": 1, "Done": 1, "Page": 3, "Date": "2026-11-28", "Budget": "x", "User": "u", "ID": "i", "N": 2, "Counts": "c", "Where": "w"}
+	counts := []any{nil}
+	if w.One != "" {
+		counts = []any{0, 1, 2, 3, 5, 11, 100, 101}
+	}
+	for _, n := range counts {
+		if n != nil {
+			data["Count"] = n
+		}
+		s, err := l.localizer().Localize(&i18n.LocalizeConfig{DefaultMessage: w, TemplateData: data, PluralCount: n})
+		if err != nil || s == "" || strings.Contains(s, "<no value>") {
+			t.Errorf("%s %s for %v = %q, %v", l.Tag(), w.ID, n, s, err)
+		}
+	}
+}
+
+func sortedCopy(s []string) []string {
+	s = slices.Clone(s)
+	sort.Strings(s)
+	return s
+}
+
+func TestLangFor(t *testing.T) {
+	for _, tc := range []struct {
+		prefs []string
+		want  string
+	}{
+		{[]string{"es-ES"}, "es"},
+		{[]string{"es-419"}, "es"},
+		{[]string{"pt-BR"}, "pt"},
+		{[]string{"zh-CN"}, "zh"},
+		{[]string{"ja"}, "ja"},
+		{[]string{"hi"}, "hi"},
+		{[]string{"ko", "fr"}, "fr"},    // no Korean catalog: the next preference
+		{[]string{"en-US", "de"}, "en"}, // the platform's locale comes first
+		{[]string{"", "ar"}, "ar"},
+		{[]string{"not a tag", ""}, "en"},
+		{nil, "en"},
+	} {
+		if got := LangFor(tc.prefs...).Tag().String(); got != tc.want {
+			t.Errorf("LangFor(%q) = %s, want %s", tc.prefs, got, tc.want)
+		}
+	}
+	if (Lang{}).Tag() != language.English || (Lang{}).Label(factcheck.Supported) != "Supported" {
+		t.Error("the zero Lang is not English")
+	}
+}
+
+func TestRequestLang(t *testing.T) {
+	withLocale := &store.Request{Meta: map[string]string{MetaLocale: "de"}}
+	for _, tc := range []struct {
+		r            *store.Request
+		claims, text string
+		want         string
+	}{
+		{withLocale, "es", "La Tierra es plana", "de"},
+		{&store.Request{}, "es", "La Tierra es plana", "es"},
+		{&store.Request{}, "", "الأرض مسطحة", "ar"},
+		{&store.Request{}, "", "地球是平的", "zh"},
+		{&store.Request{}, "", "地球は平らだ", "ja"},
+		{&store.Request{}, "", "पृथ्वी चपटी है", "hi"},
+		{&store.Request{}, "", "The Earth is flat", "en"},
+		{nil, "", "", "en"},
+	} {
+		if got := RequestLang(tc.r, tc.claims, tc.text).Tag().String(); got != tc.want {
+			t.Errorf("RequestLang(%v, %q, %q) = %s, want %s", tc.r, tc.claims, tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestReportInSpanish(t *testing.T) {
+	rep := &factcheck.Report{Claims: []*factcheck.Verdict{
+		{Claim: "A", Verdict: factcheck.Supported}, {Claim: "B", Verdict: factcheck.Contradicted},
+		{Claim: "C", Verdict: factcheck.Contested}, {Claim: "D", Verdict: factcheck.Contradicted},
+	}}
+	m := LangFor("es").RenderReport(rep, "ID1")
+	got := []string{m.Title, m.Summary, m.Actions[0].Label, m.Actions[1].Label, m.Lang.Label(m.Claims[1].Label), m.MoreClaims(2)}
+	want := []string{"Verificación: 4 afirmaciones", "4 afirmaciones: 1 respaldada, 2 desmentidas, 1 discutida",
+		"Comprobar de nuevo", "¿Veredicto erróneo?", "Desmentida", "+2 afirmaciones más"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Spanish words (-want +got):\n%s", diff)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	claims := func(ls ...factcheck.Label) *factcheck.Report {
+		r := &factcheck.Report{}
+		for i, l := range ls {
+			r.Claims = append(r.Claims, &factcheck.Verdict{Claim: "claim " + string(rune('A'+i)), Verdict: l})
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		rep  *factcheck.Report
+		want string
+	}{
+		{claims(factcheck.Contested, factcheck.Supported, factcheck.Contradicted), "3 claims: 1 supported, 1 contradicted, 1 contested"},
+		{claims(factcheck.Unverifiable, factcheck.Unverifiable), "2 claims: 2 unverifiable"},
+		{claims(factcheck.Contradicted), "❌ Contradicted: claim A"},
+		{claims(), "Fact-check: no checkable claims found"},
+	} {
+		if got := English.RenderReport(tc.rep, "").Summary; got != tc.want {
+			t.Errorf("summary = %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package slack_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/bot/slack"
+)
+
+// TestRenderStances: each stance (supports, refutes, context), each place
+// a quote is found, a search summary and a record saved before stances, as
+// Slack blocks (testdata/stances.golden).
+func TestRenderStances(t *testing.T) {
+	blocks, fallback := slack.Render(bot.RenderReport(bottest.StancesReport(), "ID1"))
+	got, err := json.MarshalIndent(map[string]any{"blocks": blocks, "fallback": fallback}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bottest.Golden(t, filepath.Join("testdata", "stances.golden"), got, *update)
+}

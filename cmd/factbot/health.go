@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+)
+
+// This file keeps serve's HTTP listeners truthful and up: /readyz says
+// whether the bot can answer, and no one client address can hold every
+// connection.
+
+// readyTTL is how long a readiness answer is reused, so that probes in a
+// burst cost the database one query.
+const readyTTL = time.Second
+
+// readyTimeout bounds the database's answer to a readiness probe.
+const readyTimeout = 2 * time.Second
+
+// readiness answers /readyz: an error while the database cannot be reached
+// or a chat platform is not connected.
+type readiness struct {
+	// ping asks the database a cheap question.
+	ping func(ctx context.Context) error
+	// platforms say whether each adapter is connected.
+	platforms []interface{ Ready() error }
+	now       func() time.Time
+
+	mu  sync.Mutex
+	at  time.Time
+	err error
+}
+
+// check implements /readyz's question, asking again at most every readyTTL.
+func (r *readiness) check(ctx context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now := r.now(); r.at.IsZero() || now.Sub(r.at) >= readyTTL {
+		r.err, r.at = r.ask(ctx), now
+	}
+	return r.err
+}
+
+func (r *readiness) ask(ctx context.Context) error {
+	var errs []error
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyTimeout)
+	defer cancel()
+	if err := r.ping(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("database: %w", err))
+	}
+	for _, p := range r.platforms {
+		errs = append(errs, p.Ready())
+	}
+	return errors.Join(errs...)
+}
+
+// perAddrListener closes at once the connections from an address that
+// already holds max open connections, so that one client cannot take every
+// connection slot of the listener (netutil.LimitListener) above it.
+type perAddrListener struct {
+	net.Listener
+	max int
+
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func limitPerAddr(ln net.Listener, max int) *perAddrListener {
+	return &perAddrListener{Listener: ln, max: max, open: map[string]int{}}
+}
+
+func (l *perAddrListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		host := c.RemoteAddr().String()
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		l.mu.Lock()
+		ok := l.open[host] < l.max
+		if ok {
+			l.open[host]++
+		}
+		l.mu.Unlock()
+		if ok {
+			return &addrConn{Conn: c, l: l, host: host}, nil
+		}
+		c.Close()
+	}
+}
+
+// addrConn gives its address's slot back when closed.
+type addrConn struct {
+	net.Conn
+	l    *perAddrListener
+	host string
+	once sync.Once
+}
+
+func (c *addrConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		if c.l.open[c.host]--; c.l.open[c.host] <= 0 {
+			delete(c.l.open, c.host)
+		}
+		c.l.mu.Unlock()
+	})
+	return err
+}

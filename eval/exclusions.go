@@ -1,0 +1,135 @@
+package eval
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// ExclusionReport says how well a leak-free run's exclusion rules fit an
+// AVeriTeC file: how many claims' own fact-checking article they keep out
+// (the leak they exist to stop, goal ≥ 98%) and how many of the annotated
+// evidence URLs they would keep out too (evidence lost, goal ≤ 5%).
+type ExclusionReport struct {
+	Claims           int `json:"claims"`
+	Articles         int `json:"articles"` // claims with a fact_checking_article
+	ArticlesExcluded int `json:"articles_excluded"`
+	Evidence         int `json:"evidence_urls"` // distinct gold evidence URLs
+	EvidenceExcluded int `json:"evidence_excluded"`
+	// Missed counts the hosts of articles the rules let through, and Lost
+	// those of evidence URLs they exclude, most frequent first.
+	Missed []HostCount `json:"missed,omitempty"`
+	Lost   []HostCount `json:"lost,omitempty"`
+}
+
+// HostCount is a host and how many URLs had it.
+type HostCount struct {
+	Host  string `json:"host"`
+	Count int    `json:"count"`
+}
+
+// Goals for ExclusionReport.
+const (
+	ExclusionArticleGoal  = 0.98
+	ExclusionEvidenceGoal = 0.05
+)
+
+// Exclusions reads an AVeriTeC file and applies excluded to each claim's
+// fact_checking_article and to every answer's source_url.
+func Exclusions(r io.Reader, excluded func(url string) bool) (*ExclusionReport, error) {
+	var items []struct {
+		Article   *string `json:"fact_checking_article"`
+		Questions []struct {
+			Answers []struct {
+				SourceURL *string `json:"source_url"`
+			} `json:"answers"`
+		} `json:"questions"`
+	}
+	if err := json.NewDecoder(r).Decode(&items); err != nil {
+		return nil, fmt.Errorf("not an AVeriTeC file (a JSON array of {\"claim\", \"fact_checking_article\", \"questions\", …}): %w", err)
+	}
+	rep := &ExclusionReport{Claims: len(items)}
+	missed, lost := map[string]int{}, map[string]int{}
+	seen := map[string]bool{}
+	for _, it := range items {
+		if a := str(it.Article); a != "" {
+			rep.Articles++
+			if excluded(a) {
+				rep.ArticlesExcluded++
+			} else {
+				missed[hostOf(a)]++
+			}
+		}
+		for _, q := range it.Questions {
+			for _, an := range q.Answers {
+				u := str(an.SourceURL)
+				if u == "" || seen[u] {
+					continue
+				}
+				seen[u] = true
+				rep.Evidence++
+				if excluded(u) {
+					rep.EvidenceExcluded++
+					lost[hostOf(u)]++
+				}
+			}
+		}
+	}
+	rep.Missed, rep.Lost = hostCounts(missed), hostCounts(lost)
+	return rep, nil
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+func hostCounts(m map[string]int) []HostCount {
+	out := make([]HostCount, 0, len(m))
+	for h, n := range m {
+		out = append(out, HostCount{h, n})
+	}
+	slices.SortFunc(out, func(a, b HostCount) int {
+		return cmp.Or(b.Count-a.Count, strings.Compare(a.Host, b.Host))
+	})
+	return out
+}
+
+// Met reports whether both goals are met.
+func (r *ExclusionReport) Met() bool {
+	return ratio(r.ArticlesExcluded, r.Articles) >= ExclusionArticleGoal && ratio(r.EvidenceExcluded, r.Evidence) <= ExclusionEvidenceGoal
+}
+
+// WriteExclusions prints the report: the two shares against their goals,
+// then the hosts behind the misses and the losses (at most ten each).
+func WriteExclusions(w io.Writer, r *ExclusionReport) error {
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "NOT met"
+	}
+	a, e := ratio(r.ArticlesExcluded, r.Articles), ratio(r.EvidenceExcluded, r.Evidence)
+	fmt.Fprintf(w, "claims: %d\n", r.Claims)
+	fmt.Fprintf(w, "own fact-checking article excluded: %d of %d (%.1f%%; goal ≥ %.0f%%: %s)\n", r.ArticlesExcluded, r.Articles, 100*a, 100*ExclusionArticleGoal, mark(a >= ExclusionArticleGoal))
+	fmt.Fprintf(w, "gold evidence URLs excluded: %d of %d (%.1f%%; goal ≤ %.0f%%: %s)\n", r.EvidenceExcluded, r.Evidence, 100*e, 100*ExclusionEvidenceGoal, mark(e <= ExclusionEvidenceGoal))
+	list := func(title string, hs []HostCount) {
+		if len(hs) == 0 {
+			return
+		}
+		fmt.Fprintln(w, title)
+		for _, h := range hs[:min(len(hs), 10)] {
+			fmt.Fprintf(w, "  %4d  %s\n", h.Count, h.Host)
+		}
+	}
+	list("articles let through, by host:", r.Missed)
+	list("evidence excluded, by host:", r.Lost)
+	return nil
+}

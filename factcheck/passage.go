@@ -1,0 +1,205 @@
+package factcheck
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
+
+// Passages: every text a tool returns (a page, a PDF page, a search
+// snippet) is split into sentences by Unicode segmentation (UAX #29), and
+// each sentence gets an ID stable in the run, "p2.14": source 2 (in the
+// order the run first saw it), sentence 14 of what the run saw for it. The
+// tools show the model ID-tagged sentences; submit_verdict cites IDs, and
+// the quote shown to people is the cited sentences, verbatim.
+
+// maxSentenceBytes bounds one sentence: a longer run without a sentence
+// break (a list, a script that marks no full stops) is cut at the last
+// word break before it.
+const maxSentenceBytes = 400
+
+// splitSentences splits text into its sentences by UAX #29, each trimmed
+// of surrounding white space; empty ones are dropped. A sentence longer
+// than maxSentenceBytes is cut at a word break.
+func splitSentences(text string) []string {
+	var out []string
+	state := -1
+	for text != "" {
+		var s string
+		s, text, state = uniseg.FirstSentenceInString(text, state)
+		for _, part := range cutLong(strings.TrimSpace(s)) {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// cutLong cuts s into pieces of at most maxSentenceBytes, at the last word
+// break (UAX #29) before the bound, or at a rune boundary when a single
+// word is longer.
+func cutLong(s string) []string {
+	if len(s) <= maxSentenceBytes {
+		return []string{s}
+	}
+	var out []string
+	for len(s) > maxSentenceBytes {
+		cut, state, rest := 0, -1, s
+		for rest != "" {
+			var w string
+			w, rest, state = uniseg.FirstWordInString(rest, state)
+			if cut+len(w) > maxSentenceBytes {
+				break
+			}
+			cut += len(w)
+		}
+		if cut == 0 { // one word longer than the bound
+			cut = maxSentenceBytes
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	return append(out, s)
+}
+
+// sentence is one sentence of a text a tool returned for a source.
+type sentence struct {
+	text  string
+	place QuotePlace
+	page  int    // the PDF page, 0 otherwise
+	norm  string // quoteNormalize(text)
+}
+
+// passages are the sentences a run saw for one source, numbered from 1 in
+// the order first seen; a text seen again keeps its first numbers.
+type passages struct {
+	sents  []sentence
+	seen   map[string][2]int // place, page and text → first and end index
+	groups [][2]int          // the ranges of sentences of each text, in order
+}
+
+// add splits text, seen for the source as place (page for a PDF page),
+// into sentences and returns the indices of its sentences in ps.sents.
+func (ps *passages) add(place QuotePlace, page int, text string) (first, end int) {
+	key := fmt.Sprintf("%s\x00%d\x00%s", place, page, text)
+	if r, ok := ps.seen[key]; ok {
+		return r[0], r[1]
+	}
+	if ps.seen == nil {
+		ps.seen = map[string][2]int{}
+	}
+	first = len(ps.sents)
+	for _, s := range splitSentences(text) {
+		ps.sents = append(ps.sents, sentence{text: s, place: place, page: page, norm: quoteNormalize(s)})
+	}
+	ps.seen[key] = [2]int{first, len(ps.sents)}
+	if len(ps.sents) > first {
+		ps.groups = append(ps.groups, [2]int{first, len(ps.sents)})
+	}
+	return first, len(ps.sents)
+}
+
+// passageID is the ID of sentence i (from 0) of source n (from 1).
+func passageID(n, i int) string { return "p" + strconv.Itoa(n) + "." + strconv.Itoa(i+1) }
+
+// maxCitedRun bounds how many consecutive sentences one piece of evidence
+// may cite.
+const maxCitedRun = 4
+
+// passageRef is a parsed citation: source n (from 1), sentences first to
+// last (from 0, inclusive).
+type passageRef struct{ source, first, last int }
+
+// parsePassageRef reads a citation: "p2.14", a run "p2.14-p2.16" or
+// "p2.14-16" (any dash, or "to"), or a list of consecutive IDs
+// "p2.14, p2.15". Brackets and spaces are ignored. It returns an error
+// saying what is wrong, for the model.
+func parsePassageRef(s string) (passageRef, error) {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r == '[' || r == ']' || unicode.IsSpace(r):
+			return -1
+		case isDash(r) || r == '~':
+			return '-'
+		}
+		return unicode.ToLower(r)
+	}, s)
+	clean = strings.ReplaceAll(clean, "to", "-")
+	if clean == "" {
+		return passageRef{}, fmt.Errorf("no passage ID")
+	}
+	var ids []string
+	if strings.Contains(clean, ",") {
+		ids = strings.Split(clean, ",")
+	} else {
+		ids = strings.SplitN(clean, "-", 2)
+	}
+	n, first, err := parseID(ids[0], 0)
+	if err != nil {
+		return passageRef{}, fmt.Errorf("passage %q: %w", s, err)
+	}
+	ref := passageRef{source: n, first: first, last: first}
+	for _, id := range ids[1:] {
+		m, i, err := parseID(id, n)
+		switch {
+		case err != nil:
+			return passageRef{}, fmt.Errorf("passage %q: %w", s, err)
+		case m != n:
+			return passageRef{}, fmt.Errorf("passage %q joins two sources; cite each on its own", s)
+		case i != ref.last+1 && len(ids) > 2, i <= ref.last:
+			return passageRef{}, fmt.Errorf("passage %q: sentences must be consecutive and in order", s)
+		}
+		ref.last = i
+	}
+	if ref.last-ref.first+1 > maxCitedRun {
+		return passageRef{}, fmt.Errorf("passage %q cites more than %d sentences; cite the ones that matter", s, maxCitedRun)
+	}
+	return ref, nil
+}
+
+// parseID reads "p2.14" (or, after a dash in a run of source n, "14") as
+// source 2, sentence index 13.
+func parseID(id string, n int) (src, i int, err error) {
+	bad := fmt.Errorf("%q is not a passage ID like p2.14", id)
+	id = strings.TrimPrefix(id, "p")
+	a, b, ok := strings.Cut(id, ".")
+	if !ok {
+		if n == 0 {
+			return 0, 0, bad
+		}
+		a, b = strconv.Itoa(n), id
+	}
+	src, err1 := strconv.Atoi(a)
+	k, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || src < 1 || k < 1 {
+		return 0, 0, bad
+	}
+	return src, k - 1, nil
+}
+
+// tagged renders sentences first to end of source n for the model, each
+// after its ID: "[p2.1] First. [p2.2] Second."
+func (ps *passages) tagged(n int, idx []int) string {
+	var b strings.Builder
+	last := -2
+	for _, i := range idx {
+		if b.Len() > 0 {
+			if i != last+1 {
+				b.WriteString(" … ")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		fmt.Fprintf(&b, "[%s] %s", passageID(n, i), ps.sents[i].text)
+		last = i
+	}
+	return b.String()
+}

@@ -1,0 +1,72 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A corpus folder is indexed into a persistent index, searched, read by
+// its file:// URLs, and re-indexed after a change.
+func TestCorpusFolder(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("policy.md", "# Travel policy\n\nStaff may book economy class for flights under six hours.\n")
+	write("minutes.html", `<html><head><title>Board minutes</title></head><body><article><p>The board approved the new budget of 4.2 million euros on 3 May 2024.</p><p>The vote was unanimous.</p></article></body></html>`)
+	write("notes.txt", "Unrelated notes about the garden.\n")
+	write("image.png", "not indexed")
+	c, err := NewCorpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Refresh = time.Nanosecond
+	res, err := c.Search(context.Background(), "budget approved by the board", 5)
+	if err != nil || len(res) == 0 || !strings.HasSuffix(res[0].URL, "/minutes.html") || !strings.Contains(res[0].Snippet, "4.2 million euros") {
+		t.Fatalf("Search = %+v, %v; want the minutes first", res, err)
+	}
+	r := &CorpusReader{Corpus: c}
+	p, err := r.Read(context.Background(), res[0].URL)
+	if err != nil || !strings.Contains(p.Text, "unanimous") || p.Title != "Board minutes" {
+		t.Errorf("Read = %+v, %v", p, err)
+	}
+	if _, err := r.Read(context.Background(), "https://example.com/"); err == nil {
+		t.Error("a web URL was read with no Next reader")
+	}
+	if _, err := os.Stat(filepath.Join(dir, IndexFile)); err != nil {
+		t.Fatalf("no persistent index: %v", err)
+	}
+
+	// A change is picked up: the policy now allows business class.
+	write("policy.md", "# Travel policy\n\nStaff may book business class for flights over six hours.\n")
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "policy.md"), future, future)
+	os.Remove(filepath.Join(dir, "notes.txt"))
+	res, err = c.Search(context.Background(), "business class flights", 5)
+	if err != nil || len(res) == 0 || !strings.HasSuffix(res[0].URL, "/policy.md") || !strings.Contains(res[0].Snippet, "business class") {
+		t.Fatalf("after the change: %+v, %v", res, err)
+	}
+	if res, _ := c.Search(context.Background(), "garden notes", 5); len(res) != 0 {
+		t.Errorf("a removed file is still found: %+v", res)
+	}
+
+	// Reopened, the corpus reads its index: a file whose text changed
+	// without a new size or time is not re-extracted.
+	info, _ := os.Stat(filepath.Join(dir, "minutes.html"))
+	write("minutes.html", strings.Repeat("x", int(info.Size())))
+	os.Chtimes(filepath.Join(dir, "minutes.html"), info.ModTime(), info.ModTime())
+	c2, err := NewCorpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := c2.Search(context.Background(), "budget approved", 5); len(res) == 0 || !strings.Contains(res[0].Snippet, "4.2 million") {
+		t.Errorf("the reopened corpus did not use its index: %+v", res)
+	}
+}

@@ -1,0 +1,291 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+)
+
+// KnowledgeStore serves AVeriTeC's released knowledge store instead of
+// the web: a folder with one JSON Lines file per claim, <claim_id>.json,
+// each line {"claim_id", "type", "query", "url", "url2text": [sentences]}.
+// Search ranks the claim's documents by BM25 over passages of a few
+// sentences; Read returns a document's stored text. Which claim a call is
+// for comes from the context (WithStoreClaim). Nothing goes to the
+// network. The organisers collected the documents before the claim was
+// made, so results and pages carry the as-of date of the context's
+// Restriction as their publication date: they pass a dated check.
+type KnowledgeStore struct {
+	dir string
+
+	mu     sync.Mutex
+	claims map[string]*claimDocs // loaded, by claim id
+}
+
+// NewKnowledgeStore serves the knowledge store in dir.
+func NewKnowledgeStore(dir string) (*KnowledgeStore, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge store: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("knowledge store: %s is not a folder", dir)
+	}
+	return &KnowledgeStore{dir: dir, claims: map[string]*claimDocs{}}, nil
+}
+
+type storeClaimKey struct{}
+
+// WithStoreClaim returns a context whose knowledge-store calls are for
+// the claim with this id (its index in the dataset).
+func WithStoreClaim(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, storeClaimKey{}, id)
+}
+
+// Name returns "knowledge-store".
+func (k *KnowledgeStore) Name() string { return "knowledge-store" }
+
+// claimDocs are one claim's documents and their passages.
+type claimDocs struct {
+	docs     map[string]storeDoc // by URL
+	passages []passage
+	avgLen   float64
+	df       map[string]int
+}
+
+type storeDoc struct {
+	url, title, text string
+}
+
+type passage struct {
+	url, text string
+	terms     map[string]int
+	n         int
+}
+
+// passageSentences is how many sentences make one passage.
+const passageSentences = 4
+
+// docs loads the claim's file once.
+func (k *KnowledgeStore) docs(ctx context.Context) (*claimDocs, error) {
+	id, _ := ctx.Value(storeClaimKey{}).(string)
+	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+		return nil, errors.New("knowledge store: no claim id for this search")
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if c, ok := k.claims[id]; ok {
+		return c, nil
+	}
+	c, err := loadClaimDocs(filepath.Join(k.dir, id+".json"))
+	if err != nil {
+		return nil, err
+	}
+	k.claims[id] = c
+	return c, nil
+}
+
+func loadClaimDocs(path string) (*claimDocs, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge store: %w", err)
+	}
+	defer f.Close()
+	c := &claimDocs{docs: map[string]storeDoc{}, df: map[string]int{}}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		var line struct {
+			URL      string   `json:"url"`
+			URL2Text []string `json:"url2text"`
+		}
+		if len(strings.TrimSpace(sc.Text())) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return nil, fmt.Errorf("knowledge store: %s line %d: %w", path, n, err)
+		}
+		if line.URL == "" || len(line.URL2Text) == 0 {
+			continue
+		}
+		if _, dup := c.docs[line.URL]; dup {
+			continue
+		}
+		c.add(line.URL, line.URL2Text)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("knowledge store: %s: %w", path, err)
+	}
+	c.finish()
+	return c, nil
+}
+
+// finish computes the mean passage length once every document is added.
+func (c *claimDocs) finish() {
+	total := 0
+	for _, p := range c.passages {
+		total += p.n
+	}
+	if len(c.passages) > 0 {
+		c.avgLen = float64(total) / float64(len(c.passages))
+	}
+}
+
+// add keeps one document and cuts it into passages.
+func (c *claimDocs) add(u string, sentences []string) {
+	var kept []string
+	for _, s := range sentences {
+		if s = strings.TrimSpace(s); s != "" {
+			kept = append(kept, s)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	c.docs[u] = storeDoc{url: u, title: truncateWords(kept[0], 20), text: strings.Join(kept, "\n")}
+	for i := 0; i < len(kept); i += passageSentences {
+		text := strings.Join(kept[i:min(i+passageSentences, len(kept))], " ")
+		p := passage{url: u, text: text, terms: map[string]int{}}
+		for _, t := range terms(text) {
+			p.terms[t]++
+			p.n++
+		}
+		for t := range p.terms {
+			c.df[t]++
+		}
+		c.passages = append(c.passages, p)
+	}
+}
+
+// BM25's parameters.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// rank scores every passage for the query and keeps each document's best.
+func (c *claimDocs) rank(query string) []Result {
+	q := terms(query)
+	best := map[string]int{}
+	scores := make([]float64, len(c.passages))
+	N := float64(len(c.passages))
+	for i, p := range c.passages {
+		s := 0.0
+		for _, t := range q {
+			tf := float64(p.terms[t])
+			if tf == 0 {
+				continue
+			}
+			idf := math.Log(1 + (N-float64(c.df[t])+0.5)/(float64(c.df[t])+0.5))
+			s += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(p.n)/c.avgLen))
+		}
+		scores[i] = s
+		if s <= 0 {
+			continue
+		}
+		if j, ok := best[p.url]; !ok || s > scores[j] {
+			best[p.url] = i
+		}
+	}
+	var out []Result
+	for u, i := range best {
+		out = append(out, Result{Title: c.docs[u].title, URL: u, Snippet: c.passages[i].text, Score: scores[i]})
+	}
+	slices.SortFunc(out, func(a, b Result) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.URL, b.URL)
+	})
+	return out
+}
+
+// Search ranks the claim's documents for the query.
+func (k *KnowledgeStore) Search(ctx context.Context, query string, max int) (*Response, error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return nil, fmt.Errorf("empty search query")
+	}
+	c, err := k.docs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := c.rank(query)
+	rs := RestrictionFrom(ctx)
+	for i := range res {
+		res[i].Provider = k.Name()
+		res[i].Published, res[i].PublishedAt = storeDate(rs)
+	}
+	res, _, excluded := Restriction{ExcludeSites: rs.ExcludeSites, FactCheckPaths: rs.FactCheckPaths}.Filter(res)
+	if max = clampMax(max, DefaultMaxResults, 50); len(res) > max {
+		res = res[:max]
+	}
+	return &Response{Query: query, Results: res, Provider: k.Name(), Notes: restrictionNotes(k.Name(), 0, excluded)}, nil
+}
+
+// Read returns a stored document's text; a URL the claim's store lacks is
+// an error (there is no web to fall back on).
+func (k *KnowledgeStore) Read(ctx context.Context, u string) (*Page, error) {
+	c, err := k.docs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := c.docs[strings.TrimSpace(u)]
+	if !ok {
+		return nil, fmt.Errorf("%s is not in this claim's knowledge store", u)
+	}
+	p := &Page{URL: d.url, FinalURL: d.url, Title: d.title, Text: d.text, Bytes: len(d.text)}
+	p.Published, p.PublishedAt = storeDate(RestrictionFrom(ctx))
+	return p, nil
+}
+
+// storeDate is the date a stored document counts as published: the
+// claim's date, when the check has one.
+func storeDate(rs Restriction) (string, time.Time) {
+	if rs.Before.IsZero() {
+		return "", time.Time{}
+	}
+	d := rs.Before.UTC()
+	return d.Format(time.DateOnly), d
+}
+
+// terms are the lower-case words of s, without the commonest English
+// ones.
+func terms(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("a an and are as at be by for from has have in is it its of on or that the this to was were will with did does do what who when where which how") {
+		m[w] = true
+	}
+	return m
+}()
+
+func truncateWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) <= n {
+		return s
+	}
+	return strings.Join(f[:n], " ") + " …"
+}

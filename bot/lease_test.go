@@ -36,7 +36,7 @@ func (c *fakeClock) Add(d time.Duration) {
 // alone while its lease runs, then taken over and answered once.
 func TestTakeOverExpiredLease(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
-	st := &storetest.Memory{Now: clk.Now}
+	st := storetest.NewMemoryAt(clk.Now)
 	ctx := context.Background()
 	r := req("r1", "Paris is in France")
 	r.Platform = "test"
@@ -75,7 +75,7 @@ func TestTakeOverExpiredLease(t *testing.T) {
 // holder.
 func TestLeaseLostStopsTheCheck(t *testing.T) {
 	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
-	st := &storetest.Memory{Now: clk.Now}
+	st := storetest.NewMemoryAt(clk.Now)
 	started, stopped := make(chan struct{}), make(chan error, 1)
 	ck := &bottest.Checker{Func: func(ctx context.Context, in factcheck.Input) (*factcheck.Report, error) {
 		close(started)

@@ -2,12 +2,15 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-
-	bolt "go.etcd.io/bbolt"
 )
+
+// ErrNoBackup is returned by Backup of a database that is not a bbolt
+// file (PostgreSQL is backed up with pg_dump).
+var ErrNoBackup = errors.New("backup: the database is not a bbolt file; back PostgreSQL up with pg_dump, e.g. pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"")
 
 // Backup writes a consistent copy of the whole database to w from a read
 // transaction, so it may run while the bot writes. It returns the bytes
@@ -16,12 +19,11 @@ func (db *DB) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	var n int64
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		var err error
-		n, err = tx.WriteTo(w)
-		return err
-	})
+	bd, ok := db.drv.(*boltDriver)
+	if !ok {
+		return 0, ErrNoBackup
+	}
+	n, err := bd.backup(w)
 	if err != nil {
 		return n, fmt.Errorf("backup: %w", err)
 	}

@@ -74,7 +74,7 @@ func benchFixture(b *testing.B) (*DB, []string) {
 		const batch = 2000
 		for tenant, n := range map[string]int{"T1": benchChecks, "T2": benchChecks / 10} {
 			for i := 0; i < n && benchErr == nil; i += batch {
-				benchErr = benchDB.bolt.Update(func(tx *bolt.Tx) error {
+				benchErr = benchDB.drv.Update(ctx, func(tx Tx) error {
 					tb, err := tenantBucket(tx, tenant)
 					if err != nil {
 						return err
@@ -210,7 +210,7 @@ func BenchmarkMigrate2to3(b *testing.B) {
 	errRollback := errors.New("rollback")
 	b.ReportAllocs()
 	for b.Loop() {
-		err := db.bolt.Update(func(tx *bolt.Tx) error {
+		err := db.drv.Update(ctx, func(tx Tx) error {
 			if err := migrate2to3(tx); err != nil {
 				return err
 			}
@@ -242,7 +242,7 @@ func BenchmarkSize(b *testing.B) {
 		b.Fatal(err)
 	}
 	var used int64
-	db.bolt.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil })
+	db.drv.(*boltDriver).db.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil })
 	for b.Loop() {
 	}
 	n := float64(benchChecks * 11 / 10)

@@ -11,8 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -64,7 +62,7 @@ func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
 	// One check joins the request writes' group commit, so answers being
 	// saved share fsyncs with the acknowledgements instead of delaying them.
 	now := db.now().UTC()
-	if err := db.requests.do(func(tx *bolt.Tx) error { return db.saveCheck(tx, c, now) }); err != nil {
+	if err := db.requests.do(func(tx Tx) error { return db.saveCheck(tx, c, now) }); err != nil {
 		return fmt.Errorf("save check: %w", err)
 	}
 	return nil
@@ -77,7 +75,7 @@ func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
 		return err
 	}
 	now := db.now().UTC()
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.drv.Update(ctx, func(tx Tx) error {
 		for _, c := range cs {
 			if err := db.saveCheck(tx, c, now); err != nil {
 				return fmt.Errorf("check %s: %w", c.ID, err)
@@ -91,7 +89,7 @@ func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
 	return nil
 }
 
-func (db *DB) saveCheck(tx *bolt.Tx, c *Check, now time.Time) error {
+func (db *DB) saveCheck(tx Tx, c *Check, now time.Time) error {
 	tb, err := tenantBucket(tx, c.Tenant)
 	if err != nil {
 		return err
@@ -126,7 +124,7 @@ func (db *DB) saveCheck(tx *bolt.Tx, c *Check, now time.Time) error {
 // NewCheckID returns an unused ID for a check created at t: the time (so
 // IDs sort by creation time, to the second), then 4 random hex digits, more
 // after repeated collisions. taken reports whether an ID is in use in the
-// check's tenant. Every backend makes check IDs this way.
+// check's tenant.
 func NewCheckID(t time.Time, taken func(id string) bool) string {
 	prefix := t.UTC().Format(idTimeLayout) + "-"
 	for try := 0; ; try++ {
@@ -140,13 +138,13 @@ func NewCheckID(t time.Time, taken func(id string) bool) string {
 }
 
 // newID returns an unused check ID in the checks bucket.
-func newID(checks *bolt.Bucket, t time.Time) string {
+func newID(checks *bkt, t time.Time) string {
 	return NewCheckID(t, func(id string) bool { return checks.Get([]byte(id)) != nil })
 }
 
 // putCheck writes a check, its summary, search text and index entries,
 // replacing those of a stored check with the same ID.
-func putCheck(tb *bolt.Bucket, c *Check) error {
+func putCheck(tb *tenantTx, c *Check) error {
 	id := []byte(c.ID)
 	if old := sub(tb, bSums).Get(id); old != nil {
 		var s CheckSummary
@@ -168,10 +166,6 @@ func putCheck(tb *bolt.Bucket, c *Check) error {
 	sv, err := encode(s)
 	if err != nil {
 		return err
-	}
-	// These buckets are appended to in key order: pack their pages.
-	for _, name := range [][]byte{bChecks, bSums, bText} {
-		sub(tb, name).FillPercent = 0.95
 	}
 	if err := sub(tb, bChecks).Put(id, v); err != nil {
 		return err
@@ -197,7 +191,7 @@ func putCheck(tb *bolt.Bucket, c *Check) error {
 // withoutStoredFeedback returns c, or a copy without the notes that tenant
 // bucket tb keeps in its feedback bucket (a check read with Check and saved
 // again must not store them twice).
-func withoutStoredFeedback(tb *bolt.Bucket, c *Check) *Check {
+func withoutStoredFeedback(tb *tenantTx, c *Check) *Check {
 	if len(c.Feedback) == 0 || c.ID == "" {
 		return c
 	}
@@ -220,7 +214,7 @@ func withoutStoredFeedback(tb *bolt.Bucket, c *Check) *Check {
 }
 
 // deleteCheck removes a check and everything derived from it.
-func deleteCheck(tb *bolt.Bucket, s *CheckSummary) error {
+func deleteCheck(tb *tenantTx, s *CheckSummary) error {
 	if err := deleteIndexes(tb, s); err != nil {
 		return err
 	}
@@ -239,7 +233,7 @@ func deleteCheck(tb *bolt.Bucket, s *CheckSummary) error {
 	return nil
 }
 
-func deleteIndexes(tb *bolt.Bucket, s *CheckSummary) error {
+func deleteIndexes(tb *tenantTx, s *CheckSummary) error {
 	for _, e := range indexEntries(s) {
 		if err := sub(tb, e.bucket).Delete(e.key); err != nil {
 			return err
@@ -341,7 +335,7 @@ func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
 		return nil, err
 	}
 	var c Check
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -372,7 +366,7 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 			return err
 		}
 		var cs []*Check
-		err := db.bolt.View(func(tx *bolt.Tx) error {
+		err := db.drv.View(ctx, func(tx Tx) error {
 			tb, err := tenantBucket(tx, tenant)
 			if err != nil || tb == nil {
 				return err

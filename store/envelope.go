@@ -1,9 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // oldestRecordVersion is the oldest envelope version whose payload decodes
@@ -23,6 +26,37 @@ func encode(v any) ([]byte, error) {
 	out = append(out, `,"data":`...)
 	out = append(out, data...)
 	out = append(out, '}')
+	return pack(out), nil
+}
+
+// Records of more than packAbove bytes (checks with their traces, cached
+// verdicts, pages) are stored compressed with zstd, which a JSON envelope
+// never starts like (layout 4; older records are read as they are).
+const packAbove = 1024
+
+var (
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	zenc, _   = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+	zdec, _   = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+)
+
+// pack compresses an encoded record when it is large.
+func pack(b []byte) []byte {
+	if len(b) <= packAbove {
+		return b
+	}
+	return zenc.EncodeAll(b, make([]byte, 0, len(b)/3))
+}
+
+// unpack undoes pack.
+func unpack(b []byte) ([]byte, error) {
+	if !bytes.HasPrefix(b, zstdMagic) {
+		return b, nil
+	}
+	out, err := zdec.DecodeAll(b, nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: compressed record: %w", err)
+	}
 	return out, nil
 }
 
@@ -34,6 +68,10 @@ type envelope struct {
 
 // openEnvelope returns the version and payload of an envelope.
 func openEnvelope(b []byte) (int, []byte, error) {
+	b, err := unpack(b)
+	if err != nil {
+		return 0, nil, err
+	}
 	const prefix = `{"v":`
 	const mid = `,"data":`
 	// Fast path for what encode writes.

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Feedback limits: AddFeedback refuses a note beyond them with an error
@@ -49,7 +47,7 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 		f.At = db.now().UTC()
 	}
 	// Most refusals are found without taking the writer lock.
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -58,7 +56,7 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 		return err
 	})
 	if err == nil {
-		err = db.bolt.Update(func(tx *bolt.Tx) error {
+		err = db.drv.Update(ctx, func(tx Tx) error {
 			tb, err := tenantBucket(tx, tenant)
 			if err != nil {
 				return err
@@ -84,7 +82,7 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 // in tenant bucket tb, or an error wrapping ErrNotFound or
 // ErrFeedbackLimit. Notes stored in the check record itself (before
 // feedback had its bucket) count too.
-func feedbackSlot(tb *bolt.Bucket, checkID, user string) (uint32, error) {
+func feedbackSlot(tb *tenantTx, checkID, user string) (uint32, error) {
 	v := get(sub(tb, bChecks), []byte(checkID))
 	if v == nil {
 		return 0, ErrNotFound
@@ -118,7 +116,7 @@ func feedbackKey(checkID string, seq uint32) []byte {
 
 // readFeedback appends the check's notes from the feedback bucket of
 // tenant bucket tb to c.Feedback, in the order they were added.
-func readFeedback(tb *bolt.Bucket, c *Check) error {
+func readFeedback(tb *tenantTx, c *Check) error {
 	b := sub(tb, bFeedback)
 	if b == nil {
 		return nil
@@ -137,7 +135,7 @@ func readFeedback(tb *bolt.Bucket, c *Check) error {
 
 // deleteFeedback removes the check's notes from tenant bucket tb and
 // returns how many there were.
-func deleteFeedback(tb *bolt.Bucket, checkID string) (int, error) {
+func deleteFeedback(tb *tenantTx, checkID string) (int, error) {
 	b := sub(tb, bFeedback)
 	if b == nil {
 		return 0, nil

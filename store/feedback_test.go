@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -14,7 +12,7 @@ import (
 func rawCheck(t *testing.T, db *DB, tenant, id string) []byte {
 	t.Helper()
 	var out []byte
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err

@@ -3,12 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/factbot-dev/factbot/search"
 )
@@ -50,7 +49,7 @@ func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, err
 	if tenant == WebTenant {
 		return st, fmt.Errorf("forget: %s is not a tenant", WebTenant)
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.drv.Update(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -81,7 +80,7 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 	if tenant == WebTenant {
 		return st, fmt.Errorf("forget tenant: %s is not a tenant", WebTenant)
 	}
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err := db.drv.Update(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -90,7 +89,7 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 		if err := tenantWebRefs(tb, web, &st); err != nil {
 			return err
 		}
-		if err := tx.Bucket(bTenants).DeleteBucket([]byte(tenant)); err != nil {
+		if err := tx.DropTenant(tenant); err != nil {
 			return err
 		}
 		if st.Installations, err = forgetInstallations(tx, tenant); err != nil {
@@ -106,12 +105,9 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 
 // tenantWebRefs adds to web what the records of tenant bucket tb name in
 // the web cache, and counts the records in st.
-func tenantWebRefs(tb *bolt.Bucket, web *webRefs, st *ForgetStats) error {
+func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 	count := func(name []byte) int {
-		if b := tb.Bucket(name); b != nil {
-			return b.Stats().KeyN
-		}
-		return 0
+		return countKeys(tb.Bucket(name))
 	}
 	st.Verdicts, st.Extractions, st.Feedback = count(bVerdicts), count(bExtractions), count(bFeedback)
 	if b := tb.Bucket(bChecks); b != nil {
@@ -160,7 +156,7 @@ func tenantWebRefs(tb *bolt.Bucket, web *webRefs, st *ForgetStats) error {
 // forgetChecks deletes the user's checks in tenant bucket tb, with the
 // cached verdicts of their claims and the cached extractions they caused,
 // and adds what they name in the web cache to web.
-func forgetChecks(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) error {
+func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) error {
 	var ids [][]byte
 	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), nil, func(id []byte) (bool, error) {
 		ids = append(ids, bytes.Clone(id))
@@ -214,7 +210,7 @@ func forgetChecks(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) e
 // forgetRequests deletes the user's requests in tenant bucket tb, pending
 // ones too, with the cached extractions of their texts and the records
 // they caused.
-func forgetRequests(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats) error {
+func forgetRequests(tb *tenantTx, user string, web *webRefs, st *ForgetStats) error {
 	reqs, err := requestsWhere(tb, func(r *Request) bool { return r.User == user })
 	if err != nil {
 		return err
@@ -242,9 +238,9 @@ func forgetRequests(tb *bolt.Bucket, user string, web *webRefs, st *ForgetStats)
 
 // forgetRefs deletes the tenant cache entries (verdicts, extractions) that
 // refs name from tenant bucket tb.
-func forgetRefs(tb *bolt.Bucket, refs []CacheRef, st *ForgetStats) error {
+func forgetRefs(tb *tenantTx, refs []CacheRef, st *ForgetStats) error {
 	for _, r := range refs {
-		var b *bolt.Bucket
+		var b *bkt
 		var n *int
 		switch r.Kind {
 		case RefVerdict:
@@ -268,7 +264,7 @@ func forgetRefs(tb *bolt.Bucket, refs []CacheRef, st *ForgetStats) error {
 // extractions whose claims begin with the claims of c, a check of a
 // message that was only a link: the extraction is keyed by the page's
 // text, not the message.
-func forgetPageExtraction(tb *bolt.Bucket, c *Check, st *ForgetStats) error {
+func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 	if c.Report == nil || len(c.Report.Claims) == 0 {
 		return nil
 	}
@@ -307,7 +303,7 @@ func forgetPageExtraction(tb *bolt.Bucket, c *Check, st *ForgetStats) error {
 
 // forgetCached deletes the cache entry of text from b, if any, counting it
 // in n.
-func forgetCached(b *bolt.Bucket, text string, n *int) error {
+func forgetCached(b *bkt, text string, n *int) error {
 	k := cacheKey(Normalize(text))
 	if len(k) > 0 && b.Get(k) != nil {
 		*n++
@@ -318,11 +314,8 @@ func forgetCached(b *bolt.Bucket, text string, n *int) error {
 
 // forgetWeb deletes the web cache entries and snapshots that gone names,
 // except those that the remaining records of every tenant name too.
-func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
-	wt := tx.Bucket(bTenants).Bucket([]byte(WebTenant))
-	if wt == nil {
-		return nil
-	}
+func forgetWeb(tx Tx, gone *webRefs, st *ForgetStats) error {
+	wt := &tenantTx{tx, WebTenant}
 	cache, snaps := wt.Bucket(bWebCache), wt.Bucket(bSnapshots)
 	queries := queryIndex(cache)
 	delKeys, delSnaps := resolve(cache, snaps, gone, queries)
@@ -336,16 +329,16 @@ func forgetWeb(tx *bolt.Tx, gone *webRefs, st *ForgetStats) error {
 	// Scanning every remaining record is the cost of a rare operation;
 	// it only happens when the forgotten records name stored web entries.
 	keepKeys, keepSnaps := resolve(cache, snaps, kept, queries)
-	return DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps, st,
+	return deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps, st,
 		func(k string) error { return cache.Delete([]byte(k)) },
 		func(h string) error { return snaps.Delete([]byte(h)) })
 }
 
-// DeleteWeb deletes, in key and hash order, the web cache entries (delKeys)
+// deleteWeb deletes, in key and hash order, the web cache entries (delKeys)
 // and page snapshots (delSnaps) that a forgotten record caused and no
 // remaining one keeps (keepKeys, keepSnaps), counting them in st as pages,
-// searches and snapshots: the last step of every backend's Forget.
-func DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *ForgetStats,
+// searches and snapshots: the last step of Forget.
+func deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *ForgetStats,
 	deleteKey, deleteSnap func(string) error) error {
 	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
 		if keepKeys[k] {
@@ -374,7 +367,7 @@ func DeleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *Forge
 
 // queryIndex maps each normalised search query of the web cache to the keys
 // of its answers (one per bucket and result count).
-func queryIndex(cache *bolt.Bucket) map[string][]string {
+func queryIndex(cache *bkt) map[string][]string {
 	idx := map[string][]string{}
 	if cache == nil {
 		return idx
@@ -388,34 +381,68 @@ func queryIndex(cache *bolt.Bucket) map[string][]string {
 	return idx
 }
 
-// resolve is ResolveWeb over bbolt's web cache and snapshot buckets.
-func resolve(cache, snapshots *bolt.Bucket, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
-	return ResolveWeb(&WebRefs{r: refs}, WebLookup{
-		Get: func(k string) ([]byte, bool) {
-			v := get(cache, []byte(k))
-			if v == nil {
-				return nil, false
+// resolve returns the web cache keys and snapshot hashes that refs name
+// and that are stored: the exact keys, the page entries of the URLs, the
+// answers of the queries, and the snapshots of the refs and of the pages.
+// It is the rule Forget uses to find the web records to delete, and the
+// ones to keep.
+func resolve(cache, snapshots *bkt, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
+	keys, snaps = map[string]bool{}, map[string]bool{}
+	addSnap := func(h string) {
+		if snapshots.Get([]byte(h)) != nil {
+			snaps[h] = true
+		}
+	}
+	add := func(k string) {
+		raw := get(cache, []byte(k))
+		if raw == nil {
+			return
+		}
+		var e webEntry
+		if decode(raw, &e) != nil {
+			keys[k] = true // stored, but its page cannot be read
+			return
+		}
+		v := e.Val
+		keys[k] = true
+		if strings.HasPrefix(k, search.PageBucket+"\x00") {
+			var p search.Page
+			if json.Unmarshal(v, &p) == nil && p.SHA256 != "" {
+				addSnap(p.SHA256)
 			}
-			var e webEntry
-			if decode(v, &e) != nil {
-				return nil, true // stored, but its page cannot be read
-			}
-			return e.Val, true
-		},
-		HasSnap: func(h string) bool { return snapshots != nil && snapshots.Get([]byte(h)) != nil },
-		Queries: queries,
-	})
+		}
+	}
+	r := refs
+	for k := range r.keys {
+		add(k)
+	}
+	for u := range r.urls {
+		for _, k := range pageKeys(u) {
+			add(k)
+		}
+	}
+	for q := range r.queries {
+		for _, k := range queries[q] {
+			add(k)
+		}
+	}
+	for h := range r.snaps {
+		addSnap(h)
+	}
+	return keys, snaps
 }
 
 // remainingWebRefs adds to refs what every tenant's checks, requests and
 // cached verdicts name in the web cache.
-func remainingWebRefs(tx *bolt.Tx, refs *webRefs) error {
-	root := tx.Bucket(bTenants)
-	return root.ForEachBucket(func(name []byte) error {
-		if string(name) == WebTenant {
-			return nil
+func remainingWebRefs(tx Tx, refs *webRefs) error {
+	for _, name := range tx.Tenants() {
+		if name == WebTenant {
+			continue
 		}
 		var st ForgetStats
-		return tenantWebRefs(root.Bucket(name), refs, &st)
-	})
+		if err := tenantWebRefs(&tenantTx{tx, name}, refs, &st); err != nil {
+			return err
+		}
+	}
+	return nil
 }

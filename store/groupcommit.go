@@ -1,11 +1,10 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // maxGroup bounds the writes sharing one commit.
@@ -21,14 +20,15 @@ const maxGroup = 1000
 // The group is gathered after the writer lock is taken, so writes that
 // queue behind another transaction (SaveCheck, …) join the same group.
 type groupCommit struct {
-	db      *bolt.DB
+	drv     Driver
+	solo    bool // each write its own transaction: a driver of concurrent writers
 	mu      sync.Mutex
 	pending []*groupOp
 	running bool
 }
 
 type groupOp struct {
-	fn   func(*bolt.Tx) error
+	fn   func(Tx) error
 	done chan error
 }
 
@@ -39,7 +39,10 @@ var errTrySolo = errors.New("store: run the write alone")
 // do runs fn in a read-write transaction shared with concurrent writes and
 // returns once that transaction is committed (fsync'd). fn may be called
 // more than once; if it fails, nothing of it is written.
-func (g *groupCommit) do(fn func(*bolt.Tx) error) error {
+func (g *groupCommit) do(fn func(Tx) error) error {
+	if g.solo {
+		return g.drv.Update(context.Background(), fn)
+	}
 	op := &groupOp{fn: fn, done: make(chan error, 1)}
 	g.mu.Lock()
 	g.pending = append(g.pending, op)
@@ -51,7 +54,7 @@ func (g *groupCommit) do(fn func(*bolt.Tx) error) error {
 	}
 	err := <-op.done
 	if err == errTrySolo {
-		err = g.db.Update(fn)
+		err = g.drv.Update(context.Background(), fn)
 	}
 	return err
 }
@@ -69,13 +72,18 @@ func (g *groupCommit) run() {
 		g.mu.Unlock()
 		var ops []*groupOp
 		failed := -1
-		err := g.db.Update(func(tx *bolt.Tx) error {
+		err := g.drv.Update(context.Background(), func(tx Tx) error {
 			// Gather under the writer lock: everything that queued while
 			// the previous commit (ours or anyone's) held it.
-			g.mu.Lock()
-			ops = g.take(retry)
-			g.mu.Unlock()
-			retry = nil
+			// A driver may run this more than once (a conflict): the
+			// group is taken the first time.
+			if ops == nil {
+				g.mu.Lock()
+				ops = g.take(retry)
+				g.mu.Unlock()
+				retry = nil
+			}
+			failed = -1
 			for i, op := range ops {
 				if err := safeCall(op.fn, tx); err != nil {
 					failed = i
@@ -116,7 +124,7 @@ func (g *groupCommit) take(retry []*groupOp) []*groupOp {
 
 // safeCall runs fn, turning a panic into an error (the write is then run
 // again alone, where it panics in its caller's goroutine).
-func safeCall(fn func(*bolt.Tx) error, tx *bolt.Tx) (err error) {
+func safeCall(fn func(Tx) error, tx Tx) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)

@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestGroupCommit queues writes behind a held writer lock so that they form
@@ -21,7 +19,7 @@ func TestGroupCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	hold, held := make(chan struct{}), make(chan struct{})
-	go db.bolt.Update(func(*bolt.Tx) error { close(held); <-hold; return nil })
+	go db.drv.Update(ctx, func(Tx) error { close(held); <-hold; return nil })
 	<-held
 
 	const n = 10

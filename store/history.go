@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -70,7 +68,7 @@ func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]Che
 	}
 	q.Limit = q.limit()
 	out := []CheckSummary{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil || tb == nil {
 			return err
@@ -124,8 +122,8 @@ func (q *HistoryQuery) limit() int {
 // first, and collects the summaries that match until the limit.
 type historyScan struct {
 	q          *HistoryQuery
-	tb         *bolt.Bucket // the tenant's bucket
-	sums, text *bolt.Bucket
+	tb         *tenantTx // the tenant's buckets
+	sums, text *bkt
 	stop       []byte   // IDs below this are older than q.Since
 	upper      []byte   // IDs at or above this are excluded (Until, Before)
 	confirm    [][]byte // spaced words to find in each candidate's search text
@@ -159,7 +157,7 @@ func (h *historyScan) run(words []string) error {
 // index returns the bucket to walk and the key prefix of the query's
 // entries in it: the user, channel or verdict index, in that order of
 // preference, or all summaries.
-func (h *historyScan) index() (*bolt.Bucket, []byte) {
+func (h *historyScan) index() (*bkt, []byte) {
 	switch q := h.q; {
 	case q.User != "":
 		return sub(h.tb, bByUser), indexKey(q.User, "")
@@ -210,7 +208,7 @@ func spaced(words []string) [][]byte {
 }
 
 // Matches reports whether q selects c, its Limit aside: History returns the
-// newest checks that match, at most the limit of them. A backend without
+// newest checks that match, at most the limit of them. A caller without
 // indexes may filter with it.
 func (q *HistoryQuery) Matches(c *Check) bool {
 	if !q.matches(summarize(c)) {
@@ -257,7 +255,7 @@ func (q *HistoryQuery) matches(s *CheckSummary) bool {
 // walkDesc calls fn with the IDs under prefix in b, newest first, while fn
 // returns true, starting below the ID upper when it is not nil. With a nil
 // prefix the keys themselves are the IDs.
-func walkDesc(b *bolt.Bucket, prefix, upper []byte, fn func(id []byte) (bool, error)) error {
+func walkDesc(b *bkt, prefix, upper []byte, fn func(id []byte) (bool, error)) error {
 	c := b.Cursor()
 	var k []byte
 	if upper != nil {

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Installations are the workspaces an app was installed in by OAuth, with
@@ -87,8 +85,8 @@ func (s *Installations) Put(ctx context.Context, inst *Installation) error {
 	if err != nil {
 		return err
 	}
-	err = s.db.bolt.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bInstallations)
+	err = s.db.drv.Update(ctx, func(tx Tx) error {
+		b, err := global(tx, bInstallations), error(nil)
 		if err != nil {
 			return err
 		}
@@ -140,9 +138,9 @@ func (s *Installations) Get(ctx context.Context, platform, id string) (*Installa
 		return nil, errNoKeyring
 	}
 	var inst *Installation
-	err := s.db.bolt.View(func(tx *bolt.Tx) error {
+	err := s.db.drv.View(ctx, func(tx Tx) error {
 		k := installKey(platform, id)
-		v := get(tx.Bucket(bInstallations), k)
+		v := get(global(tx, bInstallations), k)
 		if v == nil {
 			return ErrNotFound
 		}
@@ -163,8 +161,8 @@ func (s *Installations) Delete(ctx context.Context, platform, id string) (bool, 
 		return false, err
 	}
 	found := false
-	err := s.db.bolt.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bInstallations)
+	err := s.db.drv.Update(ctx, func(tx Tx) error {
+		b := global(tx, bInstallations)
 		k := installKey(platform, id)
 		if b == nil || b.Get(k) == nil {
 			return nil
@@ -185,8 +183,8 @@ func (s *Installations) Count(ctx context.Context, platform string) (int, error)
 		return 0, err
 	}
 	n := 0
-	err := s.db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bInstallations)
+	err := s.db.drv.View(ctx, func(tx Tx) error {
+		b := global(tx, bInstallations)
 		if b == nil {
 			return nil
 		}
@@ -218,8 +216,8 @@ func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
 	if s.kr == nil {
 		return st, errNoKeyring
 	}
-	err := s.db.bolt.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bInstallations)
+	err := s.db.drv.Update(ctx, func(tx Tx) error {
+		b := global(tx, bInstallations)
 		if b == nil {
 			return nil
 		}
@@ -264,8 +262,8 @@ func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
 
 // forgetInstallations deletes tenant's installations on every platform;
 // it returns how many.
-func forgetInstallations(tx *bolt.Tx, tenant string) (int, error) {
-	b := tx.Bucket(bInstallations)
+func forgetInstallations(tx Tx, tenant string) (int, error) {
+	b := global(tx, bInstallations)
 	if b == nil {
 		return 0, nil
 	}
@@ -295,8 +293,8 @@ func (s *Installations) Unopened(ctx context.Context) ([]string, error) {
 		return nil, errNoKeyring
 	}
 	var bad []string
-	err := s.db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bInstallations)
+	err := s.db.drv.View(ctx, func(tx Tx) error {
+		b := global(tx, bInstallations)
 		if b == nil {
 			return nil
 		}

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -18,9 +20,11 @@ import (
 // is never claimed.
 //
 // A bbolt file is used by one process, so its leases (and those of other
-// one-process backends) are kept in memory (LeaseTable): they end with the
+// one-process drivers) are kept in memory (leaseTable): they end with the
 // process, and a restart resumes its requests at once, as before leases.
-// PostgreSQL keeps them in the requests table, shared by the replicas.
+// A driver shared by several processes (PostgreSQL) keeps them as records
+// (bucket leases, "owner\x00until unix nanos" by request key), read and
+// written in its serializable transactions.
 
 // ErrLeaseLost is returned by RenewLease when the owner no longer holds
 // the request's lease: another owner took it over after it expired, or the
@@ -36,10 +40,10 @@ type lease struct {
 	until time.Time
 }
 
-// LeaseTable holds the leases of a backend used by one process, in
-// memory. The zero LeaseTable is empty and ready; it is safe for
+// leaseTable holds the leases of a driver used by one process, in
+// memory. The zero leaseTable is empty and ready; it is safe for
 // concurrent use.
-type LeaseTable struct {
+type leaseTable struct {
 	mu     sync.Mutex
 	leases map[leaseKey]lease
 }
@@ -49,7 +53,7 @@ type LeaseTable struct {
 // table is locked, is pending. It returns the request, or nil if it was
 // not claimed (another owner holds it, or it is finished). get returns an
 // error wrapping ErrNotFound for an unknown request.
-func (lt *LeaseTable) Claim(tenant, key, owner string, now time.Time, d time.Duration, get func() (*Request, error)) (*Request, error) {
+func (lt *leaseTable) Claim(tenant, key, owner string, now time.Time, d time.Duration, get func() (*Request, error)) (*Request, error) {
 	if owner == "" {
 		return nil, errors.New("claim request: empty owner")
 	}
@@ -79,7 +83,7 @@ func (lt *LeaseTable) Claim(tenant, key, owner string, now time.Time, d time.Dur
 // returns the request's state, read while the table is locked. It returns
 // ErrLeaseLost if owner does not hold the lease or the request is not
 // pending.
-func (lt *LeaseTable) Renew(tenant, key, owner string, now time.Time, d time.Duration, state func() (string, error)) error {
+func (lt *leaseTable) Renew(tenant, key, owner string, now time.Time, d time.Duration, state func() (string, error)) error {
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
 	k := leaseKey{tenant, key}
@@ -118,9 +122,18 @@ func (db *DB) ClaimRequest(ctx context.Context, tenant, key, owner string, lease
 	if tenant == "" {
 		return nil, fmt.Errorf("claim request %s: %w", key, ErrNoTenant)
 	}
-	r, err := db.leases.Claim(tenant, key, owner, db.now().UTC(), lease, func() (*Request, error) {
-		return db.Request(ctx, tenant, key)
-	})
+	var r *Request
+	var err error
+	if db.shared() {
+		err = db.drv.Update(ctx, func(tx Tx) error {
+			r, err = claimRecord(&tenantTx{tx, tenant}, key, owner, db.now().UTC(), lease)
+			return err
+		})
+	} else {
+		r, err = db.leases.Claim(tenant, key, owner, db.now().UTC(), lease, func() (*Request, error) {
+			return db.Request(ctx, tenant, key)
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("claim request %s: %w", key, err)
 	}
@@ -161,6 +174,15 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 	if tenant == "" {
 		return fmt.Errorf("renew lease %s: %w", key, ErrNoTenant)
 	}
+	if db.shared() {
+		err := db.drv.Update(ctx, func(tx Tx) error {
+			return renewRecord(&tenantTx{tx, tenant}, key, owner, db.now().UTC(), lease)
+		})
+		if err != nil {
+			return fmt.Errorf("renew lease %s: %w", key, err)
+		}
+		return nil
+	}
 	err := db.leases.Renew(tenant, key, owner, db.now().UTC(), lease, func() (string, error) {
 		r, err := db.Request(ctx, tenant, key)
 		if errors.Is(err, ErrNotFound) {
@@ -175,4 +197,71 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 		return fmt.Errorf("renew lease %s: %w", key, err)
 	}
 	return nil
+}
+
+var bLeases = []byte("leases")
+
+// shared reports whether other processes use the driver: leases are then
+// records.
+func (db *DB) shared() bool {
+	_, one := db.drv.(interface{ OneProcess() })
+	return !one
+}
+
+// leaseRecord returns the holder of the lease record v.
+func leaseRecord(v []byte) (lease, bool) {
+	owner, until, ok := bytes.Cut(v, []byte{0})
+	if !ok {
+		return lease{}, false
+	}
+	n, err := strconv.ParseInt(string(until), 10, 64)
+	return lease{owner: string(owner), until: time.Unix(0, n)}, err == nil
+}
+
+func putLease(tb *tenantTx, key, owner string, until time.Time) error {
+	return sub(tb, bLeases).Put([]byte(key), []byte(owner+"\x00"+strconv.FormatInt(until.UnixNano(), 10)))
+}
+
+// claimRecord is leaseTable.Claim over lease records.
+func claimRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) (*Request, error) {
+	if owner == "" {
+		return nil, errors.New("claim request: empty owner")
+	}
+	if l, ok := leaseRecord(sub(tb, bLeases).Get([]byte(key))); ok && l.owner != owner && now.Before(l.until) {
+		return nil, nil
+	}
+	r, err := getRequest(tb, key)
+	if err != nil {
+		return nil, err
+	}
+	if r.State != RequestPending {
+		return nil, sub(tb, bLeases).Delete([]byte(key))
+	}
+	return r, putLease(tb, key, owner, now.Add(d))
+}
+
+// renewRecord is leaseTable.Renew over lease records.
+func renewRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) error {
+	l, ok := leaseRecord(sub(tb, bLeases).Get([]byte(key)))
+	held := ok && l.owner == owner
+	if d <= 0 {
+		if held {
+			return sub(tb, bLeases).Delete([]byte(key))
+		}
+		return nil
+	}
+	if !held {
+		return ErrLeaseLost
+	}
+	r, err := getRequest(tb, key)
+	if errors.Is(err, ErrNotFound) || (err == nil && r.State != RequestPending) {
+		if err := sub(tb, bLeases).Delete([]byte(key)); err != nil {
+			return err
+		}
+		return ErrLeaseLost
+	}
+	if err != nil {
+		return err
+	}
+	return putLease(tb, key, owner, now.Add(d))
 }

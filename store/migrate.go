@@ -7,28 +7,46 @@ import (
 	"strconv"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
 // migrations[v] upgrades a file from schema version v to v+1.
-var migrations = map[int]func(tx *bolt.Tx) error{
+var migrations = map[int]func(tx Tx) error{
 	1: migrate1to2,
 	2: migrate2to3,
+	3: migrate3to4,
+}
+
+// migrate3to4 compresses the large records (see pack): checks, cached
+// verdicts and extractions, web cache entries and snapshots.
+func migrate3to4(tx Tx) error {
+	for _, t := range tx.Tenants() {
+		tb := &tenantTx{tx, t}
+		for _, name := range [][]byte{bChecks, bVerdicts, bExtractions, bWebCache, bSnapshots} {
+			b := tb.Bucket(name)
+			var keys [][]byte
+			c := b.Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				if len(v) > packAbove && !bytes.HasPrefix(v, zstdMagic) {
+					keys = append(keys, bytes.Clone(k))
+				}
+			}
+			for _, k := range keys {
+				if err := b.Put(k, pack(b.Get(k))); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // migrate creates the root buckets of a new file or upgrades an old one, in
 // the open transaction, so a crash mid-way leaves the old version intact.
-func migrate(tx *bolt.Tx) error {
-	fresh := tx.Bucket(bTenants) == nil
-	meta, err := tx.CreateBucketIfNotExists(bMeta)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.CreateBucketIfNotExists(bTenants); err != nil {
-		return err
-	}
+func migrate(tx Tx) error {
+	meta := global(tx, bMeta)
+	fresh := len(tx.Tenants()) == 0
+	var err error
 	v := schemaVersion
 	if s := meta.Get(kSchema); s != nil {
 		if v, err = strconv.Atoi(string(s)); err != nil {
@@ -84,26 +102,9 @@ type v1Verdict struct {
 	At      time.Time          `json:"at"`
 }
 
-// bucketNames lists the names of the buckets in b, copied, so that the
-// caller may change the buckets as it goes through them.
-func bucketNames(b *bolt.Bucket) ([][]byte, error) {
-	var names [][]byte
-	err := b.ForEachBucket(func(k []byte) error {
-		names = append(names, bytes.Clone(k))
-		return nil
-	})
-	return names, err
-}
-
-func migrate1to2(tx *bolt.Tx) error {
-	root := tx.Bucket(bTenants)
-	tenants, err := bucketNames(root)
-	if err != nil {
-		return err
-	}
-	for _, name := range tenants {
-		tb := root.Bucket(name)
-		tenant := string(name)
+func migrate1to2(tx Tx) error {
+	for _, tenant := range tx.Tenants() {
+		tb := &tenantTx{tx, tenant}
 		var checks []v1Check
 		var reqs []v1Request
 		var verdicts []v1Verdict
@@ -117,10 +118,8 @@ func migrate1to2(tx *bolt.Tx) error {
 			return fmt.Errorf("tenant %s: %w", tenant, err)
 		}
 		for _, b := range [][]byte{bChecks, bRequests, bVerdicts} {
-			if tb.Bucket(b) != nil {
-				if err := tb.DeleteBucket(b); err != nil {
-					return err
-				}
+			if err := tb.DeleteBucket(b); err != nil {
+				return err
 			}
 		}
 		for _, r := range reqs {
@@ -170,12 +169,8 @@ func migrate1to2(tx *bolt.Tx) error {
 }
 
 // readAll decodes every bare JSON value of a version 1 bucket into *out.
-func readAll[T any](tb *bolt.Bucket, name []byte, out *[]T) error {
-	b := tb.Bucket(name)
-	if b == nil {
-		return nil
-	}
-	return b.ForEach(func(k, v []byte) error {
+func readAll[T any](tb *tenantTx, name []byte, out *[]T) error {
+	return tb.Bucket(name).ForEach(func(k, v []byte) error {
 		var x T
 		if err := json.Unmarshal(v, &x); err != nil {
 			return fmt.Errorf("%s/%s: %w", name, k, err)

@@ -140,8 +140,8 @@ func TestMigrateFromV1(t *testing.T) {
 	db2, err := Open(path, Options{})
 	mustf(t, err, "reopen")
 	defer db2.Close()
-	db2.bolt.View(func(tx *bolt.Tx) error {
-		if s := tx.Bucket(bMeta).Get(kSchema); string(s) != "3" {
+	db2.drv.View(ctx, func(tx Tx) error {
+		if s := global(tx, bMeta).Get(kSchema); string(s) != "4" {
 			t.Errorf("schema after migration = %q", s)
 		}
 		return nil

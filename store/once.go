@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // bOnce holds the keys used once (UseOnce): SHA-256 of the key → its
@@ -20,8 +18,9 @@ const maxOnceSweep = 100
 
 // UseOnce records key as used until expires and reports whether this is
 // its first use: true once, false for every later use before it expires
-// (an OAuth install state, accepted once on every replica). Keys past
-// their expiry are removed as it goes.
+// (an OAuth install state, accepted once on every replica: drivers shared
+// by replicas run updates serializably). Keys past their expiry are
+// removed as it goes.
 func (db *DB) UseOnce(ctx context.Context, key string, expires time.Time) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -29,11 +28,9 @@ func (db *DB) UseOnce(ctx context.Context, key string, expires time.Time) (bool,
 	h := sha256.Sum256([]byte(key))
 	now := db.now().UnixNano()
 	first := false
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bOnce)
-		if err != nil {
-			return err
-		}
+	err := db.drv.Update(ctx, func(tx Tx) error {
+		first = false
+		b := global(tx, bOnce)
 		if v := b.Get(h[:]); len(v) == 8 && int64(binary.BigEndian.Uint64(v)) > now {
 			return nil
 		}
@@ -50,7 +47,7 @@ func (db *DB) UseOnce(ctx context.Context, key string, expires time.Time) (bool,
 }
 
 // sweepOnce deletes up to maxOnceSweep expired keys.
-func sweepOnce(b *bolt.Bucket, now int64) error {
+func sweepOnce(b *bkt, now int64) error {
 	var old [][]byte
 	c := b.Cursor()
 	for k, v := c.First(); k != nil && len(old) < maxOnceSweep; k, v = c.Next() {

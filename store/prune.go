@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // PruneStats counts what Prune removed.
@@ -32,7 +30,7 @@ type PruneStats struct {
 // still see every page a kept verdict was based on.
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	var st PruneStats
-	tenants, err := db.userTenants()
+	tenants, err := db.userTenants(ctx)
 	if err != nil {
 		return st, fmt.Errorf("prune: %w", err)
 	}
@@ -42,7 +40,7 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 			return st, err
 		}
 		var ts PruneStats
-		err := db.bolt.Update(func(tx *bolt.Tx) error {
+		err := db.drv.Update(ctx, func(tx Tx) error {
 			tb, err := tenantBucket(tx, t)
 			if err != nil {
 				return err
@@ -64,26 +62,31 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("prune web cache: %w", err)
 	}
+	if db.afterPrune != nil {
+		if err := db.afterPrune(ctx, db.now()); err != nil {
+			return st, fmt.Errorf("prune: %w", err)
+		}
+	}
 	return st, nil
 }
 
 // userTenants lists every tenant but WebTenant.
-func (db *DB) userTenants() ([]string, error) {
+func (db *DB) userTenants(ctx context.Context) ([]string, error) {
 	var tenants []string
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bTenants).ForEachBucket(func(k []byte) error {
-			if string(k) != WebTenant {
-				tenants = append(tenants, string(k))
+	err := db.drv.View(ctx, func(tx Tx) error {
+		for _, k := range tx.Tenants() {
+			if k != WebTenant {
+				tenants = append(tenants, k)
 			}
-			return nil
-		})
+		}
+		return nil
 	})
 	return tenants, err
 }
 
 // pruneTenant removes from tenant bucket tb what Prune removes before
 // cutoff, counting it in st.
-func pruneTenant(tb *bolt.Bucket, cutoff, refusedCutoff time.Time, st *PruneStats) error {
+func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time, st *PruneStats) error {
 	var err error
 	if st.Checks, err = pruneChecks(tb, cutoff); err != nil {
 		return err
@@ -110,7 +113,7 @@ func cachedAt(v []byte) (time.Time, error) {
 // pruneChecks removes the checks created before cutoff, with everything
 // derived from them. It reads the summaries oldest first, up to the
 // cutoff's second (IDs start with their time), deciding by CreatedAt.
-func pruneChecks(tb *bolt.Bucket, cutoff time.Time) (int, error) {
+func pruneChecks(tb *tenantTx, cutoff time.Time) (int, error) {
 	stop := []byte(cutoff.UTC().Add(time.Second).Format(idTimeLayout))
 	var old []*CheckSummary
 	c := sub(tb, bSums).Cursor()
@@ -133,7 +136,7 @@ func pruneChecks(tb *bolt.Bucket, cutoff time.Time) (int, error) {
 
 // pruneRequests removes the finished requests last updated before cutoff,
 // and the refused ones last updated before refusedCutoff.
-func pruneRequests(tb *bolt.Bucket, cutoff, refusedCutoff time.Time) (int, error) {
+func pruneRequests(tb *tenantTx, cutoff, refusedCutoff time.Time) (int, error) {
 	reqs, err := requestsWhere(tb, func(r *Request) bool {
 		return r.State != RequestPending && (r.UpdatedAt.Before(cutoff) || r.Refused && r.UpdatedAt.Before(refusedCutoff))
 	})
@@ -157,7 +160,7 @@ func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []str
 		return 0, err
 	}
 	var n int
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.drv.Update(ctx, func(tx Tx) error {
 		var err error
 		n, err = pruneWeb(tx, cutoff, cited)
 		return err
@@ -165,7 +168,7 @@ func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []str
 	return n, err
 }
 
-func pruneCache(b *bolt.Bucket, cutoff time.Time, at func([]byte) (time.Time, error)) (int, error) {
+func pruneCache(b *bkt, cutoff time.Time, at func([]byte) (time.Time, error)) (int, error) {
 	var keys [][]byte
 	err := b.ForEach(func(k, v []byte) error {
 		t, err := at(v)
@@ -199,7 +202,7 @@ func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration,
 	PruneEvery(ctx, db.Prune, db.now, interval, retention, report)
 }
 
-// PruneEvery is the schedule of every backend's PruneEvery: prune (Prune)
+// PruneEvery is the prune schedule: prune (Prune)
 // every interval until ctx is done, with the cutoff retention before now
 // (retention <= 0: a zero cutoff, which keeps every check), reporting each
 // run to report if it is not nil.

@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Request states.
@@ -79,7 +77,7 @@ func (db *DB) AcceptRequest(ctx context.Context, r *Request) (bool, error) {
 	// Concurrent accepts (and request updates) share one transaction and
 	// one fsync (group commit), so a burst of chat events is acknowledged
 	// quickly; fn may run more than once, so it sets isNew afresh.
-	err := db.requests.do(func(tx *bolt.Tx) error {
+	err := db.requests.do(func(tx Tx) error {
 		isNew = false
 		tb, err := tenantBucket(tx, r.Tenant)
 		if err != nil {
@@ -107,7 +105,7 @@ func (db *DB) UpdateRequest(ctx context.Context, tenant, key string, fn func(*Re
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := db.requests.do(func(tx *bolt.Tx) error {
+	err := db.requests.do(func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -163,7 +161,7 @@ func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := db.requests.do(func(tx *bolt.Tx) error {
+	err := db.requests.do(func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -172,7 +170,7 @@ func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
 		if err != nil {
 			return err
 		}
-		r := RefusedStub(old)
+		r := refusedStub(old)
 		r.UpdatedAt = db.now().UTC()
 		return putRequest(tb, old, r)
 	})
@@ -182,8 +180,8 @@ func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
 	return nil
 }
 
-// RefusedStub returns the dedupe record RefuseRequest keeps of r.
-func RefusedStub(r *Request) *Request {
+// refusedStub returns the dedupe record RefuseRequest keeps of r.
+func refusedStub(r *Request) *Request {
 	return &Request{
 		Key: r.Key, Tenant: r.Tenant, Platform: r.Platform, Kind: r.Kind,
 		State: RequestFailed, Refused: true, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
@@ -196,7 +194,7 @@ func (db *DB) Request(ctx context.Context, tenant, key string) (*Request, error)
 		return nil, err
 	}
 	var r *Request
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -217,16 +215,13 @@ func (db *DB) Tenants(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	err := db.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bTenants).ForEachBucket(func(name []byte) error {
-			p := sub(tx.Bucket(bTenants).Bucket(name), bPending)
-			if p != nil {
-				if k, _ := p.Cursor().First(); k != nil {
-					out = append(out, string(name))
-				}
+	err := db.drv.View(ctx, func(tx Tx) error {
+		for _, name := range tx.Tenants() {
+			if k, _ := sub(&tenantTx{tx, name}, bPending).Cursor().First(); k != nil {
+				out = append(out, name)
 			}
-			return nil
-		})
+		}
+		return nil
 	})
 	return out, err
 }
@@ -237,7 +232,7 @@ func (db *DB) PendingRequests(ctx context.Context, tenant string) ([]*Request, e
 		return nil, err
 	}
 	var out []*Request
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil || tb == nil {
 			return err
@@ -281,7 +276,7 @@ func cloneMeta(m map[string]string) map[string]string {
 	return out
 }
 
-func getRequest(tb *bolt.Bucket, key string) (*Request, error) {
+func getRequest(tb *tenantTx, key string) (*Request, error) {
 	v := get(sub(tb, bRequests), []byte(key))
 	if v == nil {
 		return nil, fmt.Errorf("request %q: %w", key, ErrNotFound)
@@ -301,7 +296,7 @@ func pendingKey(r *Request) []byte {
 
 // putRequest writes r, keeping the pending index in step with its state;
 // old is the stored version, if any.
-func putRequest(tb *bolt.Bucket, old, r *Request) error {
+func putRequest(tb *tenantTx, old, r *Request) error {
 	v, err := encode(r)
 	if err != nil {
 		return err
@@ -323,7 +318,7 @@ func putRequest(tb *bolt.Bucket, old, r *Request) error {
 
 // requestsWhere returns the requests of tenant bucket tb that keep
 // accepts, in key order.
-func requestsWhere(tb *bolt.Bucket, keep func(*Request) bool) ([]*Request, error) {
+func requestsWhere(tb *tenantTx, keep func(*Request) bool) ([]*Request, error) {
 	var reqs []*Request
 	err := sub(tb, bRequests).ForEach(func(k, v []byte) error {
 		var r Request
@@ -339,11 +334,14 @@ func requestsWhere(tb *bolt.Bucket, keep func(*Request) bool) ([]*Request, error
 }
 
 // deleteRequest removes a request and its pending entry.
-func deleteRequest(tb *bolt.Bucket, r *Request) error {
+func deleteRequest(tb *tenantTx, r *Request) error {
 	if r.State == RequestPending {
 		if err := sub(tb, bPending).Delete(pendingKey(r)); err != nil {
 			return err
 		}
+	}
+	if err := sub(tb, bLeases).Delete([]byte(r.Key)); err != nil {
+		return err
 	}
 	return sub(tb, bRequests).Delete([]byte(r.Key))
 }

@@ -1,13 +1,17 @@
-// Package store keeps everything factbot learns in one embedded bbolt file:
-// the verdict and extraction cache, the history of checks (the audit trail)
-// and durable chat requests.
+// Package store keeps everything factbot learns: the verdict and
+// extraction cache, the history of checks (the audit trail), durable chat
+// requests and their leases, the web cache, installations. Every rule is
+// written once, here, over a Driver (driver.go): a bbolt file (Open), the
+// memory (NewMemory, for tests) or PostgreSQL (store/postgres). A tenant's
+// bucket below is Bucket{Tenant, Name}; bbolt nests it as shown, PostgreSQL
+// keeps it as a row's tenant and bucket.
 //
 // Every record belongs to one tenant (a Slack team, a Discord guild, or
 // "cli") and every query takes one; no method lists records across tenants.
 //
-// Layout (schema version 3):
+// Layout (schema version 4):
 //
-//	meta/schema                         "3"
+//	meta/schema                         "4"
 //	tenants/<tenant>/checks/<id>        envelope(Check)
 //	tenants/<tenant>/sums/<id>          envelope(summary): what a history line needs
 //	tenants/<tenant>/text/<id>          " normalised claims + input ", for word search
@@ -23,6 +27,11 @@
 //	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
 //	tenants/_web/snapshots/<sha256>                 envelope(webEntry): a page as read
 //	installations/<platform>\x00<team or org id>    envelope(installRecord): an app install, its tokens sealed (installations.go)
+//	tenants/<tenant>/leases/<key>       "<owner>\x00<until unix nanos>": on a shared driver (leases.go)
+//
+// An envelope is {"v":<version>,"data":<record as JSON>}, compressed with
+// zstd when it is over 1 KiB (version 4; Open compresses an older file's
+// large records in place).
 //
 // Records carry who could see where they were made (Visibility; see
 // (*Check).VisibleTo for the one rule of who may see a check in chat) and
@@ -41,17 +50,15 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // schemaVersion is the version written into every record envelope and into
 // meta/schema. Open migrates files of older versions.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // Default option values.
 const (
@@ -80,19 +87,24 @@ type Options struct {
 	CacheTTL time.Duration
 	// Now returns the time (default time.Now); tests set it.
 	Now func() time.Time
+	// AfterPrune, if set, is called at the end of each Prune, for what a
+	// driver keeps beside the records (PostgreSQL's rate events).
+	AfterPrune func(ctx context.Context, now time.Time) error
 }
 
-// DB is a factbot database. It is safe for concurrent use.
+// DB is a factbot database: every rule of the store, over a Driver. It
+// is safe for concurrent use.
 type DB struct {
-	bolt *bolt.DB
+	drv  Driver
 	path string
 	ttl  time.Duration
 	now  func() time.Time
 	// requests group-commits the request writes (see groupCommit).
 	requests groupCommit
-	// leases are the requests' leases (see ClaimRequest), in memory: the
-	// file has one process.
-	leases LeaseTable
+	// leases are the requests' leases (see ClaimRequest), in memory when
+	// the driver is used by one process and has no Claimer.
+	leases     leaseTable
+	afterPrune func(ctx context.Context, now time.Time) error
 }
 
 // Open opens (creating if needed) the bbolt file at path, waiting at most
@@ -103,32 +115,46 @@ func Open(path string, opts Options) (*DB, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	d, err := openBoltDriver(path, opts.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	db, err := New(context.Background(), d, opts)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	db.path = path
+	return db, nil
+}
+
+// New returns the store over d, creating its layout or upgrading an older
+// one first.
+func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 	if opts.CacheTTL <= 0 {
 		opts.CacheTTL = DefaultCacheTTL
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, FreelistType: bolt.FreelistMapType})
-	if errors.Is(err, berrors.ErrTimeout) {
-		return nil, fmt.Errorf("%w: %s is in use by another process (is 'factbot serve' running?); waited %v for it; stop that process or set FACTBOT_DB to another file", ErrLocked, path, opts.Timeout)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
-	}
-	db := &DB{bolt: b, path: path, ttl: opts.CacheTTL, now: opts.Now}
-	db.requests.db = b
-	if err := db.bolt.Update(migrate); err != nil {
-		b.Close()
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+	db := &DB{drv: d, ttl: opts.CacheTTL, now: opts.Now, afterPrune: opts.AfterPrune}
+	db.requests.drv = d
+	// A driver shared by processes runs transactions side by side
+	// (PostgreSQL): grouping them would queue every write behind one.
+	db.requests.solo = db.shared()
+	if err := d.Update(ctx, migrate); err != nil {
+		return nil, err
 	}
 	return db, nil
 }
 
-// Close closes the file and releases its lock.
-func (db *DB) Close() error { return db.bolt.Close() }
+// Close closes the driver (a bbolt file's lock is released).
+func (db *DB) Close() error { return db.drv.Close() }
 
-// Path returns the file's path.
+// Driver returns the driver the store runs over.
+func (db *DB) Driver() Driver { return db.drv }
+
+// Path returns the file's path (empty for another driver).
 func (db *DB) Path() string { return db.path }
 
 // Bucket names.
@@ -148,42 +174,78 @@ var (
 	kSchema      = []byte("schema")
 )
 
-// tenantBucket returns the tenant's bucket, creating it in a writable tx;
-// nil in a read tx when the tenant has no records.
-func tenantBucket(tx *bolt.Tx, tenant string) (*bolt.Bucket, error) {
+// tenantTx is one tenant's buckets in a transaction.
+type tenantTx struct {
+	tx     Tx
+	tenant string
+}
+
+// tenantBucket returns the tenant's buckets in tx.
+func tenantBucket(tx Tx, tenant string) (*tenantTx, error) {
 	if tenant == "" {
 		return nil, ErrNoTenant
 	}
-	root := tx.Bucket(bTenants)
-	if root == nil {
-		return nil, errors.New("store: missing tenants bucket")
-	}
-	if !tx.Writable() {
-		return root.Bucket([]byte(tenant)), nil
-	}
-	return root.CreateBucketIfNotExists([]byte(tenant))
+	return &tenantTx{tx: tx, tenant: tenant}, nil
 }
 
-// sub returns the named child of tb, creating it in a writable tx. It
-// returns nil for a nil tb or a missing child in a read tx.
-func sub(tb *bolt.Bucket, name []byte) *bolt.Bucket {
+// Bucket returns the tenant's bucket name.
+func (tb *tenantTx) Bucket(name []byte) *bkt {
+	return &bkt{tx: tb.tx, b: Bucket{Tenant: tb.tenant, Name: string(name)}}
+}
+
+// DeleteBucket drops the tenant's bucket name.
+func (tb *tenantTx) DeleteBucket(name []byte) error {
+	return tb.tx.DropBucket(Bucket{Tenant: tb.tenant, Name: string(name)})
+}
+
+// bkt is one bucket in a transaction.
+type bkt struct {
+	tx Tx
+	b  Bucket
+}
+
+// global returns the global bucket name in tx.
+func global(tx Tx, name []byte) *bkt { return &bkt{tx: tx, b: Bucket{Name: string(name)}} }
+
+func (b *bkt) Get(k []byte) []byte   { return b.tx.Get(b.b, k) }
+func (b *bkt) Put(k, v []byte) error { return b.tx.Put(b.b, k, v) }
+func (b *bkt) Delete(k []byte) error { return b.tx.Delete(b.b, k) }
+func (b *bkt) Cursor() Cursor        { return b.tx.Cursor(b.b) }
+func (b *bkt) Writable() bool        { return b.tx.Writable() }
+
+// ForEach calls fn for every key of b, in order, until fn fails.
+func (b *bkt) ForEach(fn func(k, v []byte) error) error {
+	c := b.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sub returns the tenant's bucket name (nil for a nil tb).
+func sub(tb *tenantTx, name []byte) *bkt {
 	if tb == nil {
 		return nil
 	}
-	if b := tb.Bucket(name); b != nil || !tb.Writable() {
-		return b
-	}
-	b, err := tb.CreateBucket(name)
-	if err != nil {
-		panic("store: create bucket " + string(name) + ": " + err.Error()) // only on a corrupt tree
-	}
-	return b
+	return tb.Bucket(name)
 }
 
-// get is Bucket.Get that accepts a nil bucket (missing in a read tx).
-func get(b *bolt.Bucket, k []byte) []byte {
+// get is Bucket.Get that accepts a nil bucket.
+func get(b *bkt, k []byte) []byte {
 	if b == nil {
 		return nil
 	}
 	return b.Get(k)
+}
+
+// countKeys returns the number of keys in b.
+func countKeys(b *bkt) int {
+	n := 0
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		n++
+	}
+	return n
 }

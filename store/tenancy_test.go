@@ -10,7 +10,7 @@ import (
 // Cached verdicts and extractions, exports and Forget of tenant A never
 // reach tenant B. Both tenants use the same channel, user, claim, text and
 // request key, so only the tenant can tell them apart. (The records the
-// chat core uses are covered by the conformance suite, storetest.Run.)
+// chat core uses are covered by the conformance suite, Run.)
 func TestTenancy(t *testing.T) {
 	db, clk := newDB(t)
 	const text = "The Eiffel Tower is 330 m tall"

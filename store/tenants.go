@@ -8,5 +8,5 @@ func (db *DB) UserTenants(ctx context.Context) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return db.userTenants()
+	return db.userTenants(ctx)
 }

@@ -6,31 +6,29 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
 var _ factcheck.Cache = (*DB)(nil)
 
-// CachedVerdict is the verdict cache's record, in every backend.
+// CachedVerdict is the verdict cache's record.
 type CachedVerdict struct {
 	At      time.Time          `json:"at"`
 	Verdict *factcheck.Verdict `json:"verdict"`
 }
 
-// CachedExtraction is the extraction cache's record, in every backend.
+// CachedExtraction is the extraction cache's record.
 type CachedExtraction struct {
 	At         time.Time             `json:"at"`
 	Extraction *factcheck.Extraction `json:"extraction"`
 }
 
-// VerdictRecord is what a backend caches for v, or nil when v is not
+// verdictRecord is what the store caches for v, or nil when v is not
 // cached: a verdict that could not be made (Error set) or of an empty
 // claim. The trace stays with the check that made the verdict. The cache
 // time is v.CheckedAt (now if zero), so re-putting a cached verdict does
 // not make it fresher.
-func VerdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
+func verdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
 	if v == nil || v.Error != "" || strings.TrimSpace(v.Claim) == "" {
 		return nil
 	}
@@ -44,9 +42,9 @@ func VerdictRecord(v *factcheck.Verdict, now time.Time) *CachedVerdict {
 	return &CachedVerdict{At: at.UTC(), Verdict: &c}
 }
 
-// ExtractionRecord is what a backend caches for the extraction x of text,
+// extractionRecord is what the store caches for the extraction x of text,
 // or nil when nothing is cached (no extraction, or an empty text).
-func ExtractionRecord(text string, x *factcheck.Extraction, now time.Time) *CachedExtraction {
+func extractionRecord(text string, x *factcheck.Extraction, now time.Time) *CachedExtraction {
 	if x == nil || strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -67,9 +65,9 @@ func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Dur
 	return e.Verdict, true, nil
 }
 
-// PutVerdict caches v under its normalised claim, as VerdictRecord says.
+// PutVerdict caches v under its normalised claim, as verdictRecord says.
 func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
-	rec := VerdictRecord(v, db.now())
+	rec := verdictRecord(v, db.now())
 	if rec == nil {
 		return nil
 	}
@@ -90,7 +88,7 @@ func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.D
 
 // PutExtraction caches the extraction of text.
 func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error {
-	rec := ExtractionRecord(text, x, db.now())
+	rec := extractionRecord(text, x, db.now())
 	if rec == nil {
 		return nil
 	}
@@ -106,7 +104,7 @@ func (db *DB) getCached(ctx context.Context, tenant string, bucket []byte, text 
 	}
 	key := cacheKey(Normalize(text))
 	found := false
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -144,7 +142,7 @@ func (db *DB) putCached(ctx context.Context, tenant string, bucket []byte, text 
 	if err != nil {
 		return err
 	}
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.drv.Update(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err

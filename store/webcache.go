@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -36,7 +34,7 @@ func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, b
 		return nil, time.Time{}, false, err
 	}
 	k := []byte(webKey(bucket, key))
-	e, found, err := db.webGet(bWebCache, k)
+	e, found, err := db.webGet(ctx, bWebCache, k)
 	if err != nil || !found {
 		return nil, time.Time{}, false, err
 	}
@@ -66,7 +64,7 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 		}
 	}
 	k := []byte(webKey(bucket, key))
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.drv.Update(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, WebTenant)
 		if err != nil {
 			return err
@@ -90,7 +88,7 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 // PageSnapshot returns the page whose body had the given SHA-256, as it
 // was read, and when.
 func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, error) {
-	e, found, err := db.webGet(bSnapshots, []byte(sha256))
+	e, found, err := db.webGet(ctx, bSnapshots, []byte(sha256))
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +104,8 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 
 // webGet reads the entry under key in the web tenant's bucket b; found is
 // false if there is none.
-func (db *DB) webGet(b, key []byte) (e webEntry, found bool, err error) {
-	err = db.bolt.View(func(tx *bolt.Tx) error {
+func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, found bool, err error) {
+	err = db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, WebTenant)
 		if err != nil {
 			return err
@@ -125,11 +123,8 @@ func (db *DB) webGet(b, key []byte) (e webEntry, found bool, err error) {
 // pruneWeb removes web cache entries and snapshots stored before cutoff,
 // and records that do not decode, except the snapshots whose hash is in
 // keep.
-func pruneWeb(tx *bolt.Tx, cutoff time.Time, keep map[string]bool) (int, error) {
-	tb := tx.Bucket(bTenants).Bucket([]byte(WebTenant))
-	if tb == nil {
-		return 0, nil
-	}
+func pruneWeb(tx Tx, cutoff time.Time, keep map[string]bool) (int, error) {
+	tb := &tenantTx{tx, WebTenant}
 	n := 0
 	for _, name := range [][]byte{bWebCache, bSnapshots} {
 		b := tb.Bucket(name)
@@ -169,7 +164,7 @@ var shaField = []byte(`"sha256":"`)
 // that old.
 func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string) (map[string]bool, error) {
 	old := map[string]bool{}
-	err := db.bolt.View(func(tx *bolt.Tx) error {
+	err := db.drv.View(ctx, func(tx Tx) error {
 		tb, err := tenantBucket(tx, WebTenant)
 		if err != nil {
 			return err
@@ -194,7 +189,7 @@ func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		err := db.bolt.View(func(tx *bolt.Tx) error {
+		err := db.drv.View(ctx, func(tx Tx) error {
 			tb, err := tenantBucket(tx, t)
 			if err != nil || tb == nil {
 				return err
@@ -207,6 +202,7 @@ func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string
 				// JSON strings escape their quotes, so the field name
 				// only matches a field.
 				b.ForEach(func(_, v []byte) error {
+					v, _ = unpack(v)
 					for i := bytes.Index(v, shaField); i >= 0; {
 						v = v[i+len(shaField):]
 						if j := bytes.IndexByte(v, '"'); j >= 0 && old[string(v[:j])] {

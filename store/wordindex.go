@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // The word index (schema version 3): per tenant, words/<word>\x00<id> → ""
@@ -34,10 +32,6 @@ const maxIndexedWord = 64
 // (A variable so tests can force either path.)
 var maxWordRange = 20_000
 
-// wordsFill is the word index's page fill: entries go in at random places,
-// and bbolt's default of one half leaves its pages half empty.
-const wordsFill = 0.9
-
 // indexedWord returns w cut to maxIndexedWord bytes on a rune boundary.
 func indexedWord(w string) string {
 	if len(w) <= maxIndexedWord {
@@ -62,9 +56,8 @@ func textWords(text []byte) []string {
 }
 
 // putWords adds the index entries of one check's search text.
-func putWords(tb *bolt.Bucket, id string, text []byte) error {
+func putWords(tb *tenantTx, id string, text []byte) error {
 	b := sub(tb, bWords)
-	b.FillPercent = wordsFill
 	for _, w := range textWords(text) {
 		if err := b.Put(indexKey(w, id), nil); err != nil {
 			return err
@@ -74,7 +67,7 @@ func putWords(tb *bolt.Bucket, id string, text []byte) error {
 }
 
 // deleteWords removes the index entries of the check's stored search text.
-func deleteWords(tb *bolt.Bucket, id []byte) error {
+func deleteWords(tb *tenantTx, id []byte) error {
 	text := get(sub(tb, bText), id)
 	if text == nil {
 		return nil
@@ -88,80 +81,80 @@ func deleteWords(tb *bolt.Bucket, id []byte) error {
 	return nil
 }
 
-// wordCandidates looks the query words up in the word index. It walks the
-// words' prefix ranges side by side, one entry of each at a time, until the
-// narrowest range ends, and returns that range's check IDs, newest first,
-// with the words the caller must still confirm in each candidate's search
-// text: the others, and any longer than maxIndexedWord. Walking side by side
-// costs at most the number of words times the narrowest range, however
-// common the other words are. ok is false when every range has more than
-// limit entries: the words are all common, and the caller should scan the
-// newest checks instead.
-func wordCandidates(b *bolt.Bucket, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
+// wordCandidates looks the query words up in the word index. It walks
+// each word's prefix range, up to limit entries, and returns the check IDs
+// in every range that ended within the limit (their intersection), newest
+// first, with the words the caller must still confirm in each candidate's
+// search text: those whose range was wider, and any longer than
+// maxIndexedWord. The index is read in key order, and only the checks
+// that have every narrow word are read: a search of rare words costs their
+// index entries and their matches, not the checks of the commonest. ok is
+// false when every range has more than limit entries: the words are all
+// common, and the caller should scan the newest checks instead.
+func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
 	if b == nil {
 		return nil, nil, true // no check was ever indexed: nothing matches
 	}
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
-	type walk struct {
-		prefix []byte
-		cur    *bolt.Cursor
-		k      []byte
-		ids    [][]byte
-	}
-	ws := make([]*walk, len(words))
-	for i, w := range words {
-		ws[i] = &walk{prefix: []byte(indexedWord(w)), cur: b.Cursor()}
-		ws[i].k, _ = ws[i].cur.Seek(ws[i].prefix)
-	}
-	narrowest := -1
-	for n := 0; narrowest < 0 && n <= limit; n++ {
-		for i, w := range ws {
-			if w.k == nil || !bytes.HasPrefix(w.k, w.prefix) {
-				narrowest = i
-				break
-			}
-			if n == limit {
-				continue // one entry too many: not narrow
-			}
-			if j := bytes.IndexByte(w.k, 0); j >= 0 {
-				w.ids = append(w.ids, w.k[j+1:])
-			}
-			w.k, _ = w.cur.Next()
-		}
-	}
-	if narrowest < 0 {
-		return nil, nil, false
-	}
-	for i, w := range words {
-		if i != narrowest || indexedWord(w) != w {
+	var sets [][][]byte
+	for _, w := range words {
+		prefix := []byte(indexedWord(w))
+		if indexedWord(w) != w {
 			confirm = append(confirm, w)
 		}
+		var got [][]byte
+		c := b.Cursor()
+		k, _ := c.Seek(prefix)
+		for ; k != nil && bytes.HasPrefix(k, prefix) && len(got) <= limit; k, _ = c.Next() {
+			if j := bytes.IndexByte(k, 0); j >= 0 {
+				got = append(got, bytes.Clone(k[j+1:]))
+			}
+		}
+		if k != nil && bytes.HasPrefix(k, prefix) { // wider than limit
+			if indexedWord(w) == w {
+				confirm = append(confirm, w)
+			}
+			continue
+		}
+		// A prefix range may hold several words, each with its IDs in order.
+		slices.SortFunc(got, func(a, b []byte) int { return bytes.Compare(b, a) })
+		sets = append(sets, slices.CompactFunc(got, bytes.Equal))
 	}
-	// The IDs of each word of the range are in order; a prefix range may
-	// hold several words.
-	ids = ws[narrowest].ids
-	slices.SortFunc(ids, func(a, b []byte) int { return bytes.Compare(b, a) })
-	return slices.CompactFunc(ids, bytes.Equal), confirm, true
+	if len(sets) == 0 {
+		return nil, nil, false
+	}
+	ids = sets[0]
+	for _, s := range sets[1:] {
+		ids = intersectDesc(ids, s)
+	}
+	return ids, confirm, true
+}
+
+// intersectDesc returns the IDs in both a and b, each sorted newest first.
+func intersectDesc(a, b [][]byte) [][]byte {
+	var out [][]byte
+	for len(a) > 0 && len(b) > 0 {
+		switch c := bytes.Compare(a[0], b[0]); {
+		case c == 0:
+			out = append(out, a[0])
+			a, b = a[1:], b[1:]
+		case c > 0:
+			a = a[1:]
+		default:
+			b = b[1:]
+		}
+	}
+	return out
 }
 
 // migrate2to3 builds the word index of every tenant from the stored search
 // texts, inserting in key order so the index's pages are packed.
-func migrate2to3(tx *bolt.Tx) error {
-	root := tx.Bucket(bTenants)
-	tenants, err := bucketNames(root)
-	if err != nil {
-		return err
-	}
-	for _, name := range tenants {
-		tb := root.Bucket(name)
+func migrate2to3(tx Tx) error {
+	for _, name := range tx.Tenants() {
+		tb := &tenantTx{tx, name}
 		text := tb.Bucket(bText)
-		if text == nil {
-			continue
-		}
-		if tb.Bucket(bWords) != nil {
-			if err := tb.DeleteBucket(bWords); err != nil {
-				return err
-			}
+		if err := tb.DeleteBucket(bWords); err != nil {
+			return err
 		}
 		var keys [][]byte
 		err := text.ForEach(func(id, t []byte) error {
@@ -175,7 +168,6 @@ func migrate2to3(tx *bolt.Tx) error {
 		}
 		slices.SortFunc(keys, bytes.Compare)
 		b := sub(tb, bWords)
-		b.FillPercent = wordsFill
 		for _, k := range keys {
 			if err := b.Put(k, nil); err != nil {
 				return err

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
@@ -207,9 +206,9 @@ func TestWordIndexMaintained(t *testing.T) {
 		}
 	}
 	mustf(t, db.checkInvariants(), "verify after prune")
-	db.bolt.View(func(tx *bolt.Tx) error {
+	db.drv.View(ctx, func(tx Tx) error {
 		tb, _ := tenantBucket(tx, "T1")
-		if n := tb.Bucket(bWords).Stats().KeyN; n != len(textWords([]byte(" okapis are giraffids okapis are giraffids "))) {
+		if n := countKeys(tb.Bucket(bWords)); n != len(textWords([]byte(" okapis are giraffids okapis are giraffids "))) {
 			t.Errorf("word index has %d entries after prune, want those of one check", n)
 		}
 		return nil
@@ -255,8 +254,8 @@ func TestMigrateFromV2(t *testing.T) {
 	if p, err := db.PendingRequests(ctx, "T1"); err != nil || len(p) != 1 {
 		t.Errorf("pending requests: %v, %v", p, err)
 	}
-	db.bolt.View(func(tx *bolt.Tx) error {
-		if s := tx.Bucket(bMeta).Get(kSchema); string(s) != "3" {
+	db.drv.View(ctx, func(tx Tx) error {
+		if s := global(tx, bMeta).Get(kSchema); string(s) != "4" {
 			t.Errorf("schema after migration = %q", s)
 		}
 		return nil

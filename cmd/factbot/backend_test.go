@@ -6,9 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/factbot-dev/factbot/bot"
-	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
@@ -99,25 +98,38 @@ func TestOpenBackendUnreachablePostgres(t *testing.T) {
 	}
 }
 
-// TestManyWorkspacesNeedBolt: multi-workspace Slack keeps its
-// installations in bbolt only; on PostgreSQL serve and rotate-key say so,
-// and config does not count them.
-func TestManyWorkspacesNeedBolt(t *testing.T) {
+// TestManyWorkspacesPostgres: multi-workspace Slack keeps its
+// installations on PostgreSQL as on bbolt: config counts them, rotate-key
+// re-encrypts them.
+func TestManyWorkspacesPostgres(t *testing.T) {
 	dsn := testPostgres(t)
-	restore := serveChecker
-	defer func() { serveChecker = restore }()
-	serveChecker = func(context.Context, *config.Config, backend) (bot.Checker, error) { return &bottest.Checker{}, nil }
+	db, err := postgres.Open(context.Background(), dsn, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key1, err := store.ParseKey(testKey1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kr, err := store.NewKeyring(key1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := &store.Installation{Platform: "slack", ID: "T1", Name: "Acme", BotToken: "xoxb-secret", InstalledAt: time.Now()}
+	if err := db.Installations(kr).Put(context.Background(), inst); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 	env := map[string]string{
 		"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": "client-secret", "SLACK_APP_TOKEN": "xapp-test",
 		"FACTBOT_ENCRYPTION_KEY": testKey1, "FACTBOT_PUBLIC_URL": "https://factbot.example",
 		"FACTBOT_DB": dsn, "FACTBOT_HTTP_ADDR": "127.0.0.1:0", "GEMINI_API_KEY": "k",
 	}
-	for _, cmd := range []string{"serve", "rotate-key"} {
-		if code, out, errs := runCmd(t, env, cmd); code != exitUsage || !strings.Contains(errs, "SLACK_CLIENT_ID") || !strings.Contains(errs, "FACTBOT_DB") {
-			t.Errorf("%s on PostgreSQL with an OAuth client: exit %d\n%s%s", cmd, code, out, errs)
-		}
-	}
-	if code, out, errs := runCmd(t, env, "config"); code != exitOK || !strings.Contains(out, "not counted") || strings.Contains(out+errs, "client-secret") {
+	if code, out, errs := runCmd(t, env, "config"); code != exitOK || !strings.Contains(out, "Slack workspaces installed: 1") || strings.Contains(out+errs, "client-secret") {
 		t.Errorf("config on PostgreSQL: exit %d\n%s%s", code, out, errs)
+	}
+	env["FACTBOT_ENCRYPTION_KEY"], env["FACTBOT_ENCRYPTION_KEY_OLD"] = testKey2, testKey1
+	if code, out, errs := runCmd(t, env, "rotate-key"); code != exitOK || !strings.Contains(out, "Re-encrypted 1 installations") {
+		t.Errorf("rotate-key on PostgreSQL: exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -48,7 +48,12 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 // logs every install and uninstall).
 func installedWorkspaces(ctx context.Context, cfg *config.Config) string {
 	if isPostgres(cfg) {
-		return "not counted: PostgreSQL does not keep Slack installations yet (multi-workspace mode needs a bbolt FACTBOT_DB)"
+		db, err := openBackend(ctx, cfg)
+		if err != nil {
+			return "not counted: " + err.Error()
+		}
+		defer db.Close()
+		return countInstalls(ctx, db)
 	}
 	if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
 		return "0 (no database yet at " + cfg.DB + ")"
@@ -61,6 +66,13 @@ func installedWorkspaces(ctx context.Context, cfg *config.Config) string {
 		return "not counted: " + err.Error()
 	}
 	defer db.Close()
+	return countInstalls(ctx, db)
+}
+
+// countInstalls counts the Slack installations in db.
+func countInstalls(ctx context.Context, db interface {
+	Installations(*store.Keyring) *store.Installations
+}) string {
 	n, err := db.Installations(nil).Count(ctx, slack.Name)
 	if err != nil {
 		return "not counted: " + err.Error()

@@ -32,6 +32,7 @@ type backend interface {
 	admin.Store
 	EachCheck(ctx context.Context, tenant string, fn func(*store.Check) error) error
 	PruneEvery(ctx context.Context, interval, retention time.Duration, report func(store.PruneStats, error))
+	Installations(kr *store.Keyring) *store.Installations
 	Close() error
 }
 
@@ -87,6 +88,18 @@ func errNoBoltFile(cfg *config.Config) error {
 	return &usererr.Config{Var: "FACTBOT_DB", Msg: fmt.Sprintf("no database at %s", cfg.DB), Hint: "run factbot check or factbot serve first, or set FACTBOT_DB to the file"}
 }
 
+// openExistingStore opens the existing database itself (not through a
+// running serve's admin socket): a bbolt file that is missing is an error
+// rather than created empty.
+func openExistingStore(ctx context.Context, cfg *config.Config) (backend, error) {
+	if !isPostgres(cfg) {
+		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
+			return nil, errNoBoltFile(cfg)
+		}
+	}
+	return openBackend(ctx, cfg)
+}
+
 // openData opens the database for a command that reads or writes
 // history: history, show, export, web, check, and the maintenance of
 // backup, prune and forget. A bbolt file that 'factbot serve' holds is
@@ -114,23 +127,6 @@ func openMaintained(ctx context.Context, cfg *config.Config) (admin.Store, func(
 		return nil, nil, err
 	}
 	return db, db.Close, nil
-}
-
-// errOAuthNeedsBolt is the error of multi-workspace Slack on PostgreSQL:
-// the installations are kept in bbolt only, so far.
-var errOAuthNeedsBolt = &usererr.Config{Var: "FACTBOT_DB", Msg: "is PostgreSQL, which does not keep Slack installations yet: multi-workspace Slack (SLACK_CLIENT_ID) needs a bbolt file",
-	Hint: "set FACTBOT_DB to a file, or use SLACK_BOT_TOKEN for one workspace"}
-
-// openExistingBolt opens the existing bbolt file FACTBOT_DB, for what
-// only bbolt keeps (the Slack installations).
-func openExistingBolt(cfg *config.Config) (*store.DB, error) {
-	if isPostgres(cfg) {
-		return nil, errOAuthNeedsBolt
-	}
-	if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
-		return nil, errNoBoltFile(cfg)
-	}
-	return openBolt(cfg)
 }
 
 // loadAndOpen loads the configuration and opens the existing database:

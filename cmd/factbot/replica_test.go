@@ -202,11 +202,17 @@ func TestReplicas(t *testing.T) {
 	}
 	defer conn.Close(ctx)
 	const key = "slack:event:EvReplica"
+	// The store keeps every record in one table (store/postgres): the
+	// requests, and their leases ("owner\x00until").
 	var n int
-	var owner string
-	if err := conn.QueryRow(ctx, `SELECT count(*), max(lease_owner) FROM requests`).Scan(&n, &owner); err != nil {
+	var lease []byte
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM records WHERE bucket = 'requests'`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
+	if err := conn.QueryRow(ctx, `SELECT value FROM records WHERE bucket = 'leases' ORDER BY key LIMIT 1`).Scan(&lease); err != nil {
+		t.Fatal(err)
+	}
+	owner, _, _ := strings.Cut(string(lease), "\x00")
 	if n != 1 {
 		t.Fatalf("%d requests stored for one event delivered twice, want 1", n)
 	}
@@ -230,7 +236,7 @@ func TestReplicas(t *testing.T) {
 		if time.Now().After(deadline) { // hang guard
 			t.Fatalf("request still %q; %s's log:\n%s", state, other.name, other.log)
 		}
-		if err := conn.QueryRow(ctx, `SELECT state FROM requests WHERE key = $1`, key).Scan(&state); err != nil {
+		if err := conn.QueryRow(ctx, `SELECT convert_from(value, 'UTF8')::jsonb->'data'->>'state' FROM records WHERE bucket = 'requests' AND key = $1`, []byte(key)).Scan(&state); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -238,7 +244,7 @@ func TestReplicas(t *testing.T) {
 		t.Errorf("%d extractions, want the killed replica's and the takeover's", got)
 	}
 	var checks int
-	if err := conn.QueryRow(ctx, `SELECT count(*) FROM checks`).Scan(&checks); err != nil {
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM records WHERE bucket = 'checks'`).Scan(&checks); err != nil {
 		t.Fatal(err)
 	}
 	if checks != 1 {

@@ -35,7 +35,7 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := openExistingBolt(cfg)
+	db, err := openExistingStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -48,8 +48,15 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "Re-encrypted %d installations with key %s; %d already were.\n", st.Resealed, kr.CurrentID(), st.Current)
-	// The old records linger in the file's free pages until rewritten:
-	// compact the file so that no ciphertext of the old key remains.
+	if isPostgres(cfg) {
+		// PostgreSQL keeps an updated row's old version until its vacuum
+		// reclaims it (VACUUM FULL rewrites the table at once); there is
+		// no file here to compact.
+		return nil
+	}
+	// The old records linger in the bbolt file's free pages until
+	// rewritten: compact the file so that no ciphertext of the old key
+	// remains.
 	if err := db.Close(); err != nil {
 		return err
 	}

@@ -123,11 +123,8 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 	sc := cfg.Slack
 	scfg := slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, SigningSecret: sc.SigningSecret, APIURL: sc.APIURL, Logger: log,
 		Reactions: sc.Reactions}
-	db, _ := st.(*store.DB)
+	db := st
 	if sc.OAuth() {
-		if db == nil {
-			return nil, errOAuthNeedsBolt
-		}
 		var old [][]byte
 		if cfg.EncryptionKeyOld != nil {
 			old = append(old, cfg.EncryptionKeyOld) // records not yet rotated still open

@@ -7,14 +7,12 @@ import (
 
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/admin"
-	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // The PostgreSQL store offers what the chat core, the engine's caches,
 // package search's cache and the maintenance commands use of *store.DB.
 var (
-	_ storetest.Maintained = (*DB)(nil)
-	_ admin.Store          = (*DB)(nil)
+	_ admin.Store = (*DB)(nil)
 )
 
 func TestSaveChecksAndUserTenants(t *testing.T) {

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/factbot-dev/factbot/factcheck"
@@ -118,43 +118,30 @@ func buildFixture(dsn string) error {
 		n      int
 	}{{"T1", benchChecks}, {"T2", benchChecks / 10}} {
 		for i := 0; i < tn.n; i += batch {
-			err := benchDB.inTx(ctx, func(tx pgx.Tx) error {
-				var bt pgx.Batch
-				for j := i; j < i+batch && j < tn.n; j++ {
-					created := at.Add(time.Duration(j) * time.Minute)
-					c := &store.Check{
-						ID: store.NewCheckID(created, func(string) bool { return false }), Tenant: tn.tenant, Platform: "slack",
-						Channel: fmt.Sprintf("C%d", rng.IntN(50)), User: fmt.Sprintf("U%d", rng.IntN(500)),
-						Text: sentence(), CreatedAt: created, Visibility: store.VisibilityPublic,
-						Report: &factcheck.Report{CheckedAt: created},
-					}
-					for range 1 + rng.IntN(3) {
-						v := verdict(sentence(), label(), created)
-						c.Report.Claims = append(c.Report.Claims, v)
-						if tn.tenant == "T1" {
-							benchClaims = append(benchClaims, v.Claim)
-						}
-						rec, err := toJSONB(&store.CachedVerdict{At: created, Verdict: v})
-						if err != nil {
-							return err
-						}
-						bt.Queue(`INSERT INTO cache (tenant, kind, key, at_ns, record) VALUES ($1, 'verdict', $2, $3, $4::jsonb) ON CONFLICT DO NOTHING`,
-							tn.tenant, pgText(store.CacheKey(v.Claim)), ns(created), rec)
-					}
-					s := c.Summary()
-					sum, err := toJSONB(&s)
-					if err != nil {
-						return err
-					}
-					rec, err := toJSONB(c)
-					if err != nil {
-						return err
-					}
-					bt.Queue(insertCheckSQL+" ON CONFLICT DO NOTHING", checkArgs(c, &s, sum, rec)...)
+			var rs store.Records
+			for j := i; j < i+batch && j < tn.n; j++ {
+				created := at.Add(time.Duration(j) * time.Minute)
+				c := &store.Check{
+					ID: store.NewCheckID(created, func(string) bool { return false }), Tenant: tn.tenant, Platform: "slack",
+					Channel: fmt.Sprintf("C%d", rng.IntN(50)), User: fmt.Sprintf("U%d", rng.IntN(500)),
+					Text: sentence(), CreatedAt: created, Visibility: store.VisibilityPublic,
+					Report: &factcheck.Report{CheckedAt: created},
 				}
-				return tx.SendBatch(ctx, &bt).Close()
-			})
-			if err != nil {
+				for range 1 + rng.IntN(3) {
+					v := verdict(sentence(), label(), created)
+					c.Report.Claims = append(c.Report.Claims, v)
+					if tn.tenant == "T1" {
+						benchClaims = append(benchClaims, v.Claim)
+					}
+					rec, err := json.Marshal(&store.CachedVerdict{At: created, Verdict: v})
+					if err != nil {
+						return err
+					}
+					rs.Cache = append(rs.Cache, store.CacheEntry{Kind: store.RefVerdict, Key: store.CacheKey(v.Claim), At: created, Value: rec})
+				}
+				rs.Checks = append(rs.Checks, c)
+			}
+			if err := benchDB.Restore(ctx, tn.tenant, rs); err != nil {
 				return err
 			}
 		}

@@ -3,20 +3,12 @@ package postgres
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres/pgtest"
-	"github.com/factbot-dev/factbot/store/storetest"
 )
-
-func TestConformance(t *testing.T) { storetest.Run(t, openPostgres) }
-
-func openPostgres(t *testing.T, now func() time.Time) storetest.Backend {
-	return openTest(t, store.Options{Now: now})
-}
 
 // openTest opens the store in a new database.
 func openTest(t testing.TB, opts store.Options) *DB {
@@ -34,10 +26,4 @@ func openTest(t testing.TB, opts store.Options) *DB {
 func newDatabase(t testing.TB) *pgxpool.Config {
 	t.Helper()
 	return pgtest.Config(t)
-}
-
-func TestConformanceMaintained(t *testing.T) {
-	storetest.RunMaintained(t, func(t *testing.T, now func() time.Time) storetest.Maintained {
-		return openTest(t, store.Options{Now: now})
-	})
 }

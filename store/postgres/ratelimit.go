@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -68,7 +70,29 @@ func (db *DB) Give(ctx context.Context, key string, now time.Time) error {
 // pruneRateEvents deletes the uses that have left their window by now:
 // Take forgets them only for the key it counts, and a key may never come
 // back.
-func pruneRateEvents(ctx context.Context, tx pgx.Tx, now time.Time) error {
-	_, err := tx.Exec(ctx, "DELETE FROM rate_events WHERE until_ns <= $1", ns(now))
+func (db *DB) pruneRateEvents(ctx context.Context, now time.Time) error {
+	_, err := db.pool.Exec(ctx, "DELETE FROM rate_events WHERE until_ns <= $1", ns(now))
 	return err
+}
+
+// pgText returns s as a text column holds it: valid UTF-8, NUL escaped.
+func pgText(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.NewReplacer(esc, escEsc, "\x00", escNUL).Replace(s)
+}
+
+// ns returns t in unix nanoseconds, clamped to what an int64 holds.
+func ns(t time.Time) int64 {
+	switch {
+	case t.IsZero() || t.Year() < 1678:
+		return math.MinInt64
+	case t.Year() > 2261:
+		return math.MaxInt64
+	}
+	return t.UnixNano()
+}
+
+// inTx runs fn in a transaction, committed if fn returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, db.pool, fn)
 }

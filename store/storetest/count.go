@@ -1,13 +1,19 @@
 package storetest
 
+import (
+	"context"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
 // RequestCount is how many requests the store holds, over every tenant: a
 // test's way to see that refused or redelivered events stored nothing.
 func (m *Memory) RequestCount() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	ctx := context.Background()
+	tenants, _ := m.UserTenants(ctx)
 	n := 0
-	for _, tn := range m.tenants {
-		n += len(tn.requests)
+	for _, t := range tenants {
+		m.EachRequest(ctx, t, func(*store.Request) error { n++; return nil })
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 
@@ -14,27 +15,31 @@ import (
 // pending index matches the pending requests. It returns every violation
 // found, joined.
 func (db *DB) checkInvariants() error {
-	return db.bolt.View(func(tx *bolt.Tx) error {
-		var errs []error
-		for err := range tx.Check() {
-			errs = append(errs, err)
-		}
-		root := tx.Bucket(bTenants)
-		err := root.ForEachBucket(func(name []byte) error {
-			tenantErrs, err := tenantInvariants(string(name), root.Bucket(name))
-			errs = append(errs, tenantErrs...)
-			return err
+	var errs []error
+	if bd, ok := db.drv.(*boltDriver); ok {
+		bd.db.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() {
+				errs = append(errs, err)
+			}
+			return nil
 		})
-		if err != nil {
-			errs = append(errs, err)
+	}
+	err := db.drv.View(context.Background(), func(tx Tx) error {
+		for _, name := range tx.Tenants() {
+			tenantErrs, err := tenantInvariants(name, &tenantTx{tx, name})
+			errs = append(errs, tenantErrs...)
+			if err != nil {
+				errs = append(errs, err)
+			}
 		}
-		return errors.Join(errs...)
+		return nil
 	})
+	return errors.Join(append(errs, err)...)
 }
 
 // tenantInvariants returns the violations in one tenant's bucket; err is
 // for a check record that does not decode.
-func tenantInvariants(name string, tb *bolt.Bucket) (errs []error, err error) {
+func tenantInvariants(name string, tb *tenantTx) (errs []error, err error) {
 	want, errs, err := derivedRecords(name, tb)
 	if err != nil {
 		return errs, err
@@ -47,7 +52,7 @@ func tenantInvariants(name string, tb *bolt.Bucket) (errs []error, err error) {
 
 // feedbackInvariants checks that every note of tenant bucket tb's feedback
 // bucket decodes and belongs to a stored check.
-func feedbackInvariants(name string, tb *bolt.Bucket) []error {
+func feedbackInvariants(name string, tb *tenantTx) []error {
 	var errs []error
 	fb, checks := tb.Bucket(bFeedback), tb.Bucket(bChecks)
 	if fb == nil {
@@ -70,7 +75,7 @@ func feedbackInvariants(name string, tb *bolt.Bucket) []error {
 // derivedRecords reads every check of tenant bucket tb, checks that its
 // summary and search text are stored and current, and returns the index
 // entries the checks call for: index bucket name → keys.
-func derivedRecords(name string, tb *bolt.Bucket) (want map[string]map[string]bool, errs []error, err error) {
+func derivedRecords(name string, tb *tenantTx) (want map[string]map[string]bool, errs []error, err error) {
 	want = map[string]map[string]bool{}
 	add := func(bucket []byte, key []byte) {
 		if want[string(bucket)] == nil {
@@ -102,8 +107,8 @@ func derivedRecords(name string, tb *bolt.Bucket) (want map[string]map[string]bo
 		}
 		return nil
 	})
-	for _, b := range []*bolt.Bucket{sums, text} {
-		if b != nil && b.Stats().KeyN != checks.Stats().KeyN {
+	for _, b := range []*bkt{sums, text} {
+		if countKeys(b) != countKeys(checks) {
 			errs = append(errs, fmt.Errorf("%s: derived bucket size differs from checks", name))
 		}
 	}
@@ -112,7 +117,7 @@ func derivedRecords(name string, tb *bolt.Bucket) (want map[string]map[string]bo
 
 // indexInvariants compares the index buckets of tenant bucket tb with the
 // entries its checks call for.
-func indexInvariants(name string, tb *bolt.Bucket, want map[string]map[string]bool) []error {
+func indexInvariants(name string, tb *tenantTx, want map[string]map[string]bool) []error {
 	var errs []error
 	for _, ib := range [][]byte{bByChannel, bByUser, bByVerdict, bWords} {
 		got := 0
@@ -134,7 +139,7 @@ func indexInvariants(name string, tb *bolt.Bucket, want map[string]map[string]bo
 
 // pendingInvariants checks that the pending index of tenant bucket tb
 // holds exactly the pending requests.
-func pendingInvariants(name string, tb *bolt.Bucket) []error {
+func pendingInvariants(name string, tb *tenantTx) []error {
 	var errs []error
 	pending := map[string]bool{}
 	if p := tb.Bucket(bPending); p != nil {

@@ -1,4 +1,4 @@
-package storetest
+package store_test
 
 import (
 	"context"
@@ -17,6 +17,27 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
+// Backend is what a store backend provides to the chat core (bot.Store)
+// and to its tests (Request): durable requests, checks, their history and
+// feedback, in the store's own types. Run checks that a backend behaves as
+// *store.DB does.
+type Backend interface {
+	AcceptRequest(ctx context.Context, r *store.Request) (bool, error)
+	UpdateRequest(ctx context.Context, tenant, key string, fn func(*store.Request) error) error
+	FinishRequest(ctx context.Context, tenant, key, state, checkID string) error
+	RefuseRequest(ctx context.Context, tenant, key string) error
+	Request(ctx context.Context, tenant, key string) (*store.Request, error)
+	Tenants(ctx context.Context) ([]string, error)
+	PendingRequests(ctx context.Context, tenant string) ([]*store.Request, error)
+	SaveCheck(ctx context.Context, c *store.Check) error
+	Check(ctx context.Context, tenant, id string) (*store.Check, error)
+	History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error)
+	AddFeedback(ctx context.Context, tenant, checkID string, f store.Feedback) error
+	ClaimRequest(ctx context.Context, tenant, key, owner string, lease time.Duration) (*store.Request, error)
+	ClaimPending(ctx context.Context, tenant, owner string, lease time.Duration) ([]*store.Request, error)
+	RenewLease(ctx context.Context, tenant, key, owner string, lease time.Duration) error
+}
+
 // Opener opens an empty backend for one test. The backend takes the time
 // from now, and is closed (if it needs to be) when t ends.
 type Opener func(t *testing.T, now func() time.Time) Backend
@@ -25,7 +46,7 @@ type Opener func(t *testing.T, now func() time.Time) Backend
 // fresh backend with open and checks one behaviour of *store.DB. A backend
 // passes it with one line:
 //
-//	func TestConformance(t *testing.T) { storetest.Run(t, openMyBackend) }
+//	func TestConformance(t *testing.T) { Run(t, openMyBackend) }
 func Run(t *testing.T, open Opener) {
 	tests := []struct {
 		name string

@@ -1,0 +1,234 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// boltDriver is the Driver of a bbolt file: a global bucket is a
+// top-level bbolt bucket, a tenant's bucket is tenants/<tenant>/<name>.
+type boltDriver struct{ db *bolt.DB }
+
+// openBoltDriver opens (creating if needed) the bbolt file at path,
+// waiting at most timeout for its lock.
+func openBoltDriver(path string, timeout time.Duration) (*boltDriver, error) {
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, FreelistType: bolt.FreelistMapType})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("%w: %s is in use by another process (is 'factbot serve' running?); waited %v for it; stop that process or set FACTBOT_DB to another file", ErrLocked, path, timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return &boltDriver{db: b}, nil
+}
+
+func (d *boltDriver) View(ctx context.Context, fn func(Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.db.View(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx}) })
+}
+
+func (d *boltDriver) Update(ctx context.Context, fn func(Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.db.Update(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx}) })
+}
+
+func (d *boltDriver) Close() error { return d.db.Close() }
+
+// OneProcess: bbolt locks its file.
+func (d *boltDriver) OneProcess() {}
+
+// backup writes a consistent copy of the file to w.
+func (d *boltDriver) backup(w io.Writer) (int64, error) {
+	var n int64
+	err := d.db.View(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}
+
+var boltTenants = []byte("tenants")
+
+// fillPercent packs the pages of the buckets that are appended to in key
+// order (check IDs start with their time).
+var fillPercent = map[string]float64{"checks": 0.95, "sums": 0.95, "text": 0.95, "words": 0.9}
+
+// boltTx is a transaction; it remembers the buckets it found.
+type boltTx struct {
+	tx    *bolt.Tx
+	found map[Bucket]*bolt.Bucket
+}
+
+// bucket returns b, creating it when create is set (in a writable tx).
+func (t *boltTx) bucket(b Bucket, create bool) (*bolt.Bucket, error) {
+	if bk := t.found[b]; bk != nil {
+		return bk, nil
+	}
+	bk, err := t.lookup(b, create)
+	if bk != nil {
+		if t.found == nil {
+			t.found = map[Bucket]*bolt.Bucket{}
+		}
+		t.found[b] = bk
+	}
+	return bk, err
+}
+
+func (t *boltTx) lookup(b Bucket, create bool) (*bolt.Bucket, error) {
+	parent := bucketOf(t.tx)
+	if b.Tenant != "" {
+		root := t.tx.Bucket(boltTenants)
+		if root == nil {
+			if !create {
+				return nil, nil
+			}
+			var err error
+			if root, err = t.tx.CreateBucketIfNotExists(boltTenants); err != nil {
+				return nil, err
+			}
+		}
+		tb := root.Bucket([]byte(b.Tenant))
+		if tb == nil && create {
+			var err error
+			if tb, err = root.CreateBucket([]byte(b.Tenant)); err != nil {
+				return nil, err
+			}
+		}
+		if tb == nil {
+			return nil, nil
+		}
+		parent = tb
+	}
+	bk := parent.Bucket([]byte(b.Name))
+	if bk == nil && create {
+		var err error
+		if bk, err = parent.CreateBucket([]byte(b.Name)); err != nil {
+			return nil, err
+		}
+	}
+	if bk != nil && t.tx.Writable() {
+		if f, ok := fillPercent[b.Name]; ok {
+			bk.FillPercent = f
+		}
+	}
+	return bk, nil
+}
+
+// bucketOf makes the top level of a tx look like a bucket.
+func bucketOf(tx *bolt.Tx) bucketLike { return txBuckets{tx} }
+
+type bucketLike interface {
+	Bucket(name []byte) *bolt.Bucket
+	CreateBucket(name []byte) (*bolt.Bucket, error)
+	DeleteBucket(name []byte) error
+}
+
+type txBuckets struct{ tx *bolt.Tx }
+
+func (t txBuckets) Bucket(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
+func (t txBuckets) CreateBucket(name []byte) (*bolt.Bucket, error) {
+	return t.tx.CreateBucket(name)
+}
+func (t txBuckets) DeleteBucket(name []byte) error { return t.tx.DeleteBucket(name) }
+
+func (t *boltTx) Get(b Bucket, key []byte) []byte {
+	bk, _ := t.bucket(b, false)
+	if bk == nil {
+		return nil
+	}
+	return bk.Get(key)
+}
+
+func (t *boltTx) Put(b Bucket, key, value []byte) error {
+	bk, err := t.bucket(b, true)
+	if err != nil {
+		return err
+	}
+	return bk.Put(key, value)
+}
+
+func (t *boltTx) Delete(b Bucket, key []byte) error {
+	if !t.tx.Writable() {
+		return berrors.ErrTxNotWritable
+	}
+	if bk, _ := t.bucket(b, false); bk != nil {
+		return bk.Delete(key)
+	}
+	return nil
+}
+
+func (t *boltTx) Cursor(b Bucket) Cursor {
+	bk, _ := t.bucket(b, false)
+	if bk == nil {
+		return emptyCursor{}
+	}
+	return boltCursor{bk.Cursor()}
+}
+
+func (t *boltTx) DropBucket(b Bucket) error {
+	clear(t.found)
+	var parent bucketLike = bucketOf(t.tx)
+	if b.Tenant != "" {
+		root := t.tx.Bucket(boltTenants)
+		if root == nil || root.Bucket([]byte(b.Tenant)) == nil {
+			return nil
+		}
+		parent = root.Bucket([]byte(b.Tenant))
+	}
+	if parent.Bucket([]byte(b.Name)) == nil {
+		return nil
+	}
+	return parent.DeleteBucket([]byte(b.Name))
+}
+
+func (t *boltTx) Tenants() []string {
+	root := t.tx.Bucket(boltTenants)
+	if root == nil {
+		return nil
+	}
+	var out []string
+	root.ForEachBucket(func(k []byte) error {
+		out = append(out, string(k))
+		return nil
+	})
+	return out
+}
+
+func (t *boltTx) DropTenant(tenant string) error {
+	clear(t.found)
+	root := t.tx.Bucket(boltTenants)
+	if root == nil || root.Bucket([]byte(tenant)) == nil {
+		return nil
+	}
+	return root.DeleteBucket([]byte(tenant))
+}
+
+func (t *boltTx) Writable() bool { return t.tx.Writable() }
+
+// boltCursor is a bbolt cursor.
+type boltCursor struct{ c *bolt.Cursor }
+
+func (c boltCursor) First() ([]byte, []byte)        { return c.c.First() }
+func (c boltCursor) Last() ([]byte, []byte)         { return c.c.Last() }
+func (c boltCursor) Seek(k []byte) ([]byte, []byte) { return c.c.Seek(k) }
+func (c boltCursor) Next() ([]byte, []byte)         { return c.c.Next() }
+func (c boltCursor) Prev() ([]byte, []byte)         { return c.c.Prev() }
+
+type emptyCursor struct{}
+
+func (emptyCursor) First() ([]byte, []byte)      { return nil, nil }
+func (emptyCursor) Last() ([]byte, []byte)       { return nil, nil }
+func (emptyCursor) Seek([]byte) ([]byte, []byte) { return nil, nil }
+func (emptyCursor) Next() ([]byte, []byte)       { return nil, nil }
+func (emptyCursor) Prev() ([]byte, []byte)       { return nil, nil }

@@ -1,0 +1,69 @@
+package store
+
+import "context"
+
+// A Driver is the storage a Store runs over: named buckets of ordered
+// keys in transactions, in the manner of HashiCorp Vault's physical
+// backends. Every rule of the store (requests, leases, checks and their
+// indexes, caches, prune, forget, record versions) is written once above
+// it; a driver knows nothing of them. The drivers are bbolt (OpenBolt), an
+// in-memory one (NewMemoryDriver, for tests) and PostgreSQL
+// (store/postgres). RunDriver, in the store's tests, is their conformance
+// suite.
+//
+// Update transactions are serializable: one sees no other's writes, and
+// a driver that runs them concurrently (PostgreSQL) retries fn when they
+// conflict, so fn may run more than once and must only read and write
+// through its Tx. View transactions see one snapshot and may not write.
+type Driver interface {
+	View(ctx context.Context, fn func(Tx) error) error
+	Update(ctx context.Context, fn func(Tx) error) error
+	Close() error
+}
+
+// Bucket names a bucket: one of a tenant's (Tenant set) or a global one
+// (Tenant empty: meta, installations).
+type Bucket struct {
+	Tenant string
+	Name   string
+}
+
+// Tx is one transaction. Keys are ordered bytewise. A value returned by
+// Get or a cursor is valid until the transaction ends and must not be
+// changed. Reading a bucket that does not exist finds nothing; writing
+// creates it. A read error (say, a lost connection) ends the transaction:
+// Get and cursors then find nothing and View or Update return the error.
+type Tx interface {
+	Get(b Bucket, key []byte) []byte
+	Put(b Bucket, key, value []byte) error
+	Delete(b Bucket, key []byte) error
+	Cursor(b Bucket) Cursor
+	// DropBucket deletes a bucket and its keys.
+	DropBucket(b Bucket) error
+	// Tenants lists the tenants that have a bucket, in order.
+	Tenants() []string
+	// DropTenant deletes every bucket of a tenant.
+	DropTenant(tenant string) error
+	Writable() bool
+}
+
+// Cursor walks a bucket's keys in order; a nil key is past either end.
+// Writes to the bucket during a walk are allowed: the cursor moves on
+// from the key it is at.
+type Cursor interface {
+	First() (k, v []byte)
+	Last() (k, v []byte)
+	// Seek moves to the first key at or after k.
+	Seek(k []byte) (key, v []byte)
+	Next() (k, v []byte)
+	Prev() (k, v []byte)
+}
+
+// A driver says what it can do by the methods it has, beyond Driver's;
+// the store falls back to its own portable way otherwise. So far one:
+//
+//	OneProcess()   the database has one user (bbolt locks its file; memory):
+//	               request leases are kept in the store's memory and end with
+//	               the process. Without it (PostgreSQL, shared by replicas)
+//	               leases are records, claimed and renewed in serializable
+//	               updates (leases.go).

@@ -1,0 +1,320 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
+// driver is the store's Driver on PostgreSQL: one table, records, keyed
+// by tenant, bucket and key (bytea: bytewise order, NUL and all), the
+// value the record's bytes (see migrations/0004_records.sql). Updates are
+// SERIALIZABLE and retried when PostgreSQL reports a conflict; views are
+// REPEATABLE READ READ ONLY, one snapshot.
+type driver struct{ pool *pgxpool.Pool }
+
+// maxTries bounds the runs of an update that keeps conflicting.
+const maxTries = 20
+
+func (d *driver) View(ctx context.Context, fn func(store.Tx) error) error {
+	return d.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", false, fn)
+}
+
+func (d *driver) Update(ctx context.Context, fn func(store.Tx) error) error {
+	var err error
+	for try := range maxTries {
+		err = d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn)
+		if !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Duration(try+1) * time.Millisecond)
+	}
+	return err
+}
+
+// retryable reports a serialization failure or a deadlock: the
+// transaction may succeed when run again.
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
+}
+
+// run runs fn in a transaction that begins with the first statement fn
+// sends (in one round trip with it): a transaction that reads one record
+// costs two round trips, that one and its COMMIT.
+func (d *driver) run(ctx context.Context, begin string, writable bool, fn func(store.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return ctxErr(ctx, err)
+	}
+	defer c.Release() // a connection left in a transaction is closed
+	t := &tx{ctx: ctx, conn: c.Conn(), begin: begin, writable: writable}
+	err = fn(t)
+	if err == nil {
+		err = t.err
+	}
+	if !t.begun {
+		return ctxErr(ctx, err)
+	}
+	if err != nil {
+		c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		return ctxErr(ctx, err)
+	}
+	_, err = c.Exec(ctx, "COMMIT")
+	return ctxErr(ctx, err)
+}
+
+func (d *driver) Close() error {
+	d.pool.Close()
+	return nil
+}
+
+// tx is one transaction. A failed read is kept in err (the Driver
+// contract): later reads find nothing and the transaction fails.
+type tx struct {
+	ctx      context.Context
+	conn     *pgx.Conn
+	begin    string // sent with the first statement
+	begun    bool
+	writable bool
+	err      error
+	gen      int // counts writes, so that cursors read again after one
+}
+
+// query sends a statement, after BEGIN if it is the first.
+func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
+	if t.begun {
+		return t.conn.Query(t.ctx, sql, args...)
+	}
+	t.begun = true
+	var b pgx.Batch
+	b.Queue(t.begin)
+	b.Queue(sql, args...)
+	br := t.conn.SendBatch(t.ctx, &b)
+	if _, err := br.Exec(); err != nil {
+		br.Close()
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		br.Close()
+		return nil, err
+	}
+	return batchRows{rows, br}, nil
+}
+
+// batchRows closes its batch with its rows.
+type batchRows struct {
+	pgx.Rows
+	br pgx.BatchResults
+}
+
+func (r batchRows) Close() {
+	r.Rows.Close()
+	r.br.Close()
+}
+
+func (t *tx) fail(err error) {
+	if t.err == nil && err != nil {
+		t.err = err
+	}
+}
+
+func (t *tx) Get(b store.Bucket, key []byte) []byte {
+	if t.err != nil {
+		return nil
+	}
+	rows, err := t.query("SELECT value FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key)
+	if err != nil {
+		t.fail(err)
+		return nil
+	}
+	v, err := pgx.CollectOneRow(rows, func(r pgx.CollectableRow) ([]byte, error) {
+		var v []byte
+		err := r.Scan(&v)
+		if v == nil {
+			v = []byte{} // an empty value is not a missing one
+		}
+		return v, err
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	t.fail(err)
+	return v
+}
+
+var errReadOnly = errors.New("postgres: write in a read transaction")
+
+func (t *tx) exec(sql string, args ...any) error {
+	if !t.writable {
+		return errReadOnly
+	}
+	if t.err != nil {
+		return t.err
+	}
+	t.gen++
+	rows, err := t.query(sql, args...)
+	if err == nil {
+		rows.Close()
+		err = rows.Err()
+	}
+	t.fail(err)
+	return err
+}
+
+func (t *tx) Put(b store.Bucket, key, value []byte) error {
+	if len(key) == 0 {
+		return errors.New("postgres: empty key")
+	}
+	if value == nil {
+		value = []byte{}
+	}
+	return t.exec(`INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
+ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value`, []byte(b.Tenant), b.Name, key, value)
+}
+
+func (t *tx) Delete(b store.Bucket, key []byte) error {
+	return t.exec("DELETE FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key)
+}
+
+func (t *tx) DropBucket(b store.Bucket) error {
+	return t.exec("DELETE FROM records WHERE tenant = $1 AND bucket = $2", []byte(b.Tenant), b.Name)
+}
+
+func (t *tx) DropTenant(tenant string) error {
+	if tenant == "" {
+		return errors.New("postgres: drop tenant: empty tenant")
+	}
+	return t.exec("DELETE FROM records WHERE tenant = $1", []byte(tenant))
+}
+
+func (t *tx) Tenants() []string {
+	if t.err != nil {
+		return nil
+	}
+	// A loose index scan: one probe of the primary key per tenant.
+	rows, err := t.query(`WITH RECURSIVE ts(tenant) AS (
+	(SELECT tenant FROM records WHERE tenant > ''::bytea ORDER BY tenant LIMIT 1)
+	UNION ALL
+	SELECT (SELECT r.tenant FROM records r WHERE r.tenant > ts.tenant ORDER BY r.tenant LIMIT 1) FROM ts WHERE ts.tenant IS NOT NULL
+) SELECT tenant FROM ts WHERE tenant IS NOT NULL`)
+	if err != nil {
+		t.fail(err)
+		return nil
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
+		var b []byte
+		err := r.Scan(&b)
+		return string(b), err
+	})
+	t.fail(err)
+	return out
+}
+
+func (t *tx) Writable() bool { return t.writable }
+
+func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
+
+// cursor reads a batch of rows ahead in its direction, and again after a
+// write in its transaction.
+type cursor struct {
+	t    *tx
+	b    store.Bucket
+	rows []row
+	i    int
+	desc bool // the batch runs backwards
+	full bool // the batch was full: more rows may follow
+	gen  int
+	key  []byte // the current key; nil: past an end
+}
+
+type row struct{ k, v []byte }
+
+// readAhead is how many rows a cursor reads at a time.
+const readAhead = 64
+
+// fetch reads the rows after (op ">"/">=") or before ("<"/"<=") from, or
+// from an end when from is nil, and moves to the first.
+func (c *cursor) fetch(op string, from []byte) ([]byte, []byte) {
+	c.rows, c.i, c.gen, c.desc = nil, 0, c.t.gen, op[0] == '<'
+	if c.t.err != nil {
+		return c.set()
+	}
+	order := "ASC"
+	if c.desc {
+		order = "DESC"
+	}
+	cond := ""
+	args := []any{[]byte(c.b.Tenant), c.b.Name}
+	if from != nil {
+		cond = " AND key " + op + " $3"
+		args = append(args, from)
+	}
+	rows, err := c.t.query(fmt.Sprintf("SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2%s ORDER BY key %s LIMIT %d", cond, order, readAhead), args...)
+	if err != nil {
+		c.t.fail(err)
+		return c.set()
+	}
+	c.rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+		var x row
+		err := r.Scan(&x.k, &x.v)
+		return x, err
+	})
+	c.t.fail(err)
+	c.full = len(c.rows) == readAhead
+	return c.set()
+}
+
+// set makes row i current.
+func (c *cursor) set() ([]byte, []byte) {
+	if c.i < 0 || c.i >= len(c.rows) {
+		c.key = nil
+		return nil, nil
+	}
+	r := c.rows[c.i]
+	c.key = r.k
+	if r.v == nil {
+		r.v = []byte{}
+	}
+	return r.k, r.v
+}
+
+func (c *cursor) First() ([]byte, []byte)        { return c.fetch(">=", nil) }
+func (c *cursor) Last() ([]byte, []byte)         { return c.fetch("<=", nil) }
+func (c *cursor) Seek(k []byte) ([]byte, []byte) { return c.fetch(">=", slices.Clone(k)) }
+
+// move steps one row in direction desc.
+func (c *cursor) move(desc bool) ([]byte, []byte) {
+	if c.key == nil {
+		return nil, nil
+	}
+	if c.desc == desc && c.gen == c.t.gen {
+		if c.i+1 < len(c.rows) {
+			c.i++
+			return c.set()
+		}
+		if !c.full {
+			c.key = nil
+			return nil, nil
+		}
+	}
+	if desc {
+		return c.fetch("<", c.key)
+	}
+	return c.fetch(">", c.key)
+}
+
+func (c *cursor) Next() ([]byte, []byte) { return c.move(false) }
+func (c *cursor) Prev() ([]byte, []byte) { return c.move(true) }

@@ -3,8 +3,9 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n"
 
 	"github.com/factbot-dev/factbot/store"
 )
@@ -32,10 +33,13 @@ const DefaultMaxQueue = 100
 
 // Person names who acts, for the per-person limits: ID is unique on
 // Platform across every tenant the person can act in (see MetaPerson). An
-// empty ID means the tenant's user.
+// empty ID means the tenant's user. Locale is the person's locale on the
+// platform (a BCP 47 tag, as MetaLocale), for the words of the answer; it
+// is not part of who the person is.
 type Person struct {
 	Platform string
 	ID       string
+	Locale   string
 }
 
 // personOf is who asked r.
@@ -74,15 +78,16 @@ func newLimits(st Store, o Options) *limits {
 // ("" when the request may go on). A refused request counts against
 // neither.
 func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) string {
+	lang := RequestLang(r, "", r.Text)
 	pk := personOf(r).key(r.Tenant, r.User)
 	ok, next := s.limits.user.allow(ctx, pk, now)
 	if !ok {
-		return fmt.Sprintf(msgUserLimit, s.opts.UserLimit.N, fmtDuration(s.opts.UserLimit.Window), next.UTC().Format("15:04"))
+		return lang.limitRefusal(wUserLimit, s.opts.UserLimit, next)
 	}
 	tk := r.Platform + "\x00" + r.Tenant
 	if ok, next := s.limits.tenant.allow(ctx, tk, now); !ok {
 		s.limits.user.undo(ctx, pk, now)
-		return fmt.Sprintf(msgTenantLimit, s.opts.TenantLimit.N, fmtDuration(s.opts.TenantLimit.Window), next.UTC().Format("15:04"))
+		return lang.limitRefusal(wTenantLimit, s.opts.TenantLimit, next)
 	}
 	s.mu.Lock()
 	full := s.opts.MaxQueue > 0 && len(s.queue) >= s.opts.MaxQueue
@@ -90,7 +95,7 @@ func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) st
 	if full {
 		s.limits.user.undo(ctx, pk, now)
 		s.limits.tenant.undo(ctx, tk, now)
-		return RequestLang(r, "", r.Text).text(wBusy, nil)
+		return lang.text(wBusy, nil)
 	}
 	return ""
 }
@@ -102,16 +107,20 @@ func (s *Service) admitFeedback(ctx context.Context, p Person, tenant, user stri
 	return ok
 }
 
-func fmtDuration(d time.Duration) string {
+// limitRefusal is refusal m (wUserLimit, wTenantLimit) of limit l in
+// language lang: its count, its window and next, when one is allowed again.
+func (lang Lang) limitRefusal(m *i18n.Message, l Limit, next time.Time) string {
+	return lang.text(m, map[string]any{"Count": l.N, "Window": lang.window(l.Window), "Time": next.UTC().Format("15:04")})
+}
+
+// window is d in words: "hour", "10 minutes"; a window of seconds is
+// written as Go writes it ("90s").
+func (lang Lang) window(d time.Duration) string {
 	switch {
-	case d == time.Hour:
-		return "hour"
-	case d == time.Minute:
-		return "minute"
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%d hours", d/time.Hour)
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d > 0 && d%time.Hour == 0:
+		return lang.count(wWindowHours, int(d/time.Hour), nil)
+	case d > 0 && d%time.Minute == 0:
+		return lang.count(wWindowMinutes, int(d/time.Minute), nil)
 	}
 	return d.String()
 }

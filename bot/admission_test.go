@@ -71,7 +71,7 @@ func TestUserLimitIsPerPersonAcrossTenants(t *testing.T) {
 				t.Errorf("statuses (-want +got):\n%s", diff)
 			}
 			for _, n := range notices {
-				if !strings.Contains(n, "limit of 2 checks per 10 minutes. Try again after 12:10 UTC") {
+				if !strings.Contains(n, "limit of checks (2 per 10 minutes). Try again after 12:10 UTC") {
 					t.Errorf("notice %q, want the per-user limit", n)
 				}
 			}
@@ -93,7 +93,7 @@ func TestTenantLimit(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
-	if len(notices) != 1 || !strings.Contains(notices[0], "limit of 2 checks per hour, for everyone together. Try again after 13:00 UTC") {
+	if len(notices) != 1 || !strings.Contains(notices[0], "limit of checks (2 per hour, for everyone together). Try again after 13:00 UTC") {
 		t.Errorf("notices = %q, want the tenant limit", notices)
 	}
 
@@ -226,4 +226,47 @@ func (h *hangingPost) Post(ctx context.Context, r *store.Request, m *bot.Message
 	h.Platform.Notify(ctx, r, "post "+r.Key)
 	<-ctx.Done()
 	return "", ctx.Err()
+}
+
+// The limits' refusals and the feedback's answers are in the asker's
+// language (their platform locale), like reports.
+func TestLimitsAndFeedbackInAskersLanguage(t *testing.T) {
+	fr := func(key, user string) *store.Request {
+		r := asks(key, "T1", user, "")
+		r.Meta = map[string]string{bot.MetaLocale: "fr-FR"}
+		return r
+	}
+	s := newService(t, storetest.NewMemory(), &bottest.Checker{}, &bottest.Platform{}, bot.Options{
+		UserLimit:   bot.Limit{N: 1, Window: time.Hour},
+		TenantLimit: bot.Limit{N: 2, Window: 10 * time.Minute}, Now: func() time.Time { return limitNow }})
+	_, notices := statuses(t, s, fr("a", "U1"), fr("b", "U1"), fr("c", "U2"), fr("d", "U3"))
+	want := []string{
+		"Vous avez atteint votre limite de vérifications (1 par heure). Réessayez après 13:00 UTC.",
+		"Désolé, cet espace de travail ou ce serveur a atteint sa limite de vérifications (2 par 10 minutes, pour tout le monde). Réessayez après 12:10 UTC.",
+	}
+	if diff := cmp.Diff(notices, want); diff != "" {
+		t.Errorf("French refusals (-got +want):\n%s", diff)
+	}
+
+	p := &bottest.Platform{Sent: make(chan bottest.Post, 100)}
+	s = newService(t, storetest.NewMemory(), &bottest.Checker{}, p, bot.Options{FeedbackLimit: bot.Limit{N: 1, Window: time.Hour},
+		Now: func() time.Time { return limitNow }})
+	s.Submit(context.Background(), req("a", "Claim one"))
+	id := waitFinal(t, p).Msg.CheckID
+	es := bot.Person{Platform: "test", ID: "42", Locale: "es-MX"}
+	var got []string
+	for range 2 {
+		note, err := s.Feedback(context.Background(), "T1", "C1", id, es, store.Feedback{User: "42", Claim: -1})
+		if err != nil {
+			note = bot.UserMessage(err)
+		}
+		got = append(got, note)
+	}
+	want = []string{
+		"Gracias: tu comentario quedó registrado con la comprobación " + id + ".",
+		"Gracias, pero has enviado muchos comentarios últimamente, así que este no se registró. Vuelve a intentarlo más tarde.",
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("Spanish feedback answers (-got +want):\n%s", diff)
+	}
 }

@@ -84,7 +84,7 @@ func checkTranslation(t *testing.T, l Lang, w *i18n.Message, tr any) {
 			t.Errorf("%s %s (%s) uses %v, English %v", l.Tag(), w.ID, form, got, want)
 		}
 	}
-	data := map[string]any{"Count": 1, "Done": 1, "Page": 3, "Date": "2026-11-28", "Budget": "x", "User": "u", "ID": "i", "N": 2, "Counts": "c", "Where": "w"}
+	data := map[string]any{"Count": 1, "Done": 1, "Page": 3, "Date": "2026-11-28", "Budget": "x", "User": "u", "ID": "i", "N": 2, "Counts": "c", "Where": "w", "Window": "w", "Time": "12:00"}
 	counts := []any{nil}
 	if w.One != "" {
 		counts = []any{0, 1, 2, 3, 5, 11, 100, 101}

@@ -20,7 +20,6 @@ const (
 	// safe to show.
 	MsgInternal = "Sorry, something went wrong on factbot's side. It has been logged; please try again later."
 
-	msgFeedbackFull = "Thank you — this check already has all the feedback it can take from you."
 	// Reading the message asked about and its attachments (attachments.go).
 	msgMessageUnreadable = "I could not read that message: it may have been deleted, or I cannot see its channel."
 	msgAttachmentType    = "%s was not read: only PNG, JPEG, WebP and GIF pictures and PDFs are."
@@ -32,14 +31,7 @@ const (
 	// web page (Lang.OpenHistory in other languages).
 	LabelOpenHistory = "Open history"
 
-	msgHistoryFailed    = "Sorry, I could not load the history right now."
-	msgFeedbackNotFound = "I could not find that check any more, so the feedback was not recorded."
-	msgFeedbackFailed   = "Sorry, I could not record your feedback right now. Please try again."
-
-	// The refusals of the limits (see limits.go): count, window, next time.
-	msgUserLimit     = "You have reached the limit of %d checks per %s. Try again after %s UTC."
-	msgTenantLimit   = "Sorry, this workspace or server has reached its limit of %d checks per %s, for everyone together. Try again after %s UTC."
-	msgFeedbackLimit = "Thank you, but you have sent a lot of feedback lately, so this one was not recorded. Please try again later."
+	msgHistoryFailed = "Sorry, I could not load the history right now."
 )
 
 // UserMessage is the text to show a user for err: the message of a
@@ -163,24 +155,26 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 // recorded as "wrong verdict") and returns the thank-you to show. A check
 // the user may not see (Audience) is answered as unknown; errors wrap
 // store.ErrNotFound then. by is who sends it, for the per-person feedback
-// limit; over it, nothing is recorded and the error says so.
+// limit; over it, nothing is recorded and the error says so. The answers
+// are in by's language (Person.Locale), else English.
 func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string, by Person, f store.Feedback) (string, error) {
+	lang := LangFor(by.Locale)
 	if c, err := s.store.Check(ctx, tenant, checkID); err != nil || !c.VisibleTo(Audience(f.User, channel)) {
 		if err == nil {
 			err = store.ErrNotFound
 		}
 		err = fmt.Errorf("bot: feedback on %s by %s: %w", checkID, f.User, err)
 		if errors.Is(err, store.ErrNotFound) {
-			return "", &usererr.Error{Msg: msgFeedbackNotFound, Err: err}
+			return "", &usererr.Error{Msg: lang.text(wFeedbackNotFound, nil), Err: err}
 		}
 		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
-		return "", &usererr.Error{Msg: msgFeedbackFailed, Err: err}
+		return "", &usererr.Error{Msg: lang.text(wFeedbackFailed, nil), Err: err}
 	}
 	if f.At.IsZero() {
 		f.At = s.opts.Now()
 	}
 	if !s.admitFeedback(ctx, by, tenant, f.User, s.opts.Now()) {
-		return "", &usererr.Error{Msg: msgFeedbackLimit, Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
+		return "", &usererr.Error{Msg: lang.text(wFeedbackLimit, nil), Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
 	}
 	f.Note = strings.TrimSpace(f.Note)
 	if f.Note == "" {
@@ -189,13 +183,13 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 	if err := s.store.AddFeedback(ctx, tenant, checkID, f); err != nil {
 		err = fmt.Errorf("bot: feedback on %s: %w", checkID, err)
 		if errors.Is(err, store.ErrNotFound) {
-			return "", &usererr.Error{Msg: msgFeedbackNotFound, Err: err}
+			return "", &usererr.Error{Msg: lang.text(wFeedbackNotFound, nil), Err: err}
 		}
 		if errors.Is(err, store.ErrFeedbackLimit) {
-			return "", &usererr.Error{Msg: msgFeedbackFull, Err: err}
+			return "", &usererr.Error{Msg: lang.text(wFeedbackFull, nil), Err: err}
 		}
 		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
-		return "", &usererr.Error{Msg: msgFeedbackFailed, Err: err}
+		return "", &usererr.Error{Msg: lang.text(wFeedbackFailed, nil), Err: err}
 	}
-	return "Thank you — your feedback was recorded with check " + checkID + ".", nil
+	return lang.text(wFeedbackThanks, map[string]any{"ID": checkID}), nil
 }

@@ -48,7 +48,7 @@ func TestReplicasShareLimits(t *testing.T) {
 				{1, asks("e", "T1", "U2", "")}, // someone else
 			},
 			[]bot.Status{bot.Accepted, bot.Accepted, bot.Refused, bot.Refused, bot.Accepted},
-			"You have reached the limit of 2 checks per 10 minutes. Try again after 12:10 UTC"},
+			"You have reached your limit of checks (2 per 10 minutes). Try again after 12:10 UTC"},
 		{"per tenant", bot.Options{UserLimit: bot.Limit{N: 1, Window: time.Hour}, TenantLimit: bot.Limit{N: 2, Window: time.Hour}},
 			[]submit{
 				{0, asks("a", "G1", "7", "7")}, {1, asks("b", "G1", "8", "8")},
@@ -56,7 +56,7 @@ func TestReplicasShareLimits(t *testing.T) {
 				{1, asks("e", "G2", "9", "9")}, // refused by the tenant limit, 9 still has their own check
 			},
 			[]bot.Status{bot.Accepted, bot.Accepted, bot.Refused, bot.Refused, bot.Accepted},
-			"limit of 2 checks per hour, for everyone together. Try again after 13:00 UTC"},
+			"limit of checks (2 per hour, for everyone together). Try again after 13:00 UTC"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

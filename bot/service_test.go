@@ -125,7 +125,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"empty", "", 1, "There is nothing to check"},
 		{"too long", strings.Repeat("x", 101), 1, "too long to check (101 characters; the limit is 100)"},
-		{"user limit", "ok", 3, "limit of 2 checks per 10 minutes. Try again after 12:10 UTC"},
+		{"user limit", "ok", 3, "limit of checks (2 per 10 minutes). Try again after 12:10 UTC"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

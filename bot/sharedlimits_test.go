@@ -101,7 +101,7 @@ func TestLimitsInRateStore(t *testing.T) {
 				{1, asks("e", "T1", "U2", "")},
 			},
 			[]bot.Status{bot.Accepted, bot.Accepted, bot.Refused, bot.Refused, bot.Accepted},
-			"limit of 2 checks per 10 minutes. Try again after 12:10 UTC", 2},
+			"limit of checks (2 per 10 minutes). Try again after 12:10 UTC", 2},
 		{"per tenant; a refused request does not count against its asker",
 			bot.Options{UserLimit: bot.Limit{N: 1, Window: time.Hour}, TenantLimit: bot.Limit{N: 2, Window: time.Hour}},
 			[]submit{
@@ -110,7 +110,7 @@ func TestLimitsInRateStore(t *testing.T) {
 				{1, asks("e", "G2", "9", "9")}, // 9 still has their own check
 			},
 			[]bot.Status{bot.Accepted, bot.Accepted, bot.Refused, bot.Refused, bot.Accepted},
-			"limit of 2 checks per hour, for everyone together. Try again after 13:00 UTC", 2},
+			"limit of checks (2 per hour, for everyone together). Try again after 13:00 UTC", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

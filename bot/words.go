@@ -97,6 +97,20 @@ var (
 	wWhereWorkspace = &i18n.Message{ID: "WhereWorkspace", Other: "this workspace"}
 	wWhereServer    = &i18n.Message{ID: "WhereServer", Other: "this server"}
 	wWhereDMs       = &i18n.Message{ID: "WhereDMs", Other: "our direct messages"}
+
+	// The refusals of the limits (admission.go): {{.Window}} is a
+	// WindowHours or WindowMinutes, {{.Time}} the next time one is allowed.
+	wUserLimit     = &i18n.Message{ID: "UserLimit", Other: "You have reached your limit of checks ({{.Count}} per {{.Window}}). Try again after {{.Time}} UTC."}
+	wTenantLimit   = &i18n.Message{ID: "TenantLimit", Other: "Sorry, this workspace or server has reached its limit of checks ({{.Count}} per {{.Window}}, for everyone together). Try again after {{.Time}} UTC."}
+	wWindowHours   = &i18n.Message{ID: "WindowHours", One: "hour", Other: "{{.Count}} hours"}
+	wWindowMinutes = &i18n.Message{ID: "WindowMinutes", One: "minute", Other: "{{.Count}} minutes"}
+
+	// The answers to a "Wrong verdict?" (Service.Feedback).
+	wFeedbackThanks   = &i18n.Message{ID: "FeedbackThanks", Other: "Thank you — your feedback was recorded with check {{.ID}}."}
+	wFeedbackFull     = &i18n.Message{ID: "FeedbackFull", Other: "Thank you — this check already has all the feedback it can take from you."}
+	wFeedbackLimit    = &i18n.Message{ID: "FeedbackLimit", Other: "Thank you, but you have sent a lot of feedback lately, so this one was not recorded. Please try again later."}
+	wFeedbackNotFound = &i18n.Message{ID: "FeedbackNotFound", Other: "I could not find that check any more, so the feedback was not recorded."}
+	wFeedbackFailed   = &i18n.Message{ID: "FeedbackFailed", Other: "Sorry, I could not record your feedback right now. Please try again."}
 )
 
 // words is every message of the catalogs.
@@ -114,4 +128,6 @@ var words = []*i18n.Message{
 	wCheckInternal, wCheckTimeout, wCheckRateLimited, wCheckGivenUp, wRecheckNotFound, wBusy,
 	wAckPrivate, wAckChannel, wAckReply, wFeedbackQuestion, wFeedbackExample,
 	wHistoryLatest, wHistoryYours, wHistoryEmpty, wHistoryCached, wWhereWorkspace, wWhereServer, wWhereDMs,
+	wUserLimit, wTenantLimit, wWindowHours, wWindowMinutes,
+	wFeedbackThanks, wFeedbackFull, wFeedbackLimit, wFeedbackNotFound, wFeedbackFailed,
 }

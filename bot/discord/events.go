@@ -229,7 +229,7 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 	}
 	user := interactionUser(i)
 	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
-	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, bot.Person{Platform: Name, ID: user.ID},
+	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, bot.Person{Platform: Name, ID: user.ID, Locale: string(i.Locale)},
 		store.Feedback{User: user.ID, Claim: -1, Note: note})
 	cancel()
 	if err != nil {

@@ -528,6 +528,17 @@ func TestWrongVerdictRecordsFeedback(t *testing.T) {
 	if _, err := s.db.Check(ctx, otherGuild, r.CheckID); err == nil {
 		t.Error("the check is visible from the other server")
 	}
+
+	// The answer is in the asker's client language (the interaction's locale).
+	fr := modalSubmit("540000000000000007", guild, channel, bot.ActionWrong+":"+r.CheckID, "")
+	fr["locale"] = "fr"
+	if err := fake.Dispatch("INTERACTION_CREATE", fr); err != nil {
+		t.Fatal(err)
+	}
+	wantFr := "Merci, votre avis a été enregistré avec la vérification " + r.CheckID + "."
+	if resp := responseOf(t, s.callback(&discordgo.Interaction{ID: "540000000000000007", Token: "tok-540000000000000007"})); resp.Data.Content != wantFr {
+		t.Errorf("French answer %q, want %q", resp.Data.Content, wantFr)
+	}
 }
 
 func TestResumeAfterRestartEditsTheSameReply(t *testing.T) {

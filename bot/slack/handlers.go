@@ -317,7 +317,8 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 		// Link buttons: Slack opens the page and tells of the click too;
 		// there is nothing to do.
 	case bot.ActionWrong:
-		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson]}
+		a.lookupAsker(ctx, w, cb.User.ID)(r) // the thank-you in the asker's language
+		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
 		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, by, store.Feedback{User: r.User, Claim: -1})
 		if err != nil {
 			note = bot.UserMessage(err)

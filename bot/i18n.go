@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"sync"
 	"unicode"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -28,11 +29,14 @@ const MetaUserName = "user_name"
 //go:embed locales/*.json
 var catalogs embed.FS
 
+// The catalogs are read on first use, not when the program starts (every
+// command would pay for them, `factbot help` included).
 var (
-	bundle  = loadBundle()
-	matcher = language.NewMatcher(bundle.LanguageTags())
+	bundle  = sync.OnceValue(loadBundle)
+	matcher = sync.OnceValue(func() language.Matcher { return language.NewMatcher(bundle().LanguageTags()) })
+	english = sync.OnceValue(func() *i18n.Localizer { return i18n.NewLocalizer(bundle(), "en") })
 	// English is the default Lang, the zero Lang's.
-	English = LangFor()
+	English = Lang{}
 )
 
 func loadBundle() *i18n.Bundle {
@@ -51,7 +55,7 @@ func loadBundle() *i18n.Bundle {
 }
 
 // Languages are the languages with a catalog, English first.
-func Languages() []language.Tag { return bundle.LanguageTags() }
+func Languages() []language.Tag { return bundle().LanguageTags() }
 
 // Lang is the language of the words of an answer: labels, headings,
 // buttons and fixed messages. The zero Lang is English.
@@ -69,12 +73,12 @@ func LangFor(prefs ...string) Lang {
 		if p == "" || err != nil {
 			continue
 		}
-		if _, i, c := matcher.Match(t); c >= language.High {
-			tag := bundle.LanguageTags()[i]
-			return Lang{tag: tag, loc: i18n.NewLocalizer(bundle, tag.String())}
+		if _, i, c := matcher().Match(t); c >= language.High {
+			tag := bundle().LanguageTags()[i]
+			return Lang{tag: tag, loc: i18n.NewLocalizer(bundle(), tag.String())}
 		}
 	}
-	return Lang{tag: language.English, loc: i18n.NewLocalizer(bundle, "en")}
+	return Lang{tag: language.English, loc: english()}
 }
 
 // RequestLang is the language of the answer to r: the asker's locale on
@@ -99,7 +103,7 @@ func (l Lang) Tag() language.Tag {
 
 func (l Lang) localizer() *i18n.Localizer {
 	if l.loc == nil {
-		return English.loc
+		return english()
 	}
 	return l.loc
 }
@@ -110,7 +114,7 @@ func (l Lang) localizer() *i18n.Localizer {
 func (l Lang) text(m *i18n.Message, data map[string]any) string {
 	s, err := l.localizer().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: data})
 	if err != nil && s == "" {
-		s, _ = English.loc.Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: data})
+		s, _ = english().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: data})
 	}
 	return s
 }
@@ -123,7 +127,7 @@ func (l Lang) count(m *i18n.Message, n int, data map[string]any) string {
 	}
 	s, err := l.localizer().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: d, PluralCount: n})
 	if err != nil && s == "" {
-		s, _ = English.loc.Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: d, PluralCount: n})
+		s, _ = english().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: d, PluralCount: n})
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 )
 
@@ -114,14 +115,17 @@ func stoppedList(m map[string]int) string {
 //go:embed report.html.tmpl
 var htmlTemplate string
 
-var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
-	"f3":   func(f float64) string { return fmt.Sprintf("%.3f", f) },
-	"f1":   func(f float64) string { return fmt.Sprintf("%.1f", f) },
-	"usd":  func(f float64) string { return fmt.Sprintf("$%.5f", f) },
-	"goal": formatGoal,
-	"list": stoppedList,
-}).Parse(htmlTemplate))
+// reportTmpl is parsed on first use, not when any command starts.
+var reportTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+		"f3":   func(f float64) string { return fmt.Sprintf("%.3f", f) },
+		"f1":   func(f float64) string { return fmt.Sprintf("%.1f", f) },
+		"usd":  func(f float64) string { return fmt.Sprintf("$%.5f", f) },
+		"goal": formatGoal,
+		"list": stoppedList,
+	}).Parse(htmlTemplate))
+})
 
 // matrixCell is one cell of the confusion-matrix chart.
 type matrixCell struct {
@@ -177,5 +181,5 @@ func WriteHTML(w io.Writer, s *Summary) error {
 		Cell, Left, Top, Mid int
 		GridW                int
 	}{S: s, Cells: cells, Axis: axis, Width: left + n*cell + 20, Height: top + n*cell + 20, Cell: cell, Left: left, Top: top, Mid: left + n*cell/2, GridW: n * cell}
-	return reportTmpl.Execute(w, data)
+	return reportTmpl().Execute(w, data)
 }

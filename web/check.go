@@ -395,7 +395,7 @@ func isPDF(u string) bool {
 // clean 500, not half a page.
 func (s *Server) render(w http.ResponseWriter, name string, data any) {
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
 		s.log.Error("web: render", "page", name, "err", err)
 		s.fail(w, http.StatusInternalServerError)
 		return

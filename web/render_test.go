@@ -22,7 +22,7 @@ func renderMap(t *testing.T, m *evidenceMap) string {
 	t.Helper()
 	var b bytes.Buffer
 	p := &checkPage{Map: m, Check: &store.Check{}}
-	if err := pages.ExecuteTemplate(&b, "check.html", p); err != nil {
+	if err := pages().ExecuteTemplate(&b, "check.html", p); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()

@@ -23,7 +23,7 @@ func TestRenderStances(t *testing.T) {
 	p.Map = drawMap(rep.Claims, read.isPDF)
 	p.fillClaims(rep, read)
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, "check.html", p); err != nil {
+	if err := pages().ExecuteTemplate(&b, "check.html", p); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()

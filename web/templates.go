@@ -2,27 +2,31 @@ package web
 
 import (
 	"html/template"
+	"sync"
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
-// pages holds every page's template. html/template escapes all data by
-// its context; nothing is marked safe.
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"emoji": func(l factcheck.Label) string { return bot.Emoji(l) },
-	"label": func(l factcheck.Label) string { return bot.LabelText(l) },
-	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"when":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") },
-	"short": func(sha string) string {
-		if len(sha) > 12 {
-			return sha[:12] + "…"
-		}
-		return sha
-	},
-	"snapChars": func() int { return snapshotChars },
-}).ParseFS(templateFS, "templates/*.html"))
+// pages holds every page's template, parsed on first use (not when any
+// command starts). html/template escapes all data by its context; nothing
+// is marked safe.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"emoji": func(l factcheck.Label) string { return bot.Emoji(l) },
+		"label": func(l factcheck.Label) string { return bot.LabelText(l) },
+		"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"when":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") },
+		"short": func(sha string) string {
+			if len(sha) > 12 {
+				return sha[:12] + "…"
+			}
+			return sha
+		},
+		"snapChars": func() int { return snapshotChars },
+	}).ParseFS(templateFS, "templates/*.html"))
+})
 
 // errorPage is what the error page shows: nothing of what was asked.
 type errorPage struct {

@@ -242,7 +242,7 @@ func (s *Server) fail(w http.ResponseWriter, status int) {
 	if msg == "" {
 		msg = "Something went wrong on our side. Try again in a moment."
 	}
-	if err := pages.ExecuteTemplate(w, "error.html", errorPage{Status: status, Title: http.StatusText(status), Message: msg}); err != nil {
+	if err := pages().ExecuteTemplate(w, "error.html", errorPage{Status: status, Title: http.StatusText(status), Message: msg}); err != nil {
 		s.log.Error("web: render error page", "err", err)
 	}
 }

@@ -2,10 +2,16 @@
 
 package regexp
 
-import stdregex "regexp"
+import (
+	stdregex "regexp"
+	"sync"
+)
 
+// Regexp is compiled when it is first used. Patched for factbot: the
+// package-level expressions of go-dateparser (about 450 KB of compiled
+// programs) were compiled when any program that links it started.
 type Regexp struct {
-	rx *stdregex.Regexp
+	compiled func() *stdregex.Regexp
 }
 
 func QuoteMeta(s string) string {
@@ -17,129 +23,131 @@ func Compile(str string) (*Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Regexp{rx}, nil
+	return &Regexp{func() *stdregex.Regexp { return rx }}, nil
 }
 
+// MustCompile panics on a bad expression the first time it is used.
+// Patched for factbot: compiled on first use.
 func MustCompile(str string) *Regexp {
-	return &Regexp{stdregex.MustCompile(str)}
+	return &Regexp{sync.OnceValue(func() *stdregex.Regexp { return stdregex.MustCompile(str) })}
 }
 
 func (re *Regexp) Expand(dst []byte, template []byte, src []byte, match []int) []byte {
-	return re.rx.Expand(dst, template, src, match)
+	return re.compiled().Expand(dst, template, src, match)
 }
 
 func (re *Regexp) ExpandString(dst []byte, template string, src string, match []int) []byte {
-	return re.rx.ExpandString(dst, template, src, match)
+	return re.compiled().ExpandString(dst, template, src, match)
 }
 
 func (re *Regexp) Find(b []byte) []byte {
-	return re.rx.Find(b)
+	return re.compiled().Find(b)
 }
 
 func (re *Regexp) FindAll(b []byte, n int) [][]byte {
-	return re.rx.FindAll(b, n)
+	return re.compiled().FindAll(b, n)
 }
 
 func (re *Regexp) FindAllIndex(b []byte, n int) [][]int {
-	return re.rx.FindAllIndex(b, n)
+	return re.compiled().FindAllIndex(b, n)
 }
 
 func (re *Regexp) FindAllString(s string, n int) []string {
-	return re.rx.FindAllString(s, n)
+	return re.compiled().FindAllString(s, n)
 }
 
 func (re *Regexp) FindAllStringIndex(s string, n int) [][]int {
-	return re.rx.FindAllStringIndex(s, n)
+	return re.compiled().FindAllStringIndex(s, n)
 }
 
 func (re *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
-	return re.rx.FindAllStringSubmatch(s, n)
+	return re.compiled().FindAllStringSubmatch(s, n)
 }
 
 func (re *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
-	return re.rx.FindAllStringSubmatchIndex(s, n)
+	return re.compiled().FindAllStringSubmatchIndex(s, n)
 }
 
 func (re *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
-	return re.rx.FindAllSubmatch(b, n)
+	return re.compiled().FindAllSubmatch(b, n)
 }
 
 func (re *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
-	return re.rx.FindAllSubmatchIndex(b, n)
+	return re.compiled().FindAllSubmatchIndex(b, n)
 }
 
 func (re *Regexp) FindIndex(b []byte) (loc []int) {
-	return re.rx.FindIndex(b)
+	return re.compiled().FindIndex(b)
 }
 
 func (re *Regexp) FindString(s string) string {
-	return re.rx.FindString(s)
+	return re.compiled().FindString(s)
 }
 
 func (re *Regexp) FindStringIndex(s string) (loc []int) {
-	return re.rx.FindStringIndex(s)
+	return re.compiled().FindStringIndex(s)
 }
 
 func (re *Regexp) FindStringSubmatch(s string) []string {
-	return re.rx.FindStringSubmatch(s)
+	return re.compiled().FindStringSubmatch(s)
 }
 
 func (re *Regexp) FindStringSubmatchIndex(s string) []int {
-	return re.rx.FindStringSubmatchIndex(s)
+	return re.compiled().FindStringSubmatchIndex(s)
 }
 
 func (re *Regexp) FindSubmatch(b []byte) [][]byte {
-	return re.rx.FindSubmatch(b)
+	return re.compiled().FindSubmatch(b)
 }
 
 func (re *Regexp) FindSubmatchIndex(b []byte) []int {
-	return re.rx.FindSubmatchIndex(b)
+	return re.compiled().FindSubmatchIndex(b)
 }
 
 func (re *Regexp) Longest() {
-	re.rx.Longest()
+	re.compiled().Longest()
 }
 
 func (re *Regexp) Match(b []byte) bool {
-	return re.rx.Match(b)
+	return re.compiled().Match(b)
 }
 
 func (re *Regexp) MatchString(s string) bool {
-	return re.rx.MatchString(s)
+	return re.compiled().MatchString(s)
 }
 
 func (re *Regexp) NumSubexp() int {
-	return re.rx.NumSubexp()
+	return re.compiled().NumSubexp()
 }
 
 func (re *Regexp) ReplaceAll(src, repl []byte) []byte {
-	return re.rx.ReplaceAll(src, repl)
+	return re.compiled().ReplaceAll(src, repl)
 }
 
 func (re *Regexp) ReplaceAllLiteral(src, repl []byte) []byte {
-	return re.rx.ReplaceAllLiteral(src, repl)
+	return re.compiled().ReplaceAllLiteral(src, repl)
 }
 
 func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
-	return re.rx.ReplaceAllLiteralString(src, repl)
+	return re.compiled().ReplaceAllLiteralString(src, repl)
 }
 
 func (re *Regexp) ReplaceAllString(src, repl string) string {
-	return re.rx.ReplaceAllString(src, repl)
+	return re.compiled().ReplaceAllString(src, repl)
 }
 
 func (re *Regexp) Split(s string, n int) []string {
-	return re.rx.Split(s, n)
+	return re.compiled().Split(s, n)
 }
 
 func (re *Regexp) String() string {
-	return re.rx.String()
+	return re.compiled().String()
 }
 
 func (re *Regexp) SubexpIndex(name string) int {
-	return re.rx.SubexpIndex(name)
+	return re.compiled().SubexpIndex(name)
 }
 
 func (re *Regexp) SubexpNames() []string {
-	return re.rx.SubexpNames()
+	return re.compiled().SubexpNames()
 }

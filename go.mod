@@ -97,3 +97,9 @@ require (
 )
 
 replace github.com/markusmobius/go-dateparser => ./third_party/go-dateparser
+
+replace github.com/forPelevin/gomoji => ./third_party/gomoji
+
+replace github.com/RadhiFadlillah/whatlanggo => ./third_party/whatlanggo
+
+replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller

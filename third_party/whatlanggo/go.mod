@@ -1,0 +1,3 @@
+module github.com/RadhiFadlillah/whatlanggo
+
+go 1.21

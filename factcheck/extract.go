@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,12 +28,16 @@ type claimsArgs struct {
 	Language     string             `json:"language,omitempty" jsonschema:"description=The BCP 47 code of the text's language, e.g. en, es, pt-BR, zh, ar."`
 }
 
-// submitClaims is the extraction loop's finishing tool.
-var submitClaims = finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text, and the parts that are not checkable.", nil)
+// submitClaims is the extraction loop's finishing tool. The finishing
+// tools are built on first use: their schemas are reflected, which no
+// command should pay for at start.
+var submitClaims = sync.OnceValue(func() finisher[claimsArgs] {
+	return finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text, and the parts that are not checkable.", nil)
+})
 
 // submitClaimsPictures is submitClaims with a picture number for each
 // claim, for a text sent with pictures.
-var submitClaimsPictures = func() finisher[claimsArgs] {
+var submitClaimsPictures = sync.OnceValue(func() finisher[claimsArgs] {
 	f := finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text and its pictures, and the parts that are not checkable.", nil)
 	f.spec.Parameters = SchemaFor[claimsArgs]()
 	claims := f.spec.Parameters["properties"].(map[string]any)["claims"].(map[string]any)
@@ -40,7 +45,7 @@ var submitClaimsPictures = func() finisher[claimsArgs] {
 	props["picture"] = map[string]any{"type": "integer", "minimum": 1,
 		"description": "The number of the picture the claim was read from; omitted for a claim of the text."}
 	return f
-}()
+})
 
 // extractAttempts bounds the calls spent on one extraction.
 const extractAttempts = 2
@@ -55,9 +60,9 @@ func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error)
 // from a picture carry its number.
 func (c *Checker) extractWith(ctx context.Context, text string, pictures []File) (*Extraction, error) {
 	tr := newTracer(c.now)
-	prompt, finish := extractUserPrompt(text), submitClaims
+	prompt, finish := extractUserPrompt(text), submitClaims()
 	if len(pictures) > 0 {
-		prompt, finish = prompt+picturePrompt(len(pictures)), submitClaimsPictures
+		prompt, finish = prompt+picturePrompt(len(pictures)), submitClaimsPictures()
 	}
 	l := &loop[claimsArgs]{
 		model:       c.Model,

@@ -10,8 +10,12 @@ import (
 // Regexp is compiled when it is first used. Patched for factbot: the
 // package-level expressions of go-dateparser (about 450 KB of compiled
 // programs) were compiled when any program that links it started.
+// MustCompile stays small (a pattern kept), as it is called at about 4,000
+// places of the locale data.
 type Regexp struct {
-	compiled func() *stdregex.Regexp
+	pattern string
+	once    sync.Once
+	rx      *stdregex.Regexp
 }
 
 func QuoteMeta(s string) string {
@@ -23,14 +27,23 @@ func Compile(str string) (*Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Regexp{func() *stdregex.Regexp { return rx }}, nil
+	re := &Regexp{pattern: str}
+	re.once.Do(func() { re.rx = rx })
+	return re, nil
 }
 
 // MustCompile panics on a bad expression the first time it is used.
 // Patched for factbot: compiled on first use.
 func MustCompile(str string) *Regexp {
-	return &Regexp{sync.OnceValue(func() *stdregex.Regexp { return stdregex.MustCompile(str) })}
+	return &Regexp{pattern: str}
 }
+
+func (re *Regexp) compiled() *stdregex.Regexp {
+	re.once.Do(re.compile)
+	return re.rx
+}
+
+func (re *Regexp) compile() { re.rx = stdregex.MustCompile(re.pattern) }
 
 func (re *Regexp) Expand(dst []byte, template []byte, src []byte, match []int) []byte {
 	return re.compiled().Expand(dst, template, src, match)

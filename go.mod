@@ -103,3 +103,5 @@ replace github.com/forPelevin/gomoji => ./third_party/gomoji
 replace github.com/RadhiFadlillah/whatlanggo => ./third_party/whatlanggo
 
 replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
+
+replace github.com/ledongthuc/pdf => ./third_party/pdf

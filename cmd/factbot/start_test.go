@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Limits of what the program's start may allocate, before main, in every
+// command (`factbot help` included). Allocations are counted, not timed:
+// the same build gives the same figures on any machine. The start once
+// allocated 108 MB; it allocates about 2.8 MB now, under the garbage
+// collector's first goal (4 MB), so that no collection runs before main.
+const (
+	// ownInitLimit bounds one package of factbot: package-level work
+	// (catalogs, templates, schemas, tables) is built on first use.
+	ownInitLimit = 64 << 10
+	// initLimit bounds every package together, dependencies included: a
+	// dependency upgraded or a third_party copy dropped shows here.
+	initLimit = 3 << 20
+)
+
+// TestStartAllocations runs the built binary's `help` with
+// GODEBUG=inittrace=1, which prints what each package's initialisation
+// allocated, and holds it to the limits above. BenchmarkStart measures
+// the time and memory this saves.
+func TestStartAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildFactbot(t)
+	c := exec.Command(bin, "help")
+	c.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("factbot help: %v\n%s", err, out)
+	}
+	inits := initAllocations(t, string(out))
+	var total int64
+	for pkg, bytes := range inits {
+		total += bytes
+		if strings.HasPrefix(pkg, module+"/") && bytes > ownInitLimit {
+			t.Errorf("%s allocates %d bytes at start, over %d: build its package-level values on first use (sync.OnceValue)", pkg, bytes, ownInitLimit)
+		}
+	}
+	if total > initLimit {
+		t.Errorf("the start allocates %d bytes, over %d; the largest:\n%s", total, initLimit, largest(inits, 10))
+	}
+}
+
+// TestNotLinked keeps packages out of the binary that only tests need:
+// the fakes and test helpers (packages named xxxtest) and the OpenAI SDK,
+// which factcheck/openai does without.
+func TestNotLinked(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		own := strings.HasPrefix(pkg, module+"/")
+		if own && strings.HasSuffix(pkg, "test") || strings.HasPrefix(pkg, "github.com/openai/openai-go") {
+			t.Errorf("%s is linked into factbot", pkg)
+		}
+	}
+}
+
+const module = "github.com/factbot-dev/factbot"
+
+var inittraceLine = regexp.MustCompile(`(?m)^init (\S+) @.*?, ([0-9]+) bytes, [0-9]+ allocs$`)
+
+// initAllocations reads GODEBUG=inittrace=1 output: the bytes each
+// package's initialisation allocated.
+func initAllocations(t *testing.T, out string) map[string]int64 {
+	t.Helper()
+	m := map[string]int64{}
+	for _, g := range inittraceLine.FindAllStringSubmatch(out, -1) {
+		n, err := strconv.ParseInt(g[2], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[g[1]] += n
+	}
+	if len(m) < 100 {
+		t.Fatalf("no inittrace in the output:\n%s", out)
+	}
+	return m
+}
+
+// largest lists the n packages that allocate the most.
+func largest(inits map[string]int64, n int) string {
+	pkgs := make([]string, 0, len(inits))
+	for p := range inits {
+		pkgs = append(pkgs, p)
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return inits[pkgs[i]] > inits[pkgs[j]] })
+	var b strings.Builder
+	for _, p := range pkgs[:min(n, len(pkgs))] {
+		b.WriteString("\t" + strconv.FormatInt(inits[p], 10) + " " + p + "\n")
+	}
+	return b.String()
+}

@@ -30,6 +30,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -42,10 +43,10 @@ const (
 var (
 	// Regex for page number finder. If you are looking for regex for prev next finder,
 	// they are compiled to re2go because it's quite slow.
-	rxLinkNumberCleaner    = regexp.MustCompile(`[()\[\]{}]`)
-	rxInvalidParentWrapper = regexp.MustCompile(`(?i)(body)|(html)`)
-	rxTerms                = regexp.MustCompile(`(?i)(\S*[\w\x{00C0}-\x{1FFF}\x{2C00}-\x{D7FF}]\S*)`)
-	rxSurroundingDigits    = regexp.MustCompile(`(?i)^[\W_]*(\d+)[\W_]*$`)
+	rxLinkNumberCleaner    = lazyRegexp(`[()\[\]{}]`)
+	rxInvalidParentWrapper = lazyRegexp(`(?i)(body)|(html)`)
+	rxTerms                = lazyRegexp(`(?i)(\S*[\w\x{00C0}-\x{1FFF}\x{2C00}-\x{D7FF}]\S*)`)
+	rxSurroundingDigits    = lazyRegexp(`(?i)^[\W_]*(\d+)[\W_]*$`)
 )
 
 func containsNumber(s string) bool {
@@ -73,4 +74,11 @@ func getStartingNumber(s string) (int, bool) {
 
 	i, err := strconv.Atoi(b.String())
 	return i, err == nil
+}
+
+// lazyRegexp compiles expr on first use. Patched for factbot: these
+// expressions were compiled when any program that links this package
+// started (rxTerms's Unicode ranges, case-folded, the most of it).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -238,7 +238,7 @@ func (pnf *PageNumberFinder) findAndAddClosestValidLeafNodes(start *html.Node, c
 
 	if node == nil {
 		node = start.Parent
-		if node == nil || rxInvalidParentWrapper.MatchString(domutil.NodeName(node)) {
+		if node == nil || rxInvalidParentWrapper().MatchString(domutil.NodeName(node)) {
 			return false
 		}
 		return pnf.findAndAddClosestValidLeafNodes(node, false, backward, pageURL)
@@ -318,9 +318,9 @@ func (pnf *PageNumberFinder) addNonLinkTextIfValid(text string) bool {
 	// Extract terms from the text, differentiating between those that contain only digits and
 	// those that contain non-digits.
 	added := false
-	for _, term := range rxTerms.FindAllString(text, -1) {
+	for _, term := range rxTerms().FindAllString(text, -1) {
 		number := -1
-		termWithDigits := rxSurroundingDigits.FindStringSubmatch(term)
+		termWithDigits := rxSurroundingDigits().FindStringSubmatch(term)
 		if len(termWithDigits) > 1 {
 			number, _ = strconv.Atoi(termWithDigits[1])
 		}
@@ -356,7 +356,7 @@ func (pnf *PageNumberFinder) addLinkIfValid(link *html.Node, pageURL *nurl.URL) 
 }
 
 func (pnf *PageNumberFinder) linkTextToNumber(linkText string) (int, error) {
-	linkText = rxLinkNumberCleaner.ReplaceAllString(linkText, "")
+	linkText = rxLinkNumberCleaner().ReplaceAllString(linkText, "")
 	linkText = strings.TrimSpace(linkText)
 	return strconv.Atoi(linkText)
 }

@@ -105,3 +105,5 @@ replace github.com/RadhiFadlillah/whatlanggo => ./third_party/whatlanggo
 replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
 
 replace github.com/ledongthuc/pdf => ./third_party/pdf
+
+replace github.com/markusmobius/go-htmldate => ./third_party/go-htmldate

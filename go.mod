@@ -107,3 +107,7 @@ replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
 replace github.com/ledongthuc/pdf => ./third_party/pdf
 
 replace github.com/markusmobius/go-htmldate => ./third_party/go-htmldate
+
+replace github.com/go-shiori/go-readability => ./third_party/go-readability
+
+replace github.com/markusmobius/go-trafilatura => ./third_party/go-trafilatura

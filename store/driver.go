@@ -59,11 +59,47 @@ type Cursor interface {
 	Prev() (k, v []byte)
 }
 
-// A driver says what it can do by the methods it has, beyond Driver's;
-// the store falls back to its own portable way otherwise. So far one:
+// A driver says what it can do by the methods it has, beyond Driver's
+// (detected by a type assertion, as Vault detects an HABackend); the store
+// falls back to its own portable way otherwise, with the same behaviour:
 //
 //	OneProcess()   the database has one user (bbolt locks its file; memory):
 //	               request leases are kept in the store's memory and end with
 //	               the process. Without it (PostgreSQL, shared by replicas)
 //	               leases are records, claimed and renewed in serializable
 //	               updates (leases.go).
+//	Inserter       a conditional insert in one atomic step (AcceptRequest);
+//	               the fallback is a Get and Puts in an Update.
+
+// Inserter is a driver that writes records if a key is absent in one
+// atomic step, without a transaction's reads: PostgreSQL's INSERT … ON
+// CONFLICT DO NOTHING, which concurrent inserts of neighbouring keys do
+// not make conflict and run again.
+type Inserter interface {
+	// Insert writes recs, all or none, if recs[0]'s key is absent, and
+	// reports whether it did.
+	Insert(ctx context.Context, recs []Record) (bool, error)
+}
+
+// Record is one key and value of a bucket.
+type Record struct {
+	Bucket     Bucket
+	Key, Value []byte
+}
+
+// insert is Inserter.Insert on any driver (solo: in its own Update,
+// else in do's).
+func insert(do func(func(Tx) error) error, recs []Record) (ok bool, err error) {
+	err = do(func(tx Tx) error {
+		if ok = tx.Get(recs[0].Bucket, recs[0].Key) == nil; !ok {
+			return nil
+		}
+		for _, r := range recs {
+			if err := tx.Put(r.Bucket, r.Key, r.Value); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return ok, err
+}

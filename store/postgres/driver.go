@@ -29,10 +29,14 @@ func (d *driver) View(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 func (d *driver) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return retry(func() error { return d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn) })
+}
+
+// retry runs fn again, up to maxTries, while it conflicts.
+func retry(fn func() error) error {
 	var err error
 	for try := range maxTries {
-		err = d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn)
-		if !retryable(err) {
+		if err = fn(); !retryable(err) {
 			return err
 		}
 		time.Sleep(time.Duration(try+1) * time.Millisecond)
@@ -178,11 +182,8 @@ func (t *tx) Put(b store.Bucket, key, value []byte) error {
 	if len(key) == 0 {
 		return errors.New("postgres: empty key")
 	}
-	if value == nil {
-		value = []byte{}
-	}
 	return t.exec(`INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
-ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value`, []byte(b.Tenant), b.Name, key, value)
+ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value`, []byte(b.Tenant), b.Name, key, nonNil(value))
 }
 
 func (t *tx) Delete(b store.Bucket, key []byte) error {
@@ -318,3 +319,32 @@ func (c *cursor) move(desc bool) ([]byte, []byte) {
 
 func (c *cursor) Next() ([]byte, []byte) { return c.move(false) }
 func (c *cursor) Prev() ([]byte, []byte) { return c.move(true) }
+
+// Insert is store.Inserter: one statement, outside a serializable
+// transaction (a blind insert has no reads to conflict over; retried if
+// the server's default isolation makes it conflict); the first record's
+// primary key decides.
+func (d *driver) Insert(ctx context.Context, recs []store.Record) (bool, error) {
+	var ts, ks, vs [][]byte
+	var bs []string
+	for _, r := range recs[1:] {
+		ts, bs, ks, vs = append(ts, []byte(r.Bucket.Tenant)), append(bs, r.Bucket.Name), append(ks, r.Key), append(vs, nonNil(r.Value))
+	}
+	f := recs[0]
+	var n int
+	err := retry(func() error {
+		return d.pool.QueryRow(ctx, `WITH first AS (INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
+	ON CONFLICT DO NOTHING RETURNING 1),
+rest AS (INSERT INTO records (tenant, bucket, key, value) SELECT * FROM unnest($5::bytea[], $6::text[], $7::bytea[], $8::bytea[])
+	WHERE EXISTS (SELECT FROM first) ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value)
+SELECT count(*) FROM first`, []byte(f.Bucket.Tenant), f.Bucket.Name, f.Key, nonNil(f.Value), ts, bs, ks, vs).Scan(&n)
+	})
+	return n == 1, ctxErr(ctx, err)
+}
+
+func nonNil(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}

@@ -1,0 +1,98 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/factbot-dev/factbot/store"
+)
+
+// hidden are drivers with capabilities (driver.go) opened with all of
+// them hidden, so that the store's portable fallbacks run there too
+// (memory-shared is the memory driver's).
+var hidden = []struct {
+	name string
+	open func(t *testing.T, opts store.Options) *store.DB
+}{
+	{"Postgres-portable", func(t *testing.T, opts store.Options) *store.DB {
+		db, err := store.New(context.Background(), struct{ store.Driver }{openPostgres(t, opts).Driver()}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}},
+}
+
+// TestPortable runs the domain suites with the capabilities hidden: the
+// store behaves the same without them.
+func TestPortable(t *testing.T) {
+	for _, d := range hidden {
+		t.Run(d.name, func(t *testing.T) {
+			Run(t, func(t *testing.T, now func() time.Time) Backend { return d.open(t, store.Options{Now: now}) })
+			RunMaintained(t, func(t *testing.T, now func() time.Time) Maintained {
+				return checkedDB{d.open(t, store.Options{Now: now})}
+			})
+		})
+	}
+}
+
+// TestCapabilities checks each capability a driver has, and the store's
+// use of it or of its fallback, on every driver.
+func TestCapabilities(t *testing.T) {
+	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
+		t.Run(d.name, func(t *testing.T) {
+			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("ConcurrentAccepts", func(t *testing.T) { testConcurrentAccepts(t, d.open(t, store.Options{})) })
+		})
+	}
+}
+
+// testInserter: Insert writes every record if the first key is absent,
+// and none if it is there.
+func testInserter(t *testing.T, d store.Driver) {
+	ins, ok := d.(store.Inserter)
+	if !ok {
+		t.Skip("no Inserter: AcceptRequest uses the fallback")
+	}
+	recs := []store.Record{{Bucket: bA, Key: []byte("k"), Value: []byte("1")}, {Bucket: bB, Key: []byte("i"), Value: nil}}
+	for i, want := range []bool{true, false} {
+		if i == 1 {
+			recs[0].Value, recs[1].Key = []byte("2"), []byte("j")
+		}
+		if got, err := ins.Insert(context.Background(), recs); got != want || err != nil {
+			t.Errorf("Insert #%d = %v, %v; want %v", i+1, got, err, want)
+		}
+	}
+	if v, i, j := get(t, d, bA, "k"), get(t, d, bB, "i"), get(t, d, bB, "j"); string(v) != "1" || i == nil || j != nil {
+		t.Errorf("after two inserts: k=%q, i=%q, j=%q; want k=1, i empty and j missing", v, i, j)
+	}
+}
+
+// testConcurrentAccepts: one event delivered many times at once is
+// accepted once; events with neighbouring keys are all accepted.
+func testConcurrentAccepts(t *testing.T, db *store.DB) {
+	var fresh atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			for _, key := range []string{"slack:event:same", fmt.Sprintf("slack:event:%02d", i)} {
+				isNew, err := db.AcceptRequest(ctx, &store.Request{Key: key, Tenant: "T1", Text: "x"})
+				if err != nil {
+					t.Errorf("accept %s: %v", key, err)
+				}
+				if isNew && key == "slack:event:same" {
+					fresh.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	pend, err := db.PendingRequests(ctx, "T1")
+	if n := fresh.Load(); n != 1 || err != nil || len(pend) != 41 {
+		t.Errorf("new accepts of one key: %d, want 1; pending: %d, %v, want 41", n, len(pend), err)
+	}
+}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -19,12 +20,24 @@ var hidden = []struct {
 	open func(t *testing.T, opts store.Options) *store.DB
 }{
 	{"Postgres-portable", func(t *testing.T, opts store.Options) *store.DB {
-		db, err := store.New(context.Background(), struct{ store.Driver }{openPostgres(t, opts).Driver()}, opts)
+		db, err := store.New(context.Background(), portable{openPostgres(t, opts).Driver()}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return db
 	}},
+}
+
+// portable is a driver with its capabilities, and its transactions'
+// hidden.
+type portable struct{ store.Driver }
+
+func (p portable) View(ctx context.Context, fn func(store.Tx) error) error {
+	return p.Driver.View(ctx, func(tx store.Tx) error { return fn(struct{ store.Tx }{tx}) })
+}
+
+func (p portable) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return p.Driver.Update(ctx, func(tx store.Tx) error { return fn(struct{ store.Tx }{tx}) })
 }
 
 // TestPortable runs the domain suites with the capabilities hidden: the
@@ -46,6 +59,11 @@ func TestCapabilities(t *testing.T) {
 	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
 		t.Run(d.name, func(t *testing.T) {
 			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Locker", func(t *testing.T) { testLocker(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("ConcurrentTakeOver", func(t *testing.T) {
+				clk := &clock{t: t0}
+				testConcurrentTakeOver(t, d.open(t, store.Options{Now: clk.Now}), clk)
+			})
 			t.Run("ConcurrentAccepts", func(t *testing.T) { testConcurrentAccepts(t, d.open(t, store.Options{})) })
 		})
 	}
@@ -94,5 +112,67 @@ func testConcurrentAccepts(t *testing.T, db *store.DB) {
 	pend, err := db.PendingRequests(ctx, "T1")
 	if n := fresh.Load(); n != 1 || err != nil || len(pend) != 41 {
 		t.Errorf("new accepts of one key: %d, want 1; pending: %d, %v, want 41", n, len(pend), err)
+	}
+}
+
+// testLocker: a record locked by one update is skipped by another, which
+// does not wait; a missing record is not locked.
+func testLocker(t *testing.T, d store.Driver) {
+	locks := false
+	update(t, d, func(tx store.Tx) error {
+		_, locks = tx.(store.Locker)
+		return tx.Put(bA, []byte("k"), []byte("v"))
+	})
+	if !locks {
+		t.Skip("no Locker: claims rely on the serializable conflict")
+	}
+	try := func(key string) (got bool) {
+		update(t, d, func(tx store.Tx) error {
+			got = tx.(store.Locker).TryLock(bA, []byte(key))
+			return nil
+		})
+		return got
+	}
+	update(t, d, func(tx store.Tx) error {
+		if !tx.(store.Locker).TryLock(bA, []byte("k")) {
+			t.Error("TryLock of a free record = false")
+		}
+		if try("k") {
+			t.Error("TryLock of a record another transaction locked = true")
+		}
+		return nil
+	})
+	if !try("k") || try("missing") {
+		t.Error("after the lock's transaction: TryLock(k) = false or TryLock(missing) = true")
+	}
+}
+
+// testConcurrentTakeOver: of owners taking over an expired lease at once,
+// one gets it, and its first owner has lost it.
+func testConcurrentTakeOver(t *testing.T, db *store.DB, clk *clock) {
+	acceptTwo(t, db, clk)
+	if !claim(t, db, "slack:event:Ev1", "O0") {
+		t.Fatal("first claim failed")
+	}
+	clk.Add(2 * leaseD)
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			r, err := db.ClaimRequest(ctx, "T1", "slack:event:Ev1", fmt.Sprintf("O%d", i+1), leaseD)
+			if err != nil {
+				t.Errorf("claim: %v", err)
+			}
+			if r != nil {
+				won.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := won.Load(); n != 1 {
+		t.Errorf("owners taking the lease over: %d, want 1", n)
+	}
+	if err := db.RenewLease(ctx, "T1", "slack:event:Ev1", "O0", leaseD); !errors.Is(err, store.ErrLeaseLost) {
+		t.Errorf("first owner's renewal: %v, want ErrLeaseLost", err)
 	}
 }

@@ -70,6 +70,8 @@ type Cursor interface {
 //	               updates (leases.go).
 //	Inserter       a conditional insert in one atomic step (AcceptRequest);
 //	               the fallback is a Get and Puts in an Update.
+//	Locker (a Tx)  a record's lock taken or skipped at once (claims of
+//	               leases); the fallback is the serializable conflict.
 
 // Inserter is a driver that writes records if a key is absent in one
 // atomic step, without a transaction's reads: PostgreSQL's INSERT … ON
@@ -79,6 +81,16 @@ type Inserter interface {
 	// Insert writes recs, all or none, if recs[0]'s key is absent, and
 	// reports whether it did.
 	Insert(ctx context.Context, recs []Record) (bool, error)
+}
+
+// Locker is a Tx that locks a record for the rest of its transaction,
+// without waiting: PostgreSQL's SELECT … FOR UPDATE SKIP LOCKED. A claim
+// of a lease another replica is writing then gives up at once, instead of
+// waiting for it, conflicting and running again.
+type Locker interface {
+	// TryLock locks the record, or reports false if another transaction
+	// holds its lock or it is missing.
+	TryLock(b Bucket, key []byte) bool
 }
 
 // Record is one key and value of a bucket.

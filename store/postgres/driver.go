@@ -226,6 +226,25 @@ func (t *tx) Tenants() []string {
 
 func (t *tx) Writable() bool { return t.writable }
 
+// TryLock is store.Locker.
+func (t *tx) TryLock(b store.Bucket, key []byte) bool {
+	if t.err != nil {
+		return false
+	}
+	rows, err := t.query("SELECT FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3 FOR UPDATE SKIP LOCKED", []byte(b.Tenant), b.Name, key)
+	if err != nil {
+		t.fail(err)
+		return false
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	t.fail(rows.Err())
+	return n > 0
+}
+
 func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
 
 // cursor reads a batch of rows ahead in its direction, and again after a

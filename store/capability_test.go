@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -65,6 +70,62 @@ func TestCapabilities(t *testing.T) {
 				testConcurrentTakeOver(t, d.open(t, store.Options{Now: clk.Now}), clk)
 			})
 			t.Run("ConcurrentAccepts", func(t *testing.T) { testConcurrentAccepts(t, d.open(t, store.Options{})) })
+		})
+	}
+}
+
+// TestWordSearch: a word search finds the same checks on every driver,
+// with its native index or the store's own (the memory driver's answers
+// are the reference), on a random corpus with shared prefixes, words cut
+// in the index and characters a tsquery would read as syntax.
+func TestWordSearch(t *testing.T) {
+	long := strings.Repeat("é", 40) // 80 bytes: indexed by its first 64
+	vocab := []string{"a", "ab", "abc", "b", "ba", "cat", "cats", "dogma", "élan", "Über", "3.5%", "35", "a|b", "x<y>", "c+c", "^^", long, long + "z"}
+	prefixes := []string{"a", "ab", "b", "ca", "cats", "d", "é", "ü", "3", "3.", "a|", "x<", "c+c", "^", long[:66], long, long + "z", "z"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var texts []string
+	for range 150 {
+		var ws []string
+		for range 1 + rng.IntN(4) {
+			ws = append(ws, vocab[rng.IntN(len(vocab))])
+		}
+		texts = append(texts, strings.Join(ws, " "))
+	}
+	var queries []store.HistoryQuery
+	for range 150 {
+		var qs []string
+		for range 1 + rng.IntN(3) {
+			qs = append(qs, prefixes[rng.IntN(len(prefixes))])
+		}
+		queries = append(queries, store.HistoryQuery{Search: strings.Join(qs, " "), Limit: 1 + rng.IntN(30), Channel: []string{"", "C1"}[rng.IntN(2)]})
+	}
+	answers := func(db *store.DB) [][]string {
+		var cs []*store.Check
+		for i, s := range texts {
+			cs = append(cs, check("T1", fmt.Sprintf("C%d", i%2), "U1", s, t0.Add(time.Duration(i)*time.Minute), map[string]factcheck.Label{s: factcheck.Supported}))
+		}
+		mustf(t, db.SaveChecks(ctx, cs), "save")
+		var out [][]string
+		for _, q := range queries {
+			h, err := db.History(ctx, "T1", q)
+			mustf(t, err, "history")
+			var got []string
+			for _, s := range h {
+				got = append(got, s.Text)
+			}
+			out = append(out, got)
+		}
+		return out
+	}
+	want := answers(store.NewMemory(store.Options{}))
+	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
+		t.Run(d.name, func(t *testing.T) {
+			got := answers(d.open(t, store.Options{}))
+			for i, q := range queries {
+				if diff := cmp.Diff(want[i], got[i]); diff != "" {
+					t.Errorf("History(%+v) (-memory +%s):\n%s", q, d.name, diff)
+				}
+			}
 		})
 	}
 }

@@ -72,6 +72,8 @@ type Cursor interface {
 //	               the fallback is a Get and Puts in an Update.
 //	Locker (a Tx)  a record's lock taken or skipped at once (claims of
 //	               leases); the fallback is the serializable conflict.
+//	WordIndexer    records found by words natively (history's word
+//	(a Tx)         search); the fallback is the store's word index.
 
 // Inserter is a driver that writes records if a key is absent in one
 // atomic step, without a transaction's reads: PostgreSQL's INSERT … ON
@@ -91,6 +93,18 @@ type Locker interface {
 	// TryLock locks the record, or reports false if another transaction
 	// holds its lock or it is missing.
 	TryLock(b Bucket, key []byte) bool
+}
+
+// WordIndexer is a Tx that indexes records by words natively: PostgreSQL's
+// tsvector column with a GIN index. The store's own index of words
+// (wordindex.go) is the fallback.
+type WordIndexer interface {
+	// IndexWords indexes the record b/key, written in this transaction,
+	// under words, until it is written again or deleted.
+	IndexWords(b Bucket, key []byte, words []string) error
+	// FindWords returns the keys of b indexed under a word starting with
+	// each of prefixes, highest first, at most limit of them.
+	FindWords(b Bucket, prefixes []string, limit int) [][]byte
 }
 
 // Record is one key and value of a bucket.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -183,7 +184,7 @@ func (t *tx) Put(b store.Bucket, key, value []byte) error {
 		return errors.New("postgres: empty key")
 	}
 	return t.exec(`INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
-ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value`, []byte(b.Tenant), b.Name, key, nonNil(value))
+ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL`, []byte(b.Tenant), b.Name, key, nonNil(value))
 }
 
 func (t *tx) Delete(b store.Bucket, key []byte) error {
@@ -225,6 +226,33 @@ func (t *tx) Tenants() []string {
 }
 
 func (t *tx) Writable() bool { return t.writable }
+
+// IndexWords is store.WordIndexer: the words, as they are, are the
+// record's tsvector (see migrations/0005_words.sql).
+func (t *tx) IndexWords(b store.Bucket, key []byte, words []string) error {
+	return t.exec("UPDATE records SET words = array_to_tsvector($4::text[]) WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key, words)
+}
+
+// FindWords is store.WordIndexer: a tsquery of the prefixes (each quoted,
+// so taken as it is) over the GIN index.
+func (t *tx) FindWords(b store.Bucket, prefixes []string, limit int) [][]byte {
+	q := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		q[i] = "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(p) + "':*"
+	}
+	if t.err != nil {
+		return nil
+	}
+	rows, err := t.query("SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND words @@ $3::tsquery ORDER BY key DESC LIMIT $4", []byte(b.Tenant), b.Name, strings.Join(q, " & "), limit)
+	if err == nil {
+		var keys [][]byte
+		keys, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+		t.fail(err)
+		return keys
+	}
+	t.fail(err)
+	return nil
+}
 
 // TryLock is store.Locker.
 func (t *tx) TryLock(b store.Bucket, key []byte) bool {

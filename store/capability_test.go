@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,8 @@ func TestCapabilities(t *testing.T) {
 				clk := &clock{t: t0}
 				testConcurrentTakeOver(t, d.open(t, store.Options{Now: clk.Now}), clk)
 			})
+			t.Run("Expirer", func(t *testing.T) { testExpirer(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("PruneCache", func(t *testing.T) { testPruneCache(t, d.open(t, store.Options{})) })
 			t.Run("ConcurrentAccepts", func(t *testing.T) { testConcurrentAccepts(t, d.open(t, store.Options{})) })
 		})
 	}
@@ -235,5 +238,80 @@ func testConcurrentTakeOver(t *testing.T, db *store.DB, clk *clock) {
 	}
 	if err := db.RenewLease(ctx, "T1", "slack:event:Ev1", "O0", leaseD); !errors.Is(err, store.ErrLeaseLost) {
 		t.Errorf("first owner's renewal: %v, want ErrLeaseLost", err)
+	}
+}
+
+// testPruneCache: Prune deletes the cached verdicts made before its
+// cutoff, those whose time a driver keeps and those it does not (new
+// since the last prune, or written again), and keeps the others.
+func testPruneCache(t *testing.T, db *store.DB) {
+	put := func(claim string, h int) {
+		mustf(t, db.PutVerdict(ctx, "T1", verdict(claim, factcheck.Supported, t0.Add(time.Duration(h)*time.Hour))), "put")
+	}
+	prune := func(h, want int) {
+		t.Helper()
+		st, err := db.Prune(ctx, t0.Add(time.Duration(h)*time.Hour))
+		if err != nil || st.Verdicts != want {
+			t.Errorf("Prune before hour %d: %d verdicts, %v; want %d", h, st.Verdicts, err, want)
+		}
+	}
+	put("a", 0)
+	put("b", 2)
+	put("c", 4)
+	prune(1, 1)
+	put("d", 0)
+	put("c", 1) // written again, older
+	put("e", 5)
+	prune(3, 3)
+	for claim, want := range map[string]bool{"a": false, "b": false, "c": false, "d": false, "e": true} {
+		if _, ok, err := db.Verdict(ctx, "T1", claim, 100*365*24*time.Hour); ok != want || err != nil {
+			t.Errorf("Verdict(%s) after prunes: %v, %v; want %v", claim, ok, err, want)
+		}
+	}
+	prune(6, 1)
+}
+
+// testExpirer: records are deleted by the times set on them; a record
+// without one, or written again, is listed.
+func testExpirer(t *testing.T, d store.Driver) {
+	step := func(fn func(ex store.Expirer, tx store.Tx) error) {
+		t.Helper()
+		update(t, d, func(tx store.Tx) error {
+			ex, ok := tx.(store.Expirer)
+			if !ok {
+				t.Skip("no Expirer: Prune decodes every cached record")
+			}
+			return fn(ex, tx)
+		})
+	}
+	deleteBefore := func(h int, wantN int, want ...string) {
+		t.Helper()
+		step(func(ex store.Expirer, tx store.Tx) error {
+			n, untimed, err := ex.DeleteBefore(bA, t0.Add(time.Duration(h)*time.Hour))
+			var got []string
+			for _, k := range untimed {
+				got = append(got, string(k))
+			}
+			if n != wantN || err != nil || !slices.Equal(got, want) {
+				t.Errorf("DeleteBefore(hour %d) = %d, %q, %v; want %d, %q", h, n, got, err, wantN, want)
+			}
+			return err
+		})
+	}
+	step(func(ex store.Expirer, tx store.Tx) error {
+		for _, k := range []string{"k1", "k2", "k3"} {
+			mustf(t, tx.Put(bA, []byte(k), []byte("v")), "put")
+		}
+		return tx.Put(bB, []byte("k1"), []byte("v"))
+	})
+	deleteBefore(1, 0, "k1", "k2", "k3")
+	step(func(ex store.Expirer, tx store.Tx) error {
+		return ex.SetTimes(bA, [][]byte{[]byte("k1"), []byte("k2")}, []time.Time{t0, t0.Add(2 * time.Hour)})
+	})
+	deleteBefore(1, 1, "k3")
+	step(func(ex store.Expirer, tx store.Tx) error { return tx.Put(bA, []byte("k2"), []byte("w")) })
+	deleteBefore(3, 0, "k2", "k3")
+	if get(t, d, bB, "k1") == nil {
+		t.Error("DeleteBefore deleted from another bucket")
 	}
 }

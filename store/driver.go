@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // A Driver is the storage a Store runs over: named buckets of ordered
 // keys in transactions, in the manner of HashiCorp Vault's physical
@@ -74,6 +77,8 @@ type Cursor interface {
 //	               leases); the fallback is the serializable conflict.
 //	WordIndexer    records found by words natively (history's word
 //	(a Tx)         search); the fallback is the store's word index.
+//	Expirer (a Tx) records deleted by their time natively (Prune of the
+//	               caches); the fallback decodes every record.
 
 // Inserter is a driver that writes records if a key is absent in one
 // atomic step, without a transaction's reads: PostgreSQL's INSERT … ON
@@ -105,6 +110,17 @@ type WordIndexer interface {
 	// FindWords returns the keys of b indexed under a word starting with
 	// each of prefixes, highest first, at most limit of them.
 	FindWords(b Bucket, prefixes []string, limit int) [][]byte
+}
+
+// Expirer is a Tx that keeps a time beside records and deletes them by it
+// natively: PostgreSQL's at_ns column. A record written again has no
+// time until the store sets it.
+type Expirer interface {
+	// SetTimes sets the times of b's records keys (ts[i] is keys[i]'s).
+	SetTimes(b Bucket, keys [][]byte, ts []time.Time) error
+	// DeleteBefore deletes b's records whose time is before t, and returns
+	// how many and the keys of the records without a time.
+	DeleteBefore(b Bucket, t time.Time) (int, [][]byte, error)
 }
 
 // Record is one key and value of a bucket.

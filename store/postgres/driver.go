@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -184,7 +185,7 @@ func (t *tx) Put(b store.Bucket, key, value []byte) error {
 		return errors.New("postgres: empty key")
 	}
 	return t.exec(`INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
-ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL`, []byte(b.Tenant), b.Name, key, nonNil(value))
+ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL, at_ns = NULL`, []byte(b.Tenant), b.Name, key, nonNil(value))
 }
 
 func (t *tx) Delete(b store.Bucket, key []byte) error {
@@ -252,6 +253,39 @@ func (t *tx) FindWords(b store.Bucket, prefixes []string, limit int) [][]byte {
 	}
 	t.fail(err)
 	return nil
+}
+
+// SetTimes is store.Expirer (see migrations/0006_times.sql).
+func (t *tx) SetTimes(b store.Bucket, keys [][]byte, ts []time.Time) error {
+	ns := make([]int64, len(ts))
+	for i, at := range ts {
+		ns[i] = at.UnixNano()
+	}
+	return t.exec(`UPDATE records r SET at_ns = u.at FROM unnest($3::bytea[], $4::bigint[]) u(key, at)
+WHERE r.tenant = $1 AND r.bucket = $2 AND r.key = u.key`, []byte(b.Tenant), b.Name, keys, ns)
+}
+
+// DeleteBefore is store.Expirer.
+func (t *tx) DeleteBefore(b store.Bucket, at time.Time) (int, [][]byte, error) {
+	if !t.writable || t.err != nil {
+		return 0, nil, cmp.Or(t.err, errReadOnly)
+	}
+	var n int
+	rows, err := t.query(`WITH d AS (DELETE FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns < $3 RETURNING 1)
+SELECT count(*) FROM d`, []byte(b.Tenant), b.Name, at.UnixNano())
+	if err == nil {
+		t.gen++
+		n, err = pgx.CollectExactlyOneRow(rows, pgx.RowTo[int])
+	}
+	if err == nil {
+		rows, err = t.query("SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns IS NULL", []byte(b.Tenant), b.Name)
+	}
+	var untimed [][]byte
+	if err == nil {
+		untimed, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	}
+	t.fail(err)
+	return n, untimed, err
 }
 
 // TryLock is store.Locker.

@@ -62,23 +62,12 @@ type Cursor interface {
 	Prev() (k, v []byte)
 }
 
-// A driver says what it can do by the methods it has, beyond Driver's
-// (detected by a type assertion, as Vault detects an HABackend); the store
-// falls back to its own portable way otherwise, with the same behaviour:
-//
-//	OneProcess()   the database has one user (bbolt locks its file; memory):
-//	               request leases are kept in the store's memory and end with
-//	               the process. Without it (PostgreSQL, shared by replicas)
-//	               leases are records, claimed and renewed in serializable
-//	               updates (leases.go).
-//	Inserter       a conditional insert in one atomic step (AcceptRequest);
-//	               the fallback is a Get and Puts in an Update.
-//	Locker (a Tx)  a record's lock taken or skipped at once (claims of
-//	               leases); the fallback is the serializable conflict.
-//	WordIndexer    records found by words natively (history's word
-//	(a Tx)         search); the fallback is the store's word index.
-//	Expirer (a Tx) records deleted by their time natively (Prune of the
-//	               caches); the fallback decodes every record.
+// A driver says what else it can do by its methods, found by a type
+// assertion (as Vault finds an HABackend); otherwise the store does it its
+// own portable way, with the same behaviour. OneProcess(): the database
+// has one user (bbolt, memory), so request leases live in the store's
+// memory; without it (PostgreSQL) they are records, claimed and renewed in
+// serializable updates (leases.go). The other capabilities follow.
 
 // Inserter is a driver that writes records if a key is absent in one
 // atomic step, without a transaction's reads: PostgreSQL's INSERT … ON
@@ -129,8 +118,7 @@ type Record struct {
 	Key, Value []byte
 }
 
-// insert is Inserter.Insert on any driver (solo: in its own Update,
-// else in do's).
+// insert is Inserter.Insert in a transaction of do (the fallback).
 func insert(do func(func(Tx) error) error, recs []Record) (ok bool, err error) {
 	err = do(func(tx Tx) error {
 		if ok = tx.Get(recs[0].Bucket, recs[0].Key) == nil; !ok {

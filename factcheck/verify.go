@@ -62,6 +62,8 @@ type run struct {
 	today time.Time
 	// undated counts results and pages dropped for having no known date.
 	undated atomic.Int64
+	// langs are the languages the searches must cover (searchlang.go).
+	langs *searchLangs
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -85,6 +87,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	r.userLinks = linkKeys(userText)
 	start := c.now()
 	r.setToday(cc.asOf, start)
+	r.langs = newSearchLangs(cc.language, claim)
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
@@ -95,7 +98,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	}
 	var spent Usage
 	if !c.Options.NoQuestions {
-		qs, u, err := r.plan(ctx, prompt+todayLine(r.today), start)
+		qs, u, err := r.plan(ctx, prompt+todayLine(r.today)+planLanguagePrompt(cc.language), start)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +119,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		temperature: c.Options.temperature(),
 		text:        verifyLoopText,
 		trace:       r.trace,
-		review:      r.review,
+		review:      func(va *verdictArgs) error { return r.reviewWithLanguages(ctx, va) },
 		onForce: func(budget string) {
 			emit(Event{Kind: EventNote, Claim: index, Text: "budget reached (" + budget + "), asking for a final verdict"})
 		},

@@ -64,12 +64,7 @@ func (r *run) tools() []Tool {
 	ts := []Tool{
 		NewTool(ToolWebSearch, "Search the web.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
-				return r.doSearch(ctx, a.Query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
-					if r.c.Search == nil {
-						return nil, errors.New("no search provider is configured")
-					}
-					return r.c.Search.Search(ctx, q, n)
-				})
+				return r.webSearch(ctx, r.languageQuery(a.Query))
 			}),
 		NewTool(ToolReadPage, "Read a page.",
 			r.readPage),
@@ -89,6 +84,16 @@ func (r *run) tools() []Tool {
 		ts = append([]Tool{fc}, ts...)
 	}
 	return ts
+}
+
+// webSearch runs a web_search of query.
+func (r *run) webSearch(ctx context.Context, query string) (*searchObservation, error) {
+	return r.doSearch(ctx, query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
+		if r.c.Search == nil {
+			return nil, errors.New("no search provider is configured")
+		}
+		return r.c.Search.Search(ctx, q, n)
+	})
 }
 
 func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.Context, string, int) (*search.Response, error)) (*searchObservation, error) {

@@ -151,3 +151,42 @@ func TestLastSearchRewrittenIntoMissingLanguage(t *testing.T) {
 		t.Errorf("queries searched (-want +got):\n%s", diff)
 	}
 }
+
+// A search the code adds counts against the search budget: the model's
+// searches after it stop at the budget.
+func TestAddedSearchCountsAgainstBudget(t *testing.T) {
+	const claim = "La Torre Eiffel mide 330 metros de altura"
+	srv := geminitest.NewServer(t, func(r *geminitest.Request) geminitest.Reply {
+		tools := r.ToolNames()
+		switch {
+		case slices.Contains(tools, factcheck.ToolSubmitClaims):
+			return geminitest.Call(factcheck.ToolSubmitClaims, map[string]any{"language": "es",
+				"claims": []map[string]string{{"claim": claim, "span": claim}}})
+		case slices.Contains(tools, factcheck.ToolSubmitQuestions):
+			return geminitest.Call(factcheck.ToolSubmitQuestions, map[string]any{"questions": []string{"How tall is the Eiffel Tower?", "¿Cuánto mide la Torre Eiffel?"}})
+		case slices.Contains(tools, factcheck.ToolSubmitReview):
+			return geminitest.Call(factcheck.ToolSubmitReview, map[string]any{"ok": true, "note": "fine"})
+		case !slices.Contains(tools, factcheck.ToolWebSearch):
+			return reply(r)
+		}
+		switch r.Turns() {
+		case 0:
+			return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": "Eiffel Tower height"})
+		case 2: // after the verdict sent back with the Spanish search
+			return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": "Eiffel Tower antenna height"})
+		}
+		return reply(r)
+	})
+	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &querySearcher{}
+	c := &factcheck.Checker{Model: m, Search: s, Budget: factcheck.Budget{Searches: 2}}
+	if _, err := c.Check(context.Background(), factcheck.Input{Text: claim}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"Eiffel Tower height", "¿Cuánto mide la Torre Eiffel?"}, s.Queries()); diff != "" {
+		t.Errorf("queries searched (-want +got):\n%s", diff)
+	}
+}

@@ -101,10 +101,14 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 	if query == "" {
 		return nil, errors.New("the query is empty")
 	}
-	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
 	r.mu.Lock()
+	if len(r.queries) >= r.b.Searches { // searches the code made count too (searchlang.go)
+		r.mu.Unlock()
+		return nil, fmt.Errorf("the %s budget is used up: call %s", BudgetSearches, ToolSubmitVerdict)
+	}
 	r.queries = append(r.queries, query)
 	r.mu.Unlock()
+	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
 	resp, err := fn(ctx, query, r.b.Results)
 	if err != nil {
 		return nil, fmt.Errorf("search failed: %w", err)

@@ -150,6 +150,15 @@ func (r *run) searchMissing(ctx context.Context) string {
 	if r.langs == nil {
 		return ""
 	}
+	if r.forced.Load() {
+		r.mu.Lock()
+		want, ok := r.langs.missing()
+		r.mu.Unlock()
+		if ok {
+			r.trace.note("no search in " + r.langs.nameOf(want) + ": a budget ended the research first")
+		}
+		return ""
+	}
 	var told []string
 	for range 2 { // English and the claim's language at most
 		r.mu.Lock()

@@ -190,3 +190,42 @@ func TestAddedSearchCountsAgainstBudget(t *testing.T) {
 		t.Errorf("queries searched (-want +got):\n%s", diff)
 	}
 }
+
+// A verdict given in the forced final call, after a budget ended the
+// research, gets no search added: the model could not read it.
+func TestNoSearchAddedAfterBudget(t *testing.T) {
+	const claim = "La Torre Eiffel mide 330 metros de altura"
+	srv := geminitest.NewServer(t, func(r *geminitest.Request) geminitest.Reply {
+		tools := r.ToolNames()
+		switch {
+		case slices.Contains(tools, factcheck.ToolSubmitClaims):
+			return geminitest.Call(factcheck.ToolSubmitClaims, map[string]any{"language": "es",
+				"claims": []map[string]string{{"claim": claim, "span": claim}}})
+		case slices.Contains(tools, factcheck.ToolSubmitQuestions):
+			return geminitest.Call(factcheck.ToolSubmitQuestions, map[string]any{"questions": []string{"How tall is the Eiffel Tower?", "¿Cuánto mide la Torre Eiffel?"}})
+		case slices.Contains(tools, factcheck.ToolWebSearch):
+			return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": "Eiffel Tower height"})
+		}
+		return reply(r) // the forced final call, the critic's
+	})
+	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &querySearcher{}
+	c := &factcheck.Checker{Model: m, Search: s, Budget: factcheck.Budget{Steps: 1}}
+	rep, err := c.Check(context.Background(), factcheck.Input{Text: claim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"Eiffel Tower height"}, s.Queries()); diff != "" {
+		t.Errorf("queries searched (-want +got):\n%s", diff)
+	}
+	var noted bool
+	for _, e := range rep.Claims[0].Trace {
+		noted = noted || e.Note == "no search in Spanish: a budget ended the research first"
+	}
+	if !noted {
+		t.Errorf("the trace does not say why no search was added: %+v", rep.Claims[0].Trace)
+	}
+}

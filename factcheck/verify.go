@@ -62,8 +62,11 @@ type run struct {
 	today time.Time
 	// undated counts results and pages dropped for having no known date.
 	undated atomic.Int64
-	// langs are the languages the searches must cover (searchlang.go).
-	langs *searchLangs
+	// langs are the languages the searches must cover (searchlang.go);
+	// forced is set once a budget has ended the research, when a search
+	// the code added would come too late for the model to read.
+	langs  *searchLangs
+	forced atomic.Bool
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -121,6 +124,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		trace:       r.trace,
 		review:      func(va *verdictArgs) error { return r.reviewWithLanguages(ctx, va) },
 		onForce: func(budget string) {
+			r.forced.Store(true)
 			emit(Event{Kind: EventNote, Claim: index, Text: "budget reached (" + budget + "), asking for a final verdict"})
 		},
 	}

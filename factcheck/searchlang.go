@@ -209,7 +209,7 @@ func (r *run) searchIn(ctx context.Context, english bool, left int) (string, boo
 	if english {
 		why = "where coverage is widest"
 	}
-	return fmt.Sprintf("the research had not searched in %s (%s), so this search was run in it: %s. Weigh these results too, citing them by ID if they bear on the claim", name, why, b), true
+	return fmt.Sprintf("the research had not searched in %s (%s), so this search was run in it: web_search %q gave %s. Weigh these results too, citing them by ID if they bear on the claim", name, why, q, b), true
 }
 
 // reviewWithLanguages is the verdict's review (run.review) after the

@@ -2,6 +2,7 @@ package factcheck_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
@@ -64,7 +65,7 @@ func TestSearchesInClaimLanguageAndEnglish(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
-			var verdicts []string // the function responses to submit_verdict
+			var verdicts []string // the answers to submit_verdict the model read: rejections
 			srv := geminitest.NewServer(t, func(r *geminitest.Request) geminitest.Reply {
 				tools := r.ToolNames()
 				switch {
@@ -79,8 +80,9 @@ func TestSearchesInClaimLanguageAndEnglish(t *testing.T) {
 					return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": tc.query})
 				}
 				if rs := r.LastFunctionResponses(); len(rs) > 0 && rs[0].Name == factcheck.ToolSubmitVerdict {
+					b, _ := json.Marshal(rs[0].Response)
 					mu.Lock()
-					verdicts = append(verdicts, r.AllText())
+					verdicts = append(verdicts, string(b))
 					mu.Unlock()
 				}
 				return reply(r)

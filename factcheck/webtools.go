@@ -36,7 +36,7 @@ type searchResult struct {
 }
 
 type searchObservation struct {
-	Query   string         `json:"query"`
+	Query   string         `json:"-"` // the call's own
 	Results []searchResult `json:"results"`
 	Hint    string         `json:"hint,omitempty"`
 }
@@ -44,7 +44,7 @@ type searchObservation struct {
 // pageObservation is a page read: its passages most relevant to the
 // questions, each with its neighbouring sentences, ID-tagged.
 type pageObservation struct {
-	URL       string `json:"url"`
+	URL       string `json:"-"` // the call's own
 	Title     string `json:"title,omitempty"`
 	Published string `json:"published,omitempty"`
 	Text      string `json:"text"`
@@ -213,6 +213,7 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 			d.published = p.Published
 		}
 	}
+	r.read.Store(true)
 	d, ranges := r.remember(u, p.Title, via, pageTexts(p), set)
 	if p.FinalURL != "" && urlKey(p.FinalURL) != urlKey(u) {
 		r.remember(p.FinalURL, p.Title, via, pageTexts(p), set)

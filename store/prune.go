@@ -169,14 +169,29 @@ func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []str
 }
 
 func pruneCache(b *bkt, cutoff time.Time, at func([]byte) (time.Time, error)) (int, error) {
-	var keys [][]byte
-	err := b.ForEach(func(k, v []byte) error {
+	n, visit := 0, b.ForEach
+	ex, native := b.tx.(Expirer)
+	if native { // the records with a time natively, the others (few, or the first time) as below
+		var untimed [][]byte
+		var err error
+		if n, untimed, err = ex.DeleteBefore(b.b, cutoff); err != nil || len(untimed) == 0 {
+			return n, err
+		}
+		if len(untimed) < 1000 {
+			visit = func(fn func(k, v []byte) error) error { return eachKey(b, untimed, fn) }
+		}
+	}
+	var keys, kept [][]byte
+	var times []time.Time
+	err := visit(func(k, v []byte) error {
 		t, err := at(v)
 		if err != nil {
 			return fmt.Errorf("cache entry %q: %w", k, err)
 		}
 		if t.Before(cutoff) {
 			keys = append(keys, bytes.Clone(k))
+		} else if native {
+			kept, times = append(kept, bytes.Clone(k)), append(times, t)
 		}
 		return nil
 	})
@@ -188,7 +203,23 @@ func pruneCache(b *bkt, cutoff time.Time, at func([]byte) (time.Time, error)) (i
 			return 0, err
 		}
 	}
-	return len(keys), nil
+	if native && len(kept) > 0 {
+		err = ex.SetTimes(b.b, kept, times)
+	}
+	return n + len(keys), err
+}
+
+// eachKey calls fn with each of keys in b and its value, skipping those
+// that are gone.
+func eachKey(b *bkt, keys [][]byte, fn func(k, v []byte) error) error {
+	for _, k := range keys {
+		if v := b.Get(k); v != nil {
+			if err := fn(k, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // PruneEvery runs Prune every interval until ctx is done, with the cutoff

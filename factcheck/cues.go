@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/RadhiFadlillah/whatlanggo"
@@ -72,8 +73,9 @@ type cueEntry struct {
 	word   string
 }
 
-// cueSets are the cues by language, and cueAny every language's.
-var cueSets, cueAny = buildCues()
+// cues are the cues by language, and every language's, built on first
+// use (not when any command starts).
+var cues = sync.OnceValues(buildCues)
 
 func buildCues() (map[string][]cueEntry, []cueEntry) {
 	sets := map[string][]cueEntry{}
@@ -143,10 +145,11 @@ func cueLang(text string) (lang string, sure bool) {
 // cuesFor returns the cues to look for in a text of lang: that language's
 // when the detection is sure, every language's otherwise.
 func cuesFor(lang string, sure bool) []cueEntry {
+	sets, all := cues()
 	if sure {
-		return cueSets[lang]
+		return sets[lang]
 	}
-	return cueAny
+	return all
 }
 
 // cuesIn returns the cues found in text, each as often as it occurs, in

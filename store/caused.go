@@ -102,14 +102,20 @@ func (w *webRefs) addRefs(refs []CacheRef) {
 	}
 }
 
-// addCheck adds what a check names in the web cache: its recorded refs,
-// the URLs and page hashes of its sources, the queries and pages of its
-// verdicts' traces, and its input if that is only a link.
-func (w *webRefs) addCheck(c *Check) {
-	w.addRefs(c.CacheRefs)
-	if u := onlyURL(c.Text); u != "" {
+// addRequest adds what a request names in the web cache: its recorded
+// refs, and its input if that is only a link.
+func (w *webRefs) addRequest(r *Request) {
+	w.addRefs(r.CacheRefs)
+	if u := onlyURL(r.Text); u != "" {
 		w.urls[u] = true
 	}
+}
+
+// addCheck adds what a check names in the web cache: what its request
+// names, the URLs and page hashes of its sources, and the queries and
+// pages of its verdicts' traces.
+func (w *webRefs) addCheck(c *Check) {
+	w.addRequest(&Request{Text: c.Text, CacheRefs: c.CacheRefs})
 	if c.Report == nil {
 		return
 	}

@@ -90,10 +90,10 @@ func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
 }
 
 func (db *DB) saveCheck(tx Tx, c *Check, now time.Time) error {
-	tb, err := tenantBucket(tx, c.Tenant)
-	if err != nil {
-		return err
-	}
+	return inTenant(tx, c.Tenant, func(tb *tenantTx) error { return saveCheckIn(tb, c, now) })
+}
+
+func saveCheckIn(tb *tenantTx, c *Check, now time.Time) error {
 	if c.CreatedAt.IsZero() {
 		c.CreatedAt = now
 	}
@@ -159,18 +159,10 @@ func putCheck(tb *tenantTx, c *Check) error {
 		return err
 	}
 	s := summarize(c)
-	v, err := encode(withoutStoredFeedback(tb, c))
-	if err != nil {
+	if err := sub(tb, bChecks).putRecord(id, withoutStoredFeedback(tb, c)); err != nil {
 		return err
 	}
-	sv, err := encode(s)
-	if err != nil {
-		return err
-	}
-	if err := sub(tb, bChecks).Put(id, v); err != nil {
-		return err
-	}
-	if err := sub(tb, bSums).Put(id, sv); err != nil {
+	if err := sub(tb, bSums).putRecord(id, s); err != nil {
 		return err
 	}
 	text := []byte(searchText(c))
@@ -305,13 +297,9 @@ func summarize(c *Check) *CheckSummary {
 func searchText(c *Check) string {
 	var b strings.Builder
 	b.WriteByte(' ')
-	if c.Report != nil {
-		for _, v := range c.Report.Claims {
-			if v != nil {
-				b.WriteString(Normalize(v.Claim))
-				b.WriteByte(' ')
-			}
-		}
+	for _, claim := range claims(c) {
+		b.WriteString(Normalize(claim))
+		b.WriteByte(' ')
 	}
 	b.WriteString(Normalize(c.Text))
 	b.WriteByte(' ')
@@ -335,12 +323,8 @@ func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
 		return nil, err
 	}
 	var c Check
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		v := get(sub(tb, bChecks), []byte(id))
+	err := db.view(ctx, tenant, func(tb *tenantTx) error {
+		v := sub(tb, bChecks).Get([]byte(id))
 		if v == nil {
 			return ErrNotFound
 		}
@@ -366,23 +350,10 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 			return err
 		}
 		var cs []*Check
-		err := db.drv.View(ctx, func(tx Tx) error {
-			tb, err := tenantBucket(tx, tenant)
-			if err != nil || tb == nil {
-				return err
-			}
-			b := sub(tb, bChecks)
-			if b == nil {
-				return nil
-			}
-			cur := b.Cursor()
-			var k, v []byte
-			if after == nil {
-				k, v = cur.First()
-			} else if k, v = cur.Seek(after); k != nil && bytes.Equal(k, after) {
-				k, v = cur.Next()
-			}
-			for ; k != nil && len(cs) < batch; k, v = cur.Next() {
+		err := db.view(ctx, tenant, func(tb *tenantTx) error {
+			cur := sub(tb, bChecks).Cursor()
+			// after+0x00 is the least key above after.
+			for k, v := cur.Seek(after); k != nil && len(cs) < batch; k, v = cur.Next() {
 				var c Check
 				if err := decode(v, &c); err != nil {
 					return fmt.Errorf("check %s: %w", k, err)
@@ -391,7 +362,7 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 					return fmt.Errorf("check %s: %w", k, err)
 				}
 				cs = append(cs, &c)
-				after = bytes.Clone(k)
+				after = append(bytes.Clone(k), 0)
 			}
 			return nil
 		})

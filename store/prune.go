@@ -30,33 +30,22 @@ type PruneStats struct {
 // still see every page a kept verdict was based on.
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	var st PruneStats
-	tenants, err := db.userTenants(ctx)
+	tenants, err := db.UserTenants(ctx)
 	if err != nil {
 		return st, fmt.Errorf("prune: %w", err)
 	}
 	refusedCutoff := db.now().Add(-RefusedTTL)
 	for _, t := range tenants {
-		if err := ctx.Err(); err != nil {
-			return st, err
-		}
 		var ts PruneStats
-		err := db.drv.Update(ctx, func(tx Tx) error {
-			tb, err := tenantBucket(tx, t)
-			if err != nil {
-				return err
-			}
-			return pruneTenant(tb, cutoff, refusedCutoff, &ts)
+		err := db.update(ctx, t, func(tb *tenantTx) (err error) {
+			ts, err = pruneTenant(tb, cutoff, refusedCutoff)
+			return err
 		})
 		if err != nil {
 			return st, fmt.Errorf("prune tenant %s: %w", t, err)
 		}
-		st.Checks += ts.Checks
-		st.Requests += ts.Requests
-		st.Verdicts += ts.Verdicts
-		st.Extractions += ts.Extractions
-	}
-	if err := ctx.Err(); err != nil {
-		return st, err
+		st.Checks, st.Requests = st.Checks+ts.Checks, st.Requests+ts.Requests
+		st.Verdicts, st.Extractions = st.Verdicts+ts.Verdicts, st.Extractions+ts.Extractions
 	}
 	st.Web, err = db.pruneWebCache(ctx, cutoff, tenants)
 	if err != nil {
@@ -70,35 +59,32 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	return st, nil
 }
 
-// userTenants lists every tenant but WebTenant.
-func (db *DB) userTenants(ctx context.Context) ([]string, error) {
-	var tenants []string
-	err := db.drv.View(ctx, func(tx Tx) error {
-		for _, k := range tx.Tenants() {
-			if k != WebTenant {
-				tenants = append(tenants, k)
-			}
-		}
-		return nil
-	})
-	return tenants, err
-}
-
 // pruneTenant removes from tenant bucket tb what Prune removes before
-// cutoff, counting it in st.
-func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time, st *PruneStats) error {
-	var err error
+// cutoff, and counts it.
+func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time) (st PruneStats, err error) {
 	if st.Checks, err = pruneChecks(tb, cutoff); err != nil {
-		return err
+		return st, err
 	}
 	if st.Requests, err = pruneRequests(tb, cutoff, refusedCutoff); err != nil {
-		return err
+		return st, err
 	}
-	if st.Verdicts, err = pruneCache(sub(tb, bVerdicts), cutoff, cachedAt); err != nil {
-		return err
+	if st.Verdicts, err = pruneCache(sub(tb, bVerdicts), cutoff); err != nil {
+		return st, err
 	}
-	st.Extractions, err = pruneCache(sub(tb, bExtractions), cutoff, cachedAt)
-	return err
+	st.Extractions, err = pruneCache(sub(tb, bExtractions), cutoff)
+	return st, err
+}
+
+// pruneCache removes the cached verdicts or extractions of b made before
+// cutoff.
+func pruneCache(b *bkt, cutoff time.Time) (int, error) {
+	return b.deleteIf(nil, func(k, v []byte) (bool, error) {
+		at, err := cachedAt(v)
+		if err != nil {
+			return false, fmt.Errorf("cache entry %q: %w", k, err)
+		}
+		return at.Before(cutoff), nil
+	})
 }
 
 // cachedAt returns the time of a cached verdict or extraction.
@@ -168,29 +154,6 @@ func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []str
 	return n, err
 }
 
-func pruneCache(b *bkt, cutoff time.Time, at func([]byte) (time.Time, error)) (int, error) {
-	var keys [][]byte
-	err := b.ForEach(func(k, v []byte) error {
-		t, err := at(v)
-		if err != nil {
-			return fmt.Errorf("cache entry %q: %w", k, err)
-		}
-		if t.Before(cutoff) {
-			keys = append(keys, bytes.Clone(k))
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	return len(keys), nil
-}
-
 // PruneEvery runs Prune every interval until ctx is done, with the cutoff
 // retention before the time of each run (retention <= 0 keeps every check
 // and removes only the dedupe records of refused requests older than
@@ -199,15 +162,6 @@ func pruneCache(b *bkt, cutoff time.Time, at func([]byte) (time.Time, error)) (i
 //
 //	go db.PruneEvery(ctx, time.Hour, retention, logPrune)
 func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration, report func(PruneStats, error)) {
-	PruneEvery(ctx, db.Prune, db.now, interval, retention, report)
-}
-
-// PruneEvery is the prune schedule: prune (Prune)
-// every interval until ctx is done, with the cutoff retention before now
-// (retention <= 0: a zero cutoff, which keeps every check), reporting each
-// run to report if it is not nil.
-func PruneEvery(ctx context.Context, prune func(context.Context, time.Time) (PruneStats, error), now func() time.Time,
-	interval, retention time.Duration, report func(PruneStats, error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -218,9 +172,9 @@ func PruneEvery(ctx context.Context, prune func(context.Context, time.Time) (Pru
 		}
 		var cutoff time.Time
 		if retention > 0 {
-			cutoff = now().Add(-retention)
+			cutoff = db.now().Add(-retention)
 		}
-		st, err := prune(ctx, cutoff)
+		st, err := db.Prune(ctx, cutoff)
 		if report != nil {
 			report(st, err)
 		}

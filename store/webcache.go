@@ -64,11 +64,7 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 		}
 	}
 	k := []byte(webKey(bucket, key))
-	err = db.drv.Update(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
+	err = db.update(ctx, WebTenant, func(tb *tenantTx) error {
 		if err := sub(tb, bWebCache).Put(k, v); err != nil {
 			return err
 		}
@@ -105,12 +101,8 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 // webGet reads the entry under key in the web tenant's bucket b; found is
 // false if there is none.
 func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, found bool, err error) {
-	err = db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
-		raw := get(sub(tb, b), key)
+	err = db.view(ctx, WebTenant, func(tb *tenantTx) error {
+		raw := sub(tb, b).Get(key)
 		if raw == nil {
 			return nil
 		}
@@ -124,32 +116,19 @@ func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, found bool
 // and records that do not decode, except the snapshots whose hash is in
 // keep.
 func pruneWeb(tx Tx, cutoff time.Time, keep map[string]bool) (int, error) {
-	tb := &tenantTx{tx, WebTenant}
+	wt := &tenantTx{tx, WebTenant}
 	n := 0
 	for _, name := range [][]byte{bWebCache, bSnapshots} {
-		b := tb.Bucket(name)
-		if b == nil {
-			continue
-		}
-		var old [][]byte
-		err := b.ForEach(func(k, raw []byte) error {
+		m, err := sub(wt, name).deleteIf(nil, func(k, raw []byte) (bool, error) {
 			if bytes.Equal(name, bSnapshots) && keep[string(k)] {
-				return nil
+				return false, nil
 			}
 			var e webEntry
-			if decode(raw, &e) != nil || e.At.Before(cutoff) {
-				old = append(old, bytes.Clone(k))
-			}
-			return nil
+			return decode(raw, &e) != nil || e.At.Before(cutoff), nil
 		})
+		n += m
 		if err != nil {
 			return n, err
-		}
-		for _, k := range old {
-			if err := b.Delete(k); err != nil {
-				return n, err
-			}
-			n++
 		}
 	}
 	return n, nil
@@ -164,16 +143,8 @@ var shaField = []byte(`"sha256":"`)
 // that old.
 func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string) (map[string]bool, error) {
 	old := map[string]bool{}
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
-		b := sub(tb, bSnapshots)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, raw []byte) error {
+	err := db.view(ctx, WebTenant, func(tb *tenantTx) error {
+		return sub(tb, bSnapshots).ForEach(func(k, raw []byte) error {
 			var e webEntry
 			if decode(raw, &e) == nil && e.At.Before(cutoff) {
 				old[string(k)] = true
@@ -186,29 +157,17 @@ func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string
 	}
 	cited := map[string]bool{}
 	for _, t := range tenants {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		err := db.drv.View(ctx, func(tx Tx) error {
-			tb, err := tenantBucket(tx, t)
-			if err != nil || tb == nil {
-				return err
-			}
+		err := db.view(ctx, t, func(tb *tenantTx) error {
 			for _, name := range [][]byte{bChecks, bVerdicts} {
-				b := sub(tb, name)
-				if b == nil {
-					continue
-				}
 				// JSON strings escape their quotes, so the field name
 				// only matches a field.
-				b.ForEach(func(_, v []byte) error {
+				sub(tb, name).ForEach(func(_, v []byte) error {
 					v, _ = unpack(v)
-					for i := bytes.Index(v, shaField); i >= 0; {
+					for i := bytes.Index(v, shaField); i >= 0; i = bytes.Index(v, shaField) {
 						v = v[i+len(shaField):]
 						if j := bytes.IndexByte(v, '"'); j >= 0 && old[string(v[:j])] {
 							cited[string(v[:j])] = true
 						}
-						i = bytes.Index(v, shaField)
 					}
 					return nil
 				})

@@ -32,6 +32,9 @@ const (
 	RefSnapshot   = "snapshot"
 )
 
+// refBucket is the bucket of each kind of CacheRef.
+var refBucket = map[string][]byte{RefVerdict: bVerdicts, RefExtraction: bExtractions, RefWeb: bWebCache, RefSnapshot: bSnapshots}
+
 // CacheRecorder collects the cache records that the store's cache methods
 // (Verdict, PutVerdict, Extraction, PutExtraction, Get, Put) read or write
 // under a context made by RecordCaches. It is safe for concurrent use.

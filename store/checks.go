@@ -71,9 +71,6 @@ func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
 // SaveChecks saves several checks in one transaction (one fsync), as
 // SaveCheck does for one.
 func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	now := db.now().UTC()
 	err := db.drv.Update(ctx, func(tx Tx) error {
 		for _, c := range cs {
@@ -319,9 +316,6 @@ func cut(s string, n int) string {
 
 // Check returns one check of the tenant, or an error wrapping ErrNotFound.
 func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var c Check
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
 		v := sub(tb, bChecks).Get([]byte(id))
@@ -346,9 +340,6 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 	const batch = 256
 	var after []byte
 	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		var cs []*Check
 		err := db.view(ctx, tenant, func(tb *tenantTx) error {
 			cur := sub(tb, bChecks).Cursor()

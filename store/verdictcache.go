@@ -57,7 +57,7 @@ func extractionRecord(text string, x *factcheck.Extraction, now time.Time) *Cach
 // CheckedAt.
 func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*factcheck.Verdict, bool, error) {
 	var e CachedVerdict
-	ok, err := db.getCached(ctx, tenant, bVerdicts, claim, maxAge, &e, func() time.Time { return e.At })
+	ok, err := db.getCached(ctx, tenant, RefVerdict, claim, maxAge, &e, func() time.Time { return e.At })
 	if err != nil || !ok || e.Verdict == nil {
 		return nil, false, err
 	}
@@ -71,7 +71,7 @@ func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdic
 	if rec == nil {
 		return nil
 	}
-	return db.putCached(ctx, tenant, bVerdicts, v.Claim, rec)
+	return db.putCached(ctx, tenant, RefVerdict, v.Claim, rec)
 }
 
 // Extraction returns the tenant's cached extraction of text (matched after
@@ -79,7 +79,7 @@ func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdic
 // Options.CacheTTL).
 func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*factcheck.Extraction, bool, error) {
 	var e CachedExtraction
-	ok, err := db.getCached(ctx, tenant, bExtractions, text, maxAge, &e, func() time.Time { return e.At })
+	ok, err := db.getCached(ctx, tenant, RefExtraction, text, maxAge, &e, func() time.Time { return e.At })
 	if err != nil || !ok || e.Extraction == nil {
 		return nil, false, err
 	}
@@ -92,28 +92,20 @@ func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factche
 	if rec == nil {
 		return nil
 	}
-	return db.putCached(ctx, tenant, bExtractions, text, rec)
+	return db.putCached(ctx, tenant, RefExtraction, text, rec)
 }
 
-func (db *DB) getCached(ctx context.Context, tenant string, bucket []byte, text string, maxAge time.Duration, into any, at func() time.Time) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
+// getCached reads the tenant's cache entry of text (of kind RefVerdict or
+// RefExtraction) into into, and says whether it is younger than maxAge by
+// the time at returns.
+func (db *DB) getCached(ctx context.Context, tenant, kind, text string, maxAge time.Duration, into any, at func() time.Time) (bool, error) {
 	if maxAge <= 0 {
 		maxAge = db.ttl
 	}
 	key := cacheKey(Normalize(text))
 	found := false
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		b := sub(tb, bucket)
-		if b == nil {
-			return nil
-		}
-		raw := b.Get(key)
+	err := db.view(ctx, tenant, func(tb *tenantTx) error {
+		raw := sub(tb, refBucket[kind]).Get(key)
 		if raw == nil {
 			return nil
 		}
@@ -121,45 +113,25 @@ func (db *DB) getCached(ctx context.Context, tenant string, bucket []byte, text 
 		return decode(raw, into)
 	})
 	if err != nil {
-		return false, fmt.Errorf("cache %s: %w", bucket, err)
+		return false, fmt.Errorf("cache %s: %w", kind, err)
 	}
 	if !found || db.now().Sub(at()) >= maxAge {
 		return false, nil
 	}
-	record(ctx, refKind(bucket), key)
+	record(ctx, kind, key)
 	return true, nil
 }
 
-func (db *DB) putCached(ctx context.Context, tenant string, bucket []byte, text string, e any) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
+// putCached writes the tenant's cache entry e of text.
+func (db *DB) putCached(ctx context.Context, tenant, kind, text string, e any) error {
 	key := cacheKey(Normalize(text))
 	if len(key) == 0 {
 		return nil
 	}
-	v, err := encode(e)
+	err := db.update(ctx, tenant, func(tb *tenantTx) error { return sub(tb, refBucket[kind]).putRecord(key, e) })
 	if err != nil {
-		return err
+		return fmt.Errorf("cache %s: %w", kind, err)
 	}
-	err = db.drv.Update(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		return sub(tb, bucket).Put(key, v)
-	})
-	if err != nil {
-		return fmt.Errorf("cache %s: %w", bucket, err)
-	}
-	record(ctx, refKind(bucket), key)
+	record(ctx, kind, key)
 	return nil
-}
-
-// refKind is the CacheRef kind of a tenant cache bucket.
-func refKind(bucket []byte) string {
-	if string(bucket) == string(bVerdicts) {
-		return RefVerdict
-	}
-	return RefExtraction
 }

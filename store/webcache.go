@@ -30,9 +30,6 @@ type webEntry struct {
 
 // Get implements search.Cache.
 func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, time.Time{}, false, err
-	}
 	k := []byte(webKey(bucket, key))
 	e, found, err := db.webGet(ctx, bWebCache, k)
 	if err != nil || !found {
@@ -46,9 +43,6 @@ func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, b
 // kept as a snapshot under its content hash, so an auditor can see what a
 // page said when a verdict cited it, even after the page cache moves on.
 func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if !json.Valid(val) {
 		return fmt.Errorf("store: web cache value for %s is not JSON", bucket)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -63,12 +64,9 @@ func RecordCaches(ctx context.Context) (context.Context, *CacheRecorder) {
 func (r *CacheRecorder) Refs() []CacheRef {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]CacheRef, 0, len(r.seen))
-	for ref := range r.seen {
-		out = append(out, ref)
-	}
-	slices.SortFunc(out, func(a, b CacheRef) int { return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key, b.Key)) })
-	return out
+	return slices.SortedFunc(maps.Keys(r.seen), func(a, b CacheRef) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key, b.Key))
+	})
 }
 
 // record notes a cache record in ctx's recorder, if any.

@@ -62,7 +62,7 @@ func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
 	// One check joins the request writes' group commit, so answers being
 	// saved share fsyncs with the acknowledgements instead of delaying them.
 	now := db.now().UTC()
-	if err := db.requests.do(func(tx Tx) error { return db.saveCheck(tx, c, now) }); err != nil {
+	if err := db.requests.do(func(tx Tx) error { return saveCheck(tx, c, now) }); err != nil {
 		return fmt.Errorf("save check: %w", err)
 	}
 	return nil
@@ -74,7 +74,7 @@ func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
 	now := db.now().UTC()
 	err := db.drv.Update(ctx, func(tx Tx) error {
 		for _, c := range cs {
-			if err := db.saveCheck(tx, c, now); err != nil {
+			if err := saveCheck(tx, c, now); err != nil {
 				return fmt.Errorf("check %s: %w", c.ID, err)
 			}
 		}
@@ -86,36 +86,30 @@ func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
 	return nil
 }
 
-func (db *DB) saveCheck(tx Tx, c *Check, now time.Time) error {
-	return inTenant(tx, c.Tenant, func(tb *tenantTx) error { return saveCheckIn(tb, c, now) })
-}
-
-func saveCheckIn(tb *tenantTx, c *Check, now time.Time) error {
-	if c.CreatedAt.IsZero() {
-		c.CreatedAt = now
-	}
-	var req *Request
-	if c.RequestKey != "" {
-		if r, err := getRequest(tb, c.RequestKey); err == nil {
-			req = r
-			if c.ID == "" && r.CheckID != "" && sub(tb, bChecks).Get([]byte(r.CheckID)) != nil {
-				c.ID = r.CheckID
+func saveCheck(tx Tx, c *Check, now time.Time) error {
+	return inTenant(tx, c.Tenant, func(tb *tenantTx) error {
+		if c.CreatedAt.IsZero() {
+			c.CreatedAt = now
+		}
+		var req *Request
+		if c.RequestKey != "" {
+			if r, err := getRequest(tb, c.RequestKey); err == nil {
+				req = r
+				if c.ID == "" && r.CheckID != "" && sub(tb, bChecks).Get([]byte(r.CheckID)) != nil {
+					c.ID = r.CheckID
+				}
 			}
 		}
-	}
-	if c.ID == "" {
-		c.ID = newID(sub(tb, bChecks), c.CreatedAt)
-	}
-	if err := putCheck(tb, c); err != nil {
-		return err
-	}
-	if req != nil && req.CheckID != c.ID {
+		if c.ID == "" {
+			c.ID = NewCheckID(c.CreatedAt, func(id string) bool { return sub(tb, bChecks).Get([]byte(id)) != nil })
+		}
+		if err := putCheck(tb, c); err != nil || req == nil || req.CheckID == c.ID {
+			return err
+		}
 		r := *req
-		r.CheckID = c.ID
-		r.UpdatedAt = now
+		r.CheckID, r.UpdatedAt = c.ID, now
 		return putRequest(tb, req, &r)
-	}
-	return nil
+	})
 }
 
 // NewCheckID returns an unused ID for a check created at t: the time (so
@@ -132,11 +126,6 @@ func NewCheckID(t time.Time, taken func(id string) bool) string {
 			return id
 		}
 	}
-}
-
-// newID returns an unused check ID in the checks bucket.
-func newID(checks *bkt, t time.Time) string {
-	return NewCheckID(t, func(id string) bool { return checks.Get([]byte(id)) != nil })
 }
 
 // putCheck writes a check, its summary, search text and index entries,
@@ -202,24 +191,22 @@ func withoutStoredFeedback(tb *tenantTx, c *Check) *Check {
 	return &cp
 }
 
-// deleteCheck removes a check and everything derived from it.
-func deleteCheck(tb *tenantTx, s *CheckSummary) error {
-	if err := deleteIndexes(tb, s); err != nil {
-		return err
-	}
+// deleteCheck removes a check and everything derived from it, and returns
+// how many notes of feedback it had.
+func deleteCheck(tb *tenantTx, s *CheckSummary) (int, error) {
 	id := []byte(s.ID)
-	if err := deleteWords(tb, id); err != nil {
-		return err
+	if err := deleteIndexes(tb, s); err != nil {
+		return 0, err
 	}
-	if _, err := deleteFeedback(tb, s.ID); err != nil {
-		return err
+	if err := deleteWords(tb, id); err != nil {
+		return 0, err
 	}
 	for _, name := range [][]byte{bChecks, bSums, bText} {
 		if err := sub(tb, name).Delete(id); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return sub(tb, bFeedback).deleteIf(indexKey(s.ID, ""), func(_, _ []byte) (bool, error) { return true, nil })
 }
 
 func deleteIndexes(tb *tenantTx, s *CheckSummary) error {
@@ -318,11 +305,7 @@ func cut(s string, n int) string {
 func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
 	var c Check
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
-		v := sub(tb, bChecks).Get([]byte(id))
-		if v == nil {
-			return ErrNotFound
-		}
-		if err := decode(v, &c); err != nil {
+		if err := getRecord(sub(tb, bChecks), []byte(id), &c); err != nil {
 			return err
 		}
 		return readFeedback(tb, &c)

@@ -12,7 +12,7 @@ import (
 
 // CacheKey returns the key under which the verdict or extraction cache
 // keeps text: its Normalize form, or a hash of it when it is long.
-func CacheKey(text string) string { return string(cacheKey(Normalize(text))) }
+func CacheKey(text string) string { return string(cacheKey(text)) }
 
 // EachRequest calls fn with every request of the tenant, in key order,
 // from one read transaction (fn may not write to the database).

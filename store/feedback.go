@@ -67,12 +67,8 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 // ErrFeedbackLimit. Notes stored in the check record itself (before
 // feedback had its bucket) count too.
 func feedbackSlot(tb *tenantTx, checkID, user string) (uint32, error) {
-	v := sub(tb, bChecks).Get([]byte(checkID))
-	if v == nil {
-		return 0, ErrNotFound
-	}
 	var c Check
-	if err := decode(v, &c); err != nil {
+	if err := getRecord(sub(tb, bChecks), []byte(checkID), &c); err != nil {
 		return 0, err
 	}
 	if err := readFeedback(tb, &c); err != nil {
@@ -109,10 +105,4 @@ func readFeedback(tb *tenantTx, c *Check) error {
 		c.Feedback = append(c.Feedback, f)
 		return nil
 	})
-}
-
-// deleteFeedback removes the check's notes from tenant bucket tb and
-// returns how many there were.
-func deleteFeedback(tb *tenantTx, checkID string) (int, error) {
-	return sub(tb, bFeedback).deleteIf(indexKey(checkID, ""), func(_, _ []byte) (bool, error) { return true, nil })
 }

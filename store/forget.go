@@ -133,15 +133,11 @@ func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) erro
 		if err := decode(sub(tb, bChecks).Get(id), &c); err != nil {
 			return fmt.Errorf("check %s: %w", id, err)
 		}
+		refs := []CacheRef{{RefExtraction, CacheKey(c.Text)}}
 		for _, claim := range claims(&c) {
-			if err := forgetCached(sub(tb, bVerdicts), claim, &st.Verdicts); err != nil {
-				return err
-			}
+			refs = append(refs, CacheRef{RefVerdict, CacheKey(claim)})
 		}
-		if err := forgetCached(sub(tb, bExtractions), c.Text, &st.Extractions); err != nil {
-			return err
-		}
-		if err := forgetRefs(tb, c.CacheRefs, st); err != nil {
+		if err := forgetRefs(tb, append(refs, c.CacheRefs...), st); err != nil {
 			return err
 		}
 		if len(c.CacheRefs) == 0 && onlyURL(c.Text) != "" {
@@ -152,14 +148,11 @@ func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) erro
 			}
 		}
 		web.addCheck(&c)
-		n, err := deleteFeedback(tb, c.ID)
+		n, err := deleteCheck(tb, summarize(&c))
 		if err != nil {
 			return err
 		}
 		st.Feedback += n
-		if err := deleteCheck(tb, summarize(&c)); err != nil {
-			return err
-		}
 		st.Checks++
 	}
 	return nil
@@ -190,10 +183,7 @@ func forgetRequests(tb *tenantTx, user string, web *webRefs, st *ForgetStats) er
 		if err := deleteRequest(tb, r); err != nil {
 			return err
 		}
-		if err := forgetCached(sub(tb, bExtractions), r.Text, &st.Extractions); err != nil {
-			return err
-		}
-		if err := forgetRefs(tb, r.CacheRefs, st); err != nil {
+		if err := forgetRefs(tb, append(r.CacheRefs, CacheRef{RefExtraction, CacheKey(r.Text)}), st); err != nil {
 			return err
 		}
 		web.addRequest(r)
@@ -203,25 +193,18 @@ func forgetRequests(tb *tenantTx, user string, web *webRefs, st *ForgetStats) er
 }
 
 // forgetRefs deletes the tenant cache entries (verdicts, extractions) that
-// refs name from tenant bucket tb.
+// refs name from tenant bucket tb, counting those it finds.
 func forgetRefs(tb *tenantTx, refs []CacheRef, st *ForgetStats) error {
 	for _, r := range refs {
-		var b *bkt
-		var n *int
-		switch r.Kind {
-		case RefVerdict:
-			b, n = sub(tb, bVerdicts), &st.Verdicts
-		case RefExtraction:
-			b, n = sub(tb, bExtractions), &st.Extractions
-		default:
+		n := map[string]*int{RefVerdict: &st.Verdicts, RefExtraction: &st.Extractions}[r.Kind]
+		b, k := sub(tb, refBucket[r.Kind]), []byte(r.Key)
+		if n == nil || len(k) == 0 || b.Get(k) == nil {
 			continue
 		}
-		if b.Get([]byte(r.Key)) != nil {
-			if err := b.Delete([]byte(r.Key)); err != nil {
-				return err
-			}
-			*n++
+		if err := b.Delete(k); err != nil {
+			return err
 		}
+		*n++
 	}
 	return nil
 }
@@ -249,17 +232,6 @@ func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 	})
 	st.Extractions += n
 	return err
-}
-
-// forgetCached deletes the cache entry of text from b, if any, counting it
-// in n.
-func forgetCached(b *bkt, text string, n *int) error {
-	k := cacheKey(Normalize(text))
-	if len(k) > 0 && b.Get(k) != nil {
-		*n++
-		return b.Delete(k)
-	}
-	return nil
 }
 
 // forgetWeb deletes, in key and hash order, the web cache entries and

@@ -99,13 +99,10 @@ func (q *HistoryQuery) upper() []byte {
 
 // limit returns q.Limit, defaulted and bounded.
 func (q *HistoryQuery) limit() int {
-	switch {
-	case q.Limit <= 0:
+	if q.Limit <= 0 {
 		return DefaultLimit
-	case q.Limit > MaxLimit:
-		return MaxLimit
 	}
-	return q.Limit
+	return min(q.Limit, MaxLimit)
 }
 
 // historyScan is one History read: it visits candidate check IDs, newest

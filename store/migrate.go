@@ -156,7 +156,7 @@ func migrate1to2(tx Tx) error {
 			if v.Verdict == nil {
 				continue
 			}
-			if err := sub(tb, bVerdicts).putRecord(cacheKey(Normalize(v.Verdict.Claim)), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
+			if err := sub(tb, bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
 				return err
 			}
 		}

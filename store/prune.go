@@ -113,7 +113,7 @@ func pruneChecks(tb *tenantTx, cutoff time.Time) (int, error) {
 		}
 	}
 	for _, s := range old {
-		if err := deleteCheck(tb, s); err != nil {
+		if _, err := deleteCheck(tb, s); err != nil {
 			return 0, err
 		}
 	}

@@ -268,6 +268,15 @@ func (b *bkt) deleteIf(prefix []byte, drop func(k, v []byte) (bool, error)) (int
 	return len(keys), nil
 }
 
+// getRecord decodes the record under k into v, or returns ErrNotFound.
+func getRecord(b *bkt, k []byte, v any) error {
+	raw := b.Get(k)
+	if raw == nil {
+		return ErrNotFound
+	}
+	return decode(raw, v)
+}
+
 // putRecord stores v, encoded, under k.
 func (b *bkt) putRecord(k []byte, v any) error {
 	data, err := encode(v)

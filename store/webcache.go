@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -31,8 +32,11 @@ type webEntry struct {
 // Get implements search.Cache.
 func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, bool, error) {
 	k := []byte(webKey(bucket, key))
-	e, found, err := db.webGet(ctx, bWebCache, k)
-	if err != nil || !found {
+	e, err := db.webGet(ctx, bWebCache, k)
+	if errors.Is(err, ErrNotFound) {
+		return nil, time.Time{}, false, nil
+	}
+	if err != nil {
 		return nil, time.Time{}, false, err
 	}
 	record(ctx, RefWeb, k)
@@ -78,12 +82,9 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 // PageSnapshot returns the page whose body had the given SHA-256, as it
 // was read, and when.
 func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, error) {
-	e, found, err := db.webGet(ctx, bSnapshots, []byte(sha256))
+	e, err := db.webGet(ctx, bSnapshots, []byte(sha256))
 	if err != nil {
 		return nil, err
-	}
-	if !found {
-		return nil, ErrNotFound
 	}
 	var p search.Page
 	if err := json.Unmarshal(e.Val, &p); err != nil {
@@ -92,18 +93,11 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 	return &p, nil
 }
 
-// webGet reads the entry under key in the web tenant's bucket b; found is
-// false if there is none.
-func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, found bool, err error) {
-	err = db.view(ctx, WebTenant, func(tb *tenantTx) error {
-		raw := sub(tb, b).Get(key)
-		if raw == nil {
-			return nil
-		}
-		found = true
-		return decode(raw, &e)
-	})
-	return e, found, err
+// webGet reads the entry under key in the web tenant's bucket b, or
+// returns ErrNotFound.
+func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, err error) {
+	err = db.view(ctx, WebTenant, func(tb *tenantTx) error { return getRecord(sub(tb, b), key, &e) })
+	return e, err
 }
 
 // pruneWeb removes web cache entries and snapshots stored before cutoff,

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -17,8 +18,9 @@ import (
 )
 
 // benchChecks is the fixture's number of checks of tenant T1: 100,000,
-// or FACTBOT_BENCH_CHECKS (e.g. 1000000 for the word search at a million
-// checks; building that fixture takes about N minutes).
+// or FACTBOT_BENCH_CHECKS (1000000 took 45 minutes to build on a shared
+// 2-core machine; below 100,000, BenchmarkHistoryWordsPrefixes finds less
+// than a page).
 var benchChecks = func() int {
 	if n, err := strconv.Atoi(os.Getenv("FACTBOT_BENCH_CHECKS")); err == nil && n > 0 {
 		return n
@@ -215,6 +217,78 @@ func BenchmarkHistoryWordsPrefixes(b *testing.B) {
 // all 100,000 checks.
 func BenchmarkHistoryWordsRare(b *testing.B) {
 	db, _ := benchFixture(b)
+	for b.Loop() {
+		if _, err := db.History(ctx, "T1", HistoryQuery{Limit: 20, Search: "w42x w1999x w7x"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHistoryWordsRareAtScale is BenchmarkHistoryWordsRare in a
+// tenant of FACTBOT_BENCH_RARE checks (skipped without it; e.g. 1000000),
+// written straight into the driver in key order, with what a word search
+// reads: summaries, search texts and the word index (each check has the
+// words of one to three sentences of eight, as in benchFixture, each word
+// in about 0.8% of the checks).
+func BenchmarkHistoryWordsRareAtScale(b *testing.B) {
+	n, _ := strconv.Atoi(os.Getenv("FACTBOT_BENCH_RARE"))
+	if n <= 0 {
+		b.Skip("set FACTBOT_BENCH_RARE to the number of checks")
+	}
+	start := time.Now()
+	db, err := Open(filepath.Join(b.TempDir(), "factbot.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.drv.(*boltDriver).db.NoSync = true
+	vocab := slices.Sorted(slices.Values(append([]string{"the"}, benchWords...)))
+	rng := rand.New(rand.NewPCG(3, 4))
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	ids := make([]string, n)
+	var entries []uint64 // word's place in vocab << 32 | check's in ids
+	for i := 0; i < n && err == nil; i += 100_000 {
+		err = db.update(ctx, "T1", func(tb *tenantTx) error {
+			for j := i; j < min(n, i+100_000); j++ {
+				words := []int{slices.Index(vocab, "the")}
+				for range 8 * (1 + rng.IntN(3)) {
+					words = append(words, rng.IntN(len(vocab)))
+				}
+				slices.Sort(words)
+				words = slices.Compact(words)
+				text := " "
+				for _, w := range words {
+					text += vocab[w] + " "
+					entries = append(entries, uint64(w)<<32|uint64(j))
+				}
+				ids[j] = fmt.Sprintf("%s-%06x", at.Add(time.Duration(j)*time.Second).Format(idTimeLayout), j)
+				s := &CheckSummary{ID: ids[j], User: "U1", Text: text, CreatedAt: at, Verdicts: []factcheck.Label{factcheck.Supported}}
+				if err := sub(tb, bSums).putRecord([]byte(ids[j]), s); err != nil {
+					return err
+				}
+				if err := sub(tb, bText).Put([]byte(ids[j]), []byte(text)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	slices.Sort(entries)
+	for i := 0; i < len(entries) && err == nil; i += 1_000_000 {
+		err = db.update(ctx, "T1", func(tb *tenantTx) error {
+			for _, e := range entries[i:min(len(entries), i+1_000_000)] {
+				if err := sub(tb, bWords).Put(indexKey(vocab[e>>32], ids[uint32(e)]), nil); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	fmt.Fprintf(os.Stderr, "rare-word fixture: %d checks, %d index entries in %v\n", n, len(entries), time.Since(start).Round(time.Millisecond))
+	b.ResetTimer()
 	for b.Loop() {
 		if _, err := db.History(ctx, "T1", HistoryQuery{Limit: 20, Search: "w42x w1999x w7x"}); err != nil {
 			b.Fatal(err)

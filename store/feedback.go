@@ -53,7 +53,7 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 			if err != nil {
 				return err
 			}
-			return sub(tb, bFeedback).putRecord(feedbackKey(checkID, seq), &f)
+			return sub(tb, bFeedback).putRecord(binary.BigEndian.AppendUint32(indexKey(checkID, ""), seq), &f)
 		})
 	}
 	if err != nil {
@@ -87,11 +87,6 @@ func feedbackSlot(tb *tenantTx, checkID, user string) (uint32, error) {
 		return 0, fmt.Errorf("%w: %d notes of %s on the check", ErrFeedbackLimit, mine, user)
 	}
 	return uint32(len(c.Feedback)), nil
-}
-
-func feedbackKey(checkID string, seq uint32) []byte {
-	k := indexKey(checkID, "")
-	return binary.BigEndian.AppendUint32(k, seq)
 }
 
 // readFeedback appends the check's notes from the feedback bucket of

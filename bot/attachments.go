@@ -3,13 +3,11 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
-	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -69,7 +67,7 @@ var ErrTooLarge = errors.New("file too large")
 // read reads the message the request is about, when it names one: its
 // text when the request has none, and its attachments within the limits.
 // Files not read are explained in notes. An error is shown to the asker.
-func (j *job) read(text string) (string, []factcheck.File, []string, error) {
+func (j *job) read(text string) (string, []factcheck.File, []factcheck.Note, error) {
 	mr, ok := j.p.(MessageReader)
 	if j.r.Meta[MetaMessage] == "" || !ok {
 		return text, nil, nil, nil
@@ -95,8 +93,8 @@ func (j *job) read(text string) (string, []factcheck.File, []string, error) {
 	var files []factcheck.File
 	for _, f := range keep {
 		ff, note := j.download(mr, f)
-		if note != "" {
-			notes = append(notes, note)
+		if note != nil {
+			notes = append(notes, *note)
 			continue
 		}
 		files = append(files, ff)
@@ -106,17 +104,17 @@ func (j *job) read(text string) (string, []factcheck.File, []string, error) {
 
 // pickAttachments keeps the attachments to read and says why the others
 // are not read.
-func pickAttachments(fs []Attachment) ([]Attachment, []string) {
+func pickAttachments(fs []Attachment) ([]Attachment, []factcheck.Note) {
 	var keep []Attachment
-	var notes []string
+	var notes []factcheck.Note
 	for _, f := range fs {
 		switch {
 		case !attachmentTypes[mediaType(f.MIME)]:
-			notes = append(notes, fmt.Sprintf(msgAttachmentType, f.Name))
+			notes = append(notes, attachmentNote(noteAttachmentType, f.Name, 0))
 		case f.Size > MaxAttachmentBytes:
-			notes = append(notes, fmt.Sprintf(msgAttachmentSize, f.Name, MaxAttachmentBytes>>20))
+			notes = append(notes, attachmentNote(noteAttachmentSize, f.Name, MaxAttachmentBytes>>20))
 		case len(keep) == MaxAttachments:
-			notes = append(notes, fmt.Sprintf(msgAttachmentCount, f.Name, MaxAttachments))
+			notes = append(notes, attachmentNote(noteAttachmentCount, f.Name, MaxAttachments))
 		default:
 			keep = append(keep, f)
 		}
@@ -126,31 +124,34 @@ func pickAttachments(fs []Attachment) ([]Attachment, []string) {
 
 // download fetches one attachment and checks that its bytes are of an
 // accepted type; a note says why a file was not read.
-func (j *job) download(mr MessageReader, f Attachment) (factcheck.File, string) {
+func (j *job) download(mr MessageReader, f Attachment) (factcheck.File, *factcheck.Note) {
 	cctx, cancel := j.call()
 	data, err := mr.Download(cctx, j.r, f, MaxAttachmentBytes)
 	cancel()
+	var n factcheck.Note
 	switch {
 	case errors.Is(err, ErrTooLarge):
-		return factcheck.File{}, fmt.Sprintf(msgAttachmentSize, f.Name, MaxAttachmentBytes>>20)
+		n = attachmentNote(noteAttachmentSize, f.Name, MaxAttachmentBytes>>20)
 	case err != nil:
 		j.log.Warn("download attachment", "file", f.Name, "err", err)
-		return factcheck.File{}, fmt.Sprintf(msgAttachmentFailed, f.Name)
+		n = attachmentNote(noteAttachmentFailed, f.Name, 0)
+	default:
+		sniffed := mediaType(http.DetectContentType(data))
+		if attachmentTypes[sniffed] {
+			return factcheck.File{Name: f.Name, MIME: sniffed, Data: data}, nil
+		}
+		n = attachmentNote(noteAttachmentType, f.Name, 0)
 	}
-	sniffed := mediaType(http.DetectContentType(data))
-	if !attachmentTypes[sniffed] {
-		return factcheck.File{}, fmt.Sprintf(msgAttachmentType, f.Name)
-	}
-	return factcheck.File{Name: f.Name, MIME: sniffed, Data: data}, ""
+	return factcheck.File{}, &n
 }
 
 // readMessage is the text shown when the message asked about could not be
 // read.
-func readMessage(err error) string {
-	if msg, ok := usererr.Message(err); ok {
+func (l Lang) readMessage(err error) string {
+	if msg, ok := l.shown(err); ok {
 		return msg
 	}
-	return msgMessageUnreadable
+	return l.text(wMessageUnreadable, nil)
 }
 
 // mediaType is a MIME type without its parameters, in lower case.

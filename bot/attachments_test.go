@@ -31,7 +31,22 @@ func TestPickAttachments(t *testing.T) {
 		"p3.png was not read: at most 4 attachments are read per message.",
 		"p4.png was not read: at most 4 attachments are read per message.",
 	}
-	if diff := cmp.Diff(notes, want); diff != "" {
+	var texts, es []string
+	for _, n := range notes {
+		texts = append(texts, n.Text)
+		es = append(es, LangFor("es").note(n))
+	}
+	if diff := cmp.Diff(texts, want); diff != "" {
 		t.Errorf("notes (-got +want):\n%s", diff)
+	}
+	// In the asker's language, from the notes' codes.
+	wantES := []string{
+		"big.jpg no se leyó: supera los 5 MB.",
+		"notes.txt no se leyó: solo se leen imágenes PNG, JPEG, WebP y GIF y archivos PDF.",
+		"p3.png no se leyó: se leen como máximo 4 adjuntos por mensaje.",
+		"p4.png no se leyó: se leen como máximo 4 adjuntos por mensaje.",
+	}
+	if diff := cmp.Diff(es, wantES); diff != "" {
+		t.Errorf("notes in Spanish (-got +want):\n%s", diff)
 	}
 }

@@ -84,7 +84,9 @@ func checkTranslation(t *testing.T, l Lang, w *i18n.Message, tr any) {
 			t.Errorf("%s %s (%s) uses %v, English %v", l.Tag(), w.ID, form, got, want)
 		}
 	}
-	data := map[string]any{"Count": 1, "Done": 1, "Page": 3, "Date": "2026-11-28", "Budget": "x", "User": "u", "ID": "i", "N": 2, "Counts": "c", "Where": "w", "Window": "w", "Time": "12:00"}
+	data := map[string]any{"Count": 1, "Done": 1, "Page": 3, "Date": "2026-11-28", "Budget": "x", "User": "u", "ID": "i", "N": 2, "Counts": "c", "Where": "w", "Window": "w", "Time": "12:00",
+		"Word": "x", "Usage": "u", "Verdict": "v", "Name": "a.png", "Max": 4, "Chars": 9000, "Notes": "n", "Why": "404", "Title": "t",
+		"Total": 9, "Model": "m", "Command": "/factcheck", "Default": 10}
 	counts := []any{nil}
 	if w.One != "" {
 		counts = []any{0, 1, 2, 3, 5, 11, 100, 101}

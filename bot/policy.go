@@ -12,7 +12,8 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-// The wording of the messages the core shows users, in one place.
+// The English wording of the apologies the core shows users; every
+// language's is in the catalogs (words.go).
 const (
 	// MsgNotStored answers a request that could not be stored.
 	MsgNotStored = "Sorry, I could not take this request right now. Please try again in a moment."
@@ -20,33 +21,14 @@ const (
 	// safe to show.
 	MsgInternal = "Sorry, something went wrong on factbot's side. It has been logged; please try again later."
 
-	// Reading the message asked about and its attachments (attachments.go).
-	msgMessageUnreadable = "I could not read that message: it may have been deleted, or I cannot see its channel."
-	msgAttachmentType    = "%s was not read: only PNG, JPEG, WebP and GIF pictures and PDFs are."
-	msgAttachmentSize    = "%s was not read: it is over %d MB."
-	msgAttachmentCount   = "%s was not read: at most %d attachments are read per message."
-	msgAttachmentFailed  = "%s could not be downloaded."
-
 	// LabelOpenHistory is the English label of the link to the history's
 	// web page (Lang.OpenHistory in other languages).
 	LabelOpenHistory = "Open history"
-
-	msgHistoryFailed = "Sorry, I could not load the history right now."
 )
-
-// UserMessage is the text to show a user for err: the message of a
-// usererr error, else a fixed apology. Internal error text never reaches a
-// chat.
-func UserMessage(err error) string {
-	if msg, ok := usererr.Message(err); ok {
-		return msg
-	}
-	return MsgInternal
-}
 
 // checkMessage is the short, honest error shown for a failed check.
 func (l Lang) checkMessage(err error) string {
-	if msg, ok := usererr.Message(err); ok {
+	if msg, ok := l.shown(err); ok {
 		return msg
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -93,7 +75,7 @@ func ParseHistoryArgs(s string) (HistoryArgs, error) {
 		} else if l := factcheck.Label(strings.ToLower(f)); l.Valid() {
 			a.Verdict = string(l)
 		} else {
-			return HistoryArgs{}, usererr.Errorf("I did not understand %q. History takes %s.", f, HistoryUsage)
+			return HistoryArgs{}, said(wHistoryArgs, map[string]any{"Word": strconv.Quote(f), "Usage": HistoryUsage}, nil)
 		}
 	}
 	return a, nil
@@ -133,7 +115,7 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 	if args.Verdict != "" {
 		q.Verdict = factcheck.Label(strings.ToLower(args.Verdict))
 		if !q.Verdict.Valid() {
-			return nil, usererr.Errorf("Unknown verdict %q; use supported, contradicted, contested or unverifiable.", args.Verdict)
+			return nil, said(wUnknownVerdict, map[string]any{"Verdict": strconv.Quote(args.Verdict)}, nil)
 		}
 	}
 	if args.Mine {
@@ -142,7 +124,7 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 	sums, err := s.store.History(ctx, tenant, q)
 	if err != nil {
 		s.log.Error("history", "tenant", tenant, "err", err)
-		return nil, &usererr.Error{Msg: msgHistoryFailed, Err: fmt.Errorf("bot: history of %s: %w", tenant, err)}
+		return nil, said(wHistoryFailed, nil, fmt.Errorf("bot: history of %s: %w", tenant, err))
 	}
 	h := &History{Verdict: q.Verdict, Mine: args.Mine, Lines: HistoryLines(sums)}
 	if s.opts.Links != nil {

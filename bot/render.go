@@ -432,7 +432,10 @@ func (l Lang) ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 		StoppedBy:  v.StoppedBy,
 	}
 	if v.Error != "" {
-		c.Error = l.text(wClaimFailed, nil)
+		c.Error = l.claimFailed(v.Failed)
+		if c.Error != l.text(wClaimFailed, nil) {
+			c.Reasoning = "" // the engine's English words for the same
+		}
 	}
 	if v.Picture > 0 { // marked in the claim's line, which every renderer shows
 		c.Claim += " " + l.text(wFromPicture, map[string]any{"N": v.Picture})
@@ -457,7 +460,7 @@ func RenderReport(rep *factcheck.Report, checkID string) *Message {
 
 // RenderReport renders a finished report saved as checkID.
 func (l Lang) RenderReport(rep *factcheck.Report, checkID string) *Message {
-	m := &Message{Final: true, CheckID: checkID, Notice: rep.Notice, Lang: l}
+	m := &Message{Final: true, CheckID: checkID, Notice: l.notice(rep), Lang: l}
 	for _, v := range rep.Claims {
 		if v == nil {
 			continue
@@ -466,7 +469,7 @@ func (l Lang) RenderReport(rep *factcheck.Report, checkID string) *Message {
 	}
 	for _, nc := range rep.NotCheckable {
 		if t := strings.TrimSpace(nc.Text); t != "" {
-			m.NotCheckable = append(m.NotCheckable, NotCheckableView{Text: t, Reason: strings.TrimSpace(nc.Reason)})
+			m.NotCheckable = append(m.NotCheckable, NotCheckableView{Text: t, Reason: l.reason(nc)})
 		}
 	}
 	if n := len(m.Claims); n == 0 {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
-	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -358,7 +357,7 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		return Result{}, &usererr.Error{Msg: MsgNotStored, Err: ErrClosed}
+		return Result{}, said(wNotStored, nil, ErrClosed)
 	}
 	if r.Key == "" || r.Tenant == "" || r.Platform == "" {
 		return Result{}, errors.New("bot: request needs Key, Tenant and Platform")
@@ -379,7 +378,7 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 	if err != nil {
 		s.setSubmitting(r.Key, false)
 		s.metrics.Errors.WithLabelValues("store").Inc()
-		return Result{}, &usererr.Error{Msg: MsgNotStored, Err: fmt.Errorf("bot: accept request %s: %w", r.Key, err)}
+		return Result{}, said(wNotStored, nil, fmt.Errorf("bot: accept request %s: %w", r.Key, err))
 	}
 	if !isNew {
 		s.setSubmitting(r.Key, false)
@@ -425,7 +424,7 @@ func (s *Service) validate(r *store.Request) string {
 		return "" // the message asked about is read when the request runs
 	}
 	if err := factcheck.ValidateInput(r.Text, s.opts.MaxInput); err != nil {
-		return UserMessage(err)
+		return RequestLang(r, "", r.Text).UserMessage(err)
 	}
 	return ""
 }
@@ -639,7 +638,7 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 			return
 		}
 		j.log.Warn("read the message asked about", "err", err)
-		j.answer(j.lang.RenderError(readMessage(err)))
+		j.answer(j.lang.RenderError(j.lang.readMessage(err)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
@@ -658,8 +657,8 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 		return
 	}
 	s.metrics.observeReport(rep)
-	if len(notes) > 0 {
-		rep.Notice = strings.TrimSpace(rep.Notice + " " + strings.Join(notes, " "))
+	for _, n := range notes {
+		rep.AddNote(n)
 	}
 	j.deliver(text, rep)
 }

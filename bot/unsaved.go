@@ -16,9 +16,6 @@ import (
 // Default backoff of a failing save: the waits between a job's attempts.
 var defaultSaveBackoff = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}
 
-// msgNotSaved is the notice on an answer whose check is not saved yet.
-const msgNotSaved = "factbot could not save this check yet (its storage is failing) and keeps trying; once saved, this answer gets its full-report link and shows in history."
-
 // unsaved holds, by request key, the checks answered but not yet saved, so
 // that a later attempt (the service resumes pending requests every half
 // lease) saves them without running the check again. After a restart
@@ -82,7 +79,7 @@ func (j *job) deliverCheck(c *store.Check) {
 		if j.ctx.Err() == nil {
 			j.log.Error("save check failed; the request stays pending and is tried again", "err", err)
 			m := s.report(r, c.Report, "")
-			m.Notice = joinNotice(m.Notice, msgNotSaved)
+			m.Notice = joinNotice(m.Notice, m.Lang.text(wNotSaved, nil))
 			j.answer(m)
 		}
 		s.unsaved.put(r.Key, &unsavedCheck{check: c, reply: j.reply})

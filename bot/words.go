@@ -55,7 +55,11 @@ var (
 	wTitleFailed    = &i18n.Message{ID: "TitleFailed", Other: "Fact-check failed"}
 	wClaimPending   = &i18n.Message{ID: "ClaimPending", Other: "Claim {{.N}} — checking…"}
 	wClaimFailed    = &i18n.Message{ID: "ClaimFailed", Other: "This claim could not be checked."}
-	wFromPicture    = &i18n.Message{ID: "FromPicture", Other: "(read from picture {{.N}})"}
+	// Why (factcheck.Verdict.Failed).
+	wClaimFailedModel       = &i18n.Message{ID: "ClaimFailedModel", Other: "This claim could not be checked: the model could not be reached."}
+	wClaimFailedRateLimited = &i18n.Message{ID: "ClaimFailedRateLimited", Other: "This claim could not be checked: the model's rate limit was reached."}
+	wClaimFailedCancelled   = &i18n.Message{ID: "ClaimFailedCancelled", Other: "This claim could not be checked: the check was cancelled."}
+	wFromPicture            = &i18n.Message{ID: "FromPicture", Other: "(read from picture {{.N}})"}
 
 	// The notification text of a report of several claims (Summary).
 	wSummary           = &i18n.Message{ID: "Summary", One: "{{.Count}} claim: {{.Counts}}", Other: "{{.Count}} claims: {{.Counts}}"}
@@ -111,6 +115,62 @@ var (
 	wFeedbackLimit    = &i18n.Message{ID: "FeedbackLimit", Other: "Thank you, but you have sent a lot of feedback lately, so this one was not recorded. Please try again later."}
 	wFeedbackNotFound = &i18n.Message{ID: "FeedbackNotFound", Other: "I could not find that check any more, so the feedback was not recorded."}
 	wFeedbackFailed   = &i18n.Message{ID: "FeedbackFailed", Other: "Sorry, I could not record your feedback right now. Please try again."}
+
+	// Apologies and refusals (Lang.UserMessage): a request not stored, an
+	// internal error, history, the message asked about, a check not saved.
+	wNotStored         = &i18n.Message{ID: "NotStored", Other: MsgNotStored}
+	wInternal          = &i18n.Message{ID: "Internal", Other: MsgInternal}
+	wHistoryFailed     = &i18n.Message{ID: "HistoryFailed", Other: "Sorry, I could not load the history right now."}
+	wHistoryArgs       = &i18n.Message{ID: "HistoryArgs", Other: "I did not understand {{.Word}}. History takes {{.Usage}}."}
+	wUnknownVerdict    = &i18n.Message{ID: "UnknownVerdict", Other: "Unknown verdict {{.Verdict}}; use supported, contradicted, contested or unverifiable."}
+	wUnknownCommand    = &i18n.Message{ID: "UnknownCommand", Other: "Unknown command."}
+	wMessageUnreadable = &i18n.Message{ID: "MessageUnreadable", Other: "I could not read that message: it may have been deleted, or I cannot see its channel."}
+	wMessageNotFound   = &i18n.Message{ID: "MessageNotFound", Other: "I could not find that message: it may have been deleted, or I cannot see it."}
+	wOwnMessage        = &i18n.Message{ID: "OwnMessage", Other: "That is one of my own messages: I check what people post."}
+	wNotSaved          = &i18n.Message{ID: "NotSaved", Other: "factbot could not save this check yet (its storage is failing) and keeps trying; once saved, this answer gets its full-report link and shows in history."}
+
+	// Attachments not read: by the core (attachments.go), by the engine
+	// (factcheck.Attachment.NoteCode).
+	wAttachmentType         = &i18n.Message{ID: "AttachmentType", Other: "{{.Name}} was not read: only PNG, JPEG, WebP and GIF pictures and PDFs are."}
+	wAttachmentSize         = &i18n.Message{ID: "AttachmentSize", Other: "{{.Name}} was not read: it is over {{.Max}} MB."}
+	wAttachmentCount        = &i18n.Message{ID: "AttachmentCount", Other: "{{.Name}} was not read: at most {{.Max}} attachments are read per message."}
+	wAttachmentFailed       = &i18n.Message{ID: "AttachmentFailed", Other: "{{.Name}} could not be downloaded."}
+	wAttachmentNoPictures   = &i18n.Message{ID: "AttachmentNoPictures", Other: "{{.Name}}: the model does not read pictures"}
+	wAttachmentPDFUnread    = &i18n.Message{ID: "AttachmentPDFUnread", Other: "{{.Name}}: the PDF could not be read"}
+	wAttachmentNotPictOrPDF = &i18n.Message{ID: "AttachmentNotPictureOrPDF", Other: "{{.Name}}: not a picture or a PDF"}
+
+	// Input the engine refuses (factcheck.InputError).
+	wInputEmpty          = &i18n.Message{ID: "InputEmpty", Other: "There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\"."}
+	wInputTooLong        = &i18n.Message{ID: "InputTooLong", Other: "The text is too long to check ({{.Chars}} characters; the limit is {{.Max}}). Send the part you want checked."}
+	wInputUnreadable     = &i18n.Message{ID: "InputUnreadable", Other: "There is nothing to check: the message has no text, and its attachments could not be read ({{.Notes}})."}
+	wInputLinkNoReader   = &i18n.Message{ID: "InputLinkNoReader", Other: "The message is only a link, and page reading is not configured. Paste the claim's text instead."}
+	wInputLinkUnreadable = &i18n.Message{ID: "InputLinkUnreadable", Other: "The message is only a link, and the page could not be read ({{.Why}}). Paste the claim's text instead."}
+	wInputLinkEmpty      = &i18n.Message{ID: "InputLinkEmpty", Other: "The message is only a link, and the page has no readable text. Paste the claim's text instead."}
+
+	// The engine's notices (factcheck.Note) and the reasons it writes for
+	// sentences not checked (factcheck.NotCheckable.Code).
+	wNoteLinkOnly       = &i18n.Message{ID: "NoteLinkOnly", Other: "The message was only a link, so the claims of that page were checked: {{.Title}}"}
+	wNoteClaimsOver     = &i18n.Message{ID: "NoteClaimsOverLimit", Other: "Only the first {{.Max}} of {{.Total}} claims were checked; send the rest separately."}
+	wNotePicturesUnread = &i18n.Message{ID: "NotePicturesUnread", One: "{{.Count}} picture was not read: the model {{.Model}} does not read pictures.", Other: "{{.Count}} pictures were not read: the model {{.Model}} does not read pictures."}
+	wReasonOverLimit    = &i18n.Message{ID: "ReasonOverLimit", Other: "not checked: at most {{.Max}} claims are checked per request"}
+	wReasonNotFact      = &i18n.Message{ID: "ReasonNotFact", Other: "not a checkable statement of fact"}
+
+	// Help: Slack's /factcheck help, Discord's command descriptions.
+	wHelpSlack = &i18n.Message{ID: "HelpSlack", Other: "*factbot checks facts.*\n" +
+		"• Mention me with a claim: `@factbot The Eiffel Tower is 330 m tall` — I answer in the thread.\n" +
+		"• `{{.Command}} <text>` — check a paragraph; the report appears in this channel.\n" +
+		"• `{{.Command}} private <text>` — only you see the report.\n" +
+		"• `{{.Command}} history {{.Usage}}` — this workspace's latest checks (yours with `mine`), visible to you only.\n" +
+		"• Message menu → *Fact-check this message* — the report in that message's thread.\n" +
+		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."}
+	wCommandFactcheck = &i18n.Message{ID: "CommandFactcheck", Other: "Fact-check a claim or a paragraph"}
+	wCommandMessage   = &i18n.Message{ID: "CommandMessage", Other: "Fact-check"} // the message command's name (1-32 characters)
+	wCommandText      = &i18n.Message{ID: "CommandText", Other: "The claim or paragraph to check"}
+	wCommandPrivate   = &i18n.Message{ID: "CommandPrivate", Other: "Show the answer to you only"}
+	wCommandHistory   = &i18n.Message{ID: "CommandHistory", Other: "This server's latest fact-checks (shown to you only)"}
+	wCommandCount     = &i18n.Message{ID: "CommandCount", Other: "How many (1-{{.Max}}, default {{.Default}})"}
+	wCommandVerdict   = &i18n.Message{ID: "CommandVerdict", Other: "Only checks with this verdict"}
+	wCommandMine      = &i18n.Message{ID: "CommandMine", Other: "Only your own checks"}
 )
 
 // words is every message of the catalogs.
@@ -130,4 +190,12 @@ var words = []*i18n.Message{
 	wHistoryLatest, wHistoryYours, wHistoryEmpty, wHistoryCached, wWhereWorkspace, wWhereServer, wWhereDMs,
 	wUserLimit, wTenantLimit, wWindowHours, wWindowMinutes,
 	wFeedbackThanks, wFeedbackFull, wFeedbackLimit, wFeedbackNotFound, wFeedbackFailed,
+	wNotStored, wInternal, wHistoryFailed, wHistoryArgs, wUnknownVerdict, wUnknownCommand,
+	wMessageUnreadable, wMessageNotFound, wOwnMessage, wNotSaved,
+	wAttachmentType, wAttachmentSize, wAttachmentCount, wAttachmentFailed,
+	wAttachmentNoPictures, wAttachmentPDFUnread, wAttachmentNotPictOrPDF,
+	wInputEmpty, wInputTooLong, wInputUnreadable, wInputLinkNoReader, wInputLinkUnreadable, wInputLinkEmpty,
+	wNoteLinkOnly, wNoteClaimsOver, wNotePicturesUnread, wReasonOverLimit, wReasonNotFact,
+	wClaimFailedModel, wClaimFailedRateLimited, wClaimFailedCancelled, wCommandMessage,
+	wHelpSlack, wCommandFactcheck, wCommandText, wCommandPrivate, wCommandHistory, wCommandCount, wCommandVerdict, wCommandMine,
 }

@@ -74,10 +74,11 @@ func BenchmarkParagraph(b *testing.B) {
 // reports the largest request and the sum over the run, every call
 // included (tokens estimated as bytes/4); the goal is ≤ 5,000 run tokens
 // (13,227 before questions, compaction and lean prompts, over 6 calls;
-// 6,930 over 8 calls with them; 5,956 over 7 with ID-tagged passages,
-// leaner declarations and the critic skipped on a plain, unanimous
-// verdict). The verdict cites the sentence the first read answered with,
-// by its ID.
+// 6,930 over 8 calls with them; 6,390 over 7 with ID-tagged passages,
+// leaner declarations, the critic skipped on a plain, unanimous verdict
+// and AVeriTeC's longer label definitions; 4,991 with the earlier turns
+// folded into text and the label definitions from the first page read).
+// The verdict cites the sentence the first read answered with, by its ID.
 func BenchmarkPromptSize(b *testing.B) {
 	b.Run("default", func(b *testing.B) { benchPromptSize(b, factcheck.Options{}) })
 	// Each technique off on its own, to see what it costs or saves.

@@ -158,10 +158,10 @@ func orDefault(v, d int) int {
 func ValidateInput(text string, max int) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return usererr.Errorf("There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\".")
+		return inputError(&InputError{Code: InputEmpty}, "There is nothing to check: send a statement, e.g. \"The Great Wall of China is visible from space\".")
 	}
 	if max = orDefault(max, DefaultMaxInput); len(text) > max {
-		return usererr.Errorf("The text is too long to check (%d characters; the limit is %d). Send the part you want checked.", len(text), max)
+		return inputError(&InputError{Code: InputTooLong, Chars: len(text), Max: max}, "The text is too long to check (%d characters; the limit is %d). Send the part you want checked.", len(text), max)
 	}
 	return nil
 }
@@ -193,7 +193,7 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 	} else {
 		pictures, pdfText := c.attachments(in.Files, rep)
 		if text == "" && len(pictures) == 0 && pdfText == "" {
-			return nil, usererr.Errorf("There is nothing to check: the message has no text, and its attachments could not be read (%s).", strings.TrimSpace(rep.Notice+" "+attachmentNotes(rep.Attachments)))
+			return nil, inputError(&InputError{Code: InputUnreadable, Notes: unreadableNotes(rep)}, "There is nothing to check: the message has no text, and its attachments could not be read (%s).", strings.TrimSpace(rep.Notice+" "+attachmentNotes(rep.Attachments)))
 		}
 		source, err := c.source(ctx, in.Text, rep, emit)
 		if err != nil {
@@ -237,7 +237,7 @@ func (c *Checker) source(ctx context.Context, input string, rep *Report, emit fu
 	if err != nil {
 		return "", err
 	}
-	rep.Notice = fmt.Sprintf("The message was only a link, so the claims of that page were checked: %s", page.Title)
+	rep.AddNote(Note{Code: NoteLinkOnly, Title: page.Title, Text: fmt.Sprintf("The message was only a link, so the claims of that page were checked: %s", page.Title)})
 	emit(Event{Kind: EventNote, Claim: -1, Text: "reading the linked page " + u})
 	return truncate(page.Title+"\n\n"+page.Text, pageInputChars), nil
 }
@@ -256,9 +256,11 @@ func (c *Checker) claims(ctx context.Context, in Input, source string, pictures 
 	claims := x.Claims
 	if max := orDefault(c.MaxClaims, DefaultMaxClaims); len(claims) > max {
 		for _, cl := range claims[max:] {
-			rep.NotCheckable = append(rep.NotCheckable, NotCheckable{Text: cl.Claim, Reason: fmt.Sprintf("not checked: at most %d claims are checked per request", max), Start: cl.Start, End: cl.End})
+			rep.NotCheckable = append(rep.NotCheckable, NotCheckable{Text: cl.Claim, Reason: fmt.Sprintf("not checked: at most %d claims are checked per request", max),
+				Code: ReasonOverLimit, Max: max, Start: cl.Start, End: cl.End})
 		}
-		rep.Notice = strings.TrimSpace(rep.Notice + fmt.Sprintf(" Only the first %d of %d claims were checked; send the rest separately.", max, len(claims)))
+		rep.AddNote(Note{Code: NoteClaimsOverLimit, Max: max, Count: len(claims),
+			Text: fmt.Sprintf("Only the first %d of %d claims were checked; send the rest separately.", max, len(claims))})
 		claims = claims[:max]
 	}
 	if source != in.Text { // offsets refer to the page, not the input
@@ -313,18 +315,18 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 	cc.language = cl.Language
 	v, err := c.verify(ctx, cl.Claim, userText, cc, i, emit)
 	if err != nil {
-		reason := "the model could not be reached"
+		reason, failed := "the model could not be reached", FailedModel
 		if errors.Is(err, ErrRateLimited) {
-			reason = "the model's rate limit was reached"
+			reason, failed = "the model's rate limit was reached", FailedRateLimited
 		} else if msg, ok := usererr.Message(err); ok {
-			reason = msg
+			reason, failed = msg, FailedOther
 		} else if ctx.Err() != nil {
-			reason = "the check was cancelled"
+			reason, failed = "the check was cancelled", FailedCancelled
 		}
 		return &Verdict{
 			Claim: cl.Claim, Verdict: Unverifiable, Confidence: Low,
 			Reasoning: "This claim could not be checked: " + reason + ".",
-			Error:     err.Error(), err: err,
+			Error:     err.Error(), Failed: failed, err: err,
 			CheckedAt: c.now(), Model: c.Model.Name(), Start: -1, End: -1,
 		}
 	}
@@ -365,14 +367,14 @@ func (c *Checker) extract(ctx context.Context, in Input, text string, pictures [
 
 func (c *Checker) readInputPage(ctx context.Context, u string) (*search.Page, error) {
 	if c.Reader == nil {
-		return nil, usererr.Errorf("The message is only a link, and page reading is not configured. Paste the claim's text instead.")
+		return nil, inputError(&InputError{Code: InputLinkNoReader}, "The message is only a link, and page reading is not configured. Paste the claim's text instead.")
 	}
 	p, err := c.Reader.Read(ctx, u)
 	if err != nil {
-		return nil, &usererr.Error{Msg: fmt.Sprintf("The message is only a link, and the page could not be read (%v). Paste the claim's text instead.", err), Err: err}
+		return nil, inputError(&InputError{Code: InputLinkUnreadable, Err: err}, "The message is only a link, and the page could not be read (%v). Paste the claim's text instead.", err)
 	}
 	if strings.TrimSpace(p.Text) == "" {
-		return nil, usererr.Errorf("The message is only a link, and the page has no readable text. Paste the claim's text instead.")
+		return nil, inputError(&InputError{Code: InputLinkEmpty}, "The message is only a link, and the page has no readable text. Paste the claim's text instead.")
 	}
 	return p, nil
 }

@@ -3,8 +3,6 @@ package factcheck
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Citations: a piece of evidence names the sentences it rests on, by ID
@@ -24,9 +22,8 @@ type citation struct {
 	match       QuoteMatch // where; the zero value when not found
 	quote       string     // the whole sentence(s), verbatim, or the title
 	// widened says a quote string was a strict part of the sentence(s)
-	// shown, and rest holds the words around it.
+	// shown.
 	widened bool
-	rest    string
 	problem string // what is wrong, for the model; "" when none
 }
 
@@ -136,7 +133,7 @@ func locate(c citation, quote string) citation {
 			norms = append(norms, c.d.ps.sents[i].norm)
 		}
 		c.quote = strings.Join(texts, " ")
-		c.widened, c.rest = widenedRest(strings.Join(norms, ""), parts)
+		c.widened = widened(strings.Join(norms, ""), parts)
 		if c.match.Place == QuoteInSummary {
 			c.problem = summaryProblem
 		}
@@ -187,15 +184,14 @@ func findInGroup(ss []sentence, parts []string) (first, last int, ok bool) {
 	return first, last, true
 }
 
-// widenedRest reports whether the normalised sentences hold more than the
-// quote's parts, and returns the words around them.
-func widenedRest(sents string, parts []string) (bool, string) {
+// widened reports whether the normalised sentences hold more than the
+// quote's parts.
+func widened(sents string, parts []string) bool {
 	rest := " " + strings.Join(strings.Fields(sents), " ") + " "
 	for _, p := range parts {
 		rest = strings.Replace(rest, p, " ", 1)
 	}
-	rest = strings.TrimSpace(rest)
-	return rest != "", rest
+	return strings.TrimSpace(rest) != ""
 }
 
 // isQuestion reports whether a title asks a question.
@@ -203,52 +199,50 @@ func isQuestion(title string) bool {
 	return strings.ContainsAny(title, "?？؟;⸮")
 }
 
-// Words that may turn what a sentence says, in English: negations and
-// denials (a refutation's own words), and hedges and attributions.
-var negationCues, hedgeCues = wordSet(`not no never neither nor none nobody nothing without deny denies denied
-	denying false falsely untrue isn aren wasn weren doesn didn rumor rumors rumour rumours hoax myth debunked misleading fake isn't aren't wasn't
-	weren't doesn't don't didn't cannot can't won't`), wordSet(`claim claims claimed alleged allegedly reportedly
-	purportedly supposedly may might could possibly perhaps unconfirmed unverified said says according if unless whether`)
-
-func wordSet(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
-// cueAround returns the first word of the normalised words rest that may
-// change what the quoted words say, "" when none.
-func cueAround(rest string) string {
-	for _, w := range strings.Fields(rest) {
-		if negationCues[w] || hedgeCues[w] {
-			return w
-		}
-	}
-	return ""
-}
-
 // plainFor reports whether the cited sentences read plainly for the
-// stance, so that a critic has nothing to weigh: English (the cue lists'
-// language) with no hedge or attribution, and no negation unless the
-// stance is refutes.
-func (c citation) plainFor(st Stance) bool {
-	for i := c.first; i <= c.last; i++ {
+// stance, so that a critic has nothing to weigh: written in a language
+// with cue words (cues.go), sharing a word with the claim or one of its
+// questions (not about something else), with no hedge or attribution, and
+// no negation unless the stance is refutes. r.mu is held.
+func (c citation) plainFor(st Stance, about []query) bool {
+	var cited, around []string
+	for i := max(c.first-1, 0); i <= min(c.last+1, len(c.d.ps.sents)-1); i++ {
 		s := c.d.ps.sents[i]
-		for _, r := range s.text {
-			if r >= utf8.RuneSelf && unicode.IsLetter(r) {
-				return false
-			}
+		if s.place != c.match.Place || s.page != c.match.Page {
+			continue
 		}
-		for _, w := range strings.Fields(strings.ReplaceAll(strings.ToLower(s.text), "’", "'")) {
-			w = strings.Trim(w, ".,;:!?\"()[]")
-			if hedgeCues[w] || negationCues[w] && st != StanceRefutes {
-				return false
-			}
+		around = append(around, s.text)
+		if i >= c.first && i <= c.last {
+			cited = append(cited, s.text)
+		}
+	}
+	text := strings.Join(cited, " ")
+	lang, sure := cueLang(strings.Join(around, " "))
+	if lang == "" || !sharesWord(text, about) {
+		return false
+	}
+	for _, cue := range cuesIn(text, cuesFor(lang, sure)) {
+		if cue.kind == cueHedge || st != StanceRefutes {
+			return false
 		}
 	}
 	return true
+}
+
+// sharesWord reports whether text holds a token of one of the queries.
+func sharesWord(text string, qs []query) bool {
+	toks := map[string]bool{}
+	for _, t := range rankTokens(text) {
+		toks[t] = true
+	}
+	for _, q := range qs {
+		for _, t := range q {
+			if toks[t] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // context returns the sentence before the citation, the cited sentences
@@ -282,13 +276,14 @@ func (r *run) settled(va *verdictArgs) bool {
 	if !ok || len(va.Evidence) == 0 {
 		return false
 	}
+	about := append(r.rankQueries(), newQuery(r.claim))
 	for _, e := range va.Evidence {
 		c := r.cite(e)
 		if c.problem != "" || !c.stanceBearing() || c.widened || e.stance() != st {
 			return false
 		}
 		r.mu.Lock()
-		plain := c.plainFor(st)
+		plain := c.plainFor(st, about)
 		r.mu.Unlock()
 		if !plain {
 			return false

@@ -129,11 +129,11 @@ func placeClaims(text string, got *claimsArgs, pictures int) ([]ExtractedClaim, 
 			continue
 		}
 		start, end := findSpan(text, nc.Span, 0)
-		reason := strings.TrimSpace(nc.Reason)
-		if reason == "" {
-			reason = "not a checkable statement of fact"
+		n := NotCheckable{Text: strings.TrimSpace(nc.Span), Reason: strings.TrimSpace(nc.Reason), Start: start, End: end}
+		if n.Reason == "" {
+			n.Reason, n.Code = "not a checkable statement of fact", ReasonNotFact
 		}
-		notCheckable = append(notCheckable, NotCheckable{Text: strings.TrimSpace(nc.Span), Reason: reason, Start: start, End: end})
+		notCheckable = append(notCheckable, n)
 	}
 	return claims, notCheckable
 }

@@ -53,6 +53,8 @@ type Attachment struct {
 	// was read; Note says why not.
 	Read bool   `json:"read"`
 	Note string `json:"note,omitempty"`
+	// NoteCode is Note's code (AttachmentNoPictures…), for translations.
+	NoteCode string `json:"note_code,omitempty"`
 }
 
 // readsImages reports whether m accepts pictures.
@@ -79,23 +81,24 @@ func (c *Checker) attachments(files []File, rep *Report) (pictures []File, pdfTe
 				a.Read = true
 			} else {
 				unread++
-				a.Note = "the model does not read pictures"
+				a.Note, a.NoteCode = "the model does not read pictures", AttachmentNoPictures
 			}
 		case f.MIME == MIMEPDF:
 			p, err := search.ReadPDF(f.Data)
 			if err != nil {
-				a.Note = err.Error()
+				a.Note, a.NoteCode = err.Error(), AttachmentPDFUnread
 				break
 			}
 			a.Read = true
 			texts = append(texts, "[PDF "+f.Name+"]\n"+p.Text)
 		default:
-			a.Note = "not a picture or a PDF"
+			a.Note, a.NoteCode = "not a picture or a PDF", AttachmentNotPictOrPDF
 		}
 		rep.Attachments = append(rep.Attachments, a)
 	}
 	if unread > 0 {
-		rep.Notice = strings.TrimSpace(rep.Notice + fmt.Sprintf(" %s not read: the model %s does not read pictures.", plural(unread, "picture was", "pictures were"), c.Model.Name()))
+		rep.AddNote(Note{Code: NotePicturesUnread, Count: unread, Model: c.Model.Name(),
+			Text: fmt.Sprintf("%s not read: the model %s does not read pictures.", plural(unread, "picture was", "pictures were"), c.Model.Name())})
 	}
 	return pictures, truncate(strings.Join(texts, "\n\n"), pageInputChars)
 }

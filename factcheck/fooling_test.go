@@ -91,19 +91,7 @@ func foolCases() []foolCase {
 func TestFoolingInputs(t *testing.T) {
 	for _, tc := range foolCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			var criticPrompt string
-			srv := geminitest.NewServer(t, foolModel(tc, &criticPrompt))
-			m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &factcheck.Checker{Model: m,
-				Search: &fct.Searcher{Results: map[string][]search.Result{"q": {tc.result}}},
-				Reader: &fct.Reader{Pages: map[string]*search.Page{foolURL: {Title: tc.result.Title, Text: tc.page}}}}
-			v, err := c.VerifyClaim(context.Background(), tc.claim, "")
-			if err != nil {
-				t.Fatal(err)
-			}
+			v, srv, criticPrompt := runFool(t, tc)
 			if len(v.Evidence) != 1 {
 				t.Fatalf("evidence %+v, want one", v.Evidence)
 			}
@@ -163,4 +151,24 @@ func sentBack(srv *geminitest.Server) string {
 		}
 	}
 	return ""
+}
+
+// runFool runs a fooling case through the real loop and the fake Gemini,
+// returning the verdict, the server and what the critic was shown.
+func runFool(t *testing.T, tc foolCase) (*factcheck.Verdict, *geminitest.Server, string) {
+	t.Helper()
+	var criticPrompt string
+	srv := geminitest.NewServer(t, foolModel(tc, &criticPrompt))
+	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &factcheck.Checker{Model: m,
+		Search: &fct.Searcher{Results: map[string][]search.Result{"q": {tc.result}}},
+		Reader: &fct.Reader{Pages: map[string]*search.Page{foolURL: {Title: tc.result.Title, Text: tc.page}}}}
+	v, err := c.VerifyClaim(context.Background(), tc.claim, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, srv, criticPrompt
 }

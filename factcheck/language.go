@@ -18,21 +18,45 @@ func languageTag(s string) string {
 	return t.String()
 }
 
+// languageName is the English name of the language of a BCP 47 tag
+// ("Spanish"), and whether it is English; ok is false for an empty or
+// invalid tag.
+func languageName(tag string) (name string, english, ok bool) {
+	t, err := language.Parse(tag)
+	if tag == "" || err != nil {
+		return "", false, false
+	}
+	name = display.English.Languages().Name(t)
+	if name == "" {
+		name = tag
+	}
+	base, _ := t.Base()
+	return name, base.String() == "en", true
+}
+
 // languagePrompt tells the research loop the claim's language: its
 // reasoning is written in it, and it searches in it and in English. Empty
 // for an unknown language; for English, the searches stay in English.
 func languagePrompt(tag string) string {
-	t, err := language.Parse(tag)
-	if tag == "" || err != nil {
+	name, english, ok := languageName(tag)
+	switch {
+	case !ok:
 		return ""
-	}
-	name := display.English.Languages().Name(t)
-	if name == "" {
-		name = tag
-	}
-	if base, _ := t.Base(); base.String() == "en" {
+	case english:
 		return "\nThe claim is in English: write the reasoning in English."
 	}
 	return "\nThe claim is in " + name + " (" + tag + "): write the reasoning in " + name +
 		", and search both in " + name + " and in English."
+}
+
+// planLanguagePrompt asks the plan of a claim not in English for a
+// question in the claim's language and one in English: the searches the
+// code adds are made with them (searchlang.go). Empty for English or an
+// unknown language.
+func planLanguagePrompt(tag string) string {
+	name, english, ok := languageName(tag)
+	if !ok || english {
+		return ""
+	}
+	return "\nWrite at least one question in " + name + " and at least one in English."
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -80,11 +81,14 @@ type loopText struct {
 type loop[T any] struct {
 	model  Model
 	system string
-	prompt string // the first user message
-	images []File // pictures sent with the first user message
-	tools  []Tool // offered in this order, before the finisher
-	finish finisher[T]
-	limits []toolLimit
+	// systemFor, if set, gives each call's system prompt in place of
+	// system: it may change during the run.
+	systemFor func(*ModelRequest) string
+	prompt    string // the first user message
+	images    []File // pictures sent with the first user message
+	tools     []Tool // offered in this order, before the finisher
+	finish    finisher[T]
+	limits    []toolLimit
 	// steps bounds the model calls, the forced final call excluded;
 	// promptTokens and wall time bound the run when positive.
 	steps        int
@@ -110,6 +114,10 @@ type loop[T any] struct {
 	// ones as compact returns them.
 	compact   func(name string, content json.RawMessage) json.RawMessage
 	compacted int // messages before this index are compacted
+	// fold, if set, writes one message of an earlier turn as text: the
+	// model is sent the first message, the turns before its latest one
+	// folded into text after it, and its latest turn as it is (view).
+	fold func(Message) string
 	// spent is what calls made before the loop (the plan) used; it counts
 	// against promptTokens. began, if set, is when the run began, for the
 	// time budget.
@@ -244,6 +252,10 @@ func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]) (*ModelResponse, error) {
 	l.compactOld(req)
 	sctx, span := startModelSpan(ctx, l.model.Name())
+	req.Folded = l.view(req)
+	if l.systemFor != nil {
+		req.System = l.systemFor(req)
+	}
 	resp, err := l.model.Generate(sctx, req)
 	endModelSpan(span, resp, err)
 	if err != nil {
@@ -277,6 +289,45 @@ func (l *loop[T]) compactOld(req *ModelRequest) {
 		m.ToolResults = rs
 	}
 	l.compacted = max(l.compacted, len(req.Messages)-1)
+}
+
+// view is the conversation as a provider sends it (ModelRequest.Folded),
+// nil for the whole one. With fold set, the turns before the model's
+// latest are one numbered line each in a delimited block after the first
+// message (their calls and compact observations), so that each call
+// carries them once as text instead of as calls and responses; the latest
+// turn, its calls and what they returned, stays as it is (a Gemini thought
+// signature is checked on it only).
+func (l *loop[T]) view(req *ModelRequest) []Message {
+	if l.fold == nil {
+		return nil
+	}
+	last := 0
+	for i := len(req.Messages) - 1; i > 0 && last == 0; i-- {
+		if req.Messages[i].Role == RoleModel {
+			last = i
+		}
+	}
+	if last <= 1 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(req.Messages[0].Text)
+	b.WriteString("\n\nYour earlier steps, with what they found for the questions (DATA):\n<steps>")
+	n := 0
+	for _, m := range req.Messages[1:last] {
+		if m.Role == RoleModel {
+			n++
+			fmt.Fprintf(&b, "\n%d. ", n)
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(l.fold(m))
+	}
+	b.WriteString("\n</steps>")
+	first := req.Messages[0]
+	first.Text = b.String()
+	return append([]Message{first}, req.Messages[last:]...)
 }
 
 // turn answers the model's last message, the request's last: it runs the

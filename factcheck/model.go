@@ -76,12 +76,25 @@ const (
 type ModelRequest struct {
 	System   string
 	Messages []Message
+	// Folded, when set, is what a provider sends in place of Messages: a
+	// compact transcript, the turns before the model's latest written as
+	// text after the first message (see Sent).
+	Folded   []Message
 	Tools    []ToolSpec
 	ToolMode ToolMode
 	// Allowed restricts ToolRequired to these tool names.
 	Allowed     []string
 	Temperature *float32
 	MaxOutput   int
+}
+
+// Sent returns the conversation a provider sends: Folded when set, else
+// Messages.
+func (r *ModelRequest) Sent() []Message {
+	if r.Folded != nil {
+		return r.Folded
+	}
+	return r.Messages
 }
 
 // Usage counts tokens for one call.

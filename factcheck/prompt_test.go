@@ -33,3 +33,12 @@ func TestVerifyPromptLabels(t *testing.T) {
 		}
 	}
 }
+
+// Before a page is read, the research prompt says when the labels come
+// instead of defining them (run.system).
+func TestVerifyPromptBeforeARead(t *testing.T) {
+	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false, false)
+	if strings.Contains(p, "Labels:") || !strings.Contains(p, "Read a page before you judge: the labels are defined then.") {
+		t.Errorf("system prompt before a read:\n%s", p)
+	}
+}

@@ -153,8 +153,10 @@ func (r *run) review(va *verdictArgs) error {
 			errs = append(errs, fmt.Sprintf("evidence %d: %s", i+1, c.problem))
 			continue
 		}
-		if cue := cueAround(c.rest); c.widened && cue != "" && st != StanceContext {
-			errs = append(errs, fmt.Sprintf("evidence %d: your words are part of %s, whose word %q may change their meaning; check that it %s the claim and cite it by ID", i+1, r.context(c), cue, st))
+		if c.widened && st != StanceContext {
+			if cue := cueAdded(c.quote, e.QuoteOrSummary); cue != "" {
+				errs = append(errs, fmt.Sprintf("evidence %d: your words are part of %s, whose word %q may change their meaning; check that it %s the claim and cite it by ID", i+1, r.context(c), cue, st))
+			}
 		}
 		if c.stanceBearing() {
 			count[st]++

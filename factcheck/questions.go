@@ -140,6 +140,87 @@ func (r *run) compact(name string, content json.RawMessage) json.RawMessage {
 	return b
 }
 
+// fold writes one message of an earlier turn for the model's view (see
+// loop.view): its calls with their arguments, their observations as the
+// answers compact kept ("[p1.6] sentence (Q1,2)"), and any text.
+func (r *run) fold(m Message) string {
+	var parts []string
+	for _, c := range m.ToolCalls {
+		parts = append(parts, c.Name+"("+foldArgs(c)+")")
+	}
+	for _, res := range m.ToolResults {
+		parts = append(parts, "→ "+foldResult(res.Content))
+	}
+	if t := strings.TrimSpace(m.Text); t != "" {
+		who := "You were told: "
+		if m.Role == RoleModel {
+			who = "You wrote: "
+		}
+		parts = append(parts, who+truncate(t, foldChars))
+	}
+	return strings.Join(parts, " ")
+}
+
+// foldChars bounds a text or an argument in a folded turn.
+const foldChars = 300
+
+// foldArgs are a call's arguments: the values of a search or a read, the
+// JSON of anything else (a verdict), cut to foldChars.
+func foldArgs(c ToolCall) string {
+	var args map[string]json.RawMessage
+	if json.Unmarshal(c.Args, &args) != nil || len(args) != 1 {
+		return truncate(string(c.Args), foldChars)
+	}
+	for _, v := range args {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return truncate(s, foldChars)
+		}
+	}
+	return truncate(string(c.Args), foldChars)
+}
+
+// foldResult is an observation as text: the compact answers, "nothing
+// relevant", an error, or the JSON as it is.
+func foldResult(content json.RawMessage) string {
+	var o struct {
+		compactObservation
+		Error  string `json:"error"`
+		Status string `json:"status"`
+	}
+	if json.Unmarshal(content, &o) != nil {
+		return truncate(string(content), foldChars)
+	}
+	var b strings.Builder
+	for i, a := range o.Answers {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "[%s] %s (Q", a.ID, a.Sentence)
+		for j, q := range a.Q {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(q))
+		}
+		if a.Publisher != "" || a.Rating != "" {
+			fmt.Fprintf(&b, "; %s: %s", a.Publisher, a.Rating)
+		}
+		b.WriteByte(')')
+	}
+	switch {
+	case b.Len() > 0:
+		return b.String()
+	case o.None != "":
+		return o.None
+	case o.Error != "":
+		return "error: " + o.Error
+	case o.Status != "":
+		return o.Status
+	}
+	return truncate(string(content), foldChars)
+}
+
 // shownSentence is a sentence a tool showed the model, by its ID.
 type shownSentence struct {
 	id   string

@@ -27,7 +27,11 @@ const (
 // of letters or digits (English stop words and one-letter words left
 // out), and character bigrams (a lone character as itself) in unspaced
 // scripts.
-func rankTokens(s string) []string {
+func rankTokens(s string) []string { return textTokens(s, true) }
+
+// textTokens returns the tokens of s: rankTokens when ranking is set,
+// else every word kept (for cue words such as "not" or "न").
+func textTokens(s string, ranking bool) []string {
 	s = norm.NFKC.String(s)
 	var out []string
 	var run []rune // the pending run of an unspaced script
@@ -65,7 +69,7 @@ func rankTokens(s string) []string {
 		}
 		flush()
 		t := foldWord(w)
-		if len([]rune(t)) < 2 && !isDigits(t) || stopwords[t] || shortStopwords[t] {
+		if ranking && (len([]rune(t)) < 2 && !isDigits(t) || stopwords[t] || shortStopwords[t]) {
 			continue
 		}
 		out = append(out, t)

@@ -145,7 +145,10 @@ type Verdict struct {
 	// Error is set when the claim could not be checked at all; Verdict is
 	// then unverifiable.
 	Error string `json:"error,omitempty"`
-	err   error  // the cause of Error, for Check's return value
+	// Failed says, with Error, why in a code (FailedModel…) a chat can
+	// say in its language; the Reasoning says it in English.
+	Failed string `json:"failed,omitempty"`
+	err    error  // the cause of Error, for Check's return value
 
 	// Questions are the plan's: what the research set out to answer.
 	Questions []string `json:"questions,omitempty"`
@@ -190,8 +193,12 @@ type TraceEvent struct {
 type NotCheckable struct {
 	Text   string `json:"text"`
 	Reason string `json:"reason"`
-	Start  int    `json:"start"`
-	End    int    `json:"end"`
+	// Code names a reason the engine wrote (ReasonOverLimit, with Max;
+	// ReasonNotFact); "" for the model's own.
+	Code  string `json:"code,omitempty"`
+	Max   int    `json:"max,omitempty"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
 }
 
 // Report is the answer to one request: every claim found, each verified.
@@ -206,8 +213,10 @@ type Report struct {
 	// Trace holds the extraction steps.
 	Trace []TraceEvent `json:"trace,omitempty"`
 	// Notice is a short message for the user about the input, e.g. that
-	// only the first claims were checked.
+	// only the first claims were checked: the English text of Notes.
 	Notice string `json:"notice,omitempty"`
+	// Notes are the notices one by one, with their codes (AddNote).
+	Notes []Note `json:"notes,omitempty"`
 	// Language is the BCP 47 tag of the input's language, as the
 	// extraction found it ("" when unknown).
 	Language string `json:"language,omitempty"`

@@ -62,6 +62,24 @@ type run struct {
 	today time.Time
 	// undated counts results and pages dropped for having no known date.
 	undated atomic.Int64
+	// langs are the languages the searches must cover (searchlang.go);
+	// forced is set once a budget has ended the research, when a search
+	// the code added would come too late for the model to read.
+	langs  *searchLangs
+	forced atomic.Bool
+	// read says a page was read in this run; labelsShown, that the last
+	// research call carried the label definitions (see system).
+	read        atomic.Bool
+	labelsShown bool
+}
+
+// system is a research call's system prompt with a compact transcript: the
+// label definitions are given once a page has been read, and in a call
+// that may only submit the verdict; the calls before, which search and
+// pick what to read, carry the research rules only.
+func (r *run) system(req *ModelRequest) string {
+	r.labelsShown = r.read.Load() || req.ToolMode == ToolRequired
+	return verifySystemPrompt(r.today, r.b, r.factChecks, r.labelsShown)
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -74,7 +92,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	r := &run{
 		c: c, b: c.Budget.withDefaults(), claim: claim,
 		allow: map[string]string{}, docs: map[string]*doc{},
-		trace: newTracer(c.now), index: index, emit: emit,
+		trace: newTracer(c.now), index: index, emit: emit, labelsShown: true,
 		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
 		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths},
 	}
@@ -85,6 +103,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	r.userLinks = linkKeys(userText)
 	start := c.now()
 	r.setToday(cc.asOf, start)
+	r.langs = newSearchLangs(cc.language, claim)
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
@@ -95,7 +114,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	}
 	var spent Usage
 	if !c.Options.NoQuestions {
-		qs, u, err := r.plan(ctx, prompt+todayLine(r.today), start)
+		qs, u, err := r.plan(ctx, prompt+todayLine(r.today)+planLanguagePrompt(cc.language), start)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +122,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	}
 	l := &loop[verdictArgs]{
 		model:  c.Model,
-		system: verifySystemPrompt(r.today, r.b, r.factChecks, !c.Options.NoCompact),
+		system: verifySystemPrompt(r.today, r.b, r.factChecks, true),
 		prompt: prompt + questionsPrompt(r.questions),
 		spent:  spent, began: start,
 		tools:  r.tools(),
@@ -116,8 +135,9 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		temperature: c.Options.temperature(),
 		text:        verifyLoopText,
 		trace:       r.trace,
-		review:      r.review,
+		review:      func(va *verdictArgs) error { return r.reviewWithLanguages(ctx, va) },
 		onForce: func(budget string) {
+			r.forced.Store(true)
 			emit(Event{Kind: EventNote, Claim: index, Text: "budget reached (" + budget + "), asking for a final verdict"})
 		},
 	}
@@ -125,7 +145,8 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		l.review = nil
 	}
 	if !c.Options.NoCompact {
-		l.compact, r.compactOn = r.compact, true
+		l.compact, l.fold, r.compactOn = r.compact, r.fold, true
+		l.systemFor = r.system
 	}
 	o, err := l.run(ctx)
 	if err != nil {
@@ -162,7 +183,7 @@ func (r *run) critic(ctx context.Context, l *loop[verdictArgs], o *outcome[verdi
 		r.trace.note("critic skipped: the " + stop + " budget was reached")
 		return nil
 	}
-	if !r.c.Options.NoCriticSkip && r.settled(o.result) {
+	if !r.c.Options.NoCriticSkip && r.labelsShown && r.settled(o.result) {
 		r.trace.note("critic skipped: every cited sentence is found, takes the label's side and reads plainly")
 		return nil
 	}

@@ -36,7 +36,7 @@ type searchResult struct {
 }
 
 type searchObservation struct {
-	Query   string         `json:"query"`
+	Query   string         `json:"-"` // the call's own
 	Results []searchResult `json:"results"`
 	Hint    string         `json:"hint,omitempty"`
 }
@@ -44,7 +44,7 @@ type searchObservation struct {
 // pageObservation is a page read: its passages most relevant to the
 // questions, each with its neighbouring sentences, ID-tagged.
 type pageObservation struct {
-	URL       string `json:"url"`
+	URL       string `json:"-"` // the call's own
 	Title     string `json:"title,omitempty"`
 	Published string `json:"published,omitempty"`
 	Text      string `json:"text"`
@@ -64,12 +64,7 @@ func (r *run) tools() []Tool {
 	ts := []Tool{
 		NewTool(ToolWebSearch, "Search the web.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
-				return r.doSearch(ctx, a.Query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
-					if r.c.Search == nil {
-						return nil, errors.New("no search provider is configured")
-					}
-					return r.c.Search.Search(ctx, q, n)
-				})
+				return r.webSearch(ctx, r.languageQuery(a.Query))
 			}),
 		NewTool(ToolReadPage, "Read a page.",
 			r.readPage),
@@ -91,15 +86,29 @@ func (r *run) tools() []Tool {
 	return ts
 }
 
+// webSearch runs a web_search of query.
+func (r *run) webSearch(ctx context.Context, query string) (*searchObservation, error) {
+	return r.doSearch(ctx, query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
+		if r.c.Search == nil {
+			return nil, errors.New("no search provider is configured")
+		}
+		return r.c.Search.Search(ctx, q, n)
+	})
+}
+
 func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.Context, string, int) (*search.Response, error)) (*searchObservation, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return nil, errors.New("the query is empty")
 	}
-	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
 	r.mu.Lock()
+	if len(r.queries) >= r.b.Searches { // searches the code made count too (searchlang.go)
+		r.mu.Unlock()
+		return nil, fmt.Errorf("the %s budget is used up: call %s", BudgetSearches, ToolSubmitVerdict)
+	}
 	r.queries = append(r.queries, query)
 	r.mu.Unlock()
+	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
 	resp, err := fn(ctx, query, r.b.Results)
 	if err != nil {
 		return nil, fmt.Errorf("search failed: %w", err)
@@ -204,6 +213,7 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 			d.published = p.Published
 		}
 	}
+	r.read.Store(true)
 	d, ranges := r.remember(u, p.Title, via, pageTexts(p), set)
 	if p.FinalURL != "" && urlKey(p.FinalURL) != urlKey(u) {
 		r.remember(p.FinalURL, p.Title, via, pageTexts(p), set)

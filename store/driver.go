@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // A Driver is the storage a Store runs over: named buckets of ordered
 // keys in transactions, in the manner of HashiCorp Vault's physical
@@ -59,11 +62,74 @@ type Cursor interface {
 	Prev() (k, v []byte)
 }
 
-// A driver says what it can do by the methods it has, beyond Driver's;
-// the store falls back to its own portable way otherwise. So far one:
-//
-//	OneProcess()   the database has one user (bbolt locks its file; memory):
-//	               request leases are kept in the store's memory and end with
-//	               the process. Without it (PostgreSQL, shared by replicas)
-//	               leases are records, claimed and renewed in serializable
-//	               updates (leases.go).
+// A driver says what else it can do by its methods, found by a type
+// assertion (as Vault finds an HABackend); otherwise the store does it its
+// own portable way, with the same behaviour. OneProcess(): the database
+// has one user (bbolt, memory), so request leases live in the store's
+// memory; without it (PostgreSQL) they are records, claimed and renewed in
+// serializable updates (leases.go). The other capabilities follow.
+
+// Inserter is a driver that writes records if a key is absent in one
+// atomic step, without a transaction's reads: PostgreSQL's INSERT … ON
+// CONFLICT DO NOTHING, which concurrent inserts of neighbouring keys do
+// not make conflict and run again.
+type Inserter interface {
+	// Insert writes recs, all or none, if recs[0]'s key is absent, and
+	// reports whether it did.
+	Insert(ctx context.Context, recs []Record) (bool, error)
+}
+
+// Locker is a Tx that locks a record for the rest of its transaction,
+// without waiting: PostgreSQL's SELECT … FOR UPDATE SKIP LOCKED. A claim
+// of a lease another replica is writing then gives up at once, instead of
+// waiting for it, conflicting and running again.
+type Locker interface {
+	// TryLock locks the record, or reports false if another transaction
+	// holds its lock or it is missing.
+	TryLock(b Bucket, key []byte) bool
+}
+
+// WordIndexer is a Tx that indexes records by words natively: PostgreSQL's
+// tsvector column with a GIN index. The store's own index of words
+// (wordindex.go) is the fallback.
+type WordIndexer interface {
+	// IndexWords indexes the record b/key, written in this transaction,
+	// under words, until it is written again or deleted.
+	IndexWords(b Bucket, key []byte, words []string) error
+	// FindWords returns the keys of b indexed under a word starting with
+	// each of prefixes, highest first, at most limit of them.
+	FindWords(b Bucket, prefixes []string, limit int) [][]byte
+}
+
+// Expirer is a Tx that keeps a time beside records and deletes them by it
+// natively: PostgreSQL's at_ns column. A record written again has no
+// time until the store sets it.
+type Expirer interface {
+	// SetTimes sets the times of b's records keys (ts[i] is keys[i]'s).
+	SetTimes(b Bucket, keys [][]byte, ts []time.Time) error
+	// DeleteBefore deletes b's records whose time is before t, and returns
+	// how many and the keys of the records without a time.
+	DeleteBefore(b Bucket, t time.Time) (int, [][]byte, error)
+}
+
+// Record is one key and value of a bucket.
+type Record struct {
+	Bucket     Bucket
+	Key, Value []byte
+}
+
+// insert is Inserter.Insert in a transaction of do (the fallback).
+func insert(do func(func(Tx) error) error, recs []Record) (ok bool, err error) {
+	err = do(func(tx Tx) error {
+		if ok = tx.Get(recs[0].Bucket, recs[0].Key) == nil; !ok {
+			return nil
+		}
+		for _, r := range recs {
+			if err := tx.Put(r.Bucket, r.Key, r.Value); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return ok, err
+}

@@ -24,7 +24,8 @@ import (
 // process, and a restart resumes its requests at once, as before leases.
 // A driver shared by several processes (PostgreSQL) keeps them as records
 // (bucket leases, "owner\x00until unix nanos" by request key), read and
-// written in its serializable transactions.
+// written in its serializable transactions; a claim skips a lease record
+// another transaction holds when the driver can tell (Locker).
 
 // ErrLeaseLost is returned by RenewLease when the owner no longer holds
 // the request's lease: another owner took it over after it expired, or the
@@ -227,7 +228,13 @@ func claimRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration
 	if owner == "" {
 		return nil, errors.New("claim request: empty owner")
 	}
-	if l, ok := leaseRecord(sub(tb, bLeases).Get([]byte(key))); ok && l.owner != owner && now.Before(l.until) {
+	lb := sub(tb, bLeases)
+	v := lb.Get([]byte(key))
+	if l, ok := leaseRecord(v); ok && l.owner != owner && now.Before(l.until) {
+		return nil, nil
+	}
+	// Another replica writing the lease is claiming or renewing it.
+	if lk, ok := tb.tx.(Locker); ok && v != nil && !lk.TryLock(lb.b, []byte(key)) {
 		return nil, nil
 	}
 	r, err := getRequest(tb, key)

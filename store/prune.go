@@ -78,13 +78,57 @@ func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time) (st PruneStats, 
 // pruneCache removes the cached verdicts or extractions of b made before
 // cutoff.
 func pruneCache(b *bkt, cutoff time.Time) (int, error) {
-	return b.deleteIf(nil, func(k, v []byte) (bool, error) {
-		at, err := cachedAt(v)
-		if err != nil {
-			return false, fmt.Errorf("cache entry %q: %w", k, err)
+	n, visit := 0, b.ForEach
+	ex, native := b.tx.(Expirer)
+	if native { // the records with a time natively, the others (few, or the first time) as below
+		var untimed [][]byte
+		var err error
+		if n, untimed, err = ex.DeleteBefore(b.b, cutoff); err != nil || len(untimed) == 0 {
+			return n, err
 		}
-		return at.Before(cutoff), nil
+		if len(untimed) < 1000 {
+			visit = func(fn func(k, v []byte) error) error { return eachKey(b, untimed, fn) }
+		}
+	}
+	var keys, kept [][]byte
+	var times []time.Time
+	err := visit(func(k, v []byte) error {
+		t, err := cachedAt(v)
+		if err != nil {
+			return fmt.Errorf("cache entry %q: %w", k, err)
+		}
+		if t.Before(cutoff) {
+			keys = append(keys, bytes.Clone(k))
+		} else if native {
+			kept, times = append(kept, bytes.Clone(k)), append(times, t)
+		}
+		return nil
 	})
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	if native && len(kept) > 0 {
+		err = ex.SetTimes(b.b, kept, times)
+	}
+	return n + len(keys), err
+}
+
+// eachKey calls fn with each of keys in b and its value, skipping those
+// that are gone.
+func eachKey(b *bkt, keys [][]byte, fn func(k, v []byte) error) error {
+	for _, k := range keys {
+		if v := b.Get(k); v != nil {
+			if err := fn(k, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // cachedAt returns the time of a cached verdict or extraction.

@@ -73,22 +73,23 @@ func (db *DB) AcceptRequest(ctx context.Context, r *Request) (bool, error) {
 		r.CreatedAt = now
 	}
 	r.UpdatedAt = now
-	isNew := false
-	// Concurrent accepts (and request updates) share one transaction and
+	if r.Tenant == "" {
+		return false, fmt.Errorf("accept request %s: %w", r.Key, ErrNoTenant)
+	}
+	recs, err := requestRecords(r)
+	if err != nil {
+		return false, fmt.Errorf("accept request %s: %w", r.Key, err)
+	}
+	// A driver that inserts natively does it in one statement; otherwise
+	// concurrent accepts (and request updates) share one transaction and
 	// one fsync (group commit), so a burst of chat events is acknowledged
-	// quickly; fn may run more than once, so it sets isNew afresh.
-	err := db.requests.do(func(tx Tx) error {
-		isNew = false
-		tb, err := tenantBucket(tx, r.Tenant)
-		if err != nil {
-			return err
-		}
-		if sub(tb, bRequests).Get([]byte(r.Key)) != nil {
-			return nil
-		}
-		isNew = true
-		return putRequest(tb, nil, r)
-	})
+	// quickly.
+	var isNew bool
+	if ins, ok := db.drv.(Inserter); ok {
+		isNew, err = ins.Insert(ctx, recs)
+	} else {
+		isNew, err = insert(db.requests.do, recs)
+	}
 	if err != nil {
 		return false, fmt.Errorf("accept request %s: %w", r.Key, err)
 	}
@@ -294,26 +295,32 @@ func pendingKey(r *Request) []byte {
 	return append(k, r.Key...)
 }
 
+// requestRecords returns the records that store r: the request and, while
+// it is pending, its entry in the pending index.
+func requestRecords(r *Request) ([]Record, error) {
+	v, err := encode(r)
+	recs := []Record{{Bucket{r.Tenant, string(bRequests)}, []byte(r.Key), v}}
+	if r.State == RequestPending {
+		recs = append(recs, Record{Bucket{r.Tenant, string(bPending)}, pendingKey(r), nil})
+	}
+	return recs, err
+}
+
 // putRequest writes r, keeping the pending index in step with its state;
 // old is the stored version, if any.
 func putRequest(tb *tenantTx, old, r *Request) error {
-	v, err := encode(r)
-	if err != nil {
-		return err
-	}
-	if err := sub(tb, bRequests).Put([]byte(r.Key), v); err != nil {
-		return err
-	}
-	p := sub(tb, bPending)
 	if old != nil && old.State == RequestPending {
-		if err := p.Delete(pendingKey(old)); err != nil {
+		if err := sub(tb, bPending).Delete(pendingKey(old)); err != nil {
 			return err
 		}
 	}
-	if r.State == RequestPending {
-		return p.Put(pendingKey(r), nil)
+	recs, err := requestRecords(r)
+	for _, rec := range recs {
+		if err == nil {
+			err = tb.tx.Put(rec.Bucket, rec.Key, rec.Value)
+		}
 	}
-	return nil
+	return err
 }
 
 // requestsWhere returns the requests of tenant bucket tb that keep

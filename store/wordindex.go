@@ -10,7 +10,8 @@ import (
 // The word index (schema version 3): per tenant, words/<word>\x00<id> → ""
 // for every distinct word of a check's search text (see searchText), so a
 // word search seeks each query word's prefix range instead of reading the
-// text of every check.
+// text of every check. A driver that indexes words natively (WordIndexer)
+// indexes the text/<id> records under the same words instead.
 
 var bWords = []byte("words")
 
@@ -57,6 +58,9 @@ func textWords(text []byte) []string {
 
 // putWords adds the index entries of one check's search text.
 func putWords(tb *tenantTx, id string, text []byte) error {
+	if ix, ok := tb.tx.(WordIndexer); ok {
+		return ix.IndexWords(sub(tb, bText).b, []byte(id), textWords(text))
+	}
 	b := sub(tb, bWords)
 	for _, w := range textWords(text) {
 		if err := b.Put(indexKey(w, id), nil); err != nil {
@@ -68,6 +72,9 @@ func putWords(tb *tenantTx, id string, text []byte) error {
 
 // deleteWords removes the index entries of the check's stored search text.
 func deleteWords(tb *tenantTx, id []byte) error {
+	if _, ok := tb.tx.(WordIndexer); ok {
+		return nil // deleted with the record
+	}
 	text := get(sub(tb, bText), id)
 	if text == nil {
 		return nil
@@ -94,6 +101,9 @@ func deleteWords(tb *tenantTx, id []byte) error {
 func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
 	if b == nil {
 		return nil, nil, true // no check was ever indexed: nothing matches
+	}
+	if ix, ok := b.tx.(WordIndexer); ok {
+		return nativeCandidates(ix, Bucket{b.b.Tenant, string(bText)}, words, limit)
 	}
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
 	var got [][]byte // a word's IDs; its memory serves the next word
@@ -127,6 +137,21 @@ func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []
 		}
 	}
 	if !narrow {
+		return nil, nil, false
+	}
+	return ids, confirm, true
+}
+
+// nativeCandidates is wordCandidates over a WordIndexer: the IDs with
+// every word, unless there are more than limit of them.
+func nativeCandidates(ix WordIndexer, text Bucket, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
+	prefixes := make([]string, len(words))
+	for i, w := range words {
+		if prefixes[i] = indexedWord(w); prefixes[i] != w {
+			confirm = append(confirm, w)
+		}
+	}
+	if ids = ix.FindWords(text, prefixes, limit+1); len(ids) > limit {
 		return nil, nil, false
 	}
 	return ids, confirm, true

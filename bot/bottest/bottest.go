@@ -287,3 +287,21 @@ func GoldenMessage(lang string) *bot.Message {
 	m.AskedBy = &bot.Asker{ID: "300000000000000003", Name: "Ana"}
 	return m
 }
+
+// NoticesReport is Report with the engine's coded words: the input was
+// only a link, claims were over the per-request limit (one listed as not
+// checked), and one more claim could not be checked, the model's rate
+// limit reached. Their English text is as the engine writes it.
+func NoticesReport(in factcheck.Input) *factcheck.Report {
+	rep := Report(factcheck.Input{Text: in.Text}, factcheck.Supported)
+	rep.AddNote(factcheck.Note{Code: factcheck.NoteLinkOnly, Title: "Tower facts",
+		Text: "The message was only a link, so the claims of that page were checked: Tower facts"})
+	rep.AddNote(factcheck.Note{Code: factcheck.NoteClaimsOverLimit, Max: 8, Count: 9,
+		Text: "Only the first 8 of 9 claims were checked; send the rest separately."})
+	rep.NotCheckable = []factcheck.NotCheckable{{Text: "The ninth claim", Code: factcheck.ReasonOverLimit, Max: 8, Start: -1, End: -1,
+		Reason: "not checked: at most 8 claims are checked per request"}}
+	rep.Claims = append(rep.Claims, &factcheck.Verdict{Claim: "The failed claim", Verdict: factcheck.Unverifiable, Confidence: factcheck.Low,
+		Reasoning: "This claim could not be checked: the model's rate limit was reached.", Error: "model rate limited",
+		Failed: factcheck.FailedRateLimited, CheckedAt: rep.CheckedAt, Start: -1, End: -1})
+	return rep
+}

@@ -1,7 +1,7 @@
 package discord
 
 import (
-	"fmt"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/factbot-dev/factbot/bot"
@@ -15,37 +15,82 @@ const (
 	CommandMessage   = "Fact-check" // message command (right-click → Apps)
 )
 
-// Commands returns the application commands factbot registers.
+// Commands returns the application commands factbot registers, their
+// descriptions and the verdict choices in English and localized for every
+// Discord locale that has a catalog (bot.LangFor).
 func Commands() []*discordgo.ApplicationCommand {
 	minCount := float64(1)
+	en := bot.English.CommandWords()
+	loc := localizations()
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, l := range factcheck.Labels {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: string(l), Value: string(l)})
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: string(l), Value: string(l),
+			NameLocalizations: loc(func(lang bot.Lang) string { return lang.Label(l) })})
 	}
+	desc := func(f func(bot.CommandWords) string) map[discordgo.Locale]string {
+		return loc(func(lang bot.Lang) string { return f(lang.CommandWords()) })
+	}
+	factcheckDesc := desc(func(w bot.CommandWords) string { return w.Factcheck })
+	historyDesc := desc(func(w bot.CommandWords) string { return w.History })
+	messageName := desc(func(w bot.CommandWords) string { return bot.Truncate(w.Message, maxCommandName) })
 	return []*discordgo.ApplicationCommand{
 		{
-			Name:        CommandFactcheck,
-			Type:        discordgo.ChatApplicationCommand,
-			Description: "Fact-check a claim or a paragraph",
+			Name:                     CommandFactcheck,
+			Type:                     discordgo.ChatApplicationCommand,
+			Description:              en.Factcheck,
+			DescriptionLocalizations: &factcheckDesc,
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionString, Name: "text", Description: "The claim or paragraph to check", Required: true, MaxLength: 6000},
-				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "private", Description: "Show the answer to you only"},
+				{Type: discordgo.ApplicationCommandOptionString, Name: "text", Description: en.Text, Required: true, MaxLength: 6000,
+					DescriptionLocalizations: desc(func(w bot.CommandWords) string { return w.Text })},
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "private", Description: en.Private,
+					DescriptionLocalizations: desc(func(w bot.CommandWords) string { return w.Private })},
 			},
 		},
 		{
-			Name:        CommandHistory,
-			Type:        discordgo.ChatApplicationCommand,
-			Description: "This server's latest fact-checks (shown to you only)",
+			Name:                     CommandHistory,
+			Type:                     discordgo.ChatApplicationCommand,
+			Description:              en.History,
+			DescriptionLocalizations: &historyDesc,
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: fmt.Sprintf("How many (1-%d, default %d)", bot.MaxHistory, bot.DefaultHistory),
-					MinValue: &minCount, MaxValue: bot.MaxHistory},
-				{Type: discordgo.ApplicationCommandOptionString, Name: "verdict", Description: "Only checks with this verdict", Choices: choices},
-				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "mine", Description: "Only your own checks"},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: en.Count,
+					DescriptionLocalizations: desc(func(w bot.CommandWords) string { return w.Count }),
+					MinValue:                 &minCount, MaxValue: bot.MaxHistory},
+				{Type: discordgo.ApplicationCommandOptionString, Name: "verdict", Description: en.Verdict, Choices: choices,
+					DescriptionLocalizations: desc(func(w bot.CommandWords) string { return w.Verdict })},
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "mine", Description: en.Mine,
+					DescriptionLocalizations: desc(func(w bot.CommandWords) string { return w.Mine })},
 			},
 		},
 		{
-			Name: CommandMessage,
-			Type: discordgo.MessageApplicationCommand,
+			Name:              CommandMessage,
+			NameLocalizations: &messageName,
+			Type:              discordgo.MessageApplicationCommand,
 		},
+	}
+}
+
+// Discord's limits on a command's description or a choice's name, and on
+// a command's name.
+const (
+	maxCommandText = 100
+	maxCommandName = 32
+)
+
+// localizations returns a function giving, for every Discord locale with a
+// catalog other than English's, the words f picks in its language.
+func localizations() func(f func(bot.Lang) string) map[discordgo.Locale]string {
+	var locales []discordgo.Locale
+	for l := range discordgo.Locales {
+		if l != discordgo.Unknown && bot.LangFor(string(l)).Tag() != bot.English.Tag() {
+			locales = append(locales, l)
+		}
+	}
+	slices.Sort(locales)
+	return func(f func(bot.Lang) string) map[discordgo.Locale]string {
+		m := make(map[discordgo.Locale]string, len(locales))
+		for _, l := range locales {
+			m[l] = bot.Truncate(f(bot.LangFor(string(l))), maxCommandText)
+		}
+		return m
 	}
 }

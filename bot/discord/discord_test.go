@@ -160,6 +160,22 @@ func (h *harness) waitDone(tenant, key string) *store.Request {
 	return r
 }
 
+// respond sends interaction i and returns the response the adapter gave
+// to Discord's callback.
+func (h *harness) respond(i *discordgo.Interaction) discordgo.InteractionResponse {
+	h.t.Helper()
+	if err := h.fake.InteractionCreate(i); err != nil {
+		h.t.Fatal(err)
+	}
+	cb, err := h.fake.WaitRequests(h.ctx(), 1, func(r discordtest.Request) bool { return strings.HasPrefix(r.Path, "/interactions/"+i.ID) })
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var resp discordgo.InteractionResponse
+	cb[0].JSON(&resp)
+	return resp
+}
+
 func isFinal(r discordtest.Request) bool { return bytes.Contains(r.Body, []byte(bot.ActionRecheck)) }
 
 func user(id string) *discordgo.User { return &discordgo.User{ID: id, Username: "u" + id} }
@@ -626,16 +642,10 @@ func TestHTTPInteractions(t *testing.T) {
 func TestRefusalShownInAcknowledgement(t *testing.T) {
 	h := newHarness(t, func(_ *discord.Config, o *bot.Options, _ *bottest.Checker) { o.MaxInput = 20 })
 	i := slash("800000000000000001", strings.Repeat("long text ", 10), false)
-	h.fake.InteractionCreate(i)
-	cb, err := h.fake.WaitRequests(h.ctx(), 1, func(r discordtest.Request) bool { return strings.HasPrefix(r.Path, "/interactions/"+i.ID) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	var resp discordgo.InteractionResponse
-	cb[0].JSON(&resp)
+	resp := h.respond(i)
 	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags != discordgo.MessageFlagsEphemeral ||
 		!strings.Contains(resp.Data.Content, "too long") {
-		t.Errorf("refusal = %s", cb[0].Body)
+		t.Errorf("refusal = %+v", resp)
 	}
 	h.waitDone(guild, "discord:interaction:"+i.ID)
 	if n := len(h.checker.Calls()); n != 0 {

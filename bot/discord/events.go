@@ -191,7 +191,7 @@ func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond
 		}
 		return a.submitInteraction(ctx, i, r, respond)
 	}
-	a.respondEphemeral(respond, "Unknown command.")
+	a.respondEphemeral(respond, bot.LangFor(string(i.Locale)).UnknownCommand())
 	return "unknown command"
 }
 
@@ -233,7 +233,7 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 		store.Feedback{User: user.ID, Claim: -1, Note: note})
 	cancel()
 	if err != nil {
-		answer = bot.UserMessage(err)
+		answer = bot.LangFor(string(i.Locale)).UserMessage(err)
 	}
 	a.respondEphemeral(respond, answer)
 	return "feedback"
@@ -288,7 +288,7 @@ func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interactio
 		a.endAck(r.Key, ak, true)
 		a.log.Error("store interaction", "key", r.Key, "err", err)
 		// Discord does not redeliver interactions: say so rather than fail silently.
-		a.respondEphemeral(respond, bot.UserMessage(err))
+		a.respondEphemeral(respond, bot.RequestLang(r, "", r.Text).UserMessage(err))
 		return "not stored"
 	}
 	switch res.Status {
@@ -425,7 +425,7 @@ func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d disco
 	h, err := a.core.History(sctx, tenant(i.GuildID, user.ID), user.ID, i.ChannelID, args)
 	cancel()
 	if err != nil {
-		a.respondEphemeral(respond, bot.UserMessage(err))
+		a.respondEphemeral(respond, bot.LangFor(string(i.Locale)).UserMessage(err))
 		return "history refused"
 	}
 	where := bot.WhereServer

@@ -14,7 +14,6 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/internal/download"
-	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -116,12 +115,12 @@ func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Poste
 	}
 	if err != nil {
 		if isUnknown(err) {
-			return nil, &usererr.Error{Msg: "I could not find that message: it may have been deleted, or I cannot see it.", Err: err}
+			return nil, bot.ErrMessageNotFound(err)
 		}
 		return nil, err
 	}
 	if m.Author != nil && m.Author.ID == a.self() {
-		return nil, usererr.Errorf("That is one of my own messages: I check what people post.")
+		return nil, bot.ErrOwnMessage()
 	}
 	p := &bot.Posted{Text: messageText(m.Content)}
 	for _, f := range m.Attachments {

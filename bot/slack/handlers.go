@@ -177,12 +177,14 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	text := plainText(c.Text, "")
 	word, rest, _ := strings.Cut(text, " ")
 	switch strings.ToLower(word) {
-	case "", "help":
-		return ephemeral(a.help()), nil
-	case "history":
+	case "", "help", "history":
 		r := &store.Request{}
 		a.lookupAsker(ctx, w, c.UserID)(r)
-		return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest, bot.RequestLang(r, "", "")), nil
+		l := bot.RequestLang(r, "", "")
+		if strings.EqualFold(word, "history") {
+			return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest, l), nil
+		}
+		return ephemeral(l.SlackHelp(a.cfg.Command)), nil
 	}
 	setAsker := a.lookupAsker(ctx, w, c.UserID)
 	r := &store.Request{
@@ -202,12 +204,12 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	}
 	setAsker(r)
 	res, err := a.core.Submit(ctx, r)
+	l := bot.RequestLang(r, "", r.Text)
 	if err != nil {
-		return nil, err
+		return ephemeral(l.UserMessage(err)), err // shown over HTTP; Socket Mode has Slack deliver it again
 	}
 	switch res.Status {
 	case bot.Accepted:
-		l := bot.RequestLang(r, "", r.Text)
 		if r.Private {
 			return ephemeral(l.AckPrivate()), nil
 		}
@@ -216,27 +218,16 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	return nil, nil // duplicates: nothing; refusals: the core notifies
 }
 
-func (a *Adapter) help() string {
-	c := a.cfg.Command
-	return "*factbot checks facts.*\n" +
-		"• Mention me with a claim: `@factbot The Eiffel Tower is 330 m tall` — I answer in the thread.\n" +
-		"• `" + c + " <text>` — check a paragraph; the report appears in this channel.\n" +
-		"• `" + c + " private <text>` — only you see the report.\n" +
-		"• `" + c + " history " + bot.HistoryUsage + "` — this workspace's latest checks (yours with `mine`), visible to you only.\n" +
-		"• Message menu → *Fact-check this message* — the report in that message's thread.\n" +
-		"Under each report: *Check again* ignores the cache; *Wrong verdict?* tells the maintainers."
-}
-
 // history is the ephemeral answer to "history": the lines, and an "Open
 // history" link when the web view is on.
 func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string, l bot.Lang) map[string]any {
 	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
-		return ephemeral(bot.UserMessage(err))
+		return ephemeral(l.UserMessage(err))
 	}
 	h, err := a.core.History(ctx, tenant, viewer, channel, q)
 	if err != nil {
-		return ephemeral(bot.UserMessage(err))
+		return ephemeral(l.UserMessage(err))
 	}
 	h.Lang = l
 	return historyReply(h)
@@ -321,7 +312,7 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
 		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, by, store.Feedback{User: r.User, Claim: -1})
 		if err != nil {
-			note = bot.UserMessage(err)
+			note = bot.LangFor(by.Locale).UserMessage(err)
 		}
 		go func() { // after the ack
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -567,8 +558,9 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request, body []b
 	payload, err := a.handleCommand(r.Context(), c)
 	if err != nil {
 		a.log.Error("slack: command not stored", "err", err)
-		writeJSON(w, ephemeral(bot.UserMessage(err)))
-		return
+		if payload == nil {
+			payload = ephemeral(bot.UserMessage(err))
+		}
 	}
 	writeJSON(w, payload)
 }

@@ -2,6 +2,7 @@ package slack_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -85,5 +86,75 @@ func TestHistoryInTheViewersLanguage(t *testing.T) {
 	id, _ := f.Send("slash_commands", slacktest.Command("trigH1", "C1", "U9", "history mine", f.ResponseURL("h1")))
 	if ack := waitAck(t, f, id); !strings.Contains(string(ack.Payload), "Ainda não há checagens neste espaço de trabalho.") {
 		t.Errorf("history of no checks = %s, want it in Portuguese", ack.Payload)
+	}
+}
+
+// The engine's notices, the reasons it writes and a claim that could not
+// be checked are said in the asker's locale, from their codes; none of
+// their English words is shown. Through slack-go against the fake Slack.
+func TestEngineWordsInTheAskersLanguage(t *testing.T) {
+	f := slacktest.NewServer()
+	t.Cleanup(f.Close)
+	f.SetUser("U7", slacktest.User{Locale: "es-ES", DisplayName: "Ana"})
+	start(t, setup{fake: f, checker: &bottest.Checker{Func: func(_ context.Context, in factcheck.Input) (*factcheck.Report, error) {
+		return bottest.NoticesReport(in), nil
+	}}})
+	id, _ := f.Send("slash_commands", slacktest.Command("trigE", "C2", "U7", "One\nTwo", f.ResponseURL("rE")))
+	waitAck(t, f, id)
+	final := waitCall(t, f, func(c slacktest.Call) bool { return c.Method == "chat.update" && isFinal(c) })
+	for _, w := range []string{
+		"El mensaje era solo un enlace, así que se comprobaron las afirmaciones de esa página: Tower facts",
+		"Solo se comprobaron las primeras 8 de 9 afirmaciones; envía el resto por separado.",
+		"no comprobada: se comprueban como máximo 8 afirmaciones por solicitud",
+		"No se pudo comprobar esta afirmación: se alcanzó el límite de uso del modelo.",
+	} {
+		if !strings.Contains(final.Text(), w) {
+			t.Errorf("report lacks %q:\n%s", w, final.Text())
+		}
+	}
+	for _, english := range []string{"only a link", "Only the first", "at most 8 claims", "could not be checked", "rate limit"} {
+		if strings.Contains(final.Text(), english) {
+			t.Errorf("report shows the English %q:\n%s", english, final.Text())
+		}
+	}
+}
+
+// /factcheck help, a history argument not understood and input refused
+// are answered in the asker's Slack locale.
+func TestHelpAndRefusalsInTheAskersLanguage(t *testing.T) {
+	f := slacktest.NewServer()
+	t.Cleanup(f.Close)
+	f.SetUser("UF", slacktest.User{Locale: "fr-FR"})
+	f.SetUser("UD", slacktest.User{Locale: "de-DE"})
+	f.SetUser("UJ", slacktest.User{Locale: "ja-JP"})
+	ck := &bottest.Checker{}
+	start(t, setup{fake: f, checker: ck})
+	for _, tc := range []struct {
+		user, text string
+		want       []string
+	}{
+		{"UF", "help", []string{"*factbot vérifie les faits.*", "`/factcheck private <texte>` — vous seul voyez le rapport.",
+			"`/factcheck history [N] [mine] [supported|contradicted|contested|unverifiable]`", "*Vérifier à nouveau* ignore le cache"}},
+		{"UD", "history 5 bogus", []string{`Ich habe "bogus" nicht verstanden. Der Verlauf nimmt [N] [mine]`}},
+	} {
+		id, _ := f.Send("slash_commands", slacktest.Command("trig"+tc.user, "C1", tc.user, tc.text, f.ResponseURL("r"+tc.user)))
+		var ack struct{ Text string }
+		if err := json.Unmarshal(waitAck(t, f, id).Payload, &ack); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(ack.Text, w) {
+				t.Errorf("%s → %s, want %q", tc.text, ack.Text, w)
+			}
+		}
+	}
+	id, _ := f.Send("slash_commands", slacktest.Command("trigLong", "C1", "UJ", strings.Repeat("長い文章です。", 1200), f.ResponseURL("rJ")))
+	waitAck(t, f, id)
+	note := waitCall(t, f, func(c slacktest.Call) bool { return c.Method == "response_url" && c.Form.Get("id") == "rJ" })
+	if want := "テキストが長すぎて確認できません（25200 文字、上限は 8000）。確認したい部分を送ってください。"; !strings.Contains(note.Text(), want) {
+		t.Errorf("refusal = %s, want %q", note.Text(), want)
+	}
+	if n := len(ck.Calls()); n != 0 {
+		t.Errorf("checked %d times", n)
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/internal/download"
-	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -76,7 +75,7 @@ func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Poste
 		return nil, err
 	}
 	if m == nil {
-		return nil, usererr.Errorf("I could not find that message: it may have been deleted.")
+		return nil, bot.ErrMessageNotFound(nil)
 	}
 	p := &bot.Posted{Text: messageText(m.Text, a.botUserOf(w))}
 	if m.ThreadTimestamp != "" && m.ThreadTimestamp != m.Timestamp {

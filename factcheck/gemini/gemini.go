@@ -273,7 +273,7 @@ func convertRequest(req *factcheck.ModelRequest) ([]*genai.Content, *genai.Gener
 	}
 
 	var contents []*genai.Content
-	for i, msg := range req.Messages {
+	for i, msg := range req.Sent() {
 		var parts []*genai.Part
 		switch msg.Role {
 		case factcheck.RoleModel:

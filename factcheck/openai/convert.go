@@ -128,7 +128,7 @@ func messages(req *factcheck.ModelRequest) []chatMessage {
 		out = append(out, chatMessage{Role: "system", Content: text(req.System)})
 	}
 	var prev []factcheck.ToolCall // previous model message's calls, ids filled in
-	for i, msg := range req.Messages {
+	for i, msg := range req.Sent() {
 		switch msg.Role {
 		case factcheck.RoleModel:
 			a := chatMessage{Role: "assistant"}

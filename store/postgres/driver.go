@@ -1,10 +1,12 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,10 +31,14 @@ func (d *driver) View(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 func (d *driver) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return retry(func() error { return d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn) })
+}
+
+// retry runs fn again, up to maxTries, while it conflicts.
+func retry(fn func() error) error {
 	var err error
 	for try := range maxTries {
-		err = d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn)
-		if !retryable(err) {
+		if err = fn(); !retryable(err) {
 			return err
 		}
 		time.Sleep(time.Duration(try+1) * time.Millisecond)
@@ -178,11 +184,8 @@ func (t *tx) Put(b store.Bucket, key, value []byte) error {
 	if len(key) == 0 {
 		return errors.New("postgres: empty key")
 	}
-	if value == nil {
-		value = []byte{}
-	}
 	return t.exec(`INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
-ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value`, []byte(b.Tenant), b.Name, key, value)
+ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL, at_ns = NULL`, []byte(b.Tenant), b.Name, key, nonNil(value))
 }
 
 func (t *tx) Delete(b store.Bucket, key []byte) error {
@@ -224,6 +227,85 @@ func (t *tx) Tenants() []string {
 }
 
 func (t *tx) Writable() bool { return t.writable }
+
+// IndexWords is store.WordIndexer: the words, as they are, are the
+// record's tsvector (see migrations/0005_words.sql).
+func (t *tx) IndexWords(b store.Bucket, key []byte, words []string) error {
+	return t.exec("UPDATE records SET words = array_to_tsvector($4::text[]) WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key, words)
+}
+
+// FindWords is store.WordIndexer: a tsquery of the prefixes (each quoted,
+// so taken as it is) over the GIN index.
+func (t *tx) FindWords(b store.Bucket, prefixes []string, limit int) [][]byte {
+	q := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		q[i] = "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(p) + "':*"
+	}
+	if t.err != nil {
+		return nil
+	}
+	rows, err := t.query("SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND words @@ $3::tsquery ORDER BY key DESC LIMIT $4", []byte(b.Tenant), b.Name, strings.Join(q, " & "), limit)
+	if err == nil {
+		var keys [][]byte
+		keys, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+		t.fail(err)
+		return keys
+	}
+	t.fail(err)
+	return nil
+}
+
+// SetTimes is store.Expirer (see migrations/0006_times.sql).
+func (t *tx) SetTimes(b store.Bucket, keys [][]byte, ts []time.Time) error {
+	ns := make([]int64, len(ts))
+	for i, at := range ts {
+		ns[i] = at.UnixNano()
+	}
+	return t.exec(`UPDATE records r SET at_ns = u.at FROM unnest($3::bytea[], $4::bigint[]) u(key, at)
+WHERE r.tenant = $1 AND r.bucket = $2 AND r.key = u.key`, []byte(b.Tenant), b.Name, keys, ns)
+}
+
+// DeleteBefore is store.Expirer.
+func (t *tx) DeleteBefore(b store.Bucket, at time.Time) (int, [][]byte, error) {
+	if !t.writable || t.err != nil {
+		return 0, nil, cmp.Or(t.err, errReadOnly)
+	}
+	var n int
+	rows, err := t.query(`WITH d AS (DELETE FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns < $3 RETURNING 1)
+SELECT count(*) FROM d`, []byte(b.Tenant), b.Name, at.UnixNano())
+	if err == nil {
+		t.gen++
+		n, err = pgx.CollectExactlyOneRow(rows, pgx.RowTo[int])
+	}
+	if err == nil {
+		rows, err = t.query("SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns IS NULL", []byte(b.Tenant), b.Name)
+	}
+	var untimed [][]byte
+	if err == nil {
+		untimed, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	}
+	t.fail(err)
+	return n, untimed, err
+}
+
+// TryLock is store.Locker.
+func (t *tx) TryLock(b store.Bucket, key []byte) bool {
+	if t.err != nil {
+		return false
+	}
+	rows, err := t.query("SELECT FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3 FOR UPDATE SKIP LOCKED", []byte(b.Tenant), b.Name, key)
+	if err != nil {
+		t.fail(err)
+		return false
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	t.fail(rows.Err())
+	return n > 0
+}
 
 func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
 
@@ -318,3 +400,32 @@ func (c *cursor) move(desc bool) ([]byte, []byte) {
 
 func (c *cursor) Next() ([]byte, []byte) { return c.move(false) }
 func (c *cursor) Prev() ([]byte, []byte) { return c.move(true) }
+
+// Insert is store.Inserter: one statement, outside a serializable
+// transaction (a blind insert has no reads to conflict over; retried if
+// the server's default isolation makes it conflict); the first record's
+// primary key decides.
+func (d *driver) Insert(ctx context.Context, recs []store.Record) (bool, error) {
+	var ts, ks, vs [][]byte
+	var bs []string
+	for _, r := range recs[1:] {
+		ts, bs, ks, vs = append(ts, []byte(r.Bucket.Tenant)), append(bs, r.Bucket.Name), append(ks, r.Key), append(vs, nonNil(r.Value))
+	}
+	f := recs[0]
+	var n int
+	err := retry(func() error {
+		return d.pool.QueryRow(ctx, `WITH first AS (INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
+	ON CONFLICT DO NOTHING RETURNING 1),
+rest AS (INSERT INTO records (tenant, bucket, key, value) SELECT * FROM unnest($5::bytea[], $6::text[], $7::bytea[], $8::bytea[])
+	WHERE EXISTS (SELECT FROM first) ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value)
+SELECT count(*) FROM first`, []byte(f.Bucket.Tenant), f.Bucket.Name, f.Key, nonNil(f.Value), ts, bs, ks, vs).Scan(&n)
+	})
+	return n == 1, ctxErr(ctx, err)
+}
+
+func nonNil(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}

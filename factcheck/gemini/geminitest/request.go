@@ -237,12 +237,22 @@ func (r *Request) LastFunctionCalls() []Part {
 	return nil
 }
 
-// Turns returns the number of model turns in the conversation so far.
+// Turns returns the number of model turns so far: those in the
+// conversation, and the earlier ones a compact transcript folds into its
+// first user turn, one numbered line each inside <steps>.
 func (r *Request) Turns() int {
 	n := 0
 	for _, c := range r.Contents {
 		if c.Role == "model" {
 			n++
+		}
+	}
+	if _, steps, ok := strings.Cut(r.FirstUserText(), "<steps>"); ok {
+		steps, _, _ = strings.Cut(steps, "</steps>")
+		for _, line := range strings.Split(steps, "\n") {
+			if i := strings.Index(line, ". "); i > 0 && strings.Trim(line[:i], "0123456789") == "" {
+				n++
+			}
 		}
 	}
 	return n

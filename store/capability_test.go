@@ -1,0 +1,317 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// hidden are drivers with capabilities (driver.go) opened with all of
+// them hidden, so that the store's portable fallbacks run there too
+// (memory-shared is the memory driver's).
+var hidden = []struct {
+	name string
+	open func(t *testing.T, opts store.Options) *store.DB
+}{
+	{"Postgres-portable", func(t *testing.T, opts store.Options) *store.DB {
+		db, err := store.New(context.Background(), portable{openPostgres(t, opts).Driver()}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}},
+}
+
+// portable is a driver with its capabilities, and its transactions'
+// hidden.
+type portable struct{ store.Driver }
+
+func (p portable) View(ctx context.Context, fn func(store.Tx) error) error {
+	return p.Driver.View(ctx, func(tx store.Tx) error { return fn(struct{ store.Tx }{tx}) })
+}
+
+func (p portable) Update(ctx context.Context, fn func(store.Tx) error) error {
+	return p.Driver.Update(ctx, func(tx store.Tx) error { return fn(struct{ store.Tx }{tx}) })
+}
+
+// TestPortable runs the domain suites with the capabilities hidden: the
+// store behaves the same without them.
+func TestPortable(t *testing.T) {
+	for _, d := range hidden {
+		t.Run(d.name, func(t *testing.T) {
+			Run(t, func(t *testing.T, now func() time.Time) Backend { return d.open(t, store.Options{Now: now}) })
+			RunMaintained(t, func(t *testing.T, now func() time.Time) Maintained {
+				return checkedDB{d.open(t, store.Options{Now: now})}
+			})
+		})
+	}
+}
+
+// TestCapabilities checks each capability a driver has, and the store's
+// use of it or of its fallback, on every driver.
+func TestCapabilities(t *testing.T) {
+	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
+		t.Run(d.name, func(t *testing.T) {
+			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Locker", func(t *testing.T) { testLocker(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("ConcurrentTakeOver", func(t *testing.T) {
+				clk := &clock{t: t0}
+				testConcurrentTakeOver(t, d.open(t, store.Options{Now: clk.Now}), clk)
+			})
+			t.Run("Expirer", func(t *testing.T) { testExpirer(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("PruneCache", func(t *testing.T) { testPruneCache(t, d.open(t, store.Options{})) })
+			t.Run("ConcurrentAccepts", func(t *testing.T) { testConcurrentAccepts(t, d.open(t, store.Options{})) })
+		})
+	}
+}
+
+// TestWordSearch: a word search finds the same checks on every driver,
+// with its native index or the store's own (the memory driver's answers
+// are the reference), on a random corpus with shared prefixes, words cut
+// in the index and characters a tsquery would read as syntax.
+func TestWordSearch(t *testing.T) {
+	long := strings.Repeat("é", 40) // 80 bytes: indexed by its first 64
+	vocab := []string{"a", "ab", "abc", "b", "ba", "cat", "cats", "dogma", "élan", "Über", "3.5%", "35", "a|b", "x<y>", "c+c", "^^", long, long + "z"}
+	prefixes := []string{"a", "ab", "b", "ca", "cats", "d", "é", "ü", "3", "3.", "a|", "x<", "c+c", "^", long[:66], long, long + "z", "z"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var texts []string
+	for range 150 {
+		var ws []string
+		for range 1 + rng.IntN(4) {
+			ws = append(ws, vocab[rng.IntN(len(vocab))])
+		}
+		texts = append(texts, strings.Join(ws, " "))
+	}
+	var queries []store.HistoryQuery
+	for range 150 {
+		var qs []string
+		for range 1 + rng.IntN(3) {
+			qs = append(qs, prefixes[rng.IntN(len(prefixes))])
+		}
+		queries = append(queries, store.HistoryQuery{Search: strings.Join(qs, " "), Limit: 1 + rng.IntN(30), Channel: []string{"", "C1"}[rng.IntN(2)]})
+	}
+	answers := func(db *store.DB) [][]string {
+		var cs []*store.Check
+		for i, s := range texts {
+			cs = append(cs, check("T1", fmt.Sprintf("C%d", i%2), "U1", s, t0.Add(time.Duration(i)*time.Minute), map[string]factcheck.Label{s: factcheck.Supported}))
+		}
+		mustf(t, db.SaveChecks(ctx, cs), "save")
+		var out [][]string
+		for _, q := range queries {
+			h, err := db.History(ctx, "T1", q)
+			mustf(t, err, "history")
+			var got []string
+			for _, s := range h {
+				got = append(got, s.Text)
+			}
+			out = append(out, got)
+		}
+		return out
+	}
+	want := answers(store.NewMemory(store.Options{}))
+	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
+		t.Run(d.name, func(t *testing.T) {
+			got := answers(d.open(t, store.Options{}))
+			for i, q := range queries {
+				if diff := cmp.Diff(want[i], got[i]); diff != "" {
+					t.Errorf("History(%+v) (-memory +%s):\n%s", q, d.name, diff)
+				}
+			}
+		})
+	}
+}
+
+// testInserter: Insert writes every record if the first key is absent,
+// and none if it is there.
+func testInserter(t *testing.T, d store.Driver) {
+	ins, ok := d.(store.Inserter)
+	if !ok {
+		t.Skip("no Inserter: AcceptRequest uses the fallback")
+	}
+	recs := []store.Record{{Bucket: bA, Key: []byte("k"), Value: []byte("1")}, {Bucket: bB, Key: []byte("i"), Value: nil}}
+	for i, want := range []bool{true, false} {
+		if i == 1 {
+			recs[0].Value, recs[1].Key = []byte("2"), []byte("j")
+		}
+		if got, err := ins.Insert(context.Background(), recs); got != want || err != nil {
+			t.Errorf("Insert #%d = %v, %v; want %v", i+1, got, err, want)
+		}
+	}
+	if v, i, j := get(t, d, bA, "k"), get(t, d, bB, "i"), get(t, d, bB, "j"); string(v) != "1" || i == nil || j != nil {
+		t.Errorf("after two inserts: k=%q, i=%q, j=%q; want k=1, i empty and j missing", v, i, j)
+	}
+}
+
+// testConcurrentAccepts: one event delivered many times at once is
+// accepted once; events with neighbouring keys are all accepted.
+func testConcurrentAccepts(t *testing.T, db *store.DB) {
+	var fresh atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			for _, key := range []string{"slack:event:same", fmt.Sprintf("slack:event:%02d", i)} {
+				isNew, err := db.AcceptRequest(ctx, &store.Request{Key: key, Tenant: "T1", Text: "x"})
+				if err != nil {
+					t.Errorf("accept %s: %v", key, err)
+				}
+				if isNew && key == "slack:event:same" {
+					fresh.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	pend, err := db.PendingRequests(ctx, "T1")
+	if n := fresh.Load(); n != 1 || err != nil || len(pend) != 41 {
+		t.Errorf("new accepts of one key: %d, want 1; pending: %d, %v, want 41", n, len(pend), err)
+	}
+}
+
+// testLocker: a record locked by one update is skipped by another, which
+// does not wait; a missing record is not locked.
+func testLocker(t *testing.T, d store.Driver) {
+	locks := false
+	update(t, d, func(tx store.Tx) error {
+		_, locks = tx.(store.Locker)
+		return tx.Put(bA, []byte("k"), []byte("v"))
+	})
+	if !locks {
+		t.Skip("no Locker: claims rely on the serializable conflict")
+	}
+	try := func(key string) (got bool) {
+		update(t, d, func(tx store.Tx) error {
+			got = tx.(store.Locker).TryLock(bA, []byte(key))
+			return nil
+		})
+		return got
+	}
+	update(t, d, func(tx store.Tx) error {
+		if !tx.(store.Locker).TryLock(bA, []byte("k")) {
+			t.Error("TryLock of a free record = false")
+		}
+		if try("k") {
+			t.Error("TryLock of a record another transaction locked = true")
+		}
+		return nil
+	})
+	if !try("k") || try("missing") {
+		t.Error("after the lock's transaction: TryLock(k) = false or TryLock(missing) = true")
+	}
+}
+
+// testConcurrentTakeOver: of owners taking over an expired lease at once,
+// one gets it, and its first owner has lost it.
+func testConcurrentTakeOver(t *testing.T, db *store.DB, clk *clock) {
+	acceptTwo(t, db, clk)
+	if !claim(t, db, "slack:event:Ev1", "O0") {
+		t.Fatal("first claim failed")
+	}
+	clk.Add(2 * leaseD)
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			r, err := db.ClaimRequest(ctx, "T1", "slack:event:Ev1", fmt.Sprintf("O%d", i+1), leaseD)
+			if err != nil {
+				t.Errorf("claim: %v", err)
+			}
+			if r != nil {
+				won.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := won.Load(); n != 1 {
+		t.Errorf("owners taking the lease over: %d, want 1", n)
+	}
+	if err := db.RenewLease(ctx, "T1", "slack:event:Ev1", "O0", leaseD); !errors.Is(err, store.ErrLeaseLost) {
+		t.Errorf("first owner's renewal: %v, want ErrLeaseLost", err)
+	}
+}
+
+// testPruneCache: Prune deletes the cached verdicts made before its
+// cutoff, those whose time a driver keeps and those it does not (new
+// since the last prune, or written again), and keeps the others.
+func testPruneCache(t *testing.T, db *store.DB) {
+	put := func(claim string, h int) {
+		mustf(t, db.PutVerdict(ctx, "T1", verdict(claim, factcheck.Supported, t0.Add(time.Duration(h)*time.Hour))), "put")
+	}
+	prune := func(h, want int) {
+		t.Helper()
+		st, err := db.Prune(ctx, t0.Add(time.Duration(h)*time.Hour))
+		if err != nil || st.Verdicts != want {
+			t.Errorf("Prune before hour %d: %d verdicts, %v; want %d", h, st.Verdicts, err, want)
+		}
+	}
+	put("a", 0)
+	put("b", 2)
+	put("c", 4)
+	prune(1, 1)
+	put("d", 0)
+	put("c", 1) // written again, older
+	put("e", 5)
+	prune(3, 3)
+	for claim, want := range map[string]bool{"a": false, "b": false, "c": false, "d": false, "e": true} {
+		if _, ok, err := db.Verdict(ctx, "T1", claim, 100*365*24*time.Hour); ok != want || err != nil {
+			t.Errorf("Verdict(%s) after prunes: %v, %v; want %v", claim, ok, err, want)
+		}
+	}
+	prune(6, 1)
+}
+
+// testExpirer: records are deleted by the times set on them; a record
+// without one, or written again, is listed.
+func testExpirer(t *testing.T, d store.Driver) {
+	step := func(fn func(ex store.Expirer, tx store.Tx) error) {
+		t.Helper()
+		update(t, d, func(tx store.Tx) error {
+			ex, ok := tx.(store.Expirer)
+			if !ok {
+				t.Skip("no Expirer: Prune decodes every cached record")
+			}
+			return fn(ex, tx)
+		})
+	}
+	deleteBefore := func(h int, wantN int, want ...string) {
+		t.Helper()
+		step(func(ex store.Expirer, tx store.Tx) error {
+			n, untimed, err := ex.DeleteBefore(bA, t0.Add(time.Duration(h)*time.Hour))
+			var got []string
+			for _, k := range untimed {
+				got = append(got, string(k))
+			}
+			if n != wantN || err != nil || !slices.Equal(got, want) {
+				t.Errorf("DeleteBefore(hour %d) = %d, %q, %v; want %d, %q", h, n, got, err, wantN, want)
+			}
+			return err
+		})
+	}
+	step(func(ex store.Expirer, tx store.Tx) error {
+		for _, k := range []string{"k1", "k2", "k3"} {
+			mustf(t, tx.Put(bA, []byte(k), []byte("v")), "put")
+		}
+		return tx.Put(bB, []byte("k1"), []byte("v"))
+	})
+	deleteBefore(1, 0, "k1", "k2", "k3")
+	step(func(ex store.Expirer, tx store.Tx) error {
+		return ex.SetTimes(bA, [][]byte{[]byte("k1"), []byte("k2")}, []time.Time{t0, t0.Add(2 * time.Hour)})
+	})
+	deleteBefore(1, 1, "k3")
+	step(func(ex store.Expirer, tx store.Tx) error { return tx.Put(bA, []byte("k2"), []byte("w")) })
+	deleteBefore(3, 0, "k2", "k3")
+	if get(t, d, bB, "k1") == nil {
+		t.Error("DeleteBefore deleted from another bucket")
+	}
+}

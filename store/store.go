@@ -246,8 +246,8 @@ func (b *bkt) scan(prefix []byte, fn func(k, v []byte) error) error {
 }
 
 // deleteIf deletes the keys under prefix in b for which drop is true, and
-// returns how many. It deletes once the walk is over: a bbolt cursor may
-// skip the key after one deleted under it.
+// returns how many. It deletes once the walk is over, so that drop sees
+// the bucket as it was.
 func (b *bkt) deleteIf(prefix []byte, drop func(k, v []byte) (bool, error)) (int, error) {
 	var keys [][]byte
 	err := b.scan(prefix, func(k, v []byte) error {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // The PostgreSQL store is shared by replicas: it counts the limits.

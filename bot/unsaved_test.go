@@ -15,9 +15,9 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // fullDisk is the store as the core sees it on a full disk: while full,

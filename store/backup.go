@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // ErrNoBackup is returned by Backup of a database that is not a bbolt
@@ -37,7 +38,7 @@ func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return 0, fmt.Errorf("backup: %s already exists; choose a new file name", path)
 	}
-	f, err := os.CreateTemp(dirOf(path), ".factbot-backup-*")
+	f, err := os.CreateTemp(filepath.Dir(path), ".factbot-backup-*")
 	if err != nil {
 		return 0, fmt.Errorf("backup: %w", err)
 	}
@@ -61,16 +62,4 @@ func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
 		return 0, fmt.Errorf("backup: %w", err)
 	}
 	return n, nil
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			if i == 0 {
-				return path[:1]
-			}
-			return path[:i]
-		}
-	}
-	return "."
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -31,6 +32,9 @@ const (
 	RefWeb        = "web"
 	RefSnapshot   = "snapshot"
 )
+
+// refBucket is the bucket of each kind of CacheRef.
+var refBucket = map[string][]byte{RefVerdict: bVerdicts, RefExtraction: bExtractions, RefWeb: bWebCache, RefSnapshot: bSnapshots}
 
 // CacheRecorder collects the cache records that the store's cache methods
 // (Verdict, PutVerdict, Extraction, PutExtraction, Get, Put) read or write
@@ -60,12 +64,9 @@ func RecordCaches(ctx context.Context) (context.Context, *CacheRecorder) {
 func (r *CacheRecorder) Refs() []CacheRef {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]CacheRef, 0, len(r.seen))
-	for ref := range r.seen {
-		out = append(out, ref)
-	}
-	slices.SortFunc(out, func(a, b CacheRef) int { return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key, b.Key)) })
-	return out
+	return slices.SortedFunc(maps.Keys(r.seen), func(a, b CacheRef) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key, b.Key))
+	})
 }
 
 // record notes a cache record in ctx's recorder, if any.
@@ -102,14 +103,20 @@ func (w *webRefs) addRefs(refs []CacheRef) {
 	}
 }
 
-// addCheck adds what a check names in the web cache: its recorded refs,
-// the URLs and page hashes of its sources, the queries and pages of its
-// verdicts' traces, and its input if that is only a link.
-func (w *webRefs) addCheck(c *Check) {
-	w.addRefs(c.CacheRefs)
-	if u := onlyURL(c.Text); u != "" {
+// addRequest adds what a request names in the web cache: its recorded
+// refs, and its input if that is only a link.
+func (w *webRefs) addRequest(r *Request) {
+	w.addRefs(r.CacheRefs)
+	if u := onlyURL(r.Text); u != "" {
 		w.urls[u] = true
 	}
+}
+
+// addCheck adds what a check names in the web cache: what its request
+// names, the URLs and page hashes of its sources, and the queries and
+// pages of its verdicts' traces.
+func (w *webRefs) addCheck(c *Check) {
+	w.addRequest(&Request{Text: c.Text, CacheRefs: c.CacheRefs})
 	if c.Report == nil {
 		return
 	}

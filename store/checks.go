@@ -62,7 +62,7 @@ func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
 	// One check joins the request writes' group commit, so answers being
 	// saved share fsyncs with the acknowledgements instead of delaying them.
 	now := db.now().UTC()
-	if err := db.requests.do(func(tx Tx) error { return db.saveCheck(tx, c, now) }); err != nil {
+	if err := db.requests.do(func(tx Tx) error { return saveCheck(tx, c, now) }); err != nil {
 		return fmt.Errorf("save check: %w", err)
 	}
 	return nil
@@ -71,13 +71,10 @@ func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
 // SaveChecks saves several checks in one transaction (one fsync), as
 // SaveCheck does for one.
 func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	now := db.now().UTC()
 	err := db.drv.Update(ctx, func(tx Tx) error {
 		for _, c := range cs {
-			if err := db.saveCheck(tx, c, now); err != nil {
+			if err := saveCheck(tx, c, now); err != nil {
 				return fmt.Errorf("check %s: %w", c.ID, err)
 			}
 		}
@@ -89,36 +86,30 @@ func (db *DB) SaveChecks(ctx context.Context, cs []*Check) error {
 	return nil
 }
 
-func (db *DB) saveCheck(tx Tx, c *Check, now time.Time) error {
-	tb, err := tenantBucket(tx, c.Tenant)
-	if err != nil {
-		return err
-	}
-	if c.CreatedAt.IsZero() {
-		c.CreatedAt = now
-	}
-	var req *Request
-	if c.RequestKey != "" {
-		if r, err := getRequest(tb, c.RequestKey); err == nil {
-			req = r
-			if c.ID == "" && r.CheckID != "" && sub(tb, bChecks).Get([]byte(r.CheckID)) != nil {
-				c.ID = r.CheckID
+func saveCheck(tx Tx, c *Check, now time.Time) error {
+	return inTenant(tx, c.Tenant, func(tb *tenantTx) error {
+		if c.CreatedAt.IsZero() {
+			c.CreatedAt = now
+		}
+		var req *Request
+		if c.RequestKey != "" {
+			if r, err := getRequest(tb, c.RequestKey); err == nil {
+				req = r
+				if c.ID == "" && r.CheckID != "" && sub(tb, bChecks).Get([]byte(r.CheckID)) != nil {
+					c.ID = r.CheckID
+				}
 			}
 		}
-	}
-	if c.ID == "" {
-		c.ID = newID(sub(tb, bChecks), c.CreatedAt)
-	}
-	if err := putCheck(tb, c); err != nil {
-		return err
-	}
-	if req != nil && req.CheckID != c.ID {
+		if c.ID == "" {
+			c.ID = NewCheckID(c.CreatedAt, func(id string) bool { return sub(tb, bChecks).Get([]byte(id)) != nil })
+		}
+		if err := putCheck(tb, c); err != nil || req == nil || req.CheckID == c.ID {
+			return err
+		}
 		r := *req
-		r.CheckID = c.ID
-		r.UpdatedAt = now
+		r.CheckID, r.UpdatedAt = c.ID, now
 		return putRequest(tb, req, &r)
-	}
-	return nil
+	})
 }
 
 // NewCheckID returns an unused ID for a check created at t: the time (so
@@ -135,11 +126,6 @@ func NewCheckID(t time.Time, taken func(id string) bool) string {
 			return id
 		}
 	}
-}
-
-// newID returns an unused check ID in the checks bucket.
-func newID(checks *bkt, t time.Time) string {
-	return NewCheckID(t, func(id string) bool { return checks.Get([]byte(id)) != nil })
 }
 
 // putCheck writes a check, its summary, search text and index entries,
@@ -159,18 +145,10 @@ func putCheck(tb *tenantTx, c *Check) error {
 		return err
 	}
 	s := summarize(c)
-	v, err := encode(withoutStoredFeedback(tb, c))
-	if err != nil {
+	if err := sub(tb, bChecks).putRecord(id, withoutStoredFeedback(tb, c)); err != nil {
 		return err
 	}
-	sv, err := encode(s)
-	if err != nil {
-		return err
-	}
-	if err := sub(tb, bChecks).Put(id, v); err != nil {
-		return err
-	}
-	if err := sub(tb, bSums).Put(id, sv); err != nil {
+	if err := sub(tb, bSums).putRecord(id, s); err != nil {
 		return err
 	}
 	text := []byte(searchText(c))
@@ -213,24 +191,22 @@ func withoutStoredFeedback(tb *tenantTx, c *Check) *Check {
 	return &cp
 }
 
-// deleteCheck removes a check and everything derived from it.
-func deleteCheck(tb *tenantTx, s *CheckSummary) error {
-	if err := deleteIndexes(tb, s); err != nil {
-		return err
-	}
+// deleteCheck removes a check and everything derived from it, and returns
+// how many notes of feedback it had.
+func deleteCheck(tb *tenantTx, s *CheckSummary) (int, error) {
 	id := []byte(s.ID)
-	if err := deleteWords(tb, id); err != nil {
-		return err
+	if err := deleteIndexes(tb, s); err != nil {
+		return 0, err
 	}
-	if _, err := deleteFeedback(tb, s.ID); err != nil {
-		return err
+	if err := deleteWords(tb, id); err != nil {
+		return 0, err
 	}
 	for _, name := range [][]byte{bChecks, bSums, bText} {
 		if err := sub(tb, name).Delete(id); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return sub(tb, bFeedback).deleteIf(indexKey(s.ID, ""), func(_, _ []byte) (bool, error) { return true, nil })
 }
 
 func deleteIndexes(tb *tenantTx, s *CheckSummary) error {
@@ -305,13 +281,9 @@ func summarize(c *Check) *CheckSummary {
 func searchText(c *Check) string {
 	var b strings.Builder
 	b.WriteByte(' ')
-	if c.Report != nil {
-		for _, v := range c.Report.Claims {
-			if v != nil {
-				b.WriteString(Normalize(v.Claim))
-				b.WriteByte(' ')
-			}
-		}
+	for _, claim := range claims(c) {
+		b.WriteString(Normalize(claim))
+		b.WriteByte(' ')
 	}
 	b.WriteString(Normalize(c.Text))
 	b.WriteByte(' ')
@@ -331,20 +303,9 @@ func cut(s string, n int) string {
 
 // Check returns one check of the tenant, or an error wrapping ErrNotFound.
 func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var c Check
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		v := get(sub(tb, bChecks), []byte(id))
-		if v == nil {
-			return ErrNotFound
-		}
-		if err := decode(v, &c); err != nil {
+	err := db.view(ctx, tenant, func(tb *tenantTx) error {
+		if err := getRecord(sub(tb, bChecks), []byte(id), &c); err != nil {
 			return err
 		}
 		return readFeedback(tb, &c)
@@ -362,27 +323,11 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 	const batch = 256
 	var after []byte
 	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		var cs []*Check
-		err := db.drv.View(ctx, func(tx Tx) error {
-			tb, err := tenantBucket(tx, tenant)
-			if err != nil || tb == nil {
-				return err
-			}
-			b := sub(tb, bChecks)
-			if b == nil {
-				return nil
-			}
-			cur := b.Cursor()
-			var k, v []byte
-			if after == nil {
-				k, v = cur.First()
-			} else if k, v = cur.Seek(after); k != nil && bytes.Equal(k, after) {
-				k, v = cur.Next()
-			}
-			for ; k != nil && len(cs) < batch; k, v = cur.Next() {
+		err := db.view(ctx, tenant, func(tb *tenantTx) error {
+			cur := sub(tb, bChecks).Cursor()
+			// after+0x00 is the least key above after.
+			for k, v := cur.Seek(after); k != nil && len(cs) < batch; k, v = cur.Next() {
 				var c Check
 				if err := decode(v, &c); err != nil {
 					return fmt.Errorf("check %s: %w", k, err)
@@ -391,7 +336,7 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 					return fmt.Errorf("check %s: %w", k, err)
 				}
 				cs = append(cs, &c)
-				after = bytes.Clone(k)
+				after = append(bytes.Clone(k), 0)
 			}
 			return nil
 		})

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 	"github.com/factbot-dev/factbot/store/storetest"
 )
 

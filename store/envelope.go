@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -14,19 +13,13 @@ import (
 // so version 2 records are read as they are rather than rewritten.
 const oldestRecordVersion = 2
 
-// encode wraps v in the versioned envelope {"v":3,"data":…}.
+// encode wraps v in the versioned envelope {"v":4,"data":…}, packed.
 func encode(v any) ([]byte, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(data)+16)
-	out = append(out, `{"v":`...)
-	out = strconv.AppendInt(out, schemaVersion, 10)
-	out = append(out, `,"data":`...)
-	out = append(out, data...)
-	out = append(out, '}')
-	return pack(out), nil
+	return pack(fmt.Appendf(make([]byte, 0, len(data)+16), `{"v":%d,"data":%s}`, schemaVersion, data)), nil
 }
 
 // Records of more than packAbove bytes (checks with their traces, cached

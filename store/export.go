@@ -12,26 +12,13 @@ import (
 
 // CacheKey returns the key under which the verdict or extraction cache
 // keeps text: its Normalize form, or a hash of it when it is long.
-func CacheKey(text string) string { return string(cacheKey(Normalize(text))) }
+func CacheKey(text string) string { return string(cacheKey(text)) }
 
 // EachRequest calls fn with every request of the tenant, in key order,
 // from one read transaction (fn may not write to the database).
 func (db *DB) EachRequest(ctx context.Context, tenant string, fn func(*Request) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil || tb == nil || tb.Bucket(bRequests) == nil {
-			return err
-		}
-		return tb.Bucket(bRequests).ForEach(func(k, v []byte) error {
-			var r Request
-			if err := decode(v, &r); err != nil {
-				return fmt.Errorf("request %s: %w", k, err)
-			}
-			return fn(&r)
-		})
+	return db.view(ctx, tenant, func(tb *tenantTx) error {
+		return eachRecord(sub(tb, bRequests), func(_ []byte, r *Request) error { return fn(r) })
 	})
 }
 
@@ -50,29 +37,18 @@ type CacheEntry struct {
 // EachCacheEntry calls fn with every cached verdict and extraction of the
 // tenant, from one read transaction.
 func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEntry) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil || tb == nil {
-			return err
-		}
-		for _, name := range [][]byte{bVerdicts, bExtractions} {
-			b := tb.Bucket(name)
-			if b == nil {
-				continue
-			}
-			err := b.ForEach(func(k, v []byte) error {
+	return db.view(ctx, tenant, func(tb *tenantTx) error {
+		for _, kind := range []string{RefVerdict, RefExtraction} {
+			err := sub(tb, refBucket[kind]).ForEach(func(k, v []byte) error {
 				_, data, err := openEnvelope(v)
 				if err != nil {
-					return fmt.Errorf("%s %q: %w", name, k, err)
+					return fmt.Errorf("%s %q: %w", kind, k, err)
 				}
 				at, err := cachedAt(v)
 				if err != nil {
-					return fmt.Errorf("%s %q: %w", name, k, err)
+					return fmt.Errorf("%s %q: %w", kind, k, err)
 				}
-				return fn(CacheEntry{Kind: refKind(name), Key: string(k), At: at, Value: data})
+				return fn(CacheEntry{Kind: kind, Key: string(k), At: at, Value: data})
 			})
 			if err != nil {
 				return err
@@ -86,25 +62,9 @@ func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEn
 // RefWeb) and every page snapshot (RefSnapshot), from one read
 // transaction.
 func (db *DB) EachWebEntry(ctx context.Context, fn func(CacheEntry) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return db.drv.View(ctx, func(tx Tx) error {
-		tb := &tenantTx{tx, WebTenant}
-		for _, name := range [][]byte{bWebCache, bSnapshots} {
-			b := tb.Bucket(name)
-			if b == nil {
-				continue
-			}
-			kind := RefWeb
-			if string(name) == string(bSnapshots) {
-				kind = RefSnapshot
-			}
-			err := b.ForEach(func(k, v []byte) error {
-				var e webEntry
-				if err := decode(v, &e); err != nil {
-					return fmt.Errorf("%s %q: %w", name, k, err)
-				}
+	return db.view(ctx, WebTenant, func(tb *tenantTx) error {
+		for _, kind := range []string{RefWeb, RefSnapshot} {
+			err := eachRecord(sub(tb, refBucket[kind]), func(k []byte, e *webEntry) error {
 				return fn(CacheEntry{Kind: kind, Key: string(k), At: e.At, Value: e.Val})
 			})
 			if err != nil {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -40,36 +39,21 @@ type Feedback struct {
 // a record of its own (Check returns it with the check's Feedback); the
 // check is not rewritten, and a refused click writes nothing.
 func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedback) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if f.At.IsZero() {
 		f.At = db.now().UTC()
 	}
 	// Most refusals are found without taking the writer lock.
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		_, err = feedbackSlot(tb, checkID, f.User)
+	err := db.view(ctx, tenant, func(tb *tenantTx) error {
+		_, err := feedbackSlot(tb, checkID, f.User)
 		return err
 	})
 	if err == nil {
-		err = db.drv.Update(ctx, func(tx Tx) error {
-			tb, err := tenantBucket(tx, tenant)
-			if err != nil {
-				return err
-			}
+		err = db.update(ctx, tenant, func(tb *tenantTx) error {
 			seq, err := feedbackSlot(tb, checkID, f.User)
 			if err != nil {
 				return err
 			}
-			v, err := encode(&f)
-			if err != nil {
-				return err
-			}
-			return sub(tb, bFeedback).Put(feedbackKey(checkID, seq), v)
+			return sub(tb, bFeedback).putRecord(binary.BigEndian.AppendUint32(indexKey(checkID, ""), seq), &f)
 		})
 	}
 	if err != nil {
@@ -83,12 +67,8 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 // ErrFeedbackLimit. Notes stored in the check record itself (before
 // feedback had its bucket) count too.
 func feedbackSlot(tb *tenantTx, checkID, user string) (uint32, error) {
-	v := get(sub(tb, bChecks), []byte(checkID))
-	if v == nil {
-		return 0, ErrNotFound
-	}
 	var c Check
-	if err := decode(v, &c); err != nil {
+	if err := getRecord(sub(tb, bChecks), []byte(checkID), &c); err != nil {
 		return 0, err
 	}
 	if err := readFeedback(tb, &c); err != nil {
@@ -109,47 +89,15 @@ func feedbackSlot(tb *tenantTx, checkID, user string) (uint32, error) {
 	return uint32(len(c.Feedback)), nil
 }
 
-func feedbackKey(checkID string, seq uint32) []byte {
-	k := indexKey(checkID, "")
-	return binary.BigEndian.AppendUint32(k, seq)
-}
-
 // readFeedback appends the check's notes from the feedback bucket of
 // tenant bucket tb to c.Feedback, in the order they were added.
 func readFeedback(tb *tenantTx, c *Check) error {
-	b := sub(tb, bFeedback)
-	if b == nil {
-		return nil
-	}
-	prefix := indexKey(c.ID, "")
-	cur := b.Cursor()
-	for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+	return sub(tb, bFeedback).scan(indexKey(c.ID, ""), func(k, v []byte) error {
 		var f Feedback
 		if err := decode(v, &f); err != nil {
 			return fmt.Errorf("feedback %q: %w", k, err)
 		}
 		c.Feedback = append(c.Feedback, f)
-	}
-	return nil
-}
-
-// deleteFeedback removes the check's notes from tenant bucket tb and
-// returns how many there were.
-func deleteFeedback(tb *tenantTx, checkID string) (int, error) {
-	b := sub(tb, bFeedback)
-	if b == nil {
-		return 0, nil
-	}
-	prefix := indexKey(checkID, "")
-	var keys [][]byte
-	cur := b.Cursor()
-	for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
-		keys = append(keys, bytes.Clone(k))
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	return len(keys), nil
+		return nil
+	})
 }

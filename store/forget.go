@@ -39,66 +39,51 @@ type ForgetStats struct {
 // web entries that a remaining check or cached verdict of any tenant also
 // cites. Feedback they left on other people's checks is kept.
 func (db *DB) Forget(ctx context.Context, tenant, user string) (ForgetStats, error) {
-	var st ForgetStats
-	if err := ctx.Err(); err != nil {
-		return st, err
-	}
 	if user == "" {
-		return st, fmt.Errorf("forget: empty user")
+		return ForgetStats{}, fmt.Errorf("forget: empty user")
 	}
-	if tenant == WebTenant {
-		return st, fmt.Errorf("forget: %s is not a tenant", WebTenant)
-	}
-	err := db.drv.Update(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
+	return db.forget(ctx, tenant, "forget", func(tb *tenantTx, web *webRefs, st *ForgetStats) error {
+		if err := forgetChecks(tb, user, web, st); err != nil {
 			return err
 		}
-		web := newWebRefs()
-		if err := forgetChecks(tb, user, web, &st); err != nil {
-			return err
-		}
-		if err := forgetRequests(tb, user, web, &st); err != nil {
-			return err
-		}
-		return forgetWeb(tx, web, &st)
+		return forgetRequests(tb, user, web, st)
 	})
-	if err != nil {
-		return st, fmt.Errorf("forget: %w", err)
-	}
-	return st, nil
 }
 
 // ForgetTenant deletes every record of a tenant (a workspace or guild that
 // removed the bot), in one transaction, with the web cache entries its
 // checks and requests caused that no other tenant's records cite.
 func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, error) {
+	return db.forget(ctx, tenant, "forget tenant "+tenant, func(tb *tenantTx, web *webRefs, st *ForgetStats) error {
+		if err := tenantWebRefs(tb, web, st); err != nil {
+			return err
+		}
+		if err := tb.tx.DropTenant(tenant); err != nil {
+			return err
+		}
+		var err error
+		st.Installations, err = forgetInstallations(tb.tx, tenant)
+		return err
+	})
+}
+
+// forget runs fn, which deletes records of the tenant and adds what they
+// name in the web cache to web, then forgetWeb, in one transaction.
+func (db *DB) forget(ctx context.Context, tenant, what string, fn func(*tenantTx, *webRefs, *ForgetStats) error) (ForgetStats, error) {
 	var st ForgetStats
-	if err := ctx.Err(); err != nil {
-		return st, err
-	}
 	if tenant == WebTenant {
-		return st, fmt.Errorf("forget tenant: %s is not a tenant", WebTenant)
+		return st, fmt.Errorf("%s: %s is not a tenant", what, WebTenant)
 	}
-	err := db.drv.Update(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
+	err := db.update(ctx, tenant, func(tb *tenantTx) error {
+		st = ForgetStats{} // a driver may run fn again
 		web := newWebRefs()
-		if err := tenantWebRefs(tb, web, &st); err != nil {
+		if err := fn(tb, web, &st); err != nil {
 			return err
 		}
-		if err := tx.DropTenant(tenant); err != nil {
-			return err
-		}
-		if st.Installations, err = forgetInstallations(tx, tenant); err != nil {
-			return err
-		}
-		return forgetWeb(tx, web, &st)
+		return forgetWeb(tb.tx, web, &st)
 	})
 	if err != nil {
-		return st, fmt.Errorf("forget tenant %s: %w", tenant, err)
+		return st, fmt.Errorf("%s: %w", what, err)
 	}
 	return st, nil
 }
@@ -106,51 +91,31 @@ func (db *DB) ForgetTenant(ctx context.Context, tenant string) (ForgetStats, err
 // tenantWebRefs adds to web what the records of tenant bucket tb name in
 // the web cache, and counts the records in st.
 func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
-	count := func(name []byte) int {
-		return countKeys(tb.Bucket(name))
-	}
+	count := func(name []byte) int { return countKeys(sub(tb, name)) }
 	st.Verdicts, st.Extractions, st.Feedback = count(bVerdicts), count(bExtractions), count(bFeedback)
-	if b := tb.Bucket(bChecks); b != nil {
-		err := b.ForEach(func(k, v []byte) error {
-			var c Check
-			if err := decode(v, &c); err != nil {
-				return fmt.Errorf("check %s: %w", k, err)
-			}
-			web.addCheck(&c)
-			st.Checks++
-			return nil
-		})
-		if err != nil {
-			return err
+	err := eachRecord(sub(tb, bChecks), func(_ []byte, c *Check) error {
+		web.addCheck(c)
+		st.Checks++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = eachRecord(sub(tb, bRequests), func(_ []byte, r *Request) error {
+		web.addRequest(r)
+		st.Requests++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return sub(tb, bVerdicts).ForEach(func(_, v []byte) error {
+		var e CachedVerdict
+		if decode(v, &e) == nil {
+			web.addVerdict(e.Verdict)
 		}
-	}
-	if b := tb.Bucket(bRequests); b != nil {
-		err := b.ForEach(func(k, v []byte) error {
-			var r Request
-			if err := decode(v, &r); err != nil {
-				return fmt.Errorf("request %s: %w", k, err)
-			}
-			web.addRefs(r.CacheRefs)
-			if u := onlyURL(r.Text); u != "" {
-				web.urls[u] = true
-			}
-			st.Requests++
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	if b := tb.Bucket(bVerdicts); b != nil {
-		return b.ForEach(func(_, v []byte) error {
-			var e CachedVerdict
-			if decode(v, &e) == nil {
-				web.addVerdict(e.Verdict)
-			}
-			return nil
-		})
-	}
-	return nil
+		return nil
+	})
 }
 
 // forgetChecks deletes the user's checks in tenant bucket tb, with the
@@ -158,32 +123,21 @@ func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 // and adds what they name in the web cache to web.
 func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) error {
 	var ids [][]byte
-	err := walkDesc(sub(tb, bByUser), indexKey(user, ""), nil, func(id []byte) (bool, error) {
-		ids = append(ids, bytes.Clone(id))
-		return true, nil
+	prefix := indexKey(user, "")
+	sub(tb, bByUser).scan(prefix, func(k, _ []byte) error {
+		ids = append(ids, bytes.Clone(k[len(prefix):]))
+		return nil
 	})
-	if err != nil {
-		return err
-	}
 	for _, id := range ids {
 		var c Check
 		if err := decode(sub(tb, bChecks).Get(id), &c); err != nil {
 			return fmt.Errorf("check %s: %w", id, err)
 		}
-		if c.Report != nil {
-			for _, v := range c.Report.Claims {
-				if v == nil {
-					continue
-				}
-				if err := forgetCached(sub(tb, bVerdicts), v.Claim, &st.Verdicts); err != nil {
-					return err
-				}
-			}
+		refs := []CacheRef{{RefExtraction, CacheKey(c.Text)}}
+		for _, claim := range claims(&c) {
+			refs = append(refs, CacheRef{RefVerdict, CacheKey(claim)})
 		}
-		if err := forgetCached(sub(tb, bExtractions), c.Text, &st.Extractions); err != nil {
-			return err
-		}
-		if err := forgetRefs(tb, c.CacheRefs, st); err != nil {
+		if err := forgetRefs(tb, append(refs, c.CacheRefs...), st); err != nil {
 			return err
 		}
 		if len(c.CacheRefs) == 0 && onlyURL(c.Text) != "" {
@@ -194,17 +148,27 @@ func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) erro
 			}
 		}
 		web.addCheck(&c)
-		n, err := deleteFeedback(tb, c.ID)
+		n, err := deleteCheck(tb, summarize(&c))
 		if err != nil {
 			return err
 		}
 		st.Feedback += n
-		if err := deleteCheck(tb, summarize(&c)); err != nil {
-			return err
-		}
 		st.Checks++
 	}
 	return nil
+}
+
+// claims returns the claims of c's verdicts.
+func claims(c *Check) []string {
+	var out []string
+	if c.Report != nil {
+		for _, v := range c.Report.Claims {
+			if v != nil {
+				out = append(out, v.Claim)
+			}
+		}
+	}
+	return out
 }
 
 // forgetRequests deletes the user's requests in tenant bucket tb, pending
@@ -219,43 +183,28 @@ func forgetRequests(tb *tenantTx, user string, web *webRefs, st *ForgetStats) er
 		if err := deleteRequest(tb, r); err != nil {
 			return err
 		}
-		if r.Text != "" {
-			if err := forgetCached(sub(tb, bExtractions), r.Text, &st.Extractions); err != nil {
-				return err
-			}
-			if u := onlyURL(r.Text); u != "" {
-				web.urls[u] = true
-			}
-		}
-		if err := forgetRefs(tb, r.CacheRefs, st); err != nil {
+		if err := forgetRefs(tb, append(r.CacheRefs, CacheRef{RefExtraction, CacheKey(r.Text)}), st); err != nil {
 			return err
 		}
-		web.addRefs(r.CacheRefs)
+		web.addRequest(r)
 	}
 	st.Requests += len(reqs)
 	return nil
 }
 
 // forgetRefs deletes the tenant cache entries (verdicts, extractions) that
-// refs name from tenant bucket tb.
+// refs name from tenant bucket tb, counting those it finds.
 func forgetRefs(tb *tenantTx, refs []CacheRef, st *ForgetStats) error {
 	for _, r := range refs {
-		var b *bkt
-		var n *int
-		switch r.Kind {
-		case RefVerdict:
-			b, n = sub(tb, bVerdicts), &st.Verdicts
-		case RefExtraction:
-			b, n = sub(tb, bExtractions), &st.Extractions
-		default:
+		n := map[string]*int{RefVerdict: &st.Verdicts, RefExtraction: &st.Extractions}[r.Kind]
+		b, k := sub(tb, refBucket[r.Kind]), []byte(r.Key)
+		if n == nil || len(k) == 0 || b.Get(k) == nil {
 			continue
 		}
-		if b.Get([]byte(r.Key)) != nil {
-			if err := b.Delete([]byte(r.Key)); err != nil {
-				return err
-			}
-			*n++
+		if err := b.Delete(k); err != nil {
+			return err
 		}
+		*n++
 	}
 	return nil
 }
@@ -265,86 +214,54 @@ func forgetRefs(tb *tenantTx, refs []CacheRef, st *ForgetStats) error {
 // message that was only a link: the extraction is keyed by the page's
 // text, not the message.
 func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
-	if c.Report == nil || len(c.Report.Claims) == 0 {
+	claims := claims(c)
+	if len(claims) == 0 {
 		return nil
 	}
-	var claims []string
-	for _, v := range c.Report.Claims {
-		if v != nil {
-			claims = append(claims, v.Claim)
-		}
-	}
-	b := sub(tb, bExtractions)
-	var keys [][]byte
-	err := b.ForEach(func(k, v []byte) error {
+	n, err := sub(tb, bExtractions).deleteIf(nil, func(_, v []byte) (bool, error) {
 		var e CachedExtraction
 		if decode(v, &e) != nil || e.Extraction == nil || len(e.Extraction.Claims) < len(claims) {
-			return nil
+			return false, nil
 		}
 		for i, cl := range claims {
 			if e.Extraction.Claims[i].Claim != cl {
-				return nil
+				return false, nil
 			}
 		}
-		keys = append(keys, bytes.Clone(k))
-		return nil
+		return true, nil
 	})
-	if err != nil {
-		return err
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-		st.Extractions++
-	}
-	return nil
+	st.Extractions += n
+	return err
 }
 
-// forgetCached deletes the cache entry of text from b, if any, counting it
-// in n.
-func forgetCached(b *bkt, text string, n *int) error {
-	k := cacheKey(Normalize(text))
-	if len(k) > 0 && b.Get(k) != nil {
-		*n++
-		return b.Delete(k)
-	}
-	return nil
-}
-
-// forgetWeb deletes the web cache entries and snapshots that gone names,
-// except those that the remaining records of every tenant name too.
+// forgetWeb deletes, in key and hash order, the web cache entries and
+// snapshots that gone names, except those that the remaining records of
+// every tenant name too, counting them in st as pages, searches and
+// snapshots: the last step of Forget.
 func forgetWeb(tx Tx, gone *webRefs, st *ForgetStats) error {
 	wt := &tenantTx{tx, WebTenant}
-	cache, snaps := wt.Bucket(bWebCache), wt.Bucket(bSnapshots)
+	cache, snaps := sub(wt, bWebCache), sub(wt, bSnapshots)
 	queries := queryIndex(cache)
 	delKeys, delSnaps := resolve(cache, snaps, gone, queries)
 	if len(delKeys) == 0 && len(delSnaps) == 0 {
 		return nil
 	}
-	kept := newWebRefs()
-	if err := remainingWebRefs(tx, kept); err != nil {
-		return err
-	}
 	// Scanning every remaining record is the cost of a rare operation;
 	// it only happens when the forgotten records name stored web entries.
+	kept := newWebRefs()
+	for _, name := range tx.Tenants() {
+		if name != WebTenant {
+			if err := tenantWebRefs(&tenantTx{tx, name}, kept, &ForgetStats{}); err != nil {
+				return err
+			}
+		}
+	}
 	keepKeys, keepSnaps := resolve(cache, snaps, kept, queries)
-	return deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps, st,
-		func(k string) error { return cache.Delete([]byte(k)) },
-		func(h string) error { return snaps.Delete([]byte(h)) })
-}
-
-// deleteWeb deletes, in key and hash order, the web cache entries (delKeys)
-// and page snapshots (delSnaps) that a forgotten record caused and no
-// remaining one keeps (keepKeys, keepSnaps), counting them in st as pages,
-// searches and snapshots: the last step of Forget.
-func deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *ForgetStats,
-	deleteKey, deleteSnap func(string) error) error {
 	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
 		if keepKeys[k] {
 			continue
 		}
-		if err := deleteKey(k); err != nil {
+		if err := cache.Delete([]byte(k)); err != nil {
 			return err
 		}
 		if strings.HasPrefix(k, search.PageBucket+"\x00") {
@@ -357,7 +274,7 @@ func deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *Forge
 		if keepSnaps[h] {
 			continue
 		}
-		if err := deleteSnap(h); err != nil {
+		if err := snaps.Delete([]byte(h)); err != nil {
 			return err
 		}
 		st.Snapshots++
@@ -369,15 +286,12 @@ func deleteWeb(delKeys, keepKeys, delSnaps, keepSnaps map[string]bool, st *Forge
 // of its answers (one per bucket and result count).
 func queryIndex(cache *bkt) map[string][]string {
 	idx := map[string][]string{}
-	if cache == nil {
-		return idx
-	}
-	c := cache.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+	cache.ForEach(func(k, _ []byte) error {
 		if q := queryOf(string(k)); q != "" {
 			idx[q] = append(idx[q], string(k))
 		}
-	}
+		return nil
+	})
 	return idx
 }
 
@@ -394,55 +308,33 @@ func resolve(cache, snapshots *bkt, refs *webRefs, queries map[string][]string) 
 		}
 	}
 	add := func(k string) {
-		raw := get(cache, []byte(k))
+		raw := cache.Get([]byte(k))
 		if raw == nil {
 			return
 		}
+		keys[k] = true // stored, even if its page cannot be read
 		var e webEntry
-		if decode(raw, &e) != nil {
-			keys[k] = true // stored, but its page cannot be read
-			return
-		}
-		v := e.Val
-		keys[k] = true
-		if strings.HasPrefix(k, search.PageBucket+"\x00") {
-			var p search.Page
-			if json.Unmarshal(v, &p) == nil && p.SHA256 != "" {
-				addSnap(p.SHA256)
-			}
+		var p search.Page
+		if strings.HasPrefix(k, search.PageBucket+"\x00") && decode(raw, &e) == nil &&
+			json.Unmarshal(e.Val, &p) == nil && p.SHA256 != "" {
+			addSnap(p.SHA256)
 		}
 	}
-	r := refs
-	for k := range r.keys {
+	for k := range refs.keys {
 		add(k)
 	}
-	for u := range r.urls {
+	for u := range refs.urls {
 		for _, k := range pageKeys(u) {
 			add(k)
 		}
 	}
-	for q := range r.queries {
+	for q := range refs.queries {
 		for _, k := range queries[q] {
 			add(k)
 		}
 	}
-	for h := range r.snaps {
+	for h := range refs.snaps {
 		addSnap(h)
 	}
 	return keys, snaps
-}
-
-// remainingWebRefs adds to refs what every tenant's checks, requests and
-// cached verdicts name in the web cache.
-func remainingWebRefs(tx Tx, refs *webRefs) error {
-	for _, name := range tx.Tenants() {
-		if name == WebTenant {
-			continue
-		}
-		var st ForgetStats
-		if err := tenantWebRefs(&tenantTx{tx, name}, refs, &st); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -78,10 +78,7 @@ func (g *groupCommit) run() {
 			// A driver may run this more than once (a conflict): the
 			// group is taken the first time.
 			if ops == nil {
-				g.mu.Lock()
-				ops = g.take(retry)
-				g.mu.Unlock()
-				retry = nil
+				ops, retry = g.take(retry), nil
 			}
 			failed = -1
 			for i, op := range ops {
@@ -93,10 +90,7 @@ func (g *groupCommit) run() {
 			return nil
 		})
 		if ops == nil { // the transaction did not start (e.g. the file is closed)
-			g.mu.Lock()
-			ops = g.take(retry)
-			g.mu.Unlock()
-			retry = nil
+			ops, retry = g.take(retry), nil
 		}
 		if failed >= 0 {
 			ops[failed].done <- errTrySolo
@@ -110,8 +104,10 @@ func (g *groupCommit) run() {
 }
 
 // take returns retry followed by pending writes, at most maxGroup in all,
-// and removes those from the pending list. g.mu is held.
+// and removes those from the pending list.
 func (g *groupCommit) take(retry []*groupOp) []*groupOp {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	n := min(len(g.pending), max(0, maxGroup-len(retry)))
 	ops := append(retry, g.pending[:n]...)
 	if n == len(g.pending) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,26 +64,15 @@ const (
 // from the newest entry. Either way it stops after q.Limit matches or at
 // q.Since.
 func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	q.Limit = q.limit()
 	out := []CheckSummary{}
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil || tb == nil {
-			return err
-		}
-		h := &historyScan{q: &q, tb: tb, sums: sub(tb, bSums), text: sub(tb, bText), out: out}
-		if h.sums == nil {
-			return nil
-		}
+	err := db.view(ctx, tenant, func(tb *tenantTx) error {
+		h := &historyScan{q: &q, tb: tb, sums: sub(tb, bSums), text: sub(tb, bText), upper: q.upper()}
 		if !q.Since.IsZero() {
 			h.stop = []byte(q.Since.UTC().Format(idTimeLayout))
 		}
-		h.upper = q.upper()
-		err = h.run(strings.Fields(Normalize(q.Search)))
-		out = h.out
+		err := h.run(strings.Fields(Normalize(q.Search)))
+		out = append(out, h.out...)
 		return err
 	})
 	if err != nil {
@@ -109,13 +99,10 @@ func (q *HistoryQuery) upper() []byte {
 
 // limit returns q.Limit, defaulted and bounded.
 func (q *HistoryQuery) limit() int {
-	switch {
-	case q.Limit <= 0:
+	if q.Limit <= 0 {
 		return DefaultLimit
-	case q.Limit > MaxLimit:
-		return MaxLimit
 	}
-	return q.Limit
+	return min(q.Limit, MaxLimit)
 }
 
 // historyScan is one History read: it visits candidate check IDs, newest
@@ -148,9 +135,6 @@ func (h *historyScan) run(words []string) error {
 		h.confirm = spaced(words)
 	}
 	b, prefix := h.index()
-	if b == nil {
-		return nil
-	}
 	return walkDesc(b, prefix, h.upper, h.visit)
 }
 
@@ -240,42 +224,30 @@ func (q *HistoryQuery) matches(s *CheckSummary) bool {
 	if u := q.upper(); u != nil && s.ID >= string(u) {
 		return false
 	}
-	if q.Verdict != "" {
-		found := false
-		for _, l := range s.Verdicts {
-			found = found || l == q.Verdict
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
+	return q.Verdict == "" || slices.Contains(s.Verdicts, q.Verdict)
 }
 
 // walkDesc calls fn with the IDs under prefix in b, newest first, while fn
 // returns true, starting below the ID upper when it is not nil. With a nil
 // prefix the keys themselves are the IDs.
 func walkDesc(b *bkt, prefix, upper []byte, fn func(id []byte) (bool, error)) error {
+	// end is the least key past the walk: prefix+upper, or, with no
+	// upper, past every key under prefix (which ends in 0x00, so every key
+	// under it is below prefix[:n-1]+0x01), or past every key.
+	var end []byte
+	if upper != nil {
+		end = append(bytes.Clone(prefix), upper...)
+	} else if len(prefix) > 0 {
+		end = append(bytes.Clone(prefix[:len(prefix)-1]), 1)
+	}
 	c := b.Cursor()
 	var k []byte
-	if upper != nil {
-		// The first key at or above prefix+upper; the one before it is
-		// the newest below the bound.
-		if k, _ = c.Seek(append(bytes.Clone(prefix), upper...)); k == nil {
-			k, _ = c.Last()
-		} else {
-			k, _ = c.Prev()
-		}
-	} else if len(prefix) == 0 {
+	if end == nil {
+		k, _ = c.Last()
+	} else if k, _ = c.Seek(end); k == nil {
 		k, _ = c.Last()
 	} else {
-		// prefix ends in 0x00; every key under it is below prefix[:n-1]+0x01.
-		upper := append(bytes.Clone(prefix[:len(prefix)-1]), 1)
-		if k, _ = c.Seek(upper); k == nil {
-			k, _ = c.Last()
-		} else {
-			k, _ = c.Prev()
-		}
+		k, _ = c.Prev()
 	}
 	for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
 		more, err := fn(k[len(prefix):])

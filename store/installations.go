@@ -72,9 +72,6 @@ var errNoKeyring = errors.New("store: installations need an encryption key (FACT
 
 // Put stores inst, replacing the install of the same platform and id.
 func (s *Installations) Put(ctx context.Context, inst *Installation) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if s.kr == nil {
 		return errNoKeyring
 	}
@@ -86,11 +83,7 @@ func (s *Installations) Put(ctx context.Context, inst *Installation) error {
 		return err
 	}
 	err = s.db.drv.Update(ctx, func(tx Tx) error {
-		b, err := global(tx, bInstallations), error(nil)
-		if err != nil {
-			return err
-		}
-		return b.Put(installKey(inst.Platform, inst.ID), v)
+		return global(tx, bInstallations).Put(installKey(inst.Platform, inst.ID), v)
 	})
 	if err != nil {
 		return fmt.Errorf("store: put installation %s %s: %w", inst.Platform, inst.ID, err)
@@ -131,16 +124,13 @@ func (s *Installations) openRecord(k, v []byte) (*Installation, error) {
 // Get returns the install of platform and id, or an error wrapping
 // ErrNotFound.
 func (s *Installations) Get(ctx context.Context, platform, id string) (*Installation, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	if s.kr == nil {
 		return nil, errNoKeyring
 	}
 	var inst *Installation
 	err := s.db.drv.View(ctx, func(tx Tx) error {
 		k := installKey(platform, id)
-		v := get(global(tx, bInstallations), k)
+		v := global(tx, bInstallations).Get(k)
 		if v == nil {
 			return ErrNotFound
 		}
@@ -157,14 +147,11 @@ func (s *Installations) Get(ctx context.Context, platform, id string) (*Installa
 // Delete removes the install of platform and id, reporting whether there
 // was one.
 func (s *Installations) Delete(ctx context.Context, platform, id string) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
 	found := false
 	err := s.db.drv.Update(ctx, func(tx Tx) error {
 		b := global(tx, bInstallations)
 		k := installKey(platform, id)
-		if b == nil || b.Get(k) == nil {
+		if b.Get(k) == nil {
 			return nil
 		}
 		found = true
@@ -179,21 +166,13 @@ func (s *Installations) Delete(ctx context.Context, platform, id string) (bool, 
 // Count returns how many installs platform has ("" counts all). It needs
 // no key.
 func (s *Installations) Count(ctx context.Context, platform string) (int, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
 	n := 0
+	var prefix []byte
+	if platform != "" {
+		prefix = installKey(platform, "")
+	}
 	err := s.db.drv.View(ctx, func(tx Tx) error {
-		b := global(tx, bInstallations)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, _ []byte) error {
-			if platform == "" || bytes.HasPrefix(k, installKey(platform, "")) {
-				n++
-			}
-			return nil
-		})
+		return global(tx, bInstallations).scan(prefix, func(_, _ []byte) error { n++; return nil })
 	})
 	return n, err
 }
@@ -210,44 +189,34 @@ type RekeyStats struct {
 // it all (nothing changes).
 func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
 	var st RekeyStats
-	if err := ctx.Err(); err != nil {
-		return st, err
-	}
 	if s.kr == nil {
 		return st, errNoKeyring
 	}
 	err := s.db.drv.Update(ctx, func(tx Tx) error {
+		st = RekeyStats{}
 		b := global(tx, bInstallations)
-		if b == nil {
-			return nil
-		}
-		type kv struct{ k, v []byte }
-		var out []kv
-		err := b.ForEach(func(k, v []byte) error {
-			var rec installRecord
-			if err := decode(v, &rec); err != nil {
-				return fmt.Errorf("installation %q: %w", k, err)
-			}
+		var stale [][]byte
+		err := eachRecord(b, func(k []byte, rec *installRecord) error {
 			if rec.Secrets.KeyID == s.kr.CurrentID() {
 				st.Current++
-				return nil
+			} else {
+				stale = append(stale, bytes.Clone(k))
 			}
-			inst, err := s.openRecord(k, v)
-			if err != nil {
-				return fmt.Errorf("installation %q: %w", k, err)
-			}
-			nv, err := s.sealRecord(inst)
-			if err != nil {
-				return err
-			}
-			out = append(out, kv{bytes.Clone(k), nv})
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		for _, e := range out {
-			if err := b.Put(e.k, e.v); err != nil {
+		for _, k := range stale {
+			inst, err := s.openRecord(k, b.Get(k))
+			if err != nil {
+				return fmt.Errorf("installation %q: %w", k, err)
+			}
+			v, err := s.sealRecord(inst)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(k, v); err != nil {
 				return err
 			}
 			st.Resealed++
@@ -263,42 +232,22 @@ func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
 // forgetInstallations deletes tenant's installations on every platform;
 // it returns how many.
 func forgetInstallations(tx Tx, tenant string) (int, error) {
-	b := global(tx, bInstallations)
-	if b == nil {
-		return 0, nil
-	}
-	var keys [][]byte
-	b.ForEach(func(k, _ []byte) error {
-		if _, id, ok := bytes.Cut(k, []byte{0}); ok && string(id) == tenant {
-			keys = append(keys, bytes.Clone(k))
-		}
-		return nil
+	return global(tx, bInstallations).deleteIf(nil, func(k, _ []byte) (bool, error) {
+		_, id, ok := bytes.Cut(k, []byte{0})
+		return ok && string(id) == tenant, nil
 	})
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	return len(keys), nil
 }
 
 // Unopened lists the installations (as platform:id) whose tokens the
 // keyring cannot open: sealed with a key it does not hold, or damaged.
 // serve reports them at start, before their workspaces' events fail.
 func (s *Installations) Unopened(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	if s.kr == nil {
 		return nil, errNoKeyring
 	}
 	var bad []string
 	err := s.db.drv.View(ctx, func(tx Tx) error {
-		b := global(tx, bInstallations)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, v []byte) error {
+		return global(tx, bInstallations).ForEach(func(k, v []byte) error {
 			if _, err := s.openRecord(k, v); err != nil {
 				bad = append(bad, string(bytes.Replace(k, []byte{0}, []byte(":"), 1)))
 			}

@@ -156,11 +156,7 @@ func migrate1to2(tx Tx) error {
 			if v.Verdict == nil {
 				continue
 			}
-			e, err := encode(&CachedVerdict{At: v.At, Verdict: v.Verdict})
-			if err != nil {
-				return err
-			}
-			if err := sub(tb, bVerdicts).Put(cacheKey(Normalize(v.Verdict.Claim)), e); err != nil {
+			if err := sub(tb, bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
 				return err
 			}
 		}

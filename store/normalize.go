@@ -58,8 +58,10 @@ func Normalize(s string) string {
 // maxKey bounds cache keys; longer normalised texts are keyed by a hash.
 const maxKey = 512
 
-// cacheKey returns the bucket key for a normalised text.
-func cacheKey(normalised string) []byte {
+// cacheKey returns the bucket key of text in the verdict and extraction
+// caches: its Normalize form, or a hash of it when it is long.
+func cacheKey(text string) []byte {
+	normalised := Normalize(text)
 	if len(normalised) <= maxKey {
 		return []byte(normalised)
 	}

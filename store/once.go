@@ -22,9 +22,6 @@ const maxOnceSweep = 100
 // by replicas run updates serializably). Keys past their expiry are
 // removed as it goes.
 func (db *DB) UseOnce(ctx context.Context, key string, expires time.Time) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
 	h := sha256.Sum256([]byte(key))
 	now := db.now().UnixNano()
 	first := false

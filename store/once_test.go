@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // useOnce is the store method the install flow needs.

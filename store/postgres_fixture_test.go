@@ -10,9 +10,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // schema3 is a database filled by factbot with the schema of migrations 1

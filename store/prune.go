@@ -30,33 +30,22 @@ type PruneStats struct {
 // still see every page a kept verdict was based on.
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	var st PruneStats
-	tenants, err := db.userTenants(ctx)
+	tenants, err := db.UserTenants(ctx)
 	if err != nil {
 		return st, fmt.Errorf("prune: %w", err)
 	}
 	refusedCutoff := db.now().Add(-RefusedTTL)
 	for _, t := range tenants {
-		if err := ctx.Err(); err != nil {
-			return st, err
-		}
 		var ts PruneStats
-		err := db.drv.Update(ctx, func(tx Tx) error {
-			tb, err := tenantBucket(tx, t)
-			if err != nil {
-				return err
-			}
-			return pruneTenant(tb, cutoff, refusedCutoff, &ts)
+		err := db.update(ctx, t, func(tb *tenantTx) (err error) {
+			ts, err = pruneTenant(tb, cutoff, refusedCutoff)
+			return err
 		})
 		if err != nil {
 			return st, fmt.Errorf("prune tenant %s: %w", t, err)
 		}
-		st.Checks += ts.Checks
-		st.Requests += ts.Requests
-		st.Verdicts += ts.Verdicts
-		st.Extractions += ts.Extractions
-	}
-	if err := ctx.Err(); err != nil {
-		return st, err
+		st.Checks, st.Requests = st.Checks+ts.Checks, st.Requests+ts.Requests
+		st.Verdicts, st.Extractions = st.Verdicts+ts.Verdicts, st.Extractions+ts.Extractions
 	}
 	st.Web, err = db.pruneWebCache(ctx, cutoff, tenants)
 	if err != nil {
@@ -70,35 +59,76 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	return st, nil
 }
 
-// userTenants lists every tenant but WebTenant.
-func (db *DB) userTenants(ctx context.Context) ([]string, error) {
-	var tenants []string
-	err := db.drv.View(ctx, func(tx Tx) error {
-		for _, k := range tx.Tenants() {
-			if k != WebTenant {
-				tenants = append(tenants, k)
-			}
+// pruneTenant removes from tenant bucket tb what Prune removes before
+// cutoff, and counts it.
+func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time) (st PruneStats, err error) {
+	if st.Checks, err = pruneChecks(tb, cutoff); err != nil {
+		return st, err
+	}
+	if st.Requests, err = pruneRequests(tb, cutoff, refusedCutoff); err != nil {
+		return st, err
+	}
+	if st.Verdicts, err = pruneCache(sub(tb, bVerdicts), cutoff); err != nil {
+		return st, err
+	}
+	st.Extractions, err = pruneCache(sub(tb, bExtractions), cutoff)
+	return st, err
+}
+
+// pruneCache removes the cached verdicts or extractions of b made before
+// cutoff.
+func pruneCache(b *bkt, cutoff time.Time) (int, error) {
+	n, visit := 0, b.ForEach
+	ex, native := b.tx.(Expirer)
+	if native { // the records with a time natively, the others (few, or the first time) as below
+		var untimed [][]byte
+		var err error
+		if n, untimed, err = ex.DeleteBefore(b.b, cutoff); err != nil || len(untimed) == 0 {
+			return n, err
+		}
+		if len(untimed) < 1000 {
+			visit = func(fn func(k, v []byte) error) error { return eachKey(b, untimed, fn) }
+		}
+	}
+	var keys, kept [][]byte
+	var times []time.Time
+	err := visit(func(k, v []byte) error {
+		t, err := cachedAt(v)
+		if err != nil {
+			return fmt.Errorf("cache entry %q: %w", k, err)
+		}
+		if t.Before(cutoff) {
+			keys = append(keys, bytes.Clone(k))
+		} else if native {
+			kept, times = append(kept, bytes.Clone(k)), append(times, t)
 		}
 		return nil
 	})
-	return tenants, err
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	if native && len(kept) > 0 {
+		err = ex.SetTimes(b.b, kept, times)
+	}
+	return n + len(keys), err
 }
 
-// pruneTenant removes from tenant bucket tb what Prune removes before
-// cutoff, counting it in st.
-func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time, st *PruneStats) error {
-	var err error
-	if st.Checks, err = pruneChecks(tb, cutoff); err != nil {
-		return err
+// eachKey calls fn with each of keys in b and its value, skipping those
+// that are gone.
+func eachKey(b *bkt, keys [][]byte, fn func(k, v []byte) error) error {
+	for _, k := range keys {
+		if v := b.Get(k); v != nil {
+			if err := fn(k, v); err != nil {
+				return err
+			}
+		}
 	}
-	if st.Requests, err = pruneRequests(tb, cutoff, refusedCutoff); err != nil {
-		return err
-	}
-	if st.Verdicts, err = pruneCache(sub(tb, bVerdicts), cutoff, cachedAt); err != nil {
-		return err
-	}
-	st.Extractions, err = pruneCache(sub(tb, bExtractions), cutoff, cachedAt)
-	return err
+	return nil
 }
 
 // cachedAt returns the time of a cached verdict or extraction.
@@ -127,7 +157,7 @@ func pruneChecks(tb *tenantTx, cutoff time.Time) (int, error) {
 		}
 	}
 	for _, s := range old {
-		if err := deleteCheck(tb, s); err != nil {
+		if _, err := deleteCheck(tb, s); err != nil {
 			return 0, err
 		}
 	}
@@ -168,60 +198,6 @@ func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []str
 	return n, err
 }
 
-func pruneCache(b *bkt, cutoff time.Time, at func([]byte) (time.Time, error)) (int, error) {
-	n, visit := 0, b.ForEach
-	ex, native := b.tx.(Expirer)
-	if native { // the records with a time natively, the others (few, or the first time) as below
-		var untimed [][]byte
-		var err error
-		if n, untimed, err = ex.DeleteBefore(b.b, cutoff); err != nil || len(untimed) == 0 {
-			return n, err
-		}
-		if len(untimed) < 1000 {
-			visit = func(fn func(k, v []byte) error) error { return eachKey(b, untimed, fn) }
-		}
-	}
-	var keys, kept [][]byte
-	var times []time.Time
-	err := visit(func(k, v []byte) error {
-		t, err := at(v)
-		if err != nil {
-			return fmt.Errorf("cache entry %q: %w", k, err)
-		}
-		if t.Before(cutoff) {
-			keys = append(keys, bytes.Clone(k))
-		} else if native {
-			kept, times = append(kept, bytes.Clone(k)), append(times, t)
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	if native && len(kept) > 0 {
-		err = ex.SetTimes(b.b, kept, times)
-	}
-	return n + len(keys), err
-}
-
-// eachKey calls fn with each of keys in b and its value, skipping those
-// that are gone.
-func eachKey(b *bkt, keys [][]byte, fn func(k, v []byte) error) error {
-	for _, k := range keys {
-		if v := b.Get(k); v != nil {
-			if err := fn(k, v); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // PruneEvery runs Prune every interval until ctx is done, with the cutoff
 // retention before the time of each run (retention <= 0 keeps every check
 // and removes only the dedupe records of refused requests older than
@@ -230,15 +206,6 @@ func eachKey(b *bkt, keys [][]byte, fn func(k, v []byte) error) error {
 //
 //	go db.PruneEvery(ctx, time.Hour, retention, logPrune)
 func (db *DB) PruneEvery(ctx context.Context, interval, retention time.Duration, report func(PruneStats, error)) {
-	PruneEvery(ctx, db.Prune, db.now, interval, retention, report)
-}
-
-// PruneEvery is the prune schedule: prune (Prune)
-// every interval until ctx is done, with the cutoff retention before now
-// (retention <= 0: a zero cutoff, which keeps every check), reporting each
-// run to report if it is not nil.
-func PruneEvery(ctx context.Context, prune func(context.Context, time.Time) (PruneStats, error), now func() time.Time,
-	interval, retention time.Duration, report func(PruneStats, error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -249,9 +216,9 @@ func PruneEvery(ctx context.Context, prune func(context.Context, time.Time) (Pru
 		}
 		var cutoff time.Time
 		if retention > 0 {
-			cutoff = now().Add(-retention)
+			cutoff = db.now().Add(-retention)
 		}
-		st, err := prune(ctx, cutoff)
+		st, err := db.Prune(ctx, cutoff)
 		if report != nil {
 			report(st, err)
 		}

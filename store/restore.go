@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strconv"
 )
 
 // Records are records read from another database, as EachRequest,
@@ -20,11 +19,7 @@ type Records struct {
 // cache) in one transaction, replacing records of the same keys, so that
 // a copy stopped half way can be run again.
 func (db *DB) Restore(ctx context.Context, tenant string, rs Records) error {
-	err := db.drv.Update(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
+	err := db.update(ctx, tenant, func(tb *tenantTx) error {
 		for _, r := range rs.Requests {
 			r.Tenant = tenant
 			old, _ := getRequest(tb, r.Key)
@@ -41,7 +36,7 @@ func (db *DB) Restore(ctx context.Context, tenant string, rs Records) error {
 		if err := putEntries(tb, rs.Cache); err != nil {
 			return err
 		}
-		return putEntries(&tenantTx{tx, WebTenant}, rs.Web)
+		return putEntries(&tenantTx{tb.tx, WebTenant}, rs.Web)
 	})
 	if err != nil {
 		return fmt.Errorf("restore %s: %w", tenant, err)
@@ -52,31 +47,18 @@ func (db *DB) Restore(ctx context.Context, tenant string, rs Records) error {
 // putEntries writes cache entries into their buckets of tb.
 func putEntries(tb *tenantTx, es []CacheEntry) error {
 	for _, e := range es {
-		var v []byte
-		var err error
-		name := map[string][]byte{RefVerdict: bVerdicts, RefExtraction: bExtractions, RefWeb: bWebCache, RefSnapshot: bSnapshots}[e.Kind]
+		var v any
 		switch e.Kind {
 		case RefVerdict, RefExtraction:
-			v = pack(envelopeOf(e.Value))
+			v = e.Value
 		case RefWeb, RefSnapshot:
-			v, err = encode(webEntry{At: e.At, Val: e.Value})
+			v = webEntry{At: e.At, Val: e.Value}
 		default:
 			return fmt.Errorf("restore: unknown record kind %q", e.Kind)
 		}
-		if err != nil {
-			return err
-		}
-		if err := tb.Bucket(name).Put([]byte(e.Key), v); err != nil {
+		if err := sub(tb, refBucket[e.Kind]).putRecord([]byte(e.Key), v); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// envelopeOf wraps an encoded payload in the current envelope.
-func envelopeOf(data []byte) []byte {
-	out := append([]byte(`{"v":`), strconv.Itoa(schemaVersion)...)
-	out = append(out, `,"data":`...)
-	out = append(append(out, data...), '}')
-	return out
 }

@@ -24,21 +24,21 @@ var ErrNoKey = errors.New("encryption key not held")
 // (standard or URL alphabet, padded or not).
 func ParseKey(s string) ([]byte, error) {
 	s = strings.TrimSpace(s)
-	if b, err := hex.DecodeString(s); err == nil {
-		if len(b) != KeySize {
-			return nil, fmt.Errorf("%d bytes of hex, want %d", len(b), KeySize)
-		}
-		return b, nil
-	}
+	b, err := hex.DecodeString(s)
+	form := "hex"
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(s); err == nil {
-			if len(b) != KeySize {
-				return nil, fmt.Errorf("%d bytes of base64, want %d", len(b), KeySize)
-			}
-			return b, nil
+		if err != nil {
+			b, err = enc.DecodeString(s)
+			form = "base64"
 		}
 	}
-	return nil, fmt.Errorf("neither hex nor base64 (want %d bytes, e.g. from openssl rand -hex 32)", KeySize)
+	if err != nil {
+		return nil, fmt.Errorf("neither hex nor base64 (want %d bytes, e.g. from openssl rand -hex 32)", KeySize)
+	}
+	if len(b) != KeySize {
+		return nil, fmt.Errorf("%d bytes of %s, want %d", len(b), form, KeySize)
+	}
+	return b, nil
 }
 
 // Keyring seals secrets with AES-256-GCM under its current key and opens

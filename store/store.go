@@ -50,6 +50,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -188,6 +189,24 @@ func tenantBucket(tx Tx, tenant string) (*tenantTx, error) {
 	return &tenantTx{tx: tx, tenant: tenant}, nil
 }
 
+// view runs fn on the tenant's buckets in a read transaction.
+func (db *DB) view(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
+	return db.drv.View(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })
+}
+
+// update runs fn on the tenant's buckets in an update transaction.
+func (db *DB) update(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
+	return db.drv.Update(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })
+}
+
+func inTenant(tx Tx, tenant string, fn func(*tenantTx) error) error {
+	tb, err := tenantBucket(tx, tenant)
+	if err != nil {
+		return err
+	}
+	return fn(tb)
+}
+
 // Bucket returns the tenant's bucket name.
 func (tb *tenantTx) Bucket(name []byte) *bkt {
 	return &bkt{tx: tb.tx, b: Bucket{Tenant: tb.tenant, Name: string(name)}}
@@ -211,12 +230,14 @@ func (b *bkt) Get(k []byte) []byte   { return b.tx.Get(b.b, k) }
 func (b *bkt) Put(k, v []byte) error { return b.tx.Put(b.b, k, v) }
 func (b *bkt) Delete(k []byte) error { return b.tx.Delete(b.b, k) }
 func (b *bkt) Cursor() Cursor        { return b.tx.Cursor(b.b) }
-func (b *bkt) Writable() bool        { return b.tx.Writable() }
 
 // ForEach calls fn for every key of b, in order, until fn fails.
-func (b *bkt) ForEach(fn func(k, v []byte) error) error {
+func (b *bkt) ForEach(fn func(k, v []byte) error) error { return b.scan(nil, fn) }
+
+// scan calls fn for every key of b under prefix, in order, until fn fails.
+func (b *bkt) scan(prefix []byte, fn func(k, v []byte) error) error {
 	c := b.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		if err := fn(k, v); err != nil {
 			return err
 		}
@@ -224,28 +245,67 @@ func (b *bkt) ForEach(fn func(k, v []byte) error) error {
 	return nil
 }
 
-// sub returns the tenant's bucket name (nil for a nil tb).
-func sub(tb *tenantTx, name []byte) *bkt {
-	if tb == nil {
-		return nil
+// deleteIf deletes the keys under prefix in b for which drop is true, and
+// returns how many. It deletes once the walk is over, so that drop sees
+// the bucket as it was.
+func (b *bkt) deleteIf(prefix []byte, drop func(k, v []byte) (bool, error)) (int, error) {
+	var keys [][]byte
+	err := b.scan(prefix, func(k, v []byte) error {
+		ok, err := drop(k, v)
+		if ok {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return err
+	})
+	if err != nil {
+		return 0, err
 	}
-	return tb.Bucket(name)
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
 }
 
-// get is Bucket.Get that accepts a nil bucket.
-func get(b *bkt, k []byte) []byte {
-	if b == nil {
-		return nil
+// getRecord decodes the record under k into v, or returns ErrNotFound.
+func getRecord(b *bkt, k []byte, v any) error {
+	raw := b.Get(k)
+	if raw == nil {
+		return ErrNotFound
 	}
-	return b.Get(k)
+	return decode(raw, v)
 }
+
+// putRecord stores v, encoded, under k.
+func (b *bkt) putRecord(k []byte, v any) error {
+	data, err := encode(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(k, data)
+}
+
+// eachRecord decodes every record of b into a T and calls fn with it, in
+// key order, until fn fails.
+func eachRecord[T any](b *bkt, fn func(k []byte, r *T) error) error {
+	return b.ForEach(func(k, v []byte) error {
+		var r T
+		if err := decode(v, &r); err != nil {
+			return fmt.Errorf("%s %q: %w", b.b.Name, k, err)
+		}
+		return fn(k, &r)
+	})
+}
+
+// sub returns the tenant's bucket name.
+func sub(tb *tenantTx, name []byte) *bkt { return tb.Bucket(name) }
+
+// get is b.Get.
+func get(b *bkt, k []byte) []byte { return b.Get(k) }
 
 // countKeys returns the number of keys in b.
-func countKeys(b *bkt) int {
-	n := 0
-	c := b.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		n++
-	}
+func countKeys(b *bkt) (n int) {
+	b.ForEach(func(_, _ []byte) error { n++; return nil })
 	return n
 }

@@ -5,8 +5,14 @@ import "context"
 // UserTenants lists every tenant that has records, the reserved web
 // tenant aside, for operators' views across tenants.
 func (db *DB) UserTenants(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return db.userTenants(ctx)
+	var tenants []string
+	err := db.drv.View(ctx, func(tx Tx) error {
+		for _, k := range tx.Tenants() {
+			if k != WebTenant {
+				tenants = append(tenants, k)
+			}
+		}
+		return nil
+	})
+	return tenants, err
 }

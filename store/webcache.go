@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,12 +31,12 @@ type webEntry struct {
 
 // Get implements search.Cache.
 func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, time.Time{}, false, err
-	}
 	k := []byte(webKey(bucket, key))
-	e, found, err := db.webGet(ctx, bWebCache, k)
-	if err != nil || !found {
+	e, err := db.webGet(ctx, bWebCache, k)
+	if errors.Is(err, ErrNotFound) {
+		return nil, time.Time{}, false, nil
+	}
+	if err != nil {
 		return nil, time.Time{}, false, err
 	}
 	record(ctx, RefWeb, k)
@@ -46,9 +47,6 @@ func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, b
 // kept as a snapshot under its content hash, so an auditor can see what a
 // page said when a verdict cited it, even after the page cache moves on.
 func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if !json.Valid(val) {
 		return fmt.Errorf("store: web cache value for %s is not JSON", bucket)
 	}
@@ -64,11 +62,7 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 		}
 	}
 	k := []byte(webKey(bucket, key))
-	err = db.drv.Update(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
+	err = db.update(ctx, WebTenant, func(tb *tenantTx) error {
 		if err := sub(tb, bWebCache).Put(k, v); err != nil {
 			return err
 		}
@@ -88,12 +82,9 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 // PageSnapshot returns the page whose body had the given SHA-256, as it
 // was read, and when.
 func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, error) {
-	e, found, err := db.webGet(ctx, bSnapshots, []byte(sha256))
+	e, err := db.webGet(ctx, bSnapshots, []byte(sha256))
 	if err != nil {
 		return nil, err
-	}
-	if !found {
-		return nil, ErrNotFound
 	}
 	var p search.Page
 	if err := json.Unmarshal(e.Val, &p); err != nil {
@@ -102,54 +93,30 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 	return &p, nil
 }
 
-// webGet reads the entry under key in the web tenant's bucket b; found is
-// false if there is none.
-func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, found bool, err error) {
-	err = db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
-		raw := get(sub(tb, b), key)
-		if raw == nil {
-			return nil
-		}
-		found = true
-		return decode(raw, &e)
-	})
-	return e, found, err
+// webGet reads the entry under key in the web tenant's bucket b, or
+// returns ErrNotFound.
+func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, err error) {
+	err = db.view(ctx, WebTenant, func(tb *tenantTx) error { return getRecord(sub(tb, b), key, &e) })
+	return e, err
 }
 
 // pruneWeb removes web cache entries and snapshots stored before cutoff,
 // and records that do not decode, except the snapshots whose hash is in
 // keep.
 func pruneWeb(tx Tx, cutoff time.Time, keep map[string]bool) (int, error) {
-	tb := &tenantTx{tx, WebTenant}
+	wt := &tenantTx{tx, WebTenant}
 	n := 0
 	for _, name := range [][]byte{bWebCache, bSnapshots} {
-		b := tb.Bucket(name)
-		if b == nil {
-			continue
-		}
-		var old [][]byte
-		err := b.ForEach(func(k, raw []byte) error {
+		m, err := sub(wt, name).deleteIf(nil, func(k, raw []byte) (bool, error) {
 			if bytes.Equal(name, bSnapshots) && keep[string(k)] {
-				return nil
+				return false, nil
 			}
 			var e webEntry
-			if decode(raw, &e) != nil || e.At.Before(cutoff) {
-				old = append(old, bytes.Clone(k))
-			}
-			return nil
+			return decode(raw, &e) != nil || e.At.Before(cutoff), nil
 		})
+		n += m
 		if err != nil {
 			return n, err
-		}
-		for _, k := range old {
-			if err := b.Delete(k); err != nil {
-				return n, err
-			}
-			n++
 		}
 	}
 	return n, nil
@@ -164,16 +131,8 @@ var shaField = []byte(`"sha256":"`)
 // that old.
 func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string) (map[string]bool, error) {
 	old := map[string]bool{}
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, WebTenant)
-		if err != nil {
-			return err
-		}
-		b := sub(tb, bSnapshots)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, raw []byte) error {
+	err := db.view(ctx, WebTenant, func(tb *tenantTx) error {
+		return sub(tb, bSnapshots).ForEach(func(k, raw []byte) error {
 			var e webEntry
 			if decode(raw, &e) == nil && e.At.Before(cutoff) {
 				old[string(k)] = true
@@ -186,29 +145,17 @@ func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string
 	}
 	cited := map[string]bool{}
 	for _, t := range tenants {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		err := db.drv.View(ctx, func(tx Tx) error {
-			tb, err := tenantBucket(tx, t)
-			if err != nil || tb == nil {
-				return err
-			}
+		err := db.view(ctx, t, func(tb *tenantTx) error {
 			for _, name := range [][]byte{bChecks, bVerdicts} {
-				b := sub(tb, name)
-				if b == nil {
-					continue
-				}
 				// JSON strings escape their quotes, so the field name
 				// only matches a field.
-				b.ForEach(func(_, v []byte) error {
+				sub(tb, name).ForEach(func(_, v []byte) error {
 					v, _ = unpack(v)
-					for i := bytes.Index(v, shaField); i >= 0; {
+					for i := bytes.Index(v, shaField); i >= 0; i = bytes.Index(v, shaField) {
 						v = v[i+len(shaField):]
 						if j := bytes.IndexByte(v, '"'); j >= 0 && old[string(v[:j])] {
 							cited[string(v[:j])] = true
 						}
-						i = bytes.Index(v, shaField)
 					}
 					return nil
 				})

@@ -106,18 +106,19 @@ func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []
 		return nativeCandidates(ix, Bucket{b.b.Tenant, string(bText)}, words, limit)
 	}
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
-	var sets [][][]byte
+	var got [][]byte // a word's IDs; its memory serves the next word
+	narrow := false  // some word's range was within the limit
 	for _, w := range words {
 		prefix := []byte(indexedWord(w))
 		if indexedWord(w) != w {
 			confirm = append(confirm, w)
 		}
-		var got [][]byte
+		got = got[:0]
 		c := b.Cursor()
 		k, _ := c.Seek(prefix)
 		for ; k != nil && bytes.HasPrefix(k, prefix) && len(got) <= limit; k, _ = c.Next() {
 			if j := bytes.IndexByte(k, 0); j >= 0 {
-				got = append(got, bytes.Clone(k[j+1:]))
+				got = append(got, k[j+1:]) // valid until the transaction ends
 			}
 		}
 		if k != nil && bytes.HasPrefix(k, prefix) { // wider than limit
@@ -128,14 +129,15 @@ func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []
 		}
 		// A prefix range may hold several words, each with its IDs in order.
 		slices.SortFunc(got, func(a, b []byte) int { return bytes.Compare(b, a) })
-		sets = append(sets, slices.CompactFunc(got, bytes.Equal))
+		got = slices.CompactFunc(got, bytes.Equal)
+		if narrow {
+			ids = intersectDesc(ids, got)
+		} else {
+			ids, narrow = slices.Clone(got), true
+		}
 	}
-	if len(sets) == 0 {
+	if !narrow {
 		return nil, nil, false
-	}
-	ids = sets[0]
-	for _, s := range sets[1:] {
-		ids = intersectDesc(ids, s)
 	}
 	return ids, confirm, true
 }

@@ -13,12 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {

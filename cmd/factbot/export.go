@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/admin"
 )
 
 func init() {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
+	"github.com/factbot-dev/factbot/internal/pgtest"
 )
 
 // /healthz (liveness) and /readyz (readiness) answer on the public

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // testPostgres creates an empty database (see pgtest), dropped at

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/admin"
 	"github.com/factbot-dev/factbot/web"
 )
 

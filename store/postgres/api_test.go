@@ -6,13 +6,6 @@ import (
 	"testing"
 
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/admin"
-)
-
-// The PostgreSQL store offers what the chat core, the engine's caches,
-// package search's cache and the maintenance commands use of *store.DB.
-var (
-	_ admin.Store = (*DB)(nil)
 )
 
 func TestSaveChecksAndUserTenants(t *testing.T) {

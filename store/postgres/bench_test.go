@@ -14,8 +14,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // The benchmarks run on the PostgreSQL of FACTBOT_TEST_POSTGRES (skipped

@@ -6,8 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
 )
 
 // openTest opens the store in a new database.

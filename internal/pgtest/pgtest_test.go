@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/factbot-dev/factbot/store/postgres/pgtest"
+	"github.com/factbot-dev/factbot/internal/pgtest"
 )
 
 // TestDropWhileConnected: a database with a session still open on it (a

@@ -69,9 +69,6 @@ func Start(ctx context.Context, dbPath string, st Store, opts Options) (*Server,
 	return s, nil
 }
 
-// Path returns the socket's path.
-func (s *Server) Path() string { return s.path }
-
 // Close stops the server, waiting for operations in progress, and removes
 // the socket.
 func (s *Server) Close() error {

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/store/admin"
 )
 
 // TestDataThroughTheSocket: what the commands read and write reaches the

@@ -112,6 +112,13 @@ type Expirer interface {
 	DeleteBefore(b Bucket, t time.Time) (int, [][]byte, error)
 }
 
+// Prefetcher is a Tx that reads many records of a bucket in one step
+// (PostgreSQL: key = ANY(…)), so that the Gets that follow are not a round
+// trip each. Without it each Get reads its own.
+type Prefetcher interface {
+	Prefetch(b Bucket, keys [][]byte)
+}
+
 // Record is one key and value of a bucket.
 type Record struct {
 	Bucket     Bucket

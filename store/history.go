@@ -125,17 +125,52 @@ func (h *historyScan) run(words []string) error {
 		ids, rest, ok := wordCandidates(sub(h.tb, bWords), words, maxWordRange)
 		if ok {
 			h.confirm = spaced(rest)
-			for _, id := range ids {
-				if more, err := h.visit(id); err != nil || !more {
-					return err
+			return h.visitAll(func(fn func([]byte) (bool, error)) error {
+				for _, id := range ids {
+					if more, err := fn(id); err != nil || !more {
+						return err
+					}
 				}
-			}
-			return nil
+				return nil
+			})
 		}
 		h.confirm = spaced(words)
 	}
 	b, prefix := h.index()
-	return walkDesc(b, prefix, h.upper, h.visit)
+	return h.visitAll(func(fn func([]byte) (bool, error)) error { return walkDesc(b, prefix, h.upper, fn) })
+}
+
+// visitAll visits the IDs walk gives in batches as large as the room left
+// on the page, each batch's records prefetched where the driver can.
+func (h *historyScan) visitAll(walk func(func([]byte) (bool, error)) error) error {
+	var ids [][]byte
+	more := true
+	flush := func() (err error) {
+		if p, ok := h.tb.tx.(Prefetcher); ok {
+			p.Prefetch(h.sums.b, ids)
+			if len(h.confirm) > 0 {
+				p.Prefetch(h.text.b, ids)
+			}
+		}
+		for _, id := range ids {
+			if more, err = h.visit(id); err != nil || !more {
+				break
+			}
+		}
+		ids = ids[:0]
+		return err
+	}
+	err := walk(func(id []byte) (bool, error) {
+		if ids = append(ids, bytes.Clone(id)); len(ids) < h.q.Limit-len(h.out) {
+			return true, nil
+		}
+		err := flush()
+		return more, err
+	})
+	if err == nil && more && len(ids) > 0 {
+		err = flush()
+	}
+	return err
 }
 
 // index returns the bucket to walk and the key prefix of the query's

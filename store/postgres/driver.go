@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -97,35 +96,30 @@ type tx struct {
 	writable bool
 	err      error
 	gen      int // counts writes, so that cursors read again after one
-	// batches holds each bucket's last batch of rows read by a cursor, so
-	// that a Get of a key a cursor has just read (a walk of the summaries,
+	// seen holds, by bucket, the rows of its last cursor batch or
+	// prefetch, so that a Get of a key just read (a walk of the summaries,
 	// then each one read) is not another round trip; a write forgets them.
-	batches map[store.Bucket]readBatch
+	seen    map[store.Bucket]map[string][]byte
+	seenGen int
 }
 
-type readBatch struct {
-	rows []row // in key order, descending if desc
-	desc bool
-	gen  int
+// remember makes rows b's last rows read.
+func (t *tx) remember(b store.Bucket, rows []row) {
+	if t.seen == nil || t.seenGen != t.gen {
+		t.seen, t.seenGen = map[store.Bucket]map[string][]byte{}, t.gen
+	}
+	m := make(map[string][]byte, len(rows))
+	for _, r := range rows {
+		m[string(r.k)] = nonNil(r.v)
+	}
+	t.seen[b] = m
 }
 
-// recall returns key's value from b's last batch, if it holds the key and
-// nothing was written since.
+// recall returns key's value if b's last rows read hold it and nothing was
+// written since.
 func (t *tx) recall(b store.Bucket, key []byte) ([]byte, bool) {
-	bt, ok := t.batches[b]
-	if !ok || bt.gen != t.gen {
-		return nil, false
-	}
-	i, ok := slices.BinarySearchFunc(bt.rows, key, func(r row, k []byte) int {
-		if bt.desc {
-			return bytes.Compare(k, r.k)
-		}
-		return bytes.Compare(r.k, k)
-	})
-	if !ok {
-		return nil, false
-	}
-	return nonNil(bt.rows[i].v), true
+	v, ok := t.seen[b][string(key)]
+	return v, ok && t.seenGen == t.gen
 }
 
 // query sends a statement, after BEGIN if it is the first.
@@ -174,24 +168,40 @@ func (t *tx) Get(b store.Bucket, key []byte) []byte {
 	if v, ok := t.recall(b, key); ok {
 		return v
 	}
-	rows, err := t.query("SELECT value FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key)
-	if err != nil {
-		t.fail(err)
+	vs := rowsOf(t, pgx.RowTo[[]byte], "SELECT value FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key)
+	if len(vs) == 0 {
 		return nil
 	}
-	v, err := pgx.CollectOneRow(rows, func(r pgx.CollectableRow) ([]byte, error) {
-		var v []byte
-		err := r.Scan(&v)
-		if v == nil {
-			v = []byte{} // an empty value is not a missing one
-		}
-		return v, err
-	})
-	if errors.Is(err, pgx.ErrNoRows) {
+	return nonNil(vs[0]) // an empty value is not a missing one
+}
+
+// rowsOf runs a query and collects its rows with fn; a failure is the
+// transaction's.
+func rowsOf[T any](t *tx, fn pgx.RowToFunc[T], sql string, args ...any) []T {
+	if t.err != nil {
 		return nil
+	}
+	rows, err := t.query(sql, args...)
+	var out []T
+	if err == nil {
+		out, err = pgx.CollectRows(rows, fn)
 	}
 	t.fail(err)
-	return v
+	return out
+}
+
+func scanRow(r pgx.CollectableRow) (x row, err error) {
+	err = r.Scan(&x.k, &x.v)
+	return x, err
+}
+
+// Prefetch is store.Prefetcher: b's records of keys read in one statement,
+// kept as the bucket's last batch for the Gets that follow.
+func (t *tx) Prefetch(b store.Bucket, keys [][]byte) {
+	if t.err != nil || !slices.ContainsFunc(keys, func(k []byte) bool { _, ok := t.recall(b, k); return !ok }) {
+		return
+	}
+	t.remember(b, rowsOf(t, scanRow, "SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2 AND key = ANY($3) ORDER BY key", []byte(b.Tenant), b.Name, keys))
 }
 
 var errReadOnly = errors.New("postgres: write in a read transaction")
@@ -237,26 +247,16 @@ func (t *tx) DropTenant(tenant string) error {
 }
 
 func (t *tx) Tenants() []string {
-	if t.err != nil {
-		return nil
-	}
 	// A loose index scan: one probe of the primary key per tenant.
-	rows, err := t.query(`WITH RECURSIVE ts(tenant) AS (
+	return rowsOf(t, func(r pgx.CollectableRow) (string, error) {
+		var b []byte
+		err := r.Scan(&b)
+		return string(b), err
+	}, `WITH RECURSIVE ts(tenant) AS (
 	(SELECT tenant FROM records WHERE tenant > ''::bytea ORDER BY tenant LIMIT 1)
 	UNION ALL
 	SELECT (SELECT r.tenant FROM records r WHERE r.tenant > ts.tenant ORDER BY r.tenant LIMIT 1) FROM ts WHERE ts.tenant IS NOT NULL
 ) SELECT tenant FROM ts WHERE tenant IS NOT NULL`)
-	if err != nil {
-		t.fail(err)
-		return nil
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
-		var b []byte
-		err := r.Scan(&b)
-		return string(b), err
-	})
-	t.fail(err)
-	return out
 }
 
 func (t *tx) Writable() bool { return t.writable }
@@ -274,18 +274,7 @@ func (t *tx) FindWords(b store.Bucket, prefixes []string, limit int) [][]byte {
 	for i, p := range prefixes {
 		q[i] = "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(p) + "':*"
 	}
-	if t.err != nil {
-		return nil
-	}
-	rows, err := t.query("SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND words @@ $3::tsquery ORDER BY key DESC LIMIT $4", []byte(b.Tenant), b.Name, strings.Join(q, " & "), limit)
-	if err == nil {
-		var keys [][]byte
-		keys, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
-		t.fail(err)
-		return keys
-	}
-	t.fail(err)
-	return nil
+	return rowsOf(t, pgx.RowTo[[]byte], "SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND words @@ $3::tsquery ORDER BY key DESC LIMIT $4", []byte(b.Tenant), b.Name, strings.Join(q, " & "), limit)
 }
 
 // SetTimes is store.Expirer (see migrations/0006_times.sql).
@@ -303,41 +292,19 @@ func (t *tx) DeleteBefore(b store.Bucket, at time.Time) (int, [][]byte, error) {
 	if !t.writable || t.err != nil {
 		return 0, nil, cmp.Or(t.err, errReadOnly)
 	}
-	var n int
-	rows, err := t.query(`WITH d AS (DELETE FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns < $3 RETURNING 1)
+	t.gen++
+	n := rowsOf(t, pgx.RowTo[int], `WITH d AS (DELETE FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns < $3 RETURNING 1)
 SELECT count(*) FROM d`, []byte(b.Tenant), b.Name, at.UnixNano())
-	if err == nil {
-		t.gen++
-		n, err = pgx.CollectExactlyOneRow(rows, pgx.RowTo[int])
+	untimed := rowsOf(t, pgx.RowTo[[]byte], "SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns IS NULL", []byte(b.Tenant), b.Name)
+	if t.err != nil {
+		return 0, nil, t.err
 	}
-	if err == nil {
-		rows, err = t.query("SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns IS NULL", []byte(b.Tenant), b.Name)
-	}
-	var untimed [][]byte
-	if err == nil {
-		untimed, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
-	}
-	t.fail(err)
-	return n, untimed, err
+	return n[0], untimed, nil
 }
 
 // TryLock is store.Locker.
 func (t *tx) TryLock(b store.Bucket, key []byte) bool {
-	if t.err != nil {
-		return false
-	}
-	rows, err := t.query("SELECT FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3 FOR UPDATE SKIP LOCKED", []byte(b.Tenant), b.Name, key)
-	if err != nil {
-		t.fail(err)
-		return false
-	}
-	n := 0
-	for rows.Next() {
-		n++
-	}
-	rows.Close()
-	t.fail(rows.Err())
-	return n > 0
+	return len(rowsOf(t, pgx.RowTo[bool], "SELECT true FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3 FOR UPDATE SKIP LOCKED", []byte(b.Tenant), b.Name, key)) > 0
 }
 
 func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
@@ -364,9 +331,6 @@ const readAhead = 64
 // from an end when from is nil, and moves to the first.
 func (c *cursor) fetch(op string, from []byte) ([]byte, []byte) {
 	c.rows, c.i, c.gen, c.desc = nil, 0, c.t.gen, op[0] == '<'
-	if c.t.err != nil {
-		return c.set()
-	}
 	order := "ASC"
 	if c.desc {
 		order = "DESC"
@@ -377,22 +341,9 @@ func (c *cursor) fetch(op string, from []byte) ([]byte, []byte) {
 		cond = " AND key " + op + " $3"
 		args = append(args, from)
 	}
-	rows, err := c.t.query(fmt.Sprintf("SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2%s ORDER BY key %s LIMIT %d", cond, order, readAhead), args...)
-	if err != nil {
-		c.t.fail(err)
-		return c.set()
-	}
-	c.rows, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
-		var x row
-		err := r.Scan(&x.k, &x.v)
-		return x, err
-	})
-	c.t.fail(err)
+	c.rows = rowsOf(c.t, scanRow, fmt.Sprintf("SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2%s ORDER BY key %s LIMIT %d", cond, order, readAhead), args...)
 	c.full = len(c.rows) == readAhead
-	if c.t.batches == nil {
-		c.t.batches = map[store.Bucket]readBatch{}
-	}
-	c.t.batches[c.b] = readBatch{c.rows, c.desc, c.t.gen}
+	c.t.remember(c.b, c.rows)
 	return c.set()
 }
 

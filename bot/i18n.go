@@ -42,6 +42,7 @@ var (
 func loadBundle() *i18n.Bundle {
 	b := i18n.NewBundle(language.English)
 	b.MustAddMessages(language.English, words...)
+	b.MustAddMessages(language.English, webWords...)
 	files, err := fs.Glob(catalogs, "locales/*.json")
 	if err != nil {
 		panic(err)
@@ -91,6 +92,18 @@ func RequestLang(r *store.Request, claims, text string) Lang {
 		locale = r.Meta[MetaLocale]
 	}
 	return LangFor(locale, claims, scriptLanguage(text))
+}
+
+// ViewerLang is the language of a web page: the first of the browser's
+// languages (an Accept-Language header) with a catalog, then the claims'
+// language, then the language of text's script, then English.
+func ViewerLang(accept, claims, text string) Lang {
+	tags, _, _ := language.ParseAcceptLanguage(accept)
+	prefs := make([]string, 0, len(tags)+2)
+	for _, t := range tags {
+		prefs = append(prefs, t.String())
+	}
+	return LangFor(append(prefs, claims, scriptLanguage(text))...)
 }
 
 // Tag is the language's BCP 47 tag.

@@ -52,7 +52,7 @@ func TestCatalogsComplete(t *testing.T) {
 			t.Fatal(err)
 		}
 		l := LangFor(tag.String())
-		for _, w := range words {
+		for _, w := range append(slices.Clone(words), webWords...) {
 			tr, ok := raw[w.ID]
 			if !ok {
 				t.Errorf("%s: %s is not translated", tag, w.ID)
@@ -189,6 +189,53 @@ func TestSummary(t *testing.T) {
 	} {
 		if got := English.RenderReport(tc.rep, "").Summary; got != tc.want {
 			t.Errorf("summary = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestViewerLang(t *testing.T) {
+	for _, tc := range []struct {
+		accept, claims, text string
+		want                 string
+	}{
+		{"es-ES,es;q=0.9,en;q=0.8", "de", "", "es"},
+		{"fr;q=0.2, de;q=0.9", "", "", "de"}, // by weight
+		{"ko-KR,ko;q=0.9", "pt", "", "pt"},   // no Korean catalog: the claims' language
+		{"*", "ja", "", "ja"},
+		{"", "", "الأرض مسطحة", "ar"},
+		{"", "", "The Earth is flat", "en"},
+		{"not;;a header", "fr", "", "fr"},
+		{"en-US", "es", "", "en"}, // the browser comes first
+	} {
+		if got := ViewerLang(tc.accept, tc.claims, tc.text).Tag().String(); got != tc.want {
+			t.Errorf("ViewerLang(%q, %q, %q) = %s, want %s", tc.accept, tc.claims, tc.text, got, tc.want)
+		}
+	}
+	if LangFor("ar").Dir() != "rtl" || LangFor("ar-EG").Dir() != "rtl" || LangFor("es").Dir() != "ltr" || English.Dir() != "ltr" {
+		t.Error("Dir: Arabic is not rtl, or another language is")
+	}
+}
+
+func TestWord(t *testing.T) {
+	es := LangFor("es")
+	for _, tc := range []struct {
+		id   string
+		kv   []any
+		want string
+	}{
+		{"WebClaims", nil, "Afirmaciones"},
+		{"WebPDFPages", []any{"Count", 1}, "PDF, 1 página."},
+		{"WebPDFPages", []any{"Count", 3}, "PDF, 3 páginas."},
+		{"WebPage", []any{"N", 2}, "Página 2"},
+	} {
+		got, err := es.Word(tc.id, tc.kv...)
+		if err != nil || got != tc.want {
+			t.Errorf("Word(%s, %v) = %q, %v; want %q", tc.id, tc.kv, got, err, tc.want)
+		}
+	}
+	for _, bad := range [][]any{{"NoSuchWord"}, {"WebPage", "N"}, {"WebPage", 1, 2}} {
+		if _, err := es.Word(bad[0].(string), bad[1:]...); err == nil {
+			t.Errorf("Word(%v) is not an error", bad)
 		}
 	}
 }

@@ -27,6 +27,7 @@ func RunDriver(t *testing.T, open func(t *testing.T) store.Driver) {
 		{"ReadOnly", testDriverReadOnly},
 		{"Order", testDriverOrder},
 		{"CursorWhileWriting", testDriverCursorWhileWriting},
+		{"GetAfterCursor", testDriverGetAfterCursor},
 		{"Buckets", testDriverBuckets},
 		{"Snapshot", testDriverSnapshot},
 		{"Serializable", testDriverSerializable},
@@ -222,6 +223,41 @@ func testDriverCursorWhileWriting(t *testing.T, d store.Driver) {
 	d.View(context.Background(), func(tx store.Tx) error {
 		if k, _ := tx.Cursor(bA).First(); k != nil {
 			t.Errorf("key %q left", k)
+		}
+		return nil
+	})
+}
+
+// testDriverGetAfterCursor reads keys a cursor has just walked (in either
+// direction, PostgreSQL answers them from the cursor's batch), then writes
+// and deletes some and reads them again in the same transaction.
+func testDriverGetAfterCursor(t *testing.T, d store.Driver) {
+	update(t, d, func(tx store.Tx) error {
+		for _, k := range []string{"a", "b", "c", "d"} {
+			if err := tx.Put(bA, []byte(k), []byte("old "+k)); err != nil {
+				return err
+			}
+		}
+		return tx.Put(bB, []byte("b"), []byte("other bucket"))
+	})
+	update(t, d, func(tx store.Tx) error {
+		var got []string
+		c := tx.Cursor(bA)
+		for k, _ := c.Last(); k != nil; k, _ = c.Prev() {
+			got = append(got, string(tx.Get(bA, k)))
+		}
+		c.First()
+		got = append(got, string(tx.Get(bA, []byte("c"))), fmt.Sprint(tx.Get(bA, []byte("bb")) == nil), string(tx.Get(bB, []byte("b"))))
+		if err := tx.Put(bA, []byte("c"), []byte("new c")); err != nil {
+			return err
+		}
+		if err := tx.Delete(bA, []byte("d")); err != nil {
+			return err
+		}
+		got = append(got, string(tx.Get(bA, []byte("c"))), fmt.Sprint(tx.Get(bA, []byte("d")) == nil))
+		want := []string{"old d", "old c", "old b", "old a", "old c", "true", "other bucket", "new c", "true"}
+		if diff := cmp.Diff(got, want); diff != "" {
+			return fmt.Errorf("reads (-got +want):\n%s", diff)
 		}
 		return nil
 	})

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/web/webtest"
@@ -212,11 +214,7 @@ func TestBrowserCheckPageOnAPhone(t *testing.T) {
 	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("the page is %d px wide on a 390 px screen", w)
 	}
-	over := eval[[]string](t, ctx, `[...document.querySelectorAll("body *")].filter(e => {
-		const r = e.getBoundingClientRect();
-		return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5);
-	}).map(e => e.tagName + "." + e.className.baseVal + e.className + " " + (e.textContent || "").slice(0, 40))`)
-	if len(over) > 0 {
+	if over := eval[[]string](t, ctx, outsideViewport); len(over) > 0 {
 		t.Errorf("%d elements overflow the 390 px viewport: %q", len(over), over)
 	}
 	if w := eval[int](t, ctx, `document.querySelector("svg.evmap.wide").getBoundingClientRect().width`); w != 0 {
@@ -241,6 +239,48 @@ func TestBrowserCheckPageOnAPhone(t *testing.T) {
 	}
 	if !slices.ContainsFunc(rows, func(r []string) bool { return slices.Equal(r, []string{first.Sources[0].Title, "1, 4"}) }) {
 		t.Errorf("the sources table does not list claims 1 and 4 under %q: %q", first.Sources[0].Title, rows)
+	}
+}
+
+// outsideViewport lists the elements that reach past the viewport's sides.
+const outsideViewport = `[...document.querySelectorAll("body *")].filter(e => {
+	const r = e.getBoundingClientRect();
+	return r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5);
+}).map(e => e.tagName + "." + e.className.baseVal + e.className + " " + (e.textContent || "").slice(0, 40))`
+
+// A browser asking for Arabic gets the check page right to left, in
+// Arabic, and on a 390 px phone nothing leaves the screen.
+func TestBrowserArabicOnAPhone(t *testing.T) {
+	ctx := browser(t)
+	f := newFixture(t)
+	ts := httptest.NewServer(f.srv)
+	defer ts.Close()
+	arabic := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": "ar"}})
+		return err
+	})
+	for _, a := range []chromedp.Action[chromedp.Void]{chromedp.EmulateViewport(390, 844), arabic} {
+		if _, err := chromedp.Run(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if status := open(t, ctx, ts.URL+local(f.links.CheckURL("T1", "U1", f.sample.ID))); status != 200 {
+		t.Fatalf("check page: status %d", status)
+	}
+	if dir := eval[string](t, ctx, `getComputedStyle(document.body).direction`); dir != "rtl" {
+		t.Errorf("the page runs %s, want rtl", dir)
+	}
+	if h := eval[string](t, ctx, `document.querySelector(".claims h2").innerText`); h != "الادعاءات" {
+		t.Errorf("the claims are headed %q, want الادعاءات", h)
+	}
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the page is %d px wide on a 390 px screen", w)
+	}
+	if over := eval[[]string](t, ctx, outsideViewport); len(over) > 0 {
+		t.Errorf("%d elements overflow the 390 px viewport: %q", len(over), over)
+	}
+	if over := eval[[]string](t, ctx, textOutsideBoxes); len(over) > 0 {
+		t.Errorf("map text overflows its box: %q", over)
 	}
 }
 

@@ -25,7 +25,8 @@ type checkPage struct {
 	pageBase
 	Check        *store.Check
 	Claims       []claimView
-	NotCheckable []factcheck.NotCheckable
+	Notice       string // the report's notices, in the page's language
+	NotCheckable []notCheckable
 	Map          *evidenceMap
 	StackedMap   *evidenceMap // the map for narrow screens
 	Sources      []sourceRow
@@ -36,6 +37,9 @@ type checkPage struct {
 	// Tally counts the claims of each verdict, in display order.
 	Tally []tally
 }
+
+// notCheckable is a sentence not checked and why, in the page's language.
+type notCheckable struct{ Text, Reason string }
 
 type tally struct {
 	Label factcheck.Label
@@ -52,7 +56,8 @@ type claimView struct {
 
 type evidenceView struct {
 	factcheck.Evidence
-	Stance    string
+	Stance    string // the class: supports, refutes, context
+	StanceIn  string // the stance in the page's language
 	QuoteNote string
 	PDF       bool
 	Host      string
@@ -115,7 +120,7 @@ type feedbackView struct {
 func (s *Server) check(w http.ResponseWriter, r *http.Request, a *access) {
 	tenant, id := r.PathValue("tenant"), r.PathValue("id")
 	if !a.admin && !a.claims.allowsCheck(tenant, id) {
-		s.fail(w, http.StatusForbidden)
+		s.fail(w, r, http.StatusForbidden)
 		return
 	}
 	c, err := s.st.Check(r.Context(), tenant, id)
@@ -124,13 +129,15 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request, a *access) {
 		return
 	}
 	if !visible(c, a.audience(c.Channel)) {
-		s.fail(w, http.StatusForbidden)
+		s.fail(w, r, http.StatusForbidden)
 		return
 	}
 	p := &checkPage{Check: c}
-	p.pageBase = s.base(a, tenant, "Check "+c.ID)
+	p.pageBase = s.base(a, tenant, "")
+	p.Lang = pageLang(r, c)
+	p.Title = p.Lang.CheckRef(c.ID)
 	s.fillCheck(r, p)
-	s.render(w, "check.html", p)
+	s.render(w, r, "check.html", p)
 }
 
 func (s *Server) fillCheck(r *http.Request, p *checkPage) {
@@ -138,7 +145,10 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 	if rep == nil {
 		rep = &factcheck.Report{}
 	}
-	p.NotCheckable = rep.NotCheckable
+	p.Notice = p.Lang.Notice(rep)
+	for _, nc := range rep.NotCheckable {
+		p.NotCheckable = append(p.NotCheckable, notCheckable{Text: nc.Text, Reason: p.Lang.Reason(nc)})
+	}
 	for _, l := range factcheck.Labels {
 		n := 0
 		for _, v := range rep.Claims {
@@ -151,8 +161,8 @@ func (s *Server) fillCheck(r *http.Request, p *checkPage) {
 		}
 	}
 	read := s.pagesAsRead(r, p, rep)
-	p.Map = drawMap(rep.Claims, read.isPDF)
-	p.StackedMap = drawStackedMap(rep.Claims, read.isPDF)
+	p.Map = drawMap(p.Lang, rep.Claims, read.isPDF)
+	p.StackedMap = drawStackedMap(p.Lang, rep.Claims, read.isPDF)
 	p.fillClaims(rep, read)
 	p.fillTraceAndFeedback(rep)
 }
@@ -210,21 +220,21 @@ func (p *checkPage) fillClaims(rep *factcheck.Report, read *pagesRead) {
 		if v == nil {
 			continue
 		}
-		cv := claimView{N: i + 1, V: v, Stopped: bot.StoppedText(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
+		cv := claimView{N: i + 1, V: v, Stopped: p.Lang.Stopped(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
 		for _, e := range v.Evidence {
-			stance := string(e.StanceOf())
-			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: stance, QuoteNote: quoteHow(e), PDF: read.isPDF(e.SourceURL), Host: host(e.SourceURL)})
+			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: string(e.StanceOf()), StanceIn: stance(p.Lang, e),
+				QuoteNote: quoteHow(p.Lang, e), PDF: read.isPDF(e.SourceURL), Host: host(e.SourceURL)})
 			p.EvidenceN++
 		}
 		p.Claims = append(p.Claims, cv)
 	}
-	p.Sources = sourceRows(rep, read)
+	p.Sources = sourceRows(p.Lang, rep, read)
 }
 
 // sourceRows is the sources table: one row per URL retrieved, in the order
 // first retrieved, with the claims that cite it (else those that
-// retrieved it) and where each one's quote was found.
-func sourceRows(rep *factcheck.Report, read *pagesRead) []sourceRow {
+// retrieved it) and where each one's quote was found, in l.
+func sourceRows(l bot.Lang, rep *factcheck.Report, read *pagesRead) []sourceRow {
 	var rows []sourceRow
 	index := map[string]int{}
 	cited := map[string][]int{}
@@ -258,7 +268,7 @@ func sourceRows(rep *factcheck.Report, read *pagesRead) []sourceRow {
 			r := &rows[k]
 			r.Publisher = cmp.Or(e.Publisher, r.Publisher)
 			r.Published = cmp.Or(r.Published, e.Published)
-			r.QuoteHow = joinOnce(r.QuoteHow, quoteHow(e))
+			r.QuoteHow = joinOnce(r.QuoteHow, quoteHow(l, e))
 		}
 	}
 	for url, k := range index {
@@ -290,31 +300,25 @@ func joinOnce(s, note string) string {
 // fillTraceAndFeedback fills the timeline of each run and the feedback.
 func (p *checkPage) fillTraceAndFeedback(rep *factcheck.Report) {
 	if len(rep.Trace) > 0 {
-		p.Trace = append(p.Trace, traceOf("Finding the claims", rep.Trace, ""))
+		p.Trace = append(p.Trace, p.traceOf(p.Lang.MustWord("WebFindingClaims"), rep.Trace, ""))
 	}
 	for i, v := range rep.Claims {
 		if v != nil && (len(v.Trace) > 0 || v.StoppedBy != "") {
-			p.Trace = append(p.Trace, traceOf(fmt.Sprintf("Claim %d: %s", i+1, bot.Truncate(v.Claim, 80)), v.Trace, v.StoppedBy))
+			title := p.Lang.MustWord("WebClaimN", "N", i+1, "Title", bot.Truncate(v.Claim, 80))
+			p.Trace = append(p.Trace, p.traceOf(title, v.Trace, v.StoppedBy))
 		}
 	}
 	for _, f := range p.Check.Feedback {
-		fv := feedbackView{Feedback: f, Claim: "the whole check"}
+		fv := feedbackView{Feedback: f, Claim: p.Lang.MustWord("WebOnCheck")}
 		if f.Claim >= 0 && f.Claim < len(rep.Claims) {
-			fv.Claim = fmt.Sprintf("claim %d", f.Claim+1)
+			fv.Claim = p.Lang.MustWord("WebOnClaim", "N", f.Claim+1)
 		}
 		p.Feedback = append(p.Feedback, fv)
 	}
 }
 
-// quoteHow says where a piece of evidence's quote was matched (page text,
-// PDF page N, snippet, title) or that it was not, in chat's words.
-func quoteHow(e factcheck.Evidence) string { return bot.QuoteNote(e) }
-
-func traceOf(title string, evs []factcheck.TraceEvent, stoppedBy string) traceSection {
-	t := traceSection{Title: title}
-	if stoppedBy != "" {
-		t.Stopped = "The " + stoppedBy + " budget ended the run."
-	}
+func (p *checkPage) traceOf(title string, evs []factcheck.TraceEvent, stoppedBy string) traceSection {
+	t := traceSection{Title: title, Stopped: p.Lang.Stopped(stoppedBy)}
 	var start time.Time
 	for _, ev := range evs {
 		if start.IsZero() {
@@ -323,7 +327,7 @@ func traceOf(title string, evs []factcheck.TraceEvent, stoppedBy string) traceSe
 		te := traceEvent{Kind: ev.Kind, Offset: fmt.Sprintf("+%.1fs", ev.At.Sub(start).Seconds()), Error: ev.Error}
 		switch ev.Kind {
 		case "model":
-			te.What = "model call"
+			te.What = p.Lang.MustWord("WebModelCall")
 			if ev.Usage != nil {
 				te.Detail = fmt.Sprintf("%d prompt tokens (%d cached), %d output tokens", ev.Usage.PromptTokens, ev.Usage.CachedTokens, ev.Usage.OutputTokens)
 			}
@@ -393,11 +397,11 @@ func isPDF(u string) bool {
 
 // render executes a page template into a buffer first, so a failure is a
 // clean 500, not half a page.
-func (s *Server) render(w http.ResponseWriter, name string, data any) {
+func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, data any) {
 	var b bytes.Buffer
 	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
 		s.log.Error("web: render", "page", name, "err", err)
-		s.fail(w, http.StatusInternalServerError)
+		s.fail(w, r, http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -19,7 +19,7 @@ import (
 func (s *Server) export(w http.ResponseWriter, r *http.Request, a *access) {
 	tenant := r.PathValue("tenant")
 	if !a.admin && a.claims.Tenant != tenant {
-		s.fail(w, http.StatusForbidden)
+		s.fail(w, r, http.StatusForbidden)
 		return
 	}
 	s.exportOf(w, r, a, []string{tenant}, tenant)
@@ -41,7 +41,7 @@ func (s *Server) exportOf(w http.ResponseWriter, r *http.Request, a *access, ten
 		format = "jsonl"
 	}
 	if !ok || (format != "jsonl" && format != "csv") {
-		s.fail(w, http.StatusBadRequest)
+		s.fail(w, r, http.StatusBadRequest)
 		return
 	}
 	var out exporter

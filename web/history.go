@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -18,6 +19,8 @@ const pageSize = 25
 // pageBase is what every page's frame needs.
 type pageBase struct {
 	Title string
+	// Lang is the language of the page's words (pageLang).
+	Lang  bot.Lang
 	Admin bool
 	// Tenant is the page's tenant ("" on the operators' view of all).
 	Tenant string
@@ -132,7 +135,7 @@ type historyRow struct {
 func (s *Server) history(w http.ResponseWriter, r *http.Request, a *access) {
 	tenant := r.PathValue("tenant")
 	if !a.admin && (a.claims.Scope != ScopeHistory || a.claims.Tenant != tenant) {
-		s.fail(w, http.StatusForbidden)
+		s.fail(w, r, http.StatusForbidden)
 		return
 	}
 	s.historyOf(w, r, a, []string{tenant}, HistoryPath(tenant), ExportPath(tenant))
@@ -143,7 +146,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, a *access) {
 // was answered (not an operator, or the store failed).
 func (s *Server) operatorTenants(w http.ResponseWriter, r *http.Request, a *access) ([]string, bool) {
 	if !a.admin {
-		s.fail(w, http.StatusForbidden)
+		s.fail(w, r, http.StatusForbidden)
 		return nil, false
 	}
 	if t := strings.TrimSpace(r.URL.Query().Get("tenant")); t != "" {
@@ -169,7 +172,7 @@ func (s *Server) allHistory(w http.ResponseWriter, r *http.Request, a *access) {
 func (s *Server) historyOf(w http.ResponseWriter, r *http.Request, a *access, tenants []string, path, export string) {
 	f, q, ok := parseFilters(r)
 	if !ok {
-		s.fail(w, http.StatusBadRequest)
+		s.fail(w, r, http.StatusBadRequest)
 		return
 	}
 	tenant := ""
@@ -177,9 +180,11 @@ func (s *Server) historyOf(w http.ResponseWriter, r *http.Request, a *access, te
 		tenant = tenants[0]
 	}
 	p := &historyPage{Filters: f, Verdicts: factcheck.Labels, Action: path}
-	p.pageBase = s.base(a, tenant, "History")
+	p.pageBase = s.base(a, tenant, "")
+	p.Lang = pageLang(r, nil)
+	p.Title = p.Lang.MustWord("WebHistory")
 	if tenant == "" {
-		p.Title = "History of every tenant"
+		p.Title = p.Lang.MustWord("WebHistoryAll")
 	}
 	rows, more, err := s.page(r, a, tenants, q)
 	if err != nil {
@@ -204,7 +209,7 @@ func (s *Server) historyOf(w http.ResponseWriter, r *http.Request, a *access, te
 	csv.Set("format", "csv")
 	jl.Set("format", "jsonl")
 	p.ExportCSV, p.ExportJL = p.link(export, csv), p.link(export, jl)
-	s.render(w, "history.html", p)
+	s.render(w, r, "history.html", p)
 }
 
 // page reads one history page (pageSize rows, newest first) across the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
@@ -54,7 +55,7 @@ func TestEvidenceMap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := drawMap(tt.claims, isPDF)
+			m := drawMap(bot.English, tt.claims, isPDF)
 			svg := renderMap(t, m)
 			got := []int{strings.Count(svg, `<path class="edge`), strings.Count(svg, `class="node source`), strings.Count(svg, `unverified"`)}
 			if diff := cmp.Diff([]int{tt.edges, tt.sources, tt.dashed}, got); diff != "" {
@@ -67,11 +68,11 @@ func TestEvidenceMap(t *testing.T) {
 			}
 		})
 	}
-	if m := drawMap([]*factcheck.Verdict{{Claim: "a"}}, isPDF); m != nil {
+	if m := drawMap(bot.English, []*factcheck.Verdict{{Claim: "a"}}, isPDF); m != nil {
 		t.Errorf("a map without evidence: %+v, want none", m)
 	}
 	// Marks: the fact-check and the PDF.
-	svg := renderMap(t, drawMap(c.Report.Claims, isPDF))
+	svg := renderMap(t, drawMap(bot.English, c.Report.Claims, isPDF))
 	for _, want := range []string{`class="node source factcheck"`, `class="node source pdf"`, "fact-check: False", ">PDF<"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("map lacks %s", want)
@@ -82,7 +83,7 @@ func TestEvidenceMap(t *testing.T) {
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>`
 
 func TestEvidenceMapEscapes(t *testing.T) {
-	svg := renderMap(t, drawMap([]*factcheck.Verdict{{
+	svg := renderMap(t, drawMap(bot.English, []*factcheck.Verdict{{
 		Claim: hostile, Verdict: factcheck.Contradicted,
 		Evidence: []factcheck.Evidence{{SourceURL: "https://x.test/\"><script>", SourceTitle: hostile, QuoteOrSummary: hostile, Rating: "</text><script>"}},
 	}}, isPDF))
@@ -154,7 +155,7 @@ func TestCheckPage(t *testing.T) {
 		"Snopes", "2019-10-02", // publisher, published date from the snapshot
 		f.sample.Report.Claims[0].Sources[0].SHA256[:12],       // hashes
 		"Height: 330 metres since 2022, with the new antenna.", // as read then
-		"web_search", "1200 prompt tokens", "The searches budget ended the run.", // trace
+		"web_search", "1200 prompt tokens", "stopped early: the search limit was reached", // trace
 		"depends on the dose", "on claim 3", // feedback
 		"PDF, 2 pages.", `<p class="pdf-page small">Page 2</p>`, // a PDF as read, page by page
 	} {

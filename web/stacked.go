@@ -22,23 +22,23 @@ const (
 	stackSpine       = 20 // the x of the edges' vertical run
 )
 
-// drawStackedMap lays the evidence of the claims out in one column; nil
-// when there is no evidence to draw.
-func drawStackedMap(claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
-	m := &evidenceMap{Width: stackWidth, Class: "stacked"}
+// drawStackedMap lays the evidence of the claims out in one column, its
+// words in l; nil when there is no evidence to draw.
+func drawStackedMap(l bot.Lang, claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
+	m := &evidenceMap{Width: stackWidth, Class: "stacked", lang: l}
 	y, edges := 8, 0
 	for i, v := range claims {
 		if v == nil {
 			continue
 		}
-		c := stackedClaim(i, v, y)
+		c := stackedClaim(l, i, v, y)
 		m.Claims = append(m.Claims, c)
 		y += c.H + nodeGap/2
 		placed := map[string]int{} // URL → index in m.Sources
 		var order []string
 		for _, e := range v.Evidence {
 			if _, ok := placed[e.SourceURL]; !ok {
-				n := sourceNode(e, pdf(e.SourceURL))
+				n := sourceNode(l, e, pdf(e.SourceURL))
 				n.X, n.W = stackSourceX, stackSourceW
 				n.Lines = sourceLines(e, stackSourceChars)
 				placeNode(&n, y)
@@ -60,10 +60,10 @@ func drawStackedMap(claims []*factcheck.Verdict, pdf func(url string) bool) *evi
 }
 
 // stackedClaim is claim i's node at y, full width.
-func stackedClaim(i int, v *factcheck.Verdict, y int) mapNode {
+func stackedClaim(lang bot.Lang, i int, v *factcheck.Verdict, y int) mapNode {
 	lines := wrap(fmt.Sprintf("%d. %s", i+1, v.Claim), stackClaimChars, stackClaimLines)
 	n := mapNode{X: 8, Y: y, W: stackClaimW, H: 2*nodePad + 18 + lineHeight*len(lines), Class: "claim v-" + string(v.Verdict), Title: v.Claim,
-		Badge: bot.Emoji(v.Verdict) + " " + bot.LabelText(v.Verdict)}
+		Badge: bot.Emoji(v.Verdict) + " " + lang.Label(v.Verdict)}
 	n.TX, n.TY = n.X+nodePad, n.Y+nodePad+12
 	for j, l := range lines {
 		n.Lines = append(n.Lines, mapLine{Text: l, Class: "t", X: n.TX, Y: n.TY + j*lineHeight})
@@ -99,7 +99,7 @@ func (m *evidenceMap) stackedEdges(c mapNode, ev []factcheck.Evidence, placed ma
 		s := m.Sources[si]
 		y2 := s.Y + s.H*(k[si]+1)/(n[si]+1)
 		k[si]++
-		edge := evidenceEdge(e, claim)
+		edge := evidenceEdge(m.lang, e, claim)
 		edge.D = fmt.Sprintf("M%d %d V%d Q%d %d %d %d H%d", stackSpine, c.Y+c.H, y2-8, stackSpine, y2, stackSpine+8, y2, s.X)
 		m.Edges = append(m.Edges, edge)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -20,7 +21,7 @@ func TestRenderStances(t *testing.T) {
 	rep := bottest.StancesReport()
 	p := &checkPage{Check: &store.Check{Report: rep}}
 	read := &pagesRead{}
-	p.Map = drawMap(rep.Claims, read.isPDF)
+	p.Map = drawMap(bot.English, rep.Claims, read.isPDF)
 	p.fillClaims(rep, read)
 	var b bytes.Buffer
 	if err := pages().ExecuteTemplate(&b, "check.html", p); err != nil {

@@ -21,6 +21,7 @@ type evidenceMap struct {
 	Claims        []mapNode
 	Sources       []mapNode
 	Edges         []mapEdge
+	lang          bot.Lang // the language of its words
 }
 
 type mapNode struct {
@@ -60,10 +61,10 @@ const (
 	sourceChars = 38
 )
 
-// drawMap lays out the evidence of the claims; pdf says which source URLs
+// drawMap lays out the evidence of the claims, its words in l; pdf says which source URLs
 // are PDFs. It returns nil when there is no evidence to draw.
-func drawMap(claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
-	m := &evidenceMap{Width: mapWidth, Class: "wide"}
+func drawMap(l bot.Lang, claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
+	m := &evidenceMap{Width: mapWidth, Class: "wide", lang: l}
 	links, claimsHeight := m.placeClaims(claims, pdf)
 	if len(links) == 0 {
 		return nil
@@ -94,7 +95,7 @@ func (m *evidenceMap) placeClaims(claims []*factcheck.Verdict, pdf func(url stri
 		}
 		lines := wrap(fmt.Sprintf("%d. %s", i+1, v.Claim), claimChars, claimLines)
 		n := mapNode{X: 8, Y: y, W: colWidth, H: 2*nodePad + 18 + lineHeight*len(lines), Class: "claim v-" + string(v.Verdict), Title: v.Claim,
-			Badge: bot.Emoji(v.Verdict) + " " + bot.LabelText(v.Verdict)}
+			Badge: bot.Emoji(v.Verdict) + " " + m.lang.Label(v.Verdict)}
 		n.TX, n.TY = n.X+nodePad, n.Y+nodePad+12
 		for j, l := range lines {
 			n.Lines = append(n.Lines, mapLine{Text: l, Class: "t", X: n.TX, Y: n.TY + j*lineHeight})
@@ -107,9 +108,9 @@ func (m *evidenceMap) placeClaims(claims []*factcheck.Verdict, pdf func(url stri
 			if !ok {
 				k = len(m.Sources)
 				srcIndex[e.SourceURL] = k
-				m.Sources = append(m.Sources, sourceNode(e, pdf(e.SourceURL)))
+				m.Sources = append(m.Sources, sourceNode(m.lang, e, pdf(e.SourceURL)))
 			} else if e.Publisher != "" && !strings.Contains(m.Sources[k].Class, "factcheck") {
-				m.Sources[k] = sourceNode(e, pdf(e.SourceURL))
+				m.Sources[k] = sourceNode(m.lang, e, pdf(e.SourceURL))
 			}
 			links = append(links, link{claim: len(m.Claims) - 1, src: k, e: e})
 		}
@@ -169,7 +170,7 @@ func (m *evidenceMap) drawEdges(links []link) {
 		x2, y2 := s.X, s.Y+s.H*(in[l.src]+1)/(inN[l.src]+1)
 		out[l.claim]++
 		in[l.src]++
-		edge := evidenceEdge(l.e, l.claim)
+		edge := evidenceEdge(m.lang, l.e, l.claim)
 		edge.D = fmt.Sprintf("M%d %d C%d %d %d %d %d %d", x1, y1, x1+60, y1, x2-60, y2, x2, y2)
 		m.Edges = append(m.Edges, edge)
 	}
@@ -177,20 +178,19 @@ func (m *evidenceMap) drawEdges(links []link) {
 
 // evidenceEdge is the edge of a piece of evidence of claim (from 0),
 // without its path: its class (stance, quote not found) and its title.
-func evidenceEdge(e factcheck.Evidence, claim int) mapEdge {
-	stance := string(e.StanceOf())
-	class := "edge " + stance
+func evidenceEdge(lang bot.Lang, e factcheck.Evidence, claim int) mapEdge {
+	class := "edge " + string(e.StanceOf())
 	if !e.QuoteFound {
 		class += " unverified"
 	}
-	title := fmt.Sprintf("%s %s claim %d", orHost(e), stance, claim+1)
+	title := lang.MustWord("WebEdge", "Title", orHost(e), "Why", stance(lang, e), "N", claim+1)
 	if q := strings.TrimSpace(e.QuoteOrSummary); q != "" {
-		title += ": “" + bot.Truncate(q, 200) + "” (" + quoteHow(e) + ")"
+		title += ": “" + bot.Truncate(q, 200) + "” (" + quoteHow(lang, e) + ")"
 	}
 	return mapEdge{Class: class, Title: title}
 }
 
-func sourceNode(e factcheck.Evidence, isPDF bool) mapNode {
+func sourceNode(lang bot.Lang, e factcheck.Evidence, isPDF bool) mapNode {
 	title := strings.TrimSpace(e.SourceTitle)
 	if title == "" {
 		title = e.SourceURL
@@ -199,7 +199,7 @@ func sourceNode(e factcheck.Evidence, isPDF bool) mapNode {
 	var marks []string
 	if e.Publisher != "" || e.Rating != "" {
 		n.Class += " factcheck"
-		m := "fact-check"
+		m := lang.MustWord("WebFactCheck")
 		if e.Rating != "" {
 			m += ": " + bot.Truncate(e.Rating, 24)
 		}

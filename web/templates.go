@@ -4,9 +4,6 @@ import (
 	"html/template"
 	"sync"
 	"time"
-
-	"github.com/factbot-dev/factbot/bot"
-	"github.com/factbot-dev/factbot/factcheck"
 )
 
 // pages holds every page's template, parsed on first use (not when any
@@ -14,10 +11,9 @@ import (
 // is marked safe.
 var pages = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{
-		"emoji": func(l factcheck.Label) string { return bot.Emoji(l) },
-		"label": func(l factcheck.Label) string { return bot.LabelText(l) },
-		"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"when":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") },
+		"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		// Numbers only: the same in every language.
+		"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 		"short": func(sha string) string {
 			if len(sha) > 12 {
 				return sha[:12] + "…"
@@ -32,4 +28,5 @@ var pages = sync.OnceValue(func() *template.Template {
 type errorPage struct {
 	Status         int
 	Title, Message string
+	HTMLLang, Dir  string
 }

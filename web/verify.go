@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/factbot-dev/factbot/bot"
 )
 
 // VerifyLink opens link, a URL made by Links, through this server in
@@ -24,9 +26,9 @@ func (s *Server) VerifyLink(ctx context.Context, link string) error {
 	rec := &statusRecorder{header: http.Header{}}
 	s.ServeHTTP(rec, req)
 	if rec.status != http.StatusOK {
-		msg := errorMessages[rec.status]
-		if msg == "" {
-			msg = http.StatusText(rec.status)
+		msg := http.StatusText(rec.status)
+		if id, ok := errorWords[rec.status]; ok {
+			msg = bot.English.MustWord(id + "Text")
 		}
 		return fmt.Errorf("the link would answer %d: %s", rec.status, msg)
 	}

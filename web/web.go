@@ -109,7 +109,7 @@ func New(o Options) *Server {
 	m.HandleFunc("GET /web/check/{tenant}/{id}", s.guard(s.check))
 	m.HandleFunc("GET /web/export", s.guard(s.exportAll))
 	m.HandleFunc("GET /web/export/{tenant}", s.guard(s.export))
-	m.HandleFunc("GET /web/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, http.StatusNotFound) })
+	m.HandleFunc("GET /web/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, r, http.StatusNotFound) })
 	s.mux = m
 	return s
 }
@@ -178,7 +178,7 @@ func (s *Server) guard(h func(w http.ResponseWriter, r *http.Request, a *access)
 	return func(w http.ResponseWriter, r *http.Request) {
 		a, ok := s.authenticate(r)
 		if !ok {
-			s.fail(w, http.StatusForbidden)
+			s.fail(w, r, http.StatusForbidden)
 			return
 		}
 		key := "admin"
@@ -187,7 +187,7 @@ func (s *Server) guard(h func(w http.ResponseWriter, r *http.Request, a *access)
 		}
 		if !s.allow(key) {
 			w.Header().Set("Retry-After", "1")
-			s.fail(w, http.StatusTooManyRequests)
+			s.fail(w, r, http.StatusTooManyRequests)
 			return
 		}
 		h(w, r, a)
@@ -234,34 +234,39 @@ func (s *Server) allow(key string) bool {
 	return l.AllowN(s.now(), 1)
 }
 
-// fail answers with an error page that says nothing of what was asked.
-func (s *Server) fail(w http.ResponseWriter, status int) {
+// fail answers with an error page that says nothing of what was asked,
+// in the browser's language.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	msg := errorMessages[status]
-	if msg == "" {
-		msg = "Something went wrong on our side. Try again in a moment."
+	id, ok := errorWords[status]
+	if !ok {
+		id = "WebFailed"
 	}
-	if err := pages().ExecuteTemplate(w, "error.html", errorPage{Status: status, Title: http.StatusText(status), Message: msg}); err != nil {
+	l := pageLang(r, nil)
+	p := errorPage{Status: status, Title: l.MustWord(id), Message: l.MustWord(id + "Text"), HTMLLang: l.Tag().String(), Dir: l.Dir()}
+	if err := pages().ExecuteTemplate(w, "error.html", p); err != nil {
 		s.log.Error("web: render error page", "err", err)
 	}
 }
 
-var errorMessages = map[int]string{
-	http.StatusForbidden:       "This link is not valid, or it has expired. Ask factbot in chat for a new one.",
-	http.StatusNotFound:        "There is nothing here. The check may have been forgotten or pruned.",
-	http.StatusTooManyRequests: "Too many requests with this link. Wait a moment and reload.",
-	http.StatusBadRequest:      "The address or a filter is not understood.",
+// errorWords name the title of each status's error page (bot.Lang.Word);
+// its message is the word with "Text" after it.
+var errorWords = map[int]string{
+	http.StatusForbidden:       "WebForbidden",
+	http.StatusNotFound:        "WebNotFound",
+	http.StatusTooManyRequests: "WebTooMany",
+	http.StatusBadRequest:      "WebBadRequest",
 }
 
 // storeError answers for an error reading the store.
 func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, store.ErrNotFound) {
-		s.fail(w, http.StatusNotFound)
+		s.fail(w, r, http.StatusNotFound)
 		return
 	}
 	if r.Context().Err() == nil {
 		s.log.Error("web: read store", "path", r.URL.Path, "err", err)
 	}
-	s.fail(w, http.StatusInternalServerError)
+	s.fail(w, r, http.StatusInternalServerError)
 }

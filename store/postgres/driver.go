@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -96,6 +97,35 @@ type tx struct {
 	writable bool
 	err      error
 	gen      int // counts writes, so that cursors read again after one
+	// batches holds each bucket's last batch of rows read by a cursor, so
+	// that a Get of a key a cursor has just read (a walk of the summaries,
+	// then each one read) is not another round trip; a write forgets them.
+	batches map[store.Bucket]readBatch
+}
+
+type readBatch struct {
+	rows []row // in key order, descending if desc
+	desc bool
+	gen  int
+}
+
+// recall returns key's value from b's last batch, if it holds the key and
+// nothing was written since.
+func (t *tx) recall(b store.Bucket, key []byte) ([]byte, bool) {
+	bt, ok := t.batches[b]
+	if !ok || bt.gen != t.gen {
+		return nil, false
+	}
+	i, ok := slices.BinarySearchFunc(bt.rows, key, func(r row, k []byte) int {
+		if bt.desc {
+			return bytes.Compare(k, r.k)
+		}
+		return bytes.Compare(r.k, k)
+	})
+	if !ok {
+		return nil, false
+	}
+	return nonNil(bt.rows[i].v), true
 }
 
 // query sends a statement, after BEGIN if it is the first.
@@ -140,6 +170,9 @@ func (t *tx) fail(err error) {
 func (t *tx) Get(b store.Bucket, key []byte) []byte {
 	if t.err != nil {
 		return nil
+	}
+	if v, ok := t.recall(b, key); ok {
+		return v
 	}
 	rows, err := t.query("SELECT value FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key)
 	if err != nil {
@@ -356,6 +389,10 @@ func (c *cursor) fetch(op string, from []byte) ([]byte, []byte) {
 	})
 	c.t.fail(err)
 	c.full = len(c.rows) == readAhead
+	if c.t.batches == nil {
+		c.t.batches = map[store.Bucket]readBatch{}
+	}
+	c.t.batches[c.b] = readBatch{c.rows, c.desc, c.t.gen}
 	return c.set()
 }
 

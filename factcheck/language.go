@@ -1,11 +1,13 @@
 package factcheck
 
 import (
+	"sort"
 	"strings"
 
 	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
 )
+
+//go:generate go run ./internal/langgen
 
 // languageTag is the canonical BCP 47 tag of what the model named as the
 // text's language ("es", "pt-BR"), or "" when it named none or nothing
@@ -19,19 +21,23 @@ func languageTag(s string) string {
 }
 
 // languageName is the English name of the language of a BCP 47 tag
-// ("Spanish"), and whether it is English; ok is false for an empty or
-// invalid tag.
+// ("Spanish" for "es" and "es-MX"), and whether it is English; ok is false
+// for an empty or invalid tag. The names are a generated table
+// (langnames.go), not golang.org/x/text/language/display, which builds its
+// tables at init in every command; a language it does not name is named by
+// its tag.
 func languageName(tag string) (name string, english, ok bool) {
 	t, err := language.Parse(tag)
 	if tag == "" || err != nil {
 		return "", false, false
 	}
-	name = display.English.Languages().Name(t)
-	if name == "" {
-		name = tag
-	}
 	base, _ := t.Base()
-	return name, base.String() == "en", true
+	code := base.String()
+	name = tag
+	if i := sort.Search(len(languageNames), func(i int) bool { return languageNames[i].code >= code }); i < len(languageNames) && languageNames[i].code == code {
+		name = languageNames[i].name
+	}
+	return name, code == "en", true
 }
 
 // languagePrompt tells the research loop the claim's language: its

@@ -95,7 +95,9 @@ type compactObservation struct {
 const nothingRelevant = "nothing relevant to the questions"
 
 // shownID matches a sentence ID as the tools show it.
-var shownID = regexp.MustCompile(`\[p(\d+)\.(\d+)\]`)
+var shownID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\[p(\d+)\.(\d+)\]`)
+})
 
 // compact reduces an observation the model has seen to the answers it
 // gives to the questions: per question, the best of the sentences it
@@ -238,7 +240,7 @@ func (r *run) shownSentences(content []byte) []shownSentence {
 	defer r.mu.Unlock()
 	var out []shownSentence
 	seen := map[string]bool{}
-	for _, m := range shownID.FindAllSubmatch(content, -1) {
+	for _, m := range shownID().FindAllSubmatch(content, -1) {
 		n, _ := strconv.Atoi(string(m[1]))
 		i, _ := strconv.Atoi(string(m[2]))
 		id := passageID(n, i-1)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -173,7 +174,9 @@ func containsParts(text string, parts []string) bool {
 // ellipsisRE matches an ellipsis after NFKC, which turns "…" into "...":
 // three or more dots, possibly with white space between them (". . ."), or a
 // midline ellipsis.
-var ellipsisRE = regexp.MustCompile(`\.(?:[\s\v\x{85}\p{Z}]*\.){2,}|⋯`)
+var ellipsisRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\.(?:[\s\v\x{85}\p{Z}]*\.){2,}|⋯`)
+})
 
 // quoteParts splits quote at its ellipses and normalises each part. It
 // returns nil when the quote cannot be verified: no words, a part shorter
@@ -181,7 +184,7 @@ var ellipsisRE = regexp.MustCompile(`\.(?:[\s\v\x{85}\p{Z}]*\.){2,}|⋯`)
 // from a leading or trailing ellipsis, are dropped.
 func quoteParts(quote string) []string {
 	var parts []string
-	for _, p := range ellipsisRE.Split(norm.NFKC.String(quote), -1) {
+	for _, p := range ellipsisRE().Split(norm.NFKC.String(quote), -1) {
 		n := quoteNormalize(p)
 		if n == " " {
 			continue

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Models, local ones especially, sometimes write what should have been a
@@ -14,7 +15,9 @@ import (
 // often in a code fence. The loop reads them here, and only here:
 // providers return the model's text as text.
 
-var fenceRE = regexp.MustCompile("(?s)```(?:json|JSON)?\\s*(.*?)```")
+var fenceRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?s)```(?:json|JSON)?\\s*(.*?)```")
+})
 
 // jsonCandidates returns the JSON objects a text answer may hold, most
 // likely first: the whole text, each fenced block, the outermost braces.
@@ -24,7 +27,7 @@ func jsonCandidates(text string) []string {
 		return nil
 	}
 	cands := []string{text}
-	for _, m := range fenceRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range fenceRE().FindAllStringSubmatch(text, -1) {
 		cands = append(cands, strings.TrimSpace(m[1]))
 	}
 	if i, j := strings.Index(text, "{"), strings.LastIndex(text, "}"); i >= 0 && j > i {

@@ -3,6 +3,7 @@ package factcheck
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/factbot-dev/factbot/search"
 )
@@ -12,13 +13,15 @@ import (
 // tracking parameters.
 func urlKey(u string) string { return search.Canonical(u) }
 
-var urlRE = regexp.MustCompile(`https?://[^\s<>"'()\[\]{}|\\^` + "`" + `]+`)
+var urlRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`https?://[^\s<>"'()\[\]{}|\\^` + "`" + `]+`)
+})
 
 // urlsIn returns the http(s) URLs written in text, without trailing
 // punctuation.
 func urlsIn(text string) []string {
 	var out []string
-	for _, u := range urlRE.FindAllString(text, -1) {
+	for _, u := range urlRE().FindAllString(text, -1) {
 		out = append(out, strings.TrimRight(u, ".,;:!?'\""))
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -67,11 +68,11 @@ type braveError struct {
 	} `json:"error"`
 }
 
-var tags = regexp.MustCompile(`<[^>]*>`)
+var tags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]*>`) })
 
 // plain removes the markup search APIs put in snippets.
 func plain(s string) string {
-	return strings.Join(strings.Fields(html.UnescapeString(tags.ReplaceAllString(s, ""))), " ")
+	return strings.Join(strings.Fields(html.UnescapeString(tags().ReplaceAllString(s, ""))), " ")
 }
 
 // Brave's query limits: 400 characters and 50 words.

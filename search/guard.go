@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"code.dny.dev/ssrf"
 )
@@ -33,7 +34,8 @@ type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 // multicast, reserved, broadcast, "this network") and every IPv6 address
 // outside global unicast 2000::/3 (loopback, unspecified, fc00::/7,
 // fe80::/10, multicast, NAT64) plus the special blocks within it.
-var guardian = ssrf.New(ssrf.WithAnyPort(), ssrf.WithAnyNetwork())
+// Built on first use: its lists are parsed when made.
+var guardian = sync.OnceValue(func() *ssrf.Guardian { return ssrf.New(ssrf.WithAnyPort(), ssrf.WithAnyNetwork()) })
 
 var (
 	cgnat         = netip.MustParsePrefix("100.64.0.0/10")
@@ -57,7 +59,7 @@ const (
 // words. host is what the URL spelled.
 func checkAddr(host string, ip netip.Addr, how spelling) error {
 	a := ip.Unmap().WithZone("")
-	denied := guardian.SafeAddr(a) != nil ||
+	denied := guardian().SafeAddr(a) != nil ||
 		a.IsLoopback() || a.IsPrivate() || a.IsUnspecified() || a.IsMulticast() ||
 		a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast()
 	if !denied {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ledongthuc/pdf"
@@ -179,11 +180,13 @@ func expandLigature(s string) string {
 
 // pdfDate matches a PDF date string: D:YYYYMMDDHHmmSSOHH'mm', every part
 // after the year optional.
-var pdfDate = regexp.MustCompile(`^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+-])?(\d{2})?'?(\d{2})?'?$`)
+var pdfDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz+-])?(\d{2})?'?(\d{2})?'?$`)
+})
 
 // parsePDFDate reads a date from a PDF's document information.
 func parsePDFDate(s string) (time.Time, bool) {
-	m := pdfDate.FindStringSubmatch(strings.TrimSpace(s))
+	m := pdfDate().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return time.Time{}, false
 	}

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -298,7 +299,7 @@ func typeRefusal(u *url.URL, mt string) error {
 	return &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML, plain-text and PDF documents can be read", u, mt)}
 }
 
-var blankLines = regexp.MustCompile(`\n{3,}`)
+var blankLines = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n{3,}`) })
 
 // tidyText trims each line and keeps at most one blank line in a row.
 func tidyText(s string) string {
@@ -306,12 +307,14 @@ func tidyText(s string) string {
 	for i, l := range lines {
 		lines[i] = strings.TrimSpace(l)
 	}
-	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+	return strings.TrimSpace(blankLines().ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
 // metaCharset finds a charset declared in a <meta> tag, however far into
 // the head it is.
-var metaCharset = regexp.MustCompile(`(?i)<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.-]+)`)
+var metaCharset = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_:.-]+)`)
+})
 
 // toUTF8 decodes body as the header, a byte-order mark or a <meta> tag
 // says; with none of them, a body that is valid UTF-8 is read as UTF-8
@@ -321,7 +324,7 @@ func toUTF8(body []byte, contentType string) ([]byte, error) {
 	enc, name, certain := charset.DetermineEncoding(body, contentType)
 	if !certain {
 		head := body[:min(len(body), 64<<10)]
-		if m := metaCharset.FindSubmatch(head); m != nil {
+		if m := metaCharset().FindSubmatch(head); m != nil {
 			if e, n := charset.Lookup(string(m[1])); e != nil {
 				enc, name = e, n
 			}

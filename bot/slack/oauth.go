@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -133,7 +134,8 @@ type page struct {
 	Install     string
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>factbot: {{.Title}}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d3557}code{background:#eef;padding:0 .2em}</style>
@@ -149,13 +151,14 @@ var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
 {{else}}<p><a href="{{.Install}}">Start the installation again</a></p>{{end}}
 </body></html>
 `))
+})
 
 func (a *Adapter) writePage(w http.ResponseWriter, status int, p page) {
 	p.Command, p.Install = a.cfg.Command, InstallPath
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	if err := pageTmpl.Execute(w, p); err != nil {
+	if err := pageTmpl().Execute(w, p); err != nil {
 		a.log.Warn("slack: install page", "err", err)
 	}
 }

@@ -286,6 +286,25 @@ func (l Lang) Stopped(by string) string {
 	return l.text(wStoppedOther, map[string]any{"Budget": by})
 }
 
+// NotCheckedLines lists the parts of m's text that were not checked, with
+// why, for a chat report: at most five, each part and reason on one line
+// and cut to 200 runes, passed through esc (the platform's escaping). nil
+// when there are none.
+func NotCheckedLines(m *Message, esc func(string) string) []string {
+	var lines []string
+	for _, nc := range m.NotCheckable[:min(len(m.NotCheckable), 5)] {
+		line := "• “" + esc(Truncate(OneLine(nc.Text), 200)) + "”"
+		if nc.Reason != "" {
+			line += " — " + esc(Truncate(OneLine(nc.Reason), 200))
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// OneLine joins s's words with single spaces.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // Truncate shortens s to at most n runes, ending with "…" when cut.
 func Truncate(s string, n int) string {
 	if n <= 0 {

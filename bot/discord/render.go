@@ -28,10 +28,6 @@ const (
 	// evidencePerClaim bounds the sources shown per claim before
 	// "+N more sources".
 	evidencePerClaim = 5
-	// maxNotChecked bounds the not-checkable parts listed, and
-	// maxNotCheckedText the runes of one and of its reason.
-	maxNotChecked     = 5
-	maxNotCheckedText = 200
 )
 
 // Embed colours by verdict.
@@ -220,21 +216,11 @@ func askedBy(l bot.Lang, id string) string {
 // notChecked lists the parts of the text that were not checked, with why,
 // for the content; "" when there are none.
 func notChecked(m *bot.Message) string {
-	if len(m.NotCheckable) == 0 {
+	lines := bot.NotCheckedLines(m, Escape)
+	if lines == nil {
 		return ""
 	}
-	lines := []string{"**" + Escape(m.Lang.NotCheckableHeading()) + "**"}
-	for i, nc := range m.NotCheckable {
-		if i == maxNotChecked {
-			break
-		}
-		line := "• “" + Escape(bot.Truncate(oneLine(nc.Text), maxNotCheckedText)) + "”"
-		if nc.Reason != "" {
-			line += " — " + Escape(bot.Truncate(oneLine(nc.Reason), maxNotCheckedText))
-		}
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(append([]string{"**" + Escape(m.Lang.NotCheckableHeading()) + "**"}, lines...), "\n")
 }
 
 // titleEscaper makes text inert in an embed's title. Titles render inline
@@ -249,7 +235,7 @@ var titleEscaper = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `_`, `\_`, "`", "\\
 
 // titleText is user, page or model text for an embed's title or a
 // field's name (which render alike).
-func titleText(s string) string { return titleEscaper.Replace(bot.InertMentions(oneLine(s))) }
+func titleText(s string) string { return titleEscaper.Replace(bot.InertMentions(bot.OneLine(s))) }
 
 func firstNonEmpty(s ...string) string {
 	for _, x := range s {
@@ -388,7 +374,7 @@ func evidenceField(l bot.Lang, ev bot.EvidenceView, room int) *discordgo.Message
 		// Cut the quote, never the link nor where the quote was found.
 		note := " *(" + Escape(l.QuoteNote(ev)) + ")*"
 		if q := limit - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note); q >= 20 {
-			v = append(v, "> "+cutEscaped(Escape(oneLine(ev.Quote)), q)+note)
+			v = append(v, "> "+cutEscaped(Escape(bot.OneLine(ev.Quote)), q)+note)
 		}
 	}
 	if len(v) == 0 {
@@ -400,8 +386,6 @@ func evidenceField(l bot.Lang, ev bot.EvidenceView, room int) *discordgo.Message
 	}
 	return &discordgo.MessageEmbedField{Name: name, Value: val}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // renderHistory renders /factcheck-history's answer, with an "Open
 // history" link button when the web view is on; where names the tenant

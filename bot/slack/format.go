@@ -13,19 +13,17 @@ import (
 
 // Slack's limits for one message.
 const (
-	maxBlocks         = 50
-	maxBlockText      = 3000
-	maxTotalText      = 12000
-	maxEvidence       = 3   // sources shown per claim before "+N more sources"
-	maxQuote          = 300 // runes of a quote
-	maxQuoteBytes     = 600 // bytes of a quote once escaped
-	maxReasoning      = 1200
-	maxClaimText      = 500
-	reserveBlocks     = 4   // "+N more claims", footer, actions, and one to spare
-	reserveText       = 700 // their text
-	maxNotChecked     = 5   // not-checkable parts listed
-	maxNotCheckedText = 200 // runes of one, and of its reason
-	maxButtonURL      = 3000
+	maxBlocks     = 50
+	maxBlockText  = 3000
+	maxTotalText  = 12000
+	maxEvidence   = 3   // sources shown per claim before "+N more sources"
+	maxQuote      = 300 // runes of a quote
+	maxQuoteBytes = 600 // bytes of a quote once escaped
+	maxReasoning  = 1200
+	maxClaimText  = 500
+	reserveBlocks = 4   // "+N more claims", footer, actions, and one to spare
+	reserveText   = 700 // their text
+	maxButtonURL  = 3000
 )
 
 // actionOpenHistory is the action id of the "Open history" link button.
@@ -255,24 +253,13 @@ func Render(m *bot.Message) (blocks []slack.Block, fallback string) {
 // notCheckedBlocks lists the parts of the text that were not checked, with
 // why: a divider and one context block, or nothing.
 func notCheckedBlocks(m *bot.Message) []slack.Block {
-	if len(m.NotCheckable) == 0 {
+	lines := bot.NotCheckedLines(m, Escape)
+	if lines == nil {
 		return nil
 	}
-	lines := []string{"*" + Escape(m.Lang.NotCheckableHeading()) + "*"}
-	for i, nc := range m.NotCheckable {
-		if i == maxNotChecked {
-			break
-		}
-		line := "• “" + Escape(bot.Truncate(oneLine(nc.Text), maxNotCheckedText)) + "”"
-		if nc.Reason != "" {
-			line += " — " + Escape(bot.Truncate(oneLine(nc.Reason), maxNotCheckedText))
-		}
-		lines = append(lines, line)
-	}
-	return []slack.Block{slack.NewDividerBlock(), contextBlock(strings.Join(lines, "\n"))}
+	text := strings.Join(append([]string{"*" + Escape(m.Lang.NotCheckableHeading()) + "*"}, lines...), "\n")
+	return []slack.Block{slack.NewDividerBlock(), contextBlock(text)}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // actionsBlock is the buttons under a report, or nil.
 func actionsBlock(actions []bot.Action) slack.Block {

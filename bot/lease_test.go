@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,29 +12,10 @@ import (
 	"github.com/factbot-dev/factbot/store/storetest"
 )
 
-// fakeClock is the store's settable clock: leases run out when the test
-// says.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // TestTakeOverExpiredLease: a request held by a replica that died is left
 // alone while its lease runs, then taken over and answered once.
 func TestTakeOverExpiredLease(t *testing.T) {
-	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	clk := storetest.NewClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	st := storetest.NewMemoryAt(clk.Now)
 	ctx := context.Background()
 	r := req("r1", "Paris is in France")
@@ -74,7 +54,7 @@ func TestTakeOverExpiredLease(t *testing.T) {
 // its check and answers nothing; the request stays pending for the new
 // holder.
 func TestLeaseLostStopsTheCheck(t *testing.T) {
-	clk := &fakeClock{t: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+	clk := storetest.NewClock(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	st := storetest.NewMemoryAt(clk.Now)
 	started, stopped := make(chan struct{}), make(chan error, 1)
 	ck := &bottest.Checker{Func: func(ctx context.Context, in factcheck.Input) (*factcheck.Report, error) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // hidden are drivers with capabilities (driver.go) opened with all of
@@ -67,7 +68,7 @@ func TestCapabilities(t *testing.T) {
 			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("Locker", func(t *testing.T) { testLocker(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("ConcurrentTakeOver", func(t *testing.T) {
-				clk := &clock{t: t0}
+				clk := storetest.NewClock(t0)
 				testConcurrentTakeOver(t, d.open(t, store.Options{Now: clk.Now}), clk)
 			})
 			t.Run("Expirer", func(t *testing.T) { testExpirer(t, d.open(t, store.Options{}).Driver()) })
@@ -213,7 +214,7 @@ func testLocker(t *testing.T, d store.Driver) {
 
 // testConcurrentTakeOver: of owners taking over an expired lease at once,
 // one gets it, and its first owner has lost it.
-func testConcurrentTakeOver(t *testing.T, db *store.DB, clk *clock) {
+func testConcurrentTakeOver(t *testing.T, db *store.DB, clk *storetest.Clock) {
 	acceptTwo(t, db, clk)
 	if !claim(t, db, "slack:event:Ev1", "O0") {
 		t.Fatal("first claim failed")

@@ -10,13 +10,14 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // testVerdictCache: a verdict is found by its normalised claim, in its own
 // tenant, while fresh (Options.CacheTTL by default), without its trace; a
 // failed verdict is not cached, and re-putting a cached verdict keeps its
 // time.
-func testVerdictCache(t *testing.T, db Maintained, clk *clock) {
+func testVerdictCache(t *testing.T, db Maintained, clk *storetest.Clock) {
 	v := verdict("The Eiffel Tower is 330 m tall.", factcheck.Supported, clk.Now())
 	v.Trace = []factcheck.TraceEvent{{At: clk.Now(), Kind: "tool", Tool: "web_search", Args: `{"query":"eiffel"}`}}
 	mustf(t, db.PutVerdict(ctx, "T1", v), "put")
@@ -66,7 +67,7 @@ func testVerdictCache(t *testing.T, db Maintained, clk *clock) {
 
 // testExtractionCache: an extraction is found by its normalised text, in
 // its own tenant, while fresh; a very long text works as a key too.
-func testExtractionCache(t *testing.T, db Maintained, clk *clock) {
+func testExtractionCache(t *testing.T, db Maintained, clk *storetest.Clock) {
 	x := &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: "A is B", Span: "A is B", Start: 0, End: 6}}, NotCheckable: []factcheck.NotCheckable{}}
 	mustf(t, db.PutExtraction(ctx, "T1", "A is B!", x), "put")
 	got, ok, err := db.Extraction(ctx, "T1", "a is b", time.Hour)

@@ -10,11 +10,12 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // testSaveCheckAndShow: SaveCheck assigns a time-ordered ID, Check returns
 // what was saved, AddFeedback appends to it.
-func testSaveCheckAndShow(t *testing.T, b Backend, clk *clock) {
+func testSaveCheckAndShow(t *testing.T, b Backend, clk *storetest.Clock) {
 	c := check("T1", "C1", "U1", "The tower is 330 m tall.", t0, map[string]factcheck.Label{"The tower is 330 m tall": factcheck.Supported})
 	mustf(t, b.SaveCheck(ctx, c), "save")
 	if c.ID == "" || c.ID[:17] != "20261129T120000Z-" {
@@ -51,7 +52,7 @@ func testSaveCheckAndShow(t *testing.T, b Backend, clk *clock) {
 // testSaveCheckOncePerRequest: a check saved twice for one request (a
 // resumed request after a crash) replaces the first and is recorded on the
 // request.
-func testSaveCheckOncePerRequest(t *testing.T, b Backend, clk *clock) {
+func testSaveCheckOncePerRequest(t *testing.T, b Backend, clk *storetest.Clock) {
 	_, err := b.AcceptRequest(ctx, &store.Request{Key: "k1", Tenant: "T1", User: "U1", Text: "x"})
 	mustf(t, err, "accept")
 	c1 := check("T1", "C1", "U1", "x", clk.Now(), map[string]factcheck.Label{"a": factcheck.Supported})
@@ -88,7 +89,7 @@ func testSaveCheckOncePerRequest(t *testing.T, b Backend, clk *clock) {
 // without storing anything, a person's note beyond
 // store.MaxFeedbackPerUser on one check and any note beyond
 // store.MaxFeedbackPerCheck; other checks are not affected.
-func testFeedbackLimit(t *testing.T, b Backend, clk *clock) {
+func testFeedbackLimit(t *testing.T, b Backend, clk *storetest.Clock) {
 	c := check("T1", "C1", "U1", "The Eiffel Tower is 330 m tall", clk.Now(), map[string]factcheck.Label{"The Eiffel Tower is 330 m tall": factcheck.Supported})
 	other := check("T1", "C1", "U1", "Water boils at 100 C", clk.Now(), map[string]factcheck.Label{"Water boils at 100 C": factcheck.Supported})
 	mustf(t, b.SaveCheck(ctx, c), "save")

@@ -8,11 +8,12 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // testHistory: every filter of store.HistoryQuery, alone and combined,
 // newest first, and the summary of a check.
-func testHistory(t *testing.T, b Backend, clk *clock) {
+func testHistory(t *testing.T, b Backend, clk *storetest.Clock) {
 	type spec struct {
 		channel, user, text string
 		claims              map[string]factcheck.Label
@@ -90,7 +91,7 @@ func testHistory(t *testing.T, b Backend, clk *clock) {
 
 // testHistoryDefaultLimit: a query without a limit returns the newest
 // store.DefaultLimit checks.
-func testHistoryDefaultLimit(t *testing.T, b Backend, clk *clock) {
+func testHistoryDefaultLimit(t *testing.T, b Backend, clk *storetest.Clock) {
 	var all []string
 	for range store.DefaultLimit + 1 {
 		clk.Add(time.Second)
@@ -107,7 +108,7 @@ func testHistoryDefaultLimit(t *testing.T, b Backend, clk *clock) {
 
 // testHistoryHidesOthersPrivateChecks: private checks show to their asker
 // only, through every filter, even in the channel they were made in.
-func testHistoryHidesOthersPrivateChecks(t *testing.T, b Backend, clk *clock) {
+func testHistoryHidesOthersPrivateChecks(t *testing.T, b Backend, clk *storetest.Clock) {
 	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	public := check("T1", "C1", "U1", "public claim about rivers", at, map[string]factcheck.Label{"rivers": factcheck.Supported})
 	mine := check("T1", "C1", "U1", "private claim about rivers", at.Add(time.Minute), map[string]factcheck.Label{"rivers 2": factcheck.Contradicted})
@@ -154,7 +155,7 @@ func testHistoryHidesOthersPrivateChecks(t *testing.T, b Backend, clk *clock) {
 // anyone else sees the non-private checks of the channel they ask in, and a
 // tenant-wide listing adds the checks of public channels only — never
 // those of private channels, group DMs, DMs, or of an unknown place.
-func testHistoryAudience(t *testing.T, b Backend, clk *clock) {
+func testHistoryAudience(t *testing.T, b Backend, clk *storetest.Clock) {
 	type place struct {
 		channel string
 		vis     store.Visibility

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // The lease rules (see store.ErrLeaseLost): two owners never hold one
@@ -41,7 +42,7 @@ func claimPending(t *testing.T, b Backend, owner string) []string {
 // testLeaseOneOwner: while A holds a request's lease, B claims nothing
 // and cannot renew it; A can claim it again and renew it; updating the
 // request leaves the lease alone.
-func testLeaseOneOwner(t *testing.T, b Backend, clk *clock) {
+func testLeaseOneOwner(t *testing.T, b Backend, clk *storetest.Clock) {
 	acceptTwo(t, b, clk)
 	if !claim(t, b, "slack:event:Ev1", "A") {
 		t.Fatal("A could not claim a free request")
@@ -73,7 +74,7 @@ func testLeaseOneOwner(t *testing.T, b Backend, clk *clock) {
 
 // testLeaseExpiry: a renewed lease holds; an expired one is taken over,
 // after which the old owner has lost it.
-func testLeaseExpiry(t *testing.T, b Backend, clk *clock) {
+func testLeaseExpiry(t *testing.T, b Backend, clk *storetest.Clock) {
 	acceptTwo(t, b, clk)
 	if !claim(t, b, "slack:event:Ev1", "A") {
 		t.Fatal("A could not claim a free request")
@@ -98,7 +99,7 @@ func testLeaseExpiry(t *testing.T, b Backend, clk *clock) {
 
 // testLeaseRelease: a released lease is free at once; releasing a lease
 // one does not hold changes nothing.
-func testLeaseRelease(t *testing.T, b Backend, clk *clock) {
+func testLeaseRelease(t *testing.T, b Backend, clk *storetest.Clock) {
 	acceptTwo(t, b, clk)
 	if !claim(t, b, "slack:event:Ev1", "A") {
 		t.Fatal("A could not claim a free request")
@@ -115,7 +116,7 @@ func testLeaseRelease(t *testing.T, b Backend, clk *clock) {
 
 // testLeaseFinished: a finished (or refused) request is never claimed,
 // and its lease cannot be renewed.
-func testLeaseFinished(t *testing.T, b Backend, clk *clock) {
+func testLeaseFinished(t *testing.T, b Backend, clk *storetest.Clock) {
 	acceptTwo(t, b, clk)
 	if !claim(t, b, "slack:event:Ev1", "A") {
 		t.Fatal("A could not claim a free request")
@@ -140,7 +141,7 @@ func testLeaseFinished(t *testing.T, b Backend, clk *clock) {
 
 // testLeaseConcurrentClaims: of owners claiming one request at once, one
 // gets it.
-func testLeaseConcurrentClaims(t *testing.T, b Backend, clk *clock) {
+func testLeaseConcurrentClaims(t *testing.T, b Backend, clk *storetest.Clock) {
 	acceptTwo(t, b, clk)
 	const n = 8
 	var wg sync.WaitGroup

@@ -14,6 +14,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // Maintained is a Backend with the caches and the maintenance of
@@ -42,13 +43,13 @@ type MaintainedOpener func(t *testing.T, now func() time.Time) Maintained
 func RunMaintained(t *testing.T, open MaintainedOpener) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, b Maintained, clk *clock)
+		run  func(t *testing.T, b Maintained, clk *storetest.Clock)
 	}{
 		{"VerdictCache", testVerdictCache},
 		{"ExtractionCache", testExtractionCache},
 		{"Forget", testForget},
-		{"ForgetWebRecorded", func(t *testing.T, b Maintained, clk *clock) { testForgetWeb(t, b, true) }},
-		{"ForgetWebFromReport", func(t *testing.T, b Maintained, clk *clock) { testForgetWeb(t, b, false) }},
+		{"ForgetWebRecorded", func(t *testing.T, b Maintained, clk *storetest.Clock) { testForgetWeb(t, b, true) }},
+		{"ForgetWebFromReport", func(t *testing.T, b Maintained, clk *storetest.Clock) { testForgetWeb(t, b, false) }},
 		{"ForgetTenant", testForgetTenant},
 		{"Prune", testPrune},
 		{"PruneRefused", testPruneRefused},
@@ -56,7 +57,7 @@ func RunMaintained(t *testing.T, open MaintainedOpener) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clk := &clock{t: t0}
+			clk := storetest.NewClock(t0)
 			tt.run(t, open(t, clk.Now), clk)
 		})
 	}
@@ -64,7 +65,7 @@ func RunMaintained(t *testing.T, open MaintainedOpener) {
 
 // testForget: Forget deletes one user's checks, requests and cached
 // verdicts in one tenant, and nothing of others.
-func testForget(t *testing.T, db Maintained, clk *clock) {
+func testForget(t *testing.T, db Maintained, clk *storetest.Clock) {
 	var mine []*store.Check
 	for i, u := range []string{"U1", "U2", "U1"} {
 		clk.Add(time.Minute)
@@ -283,7 +284,7 @@ func checkInvariants(t *testing.T, b any) {
 // testForgetTenant: ForgetTenant deletes every record of a tenant and the
 // web entries only its records name; the other tenant keeps its records
 // and the page it shares.
-func testForgetTenant(t *testing.T, db Maintained, clk *clock) {
+func testForgetTenant(t *testing.T, db Maintained, clk *storetest.Clock) {
 	w := newWebWorld(t, db, true)
 	mustf(t, w.db.AddFeedback(ctx, "T1", w.u2.ID, store.Feedback{User: "U1", Note: "hm"}), "feedback")
 	_, err := w.db.AcceptRequest(ctx, &store.Request{Key: "pending", Tenant: "T1", User: "U9", Text: "still owed"})
@@ -317,7 +318,7 @@ func testForgetTenant(t *testing.T, db Maintained, clk *clock) {
 
 // testPrune: Prune removes old checks, finished requests and cached
 // verdicts and extractions, in every tenant; pending requests stay.
-func testPrune(t *testing.T, db Maintained, clk *clock) {
+func testPrune(t *testing.T, db Maintained, clk *storetest.Clock) {
 	old := check("T1", "C1", "U1", "old text", clk.Now(), map[string]factcheck.Label{"old claim": factcheck.Supported})
 	mustf(t, db.SaveCheck(ctx, old), "save")
 	mustf(t, db.PutVerdict(ctx, "T1", old.Report.Claims[0]), "put verdict")
@@ -365,7 +366,7 @@ func testPrune(t *testing.T, db Maintained, clk *clock) {
 // testPruneRefused: the dedupe records of refused requests go once they
 // are store.RefusedTTL old, whatever Prune's cutoff; other finished
 // requests of the same age stay until the cutoff passes them.
-func testPruneRefused(t *testing.T, db Maintained, clk *clock) {
+func testPruneRefused(t *testing.T, db Maintained, clk *storetest.Clock) {
 	for _, k := range []string{"refused", "failed", "refused-recent"} {
 		if k == "refused-recent" {
 			clk.Add(store.RefusedTTL)
@@ -401,7 +402,7 @@ func checkCiting(tenant, user, claim, sha string, at time.Time) *store.Check {
 
 // testPruneWeb: Prune removes web cache entries and snapshots stored
 // before the cutoff, except the snapshots a remaining check cites.
-func testPruneWeb(t *testing.T, db Maintained, clk *clock) {
+func testPruneWeb(t *testing.T, db Maintained, clk *storetest.Clock) {
 	mustf(t, db.Put(ctx, "search", "tavily\x00old query", []byte(`{"results":[]}`)), "put search")
 	putPage(t, ctx, db, "https://example.org/old", "old0", clk.Now())
 	putPage(t, ctx, db, "https://example.org/cited", "cited0", clk.Now())

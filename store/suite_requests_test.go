@@ -9,12 +9,13 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // acceptTwo accepts requests slack:event:Ev1 (at t0, with every field
 // set) and, a second later, slack:event:Ev2 of tenant T1, and returns the
 // first as AcceptRequest left it.
-func acceptTwo(t *testing.T, b Backend, clk *clock) *store.Request {
+func acceptTwo(t *testing.T, b Backend, clk *storetest.Clock) *store.Request {
 	t.Helper()
 	r := &store.Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Kind: "mention", Channel: "C1", Thread: "1.1", Link: "https://x/p1", User: "U1", Text: "is it so?", Private: true, Visibility: store.VisibilityGroup, Fresh: true, Meta: map[string]string{"response_url": "https://x"}}
 	isNew, err := b.AcceptRequest(ctx, r)
@@ -31,7 +32,7 @@ func acceptTwo(t *testing.T, b Backend, clk *clock) *store.Request {
 
 // testAcceptRequest: accepting is idempotent per key; pending requests
 // come oldest first and their tenants are listed.
-func testAcceptRequest(t *testing.T, b Backend, clk *clock) {
+func testAcceptRequest(t *testing.T, b Backend, clk *storetest.Clock) {
 	r := acceptTwo(t, b, clk)
 	if r.State != store.RequestPending || !r.CreatedAt.Equal(t0) || !r.UpdatedAt.Equal(t0) {
 		t.Errorf("accepted request: state %q created %v updated %v; want pending at %v", r.State, r.CreatedAt, r.UpdatedAt, t0)
@@ -72,7 +73,7 @@ func testAcceptRequest(t *testing.T, b Backend, clk *clock) {
 
 // testUpdateRequest: an update changes what fn sets but the key, and
 // stores nothing if fn fails.
-func testUpdateRequest(t *testing.T, b Backend, clk *clock) {
+func testUpdateRequest(t *testing.T, b Backend, clk *storetest.Clock) {
 	acceptTwo(t, b, clk)
 	clk.Add(time.Second)
 	mustf(t, b.UpdateRequest(ctx, "T1", "slack:event:Ev1", func(r *store.Request) error {
@@ -103,7 +104,7 @@ func testUpdateRequest(t *testing.T, b Backend, clk *clock) {
 
 // testFinishRequest: a finished request, done or failed, leaves the
 // pending list but stays a redelivery.
-func testFinishRequest(t *testing.T, b Backend, clk *clock) {
+func testFinishRequest(t *testing.T, b Backend, clk *storetest.Clock) {
 	acceptTwo(t, b, clk)
 	mustf(t, b.FinishRequest(ctx, "T1", "slack:event:Ev1", store.RequestDone, "C-1"), "finish")
 	mustf(t, b.FinishRequest(ctx, "T1", "slack:event:Ev2", store.RequestFailed, ""), "finish failed")
@@ -143,7 +144,7 @@ func testFinishRequest(t *testing.T, b Backend, clk *clock) {
 // testFinishKeepsSavedCheck: a request resumed after a crash finds the
 // check SaveCheck recorded, and finishing it with no check ID keeps that
 // one.
-func testFinishKeepsSavedCheck(t *testing.T, b Backend, clk *clock) {
+func testFinishKeepsSavedCheck(t *testing.T, b Backend, clk *storetest.Clock) {
 	_, err := b.AcceptRequest(ctx, &store.Request{Key: "k1", Tenant: "T1", User: "U1", Text: "x"})
 	mustf(t, err, "accept")
 	c := check("T1", "C1", "U1", "x", clk.Now(), map[string]factcheck.Label{"a": factcheck.Supported})
@@ -164,7 +165,7 @@ func testFinishKeepsSavedCheck(t *testing.T, b Backend, clk *clock) {
 
 // testRefuseRequest: a refused request keeps only its dedupe record: a
 // redelivery is still a duplicate, and nothing the person sent is kept.
-func testRefuseRequest(t *testing.T, b Backend, clk *clock) {
+func testRefuseRequest(t *testing.T, b Backend, clk *storetest.Clock) {
 	r := acceptTwo(t, b, clk)
 	clk.Add(time.Second)
 	mustf(t, b.RefuseRequest(ctx, "T1", r.Key), "refuse")

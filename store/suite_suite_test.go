@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // Backend is what a store backend provides to the chat core (bot.Store)
@@ -50,7 +50,7 @@ type Opener func(t *testing.T, now func() time.Time) Backend
 func Run(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
-		run  func(t *testing.T, b Backend, clk *clock)
+		run  func(t *testing.T, b Backend, clk *storetest.Clock)
 	}{
 		{"AcceptRequest", testAcceptRequest},
 		{"UpdateRequest", testUpdateRequest},
@@ -77,7 +77,7 @@ func Run(t *testing.T, open Opener) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clk := &clock{t: t0}
+			clk := storetest.NewClock(t0)
 			tt.run(t, open(t, clk.Now), clk)
 		})
 	}
@@ -87,24 +87,6 @@ var ctx = context.Background()
 
 // t0 is the fake clock's start.
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-
-// clock is a settable fake clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // cmpOpts compares stored values: unexported fields (a verdict's in-memory
 // error cause) are not stored.

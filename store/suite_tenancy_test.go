@@ -10,13 +10,14 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // tenancyFixture saves tenant A's request (slack:event:Ev1), its check
 // (with feedback) and a request of tenant B, and returns A's check. Both
 // tenants use the same channel, user, text and request key, so only the
 // tenant can tell them apart.
-func tenancyFixture(t *testing.T, b Backend, clk *clock) *store.Check {
+func tenancyFixture(t *testing.T, b Backend, clk *storetest.Clock) *store.Check {
 	t.Helper()
 	const text = "The Eiffel Tower is 330 m tall"
 	a := check("A", "C1", "U1", text, clk.Now(), map[string]factcheck.Label{text: factcheck.Supported})
@@ -33,7 +34,7 @@ func tenancyFixture(t *testing.T, b Backend, clk *clock) *store.Check {
 }
 
 // testTenancyHistory: no history query of tenant B finds A's check.
-func testTenancyHistory(t *testing.T, b Backend, clk *clock) {
+func testTenancyHistory(t *testing.T, b Backend, clk *storetest.Clock) {
 	tenancyFixture(t, b, clk)
 	for _, q := range []store.HistoryQuery{
 		{}, {Channel: "C1"}, {User: "U1"}, {Verdict: factcheck.Supported}, {Since: t0.Add(-time.Hour)}, {Search: "eiffel"},
@@ -49,7 +50,7 @@ func testTenancyHistory(t *testing.T, b Backend, clk *clock) {
 }
 
 // testTenancy: no read or write of tenant B finds or changes A's records.
-func testTenancy(t *testing.T, b Backend, clk *clock) {
+func testTenancy(t *testing.T, b Backend, clk *storetest.Clock) {
 	a := tenancyFixture(t, b, clk)
 	tests := []struct {
 		name string
@@ -128,7 +129,7 @@ func testTenancy(t *testing.T, b Backend, clk *clock) {
 
 // testNoTenant: every record belongs to a tenant; a query or write
 // without one fails with store.ErrNoTenant.
-func testNoTenant(t *testing.T, b Backend, clk *clock) {
+func testNoTenant(t *testing.T, b Backend, clk *storetest.Clock) {
 	tests := []struct {
 		name string
 		run  func() error
@@ -158,7 +159,7 @@ func testNoTenant(t *testing.T, b Backend, clk *clock) {
 
 // testCanceledContext: every method gives up on a canceled context and
 // writes nothing.
-func testCanceledContext(t *testing.T, b Backend, clk *clock) {
+func testCanceledContext(t *testing.T, b Backend, clk *storetest.Clock) {
 	_, err := b.AcceptRequest(ctx, &store.Request{Key: "k", Tenant: "T1"})
 	mustf(t, err, "accept")
 	c := check("T1", "C1", "U1", "t", clk.Now(), nil)
@@ -209,7 +210,7 @@ func testCanceledContext(t *testing.T, b Backend, clk *clock) {
 
 // testRecordsAreCopies: what a caller holds is its own: changing a record
 // after saving it, or one that was returned, changes nothing stored.
-func testRecordsAreCopies(t *testing.T, b Backend, clk *clock) {
+func testRecordsAreCopies(t *testing.T, b Backend, clk *storetest.Clock) {
 	r := &store.Request{Key: "k", Tenant: "T1", Text: "t", Meta: map[string]string{"a": "1"}}
 	_, err := b.AcceptRequest(ctx, r)
 	mustf(t, err, "accept")

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,25 +26,8 @@ import (
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
-
-// clock is a settable time.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // multiEnv is factbot serving every workspace installed by OAuth, on a
 // bbolt store, against the fake Slack.
@@ -57,7 +39,7 @@ type multiEnv struct {
 	svc      *bot.Service
 	ad       *slack.Adapter
 	srv      *httptest.Server // factbot's HTTP address (FACTBOT_PUBLIC_URL)
-	clock    *clock
+	clock    *storetest.Clock
 }
 
 const (
@@ -69,7 +51,7 @@ const (
 // HTTP mode when httpMode is set.
 func startMulti(t *testing.T, httpMode bool) *multiEnv {
 	t.Helper()
-	e := &multiEnv{fake: slacktest.NewServer(), clock: &clock{t: time.Now()}}
+	e := &multiEnv{fake: slacktest.NewServer(), clock: storetest.NewClock(time.Now())}
 	t.Cleanup(e.fake.Close)
 	e.fake.SetApp(clientID, clientSecret)
 	e.dbPath = filepath.Join(t.TempDir(), "factbot.db")

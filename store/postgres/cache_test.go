@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,34 +13,17 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 var ctx = context.Background()
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-// clock is a settable fake clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 var cmpOpts = cmp.Options{cmpopts.IgnoreUnexported(factcheck.Verdict{}), cmpopts.EquateEmpty()}
 
-func newDB(t *testing.T) (*DB, *clock) {
-	clk := &clock{t: t0}
+func newDB(t *testing.T) (*DB, *storetest.Clock) {
+	clk := storetest.NewClock(t0)
 	return openTest(t, store.Options{Now: clk.Now}), clk
 }
 

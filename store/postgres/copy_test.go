@@ -11,12 +11,13 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // TestCopyFrom: a bbolt database copied into PostgreSQL reads the same,
 // and copying it again changes nothing.
 func TestCopyFrom(t *testing.T) {
-	clk := &clock{t: t0}
+	clk := storetest.NewClock(t0)
 	src, err := store.Open(filepath.Join(t.TempDir(), "factbot.db"), store.Options{Now: clk.Now})
 	mustf(t, err, "open bbolt")
 	defer src.Close()

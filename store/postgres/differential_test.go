@@ -12,6 +12,7 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/store/storetest"
 )
 
 // TestSameHistoryAsBbolt: the same checks saved in bbolt and in
@@ -19,7 +20,7 @@ import (
 // (with the words bbolt's Normalize keeps whole, such as "1,000", "3.5",
 // "-5", "50%" and symbols), audiences and limits.
 func TestSameHistoryAsBbolt(t *testing.T) {
-	clk := &clock{t: t0}
+	clk := storetest.NewClock(t0)
 	pg := openTest(t, store.Options{Now: clk.Now})
 	bb, err := store.Open(filepath.Join(t.TempDir(), "factbot.db"), store.Options{Now: clk.Now})
 	mustf(t, err, "open bbolt")

@@ -120,23 +120,29 @@ func TestSearchesInClaimLanguageAndEnglish(t *testing.T) {
 	}
 }
 
-// When the model would spend the last search of the budget in the same
-// language as all the others, that search is made in the missing language.
-func TestLastSearchRewrittenIntoMissingLanguage(t *testing.T) {
-	const claim = "La Torre Eiffel mide 330 metros de altura"
-	queries := []string{"Eiffel Tower height", "Eiffel Tower official height metres"}
+// spanishClaim is the claim of the budget tests below.
+const spanishClaim = "La Torre Eiffel mide 330 metros de altura"
+
+// checkSpanish checks spanishClaim through the real loop and Gemini's SDK
+// against the fake server: the claim is extracted as Spanish, the plan asks
+// one question in English and one in Spanish, reviews pass, and a research
+// call is answered by research (its verdict reply when ok is false). It
+// returns the report and the queries searched.
+func checkSpanish(t *testing.T, b factcheck.Budget, research func(r *geminitest.Request) (geminitest.Reply, bool)) (*factcheck.Report, []string) {
+	t.Helper()
 	srv := geminitest.NewServer(t, func(r *geminitest.Request) geminitest.Reply {
 		tools := r.ToolNames()
 		switch {
 		case slices.Contains(tools, factcheck.ToolSubmitClaims):
 			return geminitest.Call(factcheck.ToolSubmitClaims, map[string]any{"language": "es",
-				"claims": []map[string]string{{"claim": claim, "span": claim}}})
+				"claims": []map[string]string{{"claim": spanishClaim, "span": spanishClaim}}})
 		case slices.Contains(tools, factcheck.ToolSubmitQuestions):
 			return geminitest.Call(factcheck.ToolSubmitQuestions, map[string]any{"questions": []string{"How tall is the Eiffel Tower?", "¿Cuánto mide la Torre Eiffel?"}})
 		case slices.Contains(tools, factcheck.ToolSubmitReview):
 			return geminitest.Call(factcheck.ToolSubmitReview, map[string]any{"ok": true, "note": "fine"})
-		case slices.Contains(tools, factcheck.ToolWebSearch) && r.Turns() < len(queries):
-			return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": queries[r.Turns()]})
+		}
+		if rep, ok := research(r); ok {
+			return rep
 		}
 		return reply(r)
 	})
@@ -145,11 +151,29 @@ func TestLastSearchRewrittenIntoMissingLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &querySearcher{}
-	c := &factcheck.Checker{Model: m, Search: s, Budget: factcheck.Budget{Searches: 2}}
-	if _, err := c.Check(context.Background(), factcheck.Input{Text: claim}); err != nil {
+	c := &factcheck.Checker{Model: m, Search: s, Budget: b}
+	rep, err := c.Check(context.Background(), factcheck.Input{Text: spanishClaim})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"Eiffel Tower height", "¿Cuánto mide la Torre Eiffel?"}, s.Queries()); diff != "" {
+	return rep, s.Queries()
+}
+
+func searchCall(q string) (geminitest.Reply, bool) {
+	return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": q}), true
+}
+
+// When the model would spend the last search of the budget in the same
+// language as all the others, that search is made in the missing language.
+func TestLastSearchRewrittenIntoMissingLanguage(t *testing.T) {
+	queries := []string{"Eiffel Tower height", "Eiffel Tower official height metres"}
+	_, got := checkSpanish(t, factcheck.Budget{Searches: 2}, func(r *geminitest.Request) (geminitest.Reply, bool) {
+		if slices.Contains(r.ToolNames(), factcheck.ToolWebSearch) && r.Turns() < len(queries) {
+			return searchCall(queries[r.Turns()])
+		}
+		return geminitest.Reply{}, false
+	})
+	if diff := cmp.Diff([]string{"Eiffel Tower height", "¿Cuánto mide la Torre Eiffel?"}, got); diff != "" {
 		t.Errorf("queries searched (-want +got):\n%s", diff)
 	}
 }
@@ -157,38 +181,19 @@ func TestLastSearchRewrittenIntoMissingLanguage(t *testing.T) {
 // A search the code adds counts against the search budget: the model's
 // searches after it stop at the budget.
 func TestAddedSearchCountsAgainstBudget(t *testing.T) {
-	const claim = "La Torre Eiffel mide 330 metros de altura"
-	srv := geminitest.NewServer(t, func(r *geminitest.Request) geminitest.Reply {
-		tools := r.ToolNames()
-		switch {
-		case slices.Contains(tools, factcheck.ToolSubmitClaims):
-			return geminitest.Call(factcheck.ToolSubmitClaims, map[string]any{"language": "es",
-				"claims": []map[string]string{{"claim": claim, "span": claim}}})
-		case slices.Contains(tools, factcheck.ToolSubmitQuestions):
-			return geminitest.Call(factcheck.ToolSubmitQuestions, map[string]any{"questions": []string{"How tall is the Eiffel Tower?", "¿Cuánto mide la Torre Eiffel?"}})
-		case slices.Contains(tools, factcheck.ToolSubmitReview):
-			return geminitest.Call(factcheck.ToolSubmitReview, map[string]any{"ok": true, "note": "fine"})
-		case !slices.Contains(tools, factcheck.ToolWebSearch):
-			return reply(r)
+	_, got := checkSpanish(t, factcheck.Budget{Searches: 2}, func(r *geminitest.Request) (geminitest.Reply, bool) {
+		if !slices.Contains(r.ToolNames(), factcheck.ToolWebSearch) {
+			return geminitest.Reply{}, false
 		}
 		switch r.Turns() {
 		case 0:
-			return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": "Eiffel Tower height"})
+			return searchCall("Eiffel Tower height")
 		case 2: // after the verdict sent back with the Spanish search
-			return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": "Eiffel Tower antenna height"})
+			return searchCall("Eiffel Tower antenna height")
 		}
-		return reply(r)
+		return geminitest.Reply{}, false
 	})
-	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &querySearcher{}
-	c := &factcheck.Checker{Model: m, Search: s, Budget: factcheck.Budget{Searches: 2}}
-	if _, err := c.Check(context.Background(), factcheck.Input{Text: claim}); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"Eiffel Tower height", "¿Cuánto mide la Torre Eiffel?"}, s.Queries()); diff != "" {
+	if diff := cmp.Diff([]string{"Eiffel Tower height", "¿Cuánto mide la Torre Eiffel?"}, got); diff != "" {
 		t.Errorf("queries searched (-want +got):\n%s", diff)
 	}
 }
@@ -196,31 +201,13 @@ func TestAddedSearchCountsAgainstBudget(t *testing.T) {
 // A verdict given in the forced final call, after a budget ended the
 // research, gets no search added: the model could not read it.
 func TestNoSearchAddedAfterBudget(t *testing.T) {
-	const claim = "La Torre Eiffel mide 330 metros de altura"
-	srv := geminitest.NewServer(t, func(r *geminitest.Request) geminitest.Reply {
-		tools := r.ToolNames()
-		switch {
-		case slices.Contains(tools, factcheck.ToolSubmitClaims):
-			return geminitest.Call(factcheck.ToolSubmitClaims, map[string]any{"language": "es",
-				"claims": []map[string]string{{"claim": claim, "span": claim}}})
-		case slices.Contains(tools, factcheck.ToolSubmitQuestions):
-			return geminitest.Call(factcheck.ToolSubmitQuestions, map[string]any{"questions": []string{"How tall is the Eiffel Tower?", "¿Cuánto mide la Torre Eiffel?"}})
-		case slices.Contains(tools, factcheck.ToolWebSearch):
-			return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": "Eiffel Tower height"})
+	rep, got := checkSpanish(t, factcheck.Budget{Steps: 1}, func(r *geminitest.Request) (geminitest.Reply, bool) {
+		if slices.Contains(r.ToolNames(), factcheck.ToolWebSearch) {
+			return searchCall("Eiffel Tower height")
 		}
-		return reply(r) // the forced final call, the critic's
+		return geminitest.Reply{}, false // the forced final call, the critic's
 	})
-	m, err := gemini.New(context.Background(), gemini.Config{APIKey: "k", BaseURL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &querySearcher{}
-	c := &factcheck.Checker{Model: m, Search: s, Budget: factcheck.Budget{Steps: 1}}
-	rep, err := c.Check(context.Background(), factcheck.Input{Text: claim})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"Eiffel Tower height"}, s.Queries()); diff != "" {
+	if diff := cmp.Diff([]string{"Eiffel Tower height"}, got); diff != "" {
 		t.Errorf("queries searched (-want +got):\n%s", diff)
 	}
 	var noted bool

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/goldentest"
 	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
@@ -204,24 +205,7 @@ func TestSummaryArithmetic(t *testing.T) {
 	if err := WriteTable(&table, s); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary_table.golden", table.Bytes())
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
+	goldentest.Golden(t, filepath.Join("testdata", "summary_table.golden"), table.Bytes(), *update)
 }
 
 func TestResumeChecksNothingTwice(t *testing.T) {

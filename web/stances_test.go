@@ -9,6 +9,7 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/internal/goldentest"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -32,5 +33,5 @@ func TestRenderStances(t *testing.T) {
 	if i < 0 || j < 0 {
 		t.Fatalf("no evidence list and map in %s", s)
 	}
-	bottest.Golden(t, filepath.Join("testdata", "stances.golden"), []byte(s[i:j+len("</svg>")]), *update)
+	goldentest.Golden(t, filepath.Join("testdata", "stances.golden"), []byte(s[i:j+len("</svg>")]), *update)
 }

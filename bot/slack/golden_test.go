@@ -8,6 +8,7 @@ import (
 
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/slack"
+	"github.com/factbot-dev/factbot/internal/goldentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -22,6 +23,6 @@ func TestRenderGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden := filepath.Join("testdata", "render", lang+".golden.json")
-		bottest.Golden(t, golden, append(got, '\n'), *update)
+		goldentest.Golden(t, golden, append(got, '\n'), *update)
 	}
 }

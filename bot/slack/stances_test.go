@@ -8,6 +8,7 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/slack"
+	"github.com/factbot-dev/factbot/internal/goldentest"
 )
 
 // TestRenderStances: each stance (supports, refutes, context), each place
@@ -19,5 +20,5 @@ func TestRenderStances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bottest.Golden(t, filepath.Join("testdata", "stances.golden"), got, *update)
+	goldentest.Golden(t, filepath.Join("testdata", "stances.golden"), got, *update)
 }

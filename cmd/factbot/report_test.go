@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/goldentest"
 )
 
 // TestWriteReportSaysWhereQuotesWereFound compares the terminal report of
@@ -38,5 +38,5 @@ func TestWriteReportSaysWhereQuotesWereFound(t *testing.T) {
 	}}}
 	var b bytes.Buffer
 	writeReport(&b, rep, "20261130T000000Z-abcd")
-	bottest.Golden(t, filepath.Join("testdata", "report", "quote-places.golden"), b.Bytes(), *update)
+	goldentest.Golden(t, filepath.Join("testdata", "report", "quote-places.golden"), b.Bytes(), *update)
 }

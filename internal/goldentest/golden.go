@@ -1,4 +1,5 @@
-package bottest
+// Package goldentest compares test output with golden files under testdata/.
+package goldentest
 
 import (
 	"os"

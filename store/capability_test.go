@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -66,6 +67,8 @@ func TestCapabilities(t *testing.T) {
 	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
 		t.Run(d.name, func(t *testing.T) {
 			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Joiner", func(t *testing.T) { testJoiner(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Reader", func(t *testing.T) { testReader(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("Locker", func(t *testing.T) { testLocker(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("ConcurrentTakeOver", func(t *testing.T) {
 				clk := storetest.NewClock(t0)
@@ -152,6 +155,95 @@ func testInserter(t *testing.T, d store.Driver) {
 	}
 	if v, i, j := get(t, d, bA, "k"), get(t, d, bB, "i"), get(t, d, bB, "j"); string(v) != "1" || i == nil || j != nil {
 		t.Errorf("after two inserts: k=%q, i=%q, j=%q; want k=1, i empty and j missing", v, i, j)
+	}
+}
+
+// testJoiner: a join cursor walks an index as a cursor does, and the
+// records its keys name read as Gets read them: missing ones too, and
+// written ones after a write, over several batches.
+func testJoiner(t *testing.T, d store.Driver) {
+	prefix := []byte("p\x00")
+	var names []string
+	update := func(fn func(tx store.Tx) error) { mustf(t, d.Update(ctx, fn), "update") }
+	update(func(tx store.Tx) error {
+		for i := range 60 {
+			name := fmt.Sprintf("id%02d", i)
+			names = append(names, name)
+			err := errors.Join(tx.Put(bA, append(slices.Clone(prefix), name...), nil), tx.Put(bA, []byte("q\x00"+name), nil))
+			if i%7 != 3 {
+				err = errors.Join(err, tx.Put(bB, []byte(name), []byte("rec "+name)))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	update(func(tx store.Tx) error {
+		j, ok := tx.(store.Joiner)
+		if !ok {
+			t.Skip("no Joiner: the store prefetches")
+		}
+		c := j.JoinCursor(bA, prefix, bB)
+		var got, want []string
+		c.Seek([]byte("p\x01"))
+		for k, _ := c.Prev(); bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
+			name := k[len(prefix):]
+			got = append(got, fmt.Sprintf("%s=%q", name, tx.Get(bB, name)))
+			if string(name) == "id50" {
+				mustf(t, tx.Put(bB, name, []byte("new")), "put")
+				got = append(got, fmt.Sprintf("%s=%q", name, tx.Get(bB, name)))
+			}
+		}
+		for i := len(names) - 1; i >= 0; i-- {
+			v := []byte("rec " + names[i])
+			if i%7 == 3 {
+				v = nil
+			}
+			want = append(want, fmt.Sprintf("%s=%q", names[i], v))
+			if i == 50 {
+				want = append(want, fmt.Sprintf("%s=%q", names[i], "new"))
+			}
+		}
+		if diff := cmp.Diff(got, want); diff != "" {
+			t.Errorf("join walk (-got +want):\n%s", diff)
+		}
+		return nil
+	})
+}
+
+// testReader: a Read sees what is committed when each of its reads runs
+// (an empty value is not a missing one) and cannot write.
+func testReader(t *testing.T, d store.Driver) {
+	r, ok := d.(store.Reader)
+	if !ok {
+		t.Skip("no Reader: reads are views")
+	}
+	put := func(k, v string) {
+		mustf(t, d.Update(ctx, func(tx store.Tx) error { return tx.Put(bA, []byte(k), []byte(v)) }), "put")
+	}
+	put("k", "1")
+	mustf(t, d.Update(ctx, func(tx store.Tx) error { return tx.Put(bA, []byte("e"), nil) }), "put")
+	var first, second, empty, missing []byte
+	var putErr error
+	err := r.Read(ctx, func(tx store.Tx) error {
+		first = bytes.Clone(tx.Get(bA, []byte("k")))
+		put("k", "2") // committed between the two reads
+		second, empty, missing = bytes.Clone(tx.Get(bA, []byte("k"))), tx.Get(bA, []byte("e")), tx.Get(bA, []byte("missing"))
+		empty = bytes.Clone(empty)
+		putErr = tx.Put(bA, []byte("k"), []byte("3"))
+		return nil
+	})
+	if string(first) != "1" || string(second) != "2" || empty == nil || len(empty) != 0 || missing != nil {
+		t.Errorf("Read: k=%q then %q, e=%q (nil: %v), missing=%q; want 1, 2, an empty value, nil", first, second, empty, empty == nil, missing)
+	}
+	if err == nil && putErr == nil {
+		t.Errorf("a write in a Read succeeded")
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := r.Read(canceled, func(tx store.Tx) error { tx.Get(bA, []byte("k")); return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Read with a canceled context: %v, want context.Canceled", err)
 	}
 }
 
@@ -315,4 +407,54 @@ func testExpirer(t *testing.T, d store.Driver) {
 	if get(t, d, bB, "k1") == nil {
 		t.Error("DeleteBefore deleted from another bucket")
 	}
+}
+
+// TestHistoryReadsRecordsAsTheyCome: a history page read without a
+// transaction (Reader) skips a check deleted after the index entry that
+// names it was read, instead of failing.
+func TestHistoryReadsRecordsAsTheyCome(t *testing.T) {
+	mem := store.NewMemoryDriver()
+	db, err := store.New(ctx, gone{mem, new(string)}, store.Options{})
+	mustf(t, err, "open")
+	var cs []*store.Check
+	for i := range 3 {
+		cs = append(cs, check("T1", "C1", "U1", fmt.Sprintf("claim %d", i), t0.Add(time.Duration(i)*time.Minute), map[string]factcheck.Label{"x": factcheck.Supported}))
+	}
+	mustf(t, db.SaveChecks(ctx, cs), "save")
+	gone := gone{mem, &cs[1].ID}
+	db, err = store.New(ctx, gone, store.Options{})
+	mustf(t, err, "open")
+	for _, q := range []store.HistoryQuery{{}, {User: "U1"}, {Search: "claim"}} {
+		h, err := db.History(ctx, "T1", q)
+		var got []string
+		for _, s := range h {
+			got = append(got, s.Text)
+		}
+		if diff := cmp.Diff(got, []string{"claim 2", "claim 0"}); diff != "" || err != nil {
+			t.Errorf("History(%+v): %v (-got +want):\n%s", q, err, diff)
+		}
+	}
+}
+
+// gone is a Reader whose reads find no summary of the check *id, as if it
+// was deleted after its index entries were read.
+type gone struct {
+	store.Driver
+	id *string
+}
+
+func (g gone) Read(ctx context.Context, fn func(store.Tx) error) error {
+	return g.Driver.View(ctx, func(tx store.Tx) error { return fn(goneTx{tx, *g.id}) })
+}
+
+type goneTx struct {
+	store.Tx
+	id string
+}
+
+func (t goneTx) Get(b store.Bucket, k []byte) []byte {
+	if b.Name == "sums" && string(k) == t.id {
+		return nil
+	}
+	return t.Tx.Get(b, k)
 }

@@ -119,6 +119,32 @@ type Prefetcher interface {
 	Prefetch(b Bucket, keys [][]byte)
 }
 
+// Reader is a driver that reads without a transaction: each read is its
+// own step and sees what is committed when it runs (PostgreSQL: a
+// statement with no BEGIN or COMMIT around it, a round trip fewer). The
+// store reads so where one record is read, or where a record written or
+// deleted between two reads may only come or go (a history page);
+// without it they are views.
+type Reader interface {
+	Read(ctx context.Context, fn func(Tx) error) error
+}
+
+// ReverseSeeker is a Cursor that moves to the last key before k in one
+// step (PostgreSQL: one descending read), where the store would Seek and
+// step back: a history page walks an index from there.
+type ReverseSeeker interface {
+	SeekBefore(k []byte) (key, v []byte)
+}
+
+// Joiner is a Tx whose cursor over an index reads, with each of its keys
+// (prefix+name), the record name of bucket to, so that the Gets of those
+// records that follow are not another step (PostgreSQL: a join in the
+// cursor's statement). The cursor's own values may be left empty. Without
+// it the store prefetches the records (Prefetcher) or reads each.
+type Joiner interface {
+	JoinCursor(b Bucket, prefix []byte, to Bucket) Cursor
+}
+
 // Record is one key and value of a bucket.
 type Record struct {
 	Bucket     Bucket

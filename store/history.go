@@ -66,7 +66,7 @@ const (
 func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
 	q.Limit = q.limit()
 	out := []CheckSummary{}
-	err := db.view(ctx, tenant, func(tb *tenantTx) error {
+	err := db.read(ctx, tenant, func(tb *tenantTx) error {
 		h := &historyScan{q: &q, tb: tb, sums: sub(tb, bSums), text: sub(tb, bText), upper: q.upper()}
 		if !q.Since.IsZero() {
 			h.stop = []byte(q.Since.UTC().Format(idTimeLayout))
@@ -137,7 +137,11 @@ func (h *historyScan) run(words []string) error {
 		h.confirm = spaced(words)
 	}
 	b, prefix := h.index()
-	return h.visitAll(func(fn func([]byte) (bool, error)) error { return walkDesc(b, prefix, h.upper, fn) })
+	c := b.Cursor()
+	if j, ok := h.tb.tx.(Joiner); ok && b != h.sums {
+		c = j.JoinCursor(b.b, prefix, h.sums.b)
+	}
+	return h.visitAll(func(fn func([]byte) (bool, error)) error { return walkDesc(c, prefix, h.upper, fn) })
 }
 
 // visitAll visits the IDs walk gives in batches as large as the room left
@@ -205,8 +209,12 @@ func (h *historyScan) visit(id []byte) (bool, error) {
 			}
 		}
 	}
+	raw := h.sums.Get(id)
+	if raw == nil { // deleted since its index entry was read (Reader)
+		return true, nil
+	}
 	var s CheckSummary
-	if err := decode(h.sums.Get(id), &s); err != nil {
+	if err := decode(raw, &s); err != nil {
 		return false, fmt.Errorf("summary %s: %w", id, err)
 	}
 	if !h.q.matches(&s) {
@@ -262,10 +270,10 @@ func (q *HistoryQuery) matches(s *CheckSummary) bool {
 	return q.Verdict == "" || slices.Contains(s.Verdicts, q.Verdict)
 }
 
-// walkDesc calls fn with the IDs under prefix in b, newest first, while fn
-// returns true, starting below the ID upper when it is not nil. With a nil
-// prefix the keys themselves are the IDs.
-func walkDesc(b *bkt, prefix, upper []byte, fn func(id []byte) (bool, error)) error {
+// walkDesc calls fn with the IDs under prefix of c's bucket, newest
+// first, while fn returns true, starting below the ID upper when it is not
+// nil. With a nil prefix the keys themselves are the IDs.
+func walkDesc(c Cursor, prefix, upper []byte, fn func(id []byte) (bool, error)) error {
 	// end is the least key past the walk: prefix+upper, or, with no
 	// upper, past every key under prefix (which ends in 0x00, so every key
 	// under it is below prefix[:n-1]+0x01), or past every key.
@@ -275,10 +283,11 @@ func walkDesc(b *bkt, prefix, upper []byte, fn func(id []byte) (bool, error)) er
 	} else if len(prefix) > 0 {
 		end = append(bytes.Clone(prefix[:len(prefix)-1]), 1)
 	}
-	c := b.Cursor()
 	var k []byte
 	if end == nil {
 		k, _ = c.Last()
+	} else if rs, ok := c.(ReverseSeeker); ok {
+		k, _ = rs.SeekBefore(end)
 	} else if k, _ = c.Seek(end); k == nil {
 		k, _ = c.Last()
 	} else {

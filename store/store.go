@@ -194,6 +194,15 @@ func (db *DB) view(ctx context.Context, tenant string, fn func(*tenantTx) error)
 	return db.drv.View(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })
 }
 
+// read runs fn on the tenant's buckets in reads without a transaction
+// where the driver can (Reader), or else in a view.
+func (db *DB) read(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
+	if r, ok := db.drv.(Reader); ok {
+		return r.Read(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })
+	}
+	return db.view(ctx, tenant, fn)
+}
+
 // update runs fn on the tenant's buckets in an update transaction.
 func (db *DB) update(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
 	return db.drv.Update(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })

@@ -192,11 +192,47 @@ func testDriverOrder(t *testing.T, d store.Driver) {
 				}
 			}
 		}
+		if rs, ok := c.(store.ReverseSeeker); ok {
+			testSeekBefore(t, rs, c, ks)
+		}
 		if k, _ := tx.Cursor(bB).First(); k != nil {
 			t.Errorf("empty bucket's first key = %q", k)
 		}
 		return nil
 	})
+}
+
+// testSeekBefore: SeekBefore(k) is the last of the ordered keys ks below
+// k, and the cursor walks on from it both ways.
+func testSeekBefore(t *testing.T, rs store.ReverseSeeker, c store.Cursor, ks []string) {
+	for _, seek := range []string{"a\x00", "a\x00a", "n050x", "", "\xff\xff\xff", ks[0]} {
+		i, _ := slices.BinarySearch(ks, seek) // ks[i] is the first key at or after seek
+		var want, prev, next string
+		if i > 0 {
+			want, next = ks[i-1], seek
+			if i < len(ks) {
+				next = ks[i]
+			}
+			if i > 1 {
+				prev = ks[i-2]
+			}
+		}
+		k, _ := rs.SeekBefore([]byte(seek))
+		if string(k) != want {
+			t.Errorf("SeekBefore(%q) = %q, want %q", seek, k, want)
+			continue
+		}
+		if k == nil {
+			continue
+		}
+		if p, _ := c.Prev(); string(p) != prev {
+			t.Errorf("Prev after SeekBefore(%q) = %q, want %q", seek, p, prev)
+		}
+		rs.SeekBefore([]byte(seek))
+		if n, _ := c.Next(); i < len(ks) && string(n) != next {
+			t.Errorf("Next after SeekBefore(%q) = %q, want %q", seek, n, next)
+		}
+	}
 }
 
 func testDriverCursorWhileWriting(t *testing.T, d store.Driver) {

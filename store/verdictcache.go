@@ -84,7 +84,7 @@ func (db *DB) getCached(ctx context.Context, tenant, kind, text string, maxAge t
 		maxAge = db.ttl
 	}
 	key := cacheKey(text)
-	err := db.view(ctx, tenant, func(tb *tenantTx) error { return getRecord(sub(tb, refBucket[kind]), key, into) })
+	err := db.read(ctx, tenant, func(tb *tenantTx) error { return getRecord(sub(tb, refBucket[kind]), key, into) })
 	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}

@@ -96,7 +96,7 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 // webGet reads the entry under key in the web tenant's bucket b, or
 // returns ErrNotFound.
 func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, err error) {
-	err = db.view(ctx, WebTenant, func(tb *tenantTx) error { return getRecord(sub(tb, b), key, &e) })
+	err = db.read(ctx, WebTenant, func(tb *tenantTx) error { return getRecord(sub(tb, b), key, &e) })
 	return e, err
 }
 

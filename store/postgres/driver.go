@@ -30,6 +30,12 @@ func (d *driver) View(ctx context.Context, fn func(store.Tx) error) error {
 	return d.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", false, fn)
 }
 
+// Read is store.Reader: fn's statements run as they are, each its own
+// snapshot.
+func (d *driver) Read(ctx context.Context, fn func(store.Tx) error) error {
+	return d.run(ctx, "", false, fn)
+}
+
 func (d *driver) Update(ctx context.Context, fn func(store.Tx) error) error {
 	return retry(func() error { return d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn) })
 }
@@ -55,7 +61,8 @@ func retryable(err error) bool {
 
 // run runs fn in a transaction that begins with the first statement fn
 // sends (in one round trip with it): a transaction that reads one record
-// costs two round trips, that one and its COMMIT.
+// costs two round trips, that one and its COMMIT. With no begin (Read)
+// there is no transaction: one read is one round trip.
 func (d *driver) run(ctx context.Context, begin string, writable bool, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -122,9 +129,10 @@ func (t *tx) recall(b store.Bucket, key []byte) ([]byte, bool) {
 	return v, ok && t.seenGen == t.gen
 }
 
-// query sends a statement, after BEGIN if it is the first.
+// query sends a statement, after BEGIN if it is the first (and there is
+// one: Read has none).
 func (t *tx) query(sql string, args ...any) (pgx.Rows, error) {
-	if t.begun {
+	if t.begun || t.begin == "" {
 		return t.conn.Query(t.ctx, sql, args...)
 	}
 	t.begun = true
@@ -309,23 +317,36 @@ func (t *tx) TryLock(b store.Bucket, key []byte) bool {
 
 func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
 
+// JoinCursor is store.Joiner: the cursor's statement joins the records
+// and leaves out the index's own values.
+func (t *tx) JoinCursor(b store.Bucket, prefix []byte, to store.Bucket) store.Cursor {
+	return &cursor{t: t, b: b, join: &to, skip: len(prefix)}
+}
+
 // cursor reads a batch of rows ahead in its direction, and again after a
 // write in its transaction.
 type cursor struct {
-	t    *tx
-	b    store.Bucket
-	rows []row
-	i    int
-	desc bool // the batch runs backwards
-	full bool // the batch was full: more rows may follow
+	t     *tx
+	b     store.Bucket
+	rows  []row
+	i     int
+	desc  bool // the batch runs backwards
+	full  bool // the batch was full: more rows may follow
+	batch int  // rows of the last batch
+	// join, if set, is the bucket whose records the keys name after their
+	// first skip bytes, read with them (JoinCursor).
+	join *store.Bucket
+	skip int
 	gen  int
 	key  []byte // the current key; nil: past an end
 }
 
 type row struct{ k, v []byte }
 
-// readAhead is how many rows a cursor reads at a time.
-const readAhead = 64
+// A cursor reads firstBatch rows at first (a history page's lines),
+// and four times as many each time after, up to maxBatch: a long walk
+// takes few round trips.
+const firstBatch, maxBatch = 20, 1280
 
 // fetch reads the rows after (op ">"/">=") or before ("<"/"<=") from, or
 // from an end when from is nil, and moves to the first.
@@ -335,15 +356,34 @@ func (c *cursor) fetch(op string, from []byte) ([]byte, []byte) {
 	if c.desc {
 		order = "DESC"
 	}
-	cond := ""
+	cols, join, cond := "i.value", "", ""
 	args := []any{[]byte(c.b.Tenant), c.b.Name}
+	if c.join != nil { // the index's values left out: an index-only scan
+		cols, join = "''::bytea, j.value", " LEFT JOIN records j ON j.tenant = $1 AND j.bucket = $3 AND j.key = substring(i.key from $4)"
+		args = append(args, c.join.Name, c.skip+1)
+	}
 	if from != nil {
-		cond = " AND key " + op + " $3"
+		cond = fmt.Sprintf(" AND i.key %s $%d", op, len(args)+1)
 		args = append(args, from)
 	}
-	c.rows = rowsOf(c.t, scanRow, fmt.Sprintf("SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2%s ORDER BY key %s LIMIT %d", cond, order, readAhead), args...)
-	c.full = len(c.rows) == readAhead
+	c.batch = min(max(c.batch*4, firstBatch), maxBatch)
+	sql := fmt.Sprintf("SELECT i.key, %s FROM records i%s WHERE i.tenant = $1 AND i.bucket = $2%s ORDER BY i.key %s LIMIT %d", cols, join, cond, order, c.batch)
+	var joined []row
+	c.rows = rowsOf(c.t, func(r pgx.CollectableRow) (x row, err error) {
+		if c.join == nil {
+			return scanRow(r)
+		}
+		var j []byte
+		if err = r.Scan(&x.k, &x.v, &j); err == nil && j != nil {
+			joined = append(joined, row{x.k[c.skip:], j})
+		}
+		return x, err
+	}, sql, args...)
+	c.full = len(c.rows) == c.batch
 	c.t.remember(c.b, c.rows)
+	if c.join != nil {
+		c.t.remember(*c.join, joined)
+	}
 	return c.set()
 }
 
@@ -364,6 +404,9 @@ func (c *cursor) set() ([]byte, []byte) {
 func (c *cursor) First() ([]byte, []byte)        { return c.fetch(">=", nil) }
 func (c *cursor) Last() ([]byte, []byte)         { return c.fetch("<=", nil) }
 func (c *cursor) Seek(k []byte) ([]byte, []byte) { return c.fetch(">=", slices.Clone(k)) }
+
+// SeekBefore is store.ReverseSeeker.
+func (c *cursor) SeekBefore(k []byte) ([]byte, []byte) { return c.fetch("<", slices.Clone(k)) }
 
 // move steps one row in direction desc.
 func (c *cursor) move(desc bool) ([]byte, []byte) {

@@ -56,8 +56,10 @@ func TestStartAllocations(t *testing.T) {
 
 // TestNotLinked keeps packages out of the binary that only tests need:
 // the fakes and test helpers (packages named xxxtest) and the OpenAI SDK,
-// which factcheck/openai does without; and x/text's display names, which
-// build their tables at init (factcheck has a generated table of them).
+// which factcheck/openai does without, as search/factchecks does without
+// Google's generated Fact Check Tools client; and x/text's display names,
+// which build their tables at init (factcheck has a generated table of
+// them).
 func TestNotLinked(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
 	if err != nil {
@@ -66,6 +68,7 @@ func TestNotLinked(t *testing.T) {
 	for _, pkg := range strings.Fields(string(out)) {
 		own := strings.HasPrefix(pkg, module+"/")
 		if own && strings.HasSuffix(pkg, "test") || strings.HasPrefix(pkg, "github.com/openai/openai-go") ||
+			strings.HasPrefix(pkg, "google.golang.org/api/factchecktools") ||
 			pkg == "golang.org/x/text/language/display" { // its matcher is built at init: factcheck has a table
 
 			t.Errorf("%s is linked into factbot", pkg)

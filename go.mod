@@ -109,3 +109,5 @@ replace github.com/markusmobius/go-htmldate => ./third_party/go-htmldate
 replace github.com/go-shiori/go-readability => ./third_party/go-readability
 
 replace github.com/markusmobius/go-trafilatura => ./third_party/go-trafilatura
+
+replace github.com/prometheus/procfs => ./third_party/procfs

@@ -3,6 +3,7 @@ package bot
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -251,7 +252,7 @@ func (l Lang) quoteNote(quote string, found bool, m factcheck.QuoteMatch) string
 
 // everyoneRE matches the plain-text mentions of everyone both platforms
 // know, in any case.
-var everyoneRE = regexp.MustCompile(`(?i)@(?:here|channel|everyone)`)
+var everyoneRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)@(?:here|channel|everyone)`) })
 
 // InertMentions puts a zero-width space after the @ of every @here,
 // @channel and @everyone in s, so that no client reads them as a mention
@@ -261,7 +262,7 @@ func InertMentions(s string) string {
 	if !strings.Contains(s, "@") {
 		return s
 	}
-	return everyoneRE.ReplaceAllStringFunc(s, func(m string) string { return "@\u200b" + m[1:] })
+	return everyoneRE().ReplaceAllStringFunc(s, func(m string) string { return "@\u200b" + m[1:] })
 }
 
 // StoppedText explains a budget that ended a run, or "", in English.

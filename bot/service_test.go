@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -296,6 +297,25 @@ func TestMux(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
 			t.Errorf("GET %s = %d %q, want %q", path, resp.StatusCode, b, want)
+		}
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	// The Go and process collectors: the open and most file descriptors
+	// are read from /proc by procfs (third_party/procfs, whose expressions
+	// are compiled on first use).
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, mf := range mfs {
+		got[mf.GetName()] = true
+	}
+	for _, name := range []string{"go_goroutines", "process_open_fds", "process_max_fds"} {
+		if !got[name] {
+			t.Errorf("the registry lacks %s", name)
 		}
 	}
 }

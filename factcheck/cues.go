@@ -30,40 +30,42 @@ const (
 // and attributions, space-separated (a cue of several words joined by
 // "_"). Words too ambiguous to flag anything (Portuguese "se", Arabic
 // "ما") are left out; Han and kana cues are two characters or more.
-var cueLists = map[string][2]string{
-	"en": {`not no never neither nor none nobody nothing without deny denies denied denying false falsely untrue
-		rumor rumors rumour rumours hoax myth debunked misleading fake isnt arent wasnt werent doesnt dont didnt
-		cannot cant wont hasnt havent hadnt`,
-		`claim claims claimed alleged allegedly reportedly purportedly supposedly may might could possibly perhaps
-		unconfirmed unverified said says according if unless whether`},
-	"es": {`no nunca jamás ni ninguno ninguna nadie nada sin niega niegan negó negaron desmiente desmienten desmintió
-		desmentido falso falsa falsos bulo bulos rumor rumores mito`,
-		`supuestamente presuntamente presunto presunta aparentemente posiblemente quizás quizá tal_vez podría podrían
-		dijo dice dicen afirmó afirma aseguró según si no_confirmado`},
-	"pt": {`não nunca jamais nem nenhum nenhuma ninguém nada sem nega negou negam negaram desmente desmentiu
-		desmentido falso falsa boato boatos rumor rumores mito`,
-		`supostamente alegadamente aparentemente possivelmente talvez poderia poderiam disse diz dizem afirmou afirma
-		segundo de_acordo caso`},
-	"fr": {`pas jamais aucun aucune rien sans ni nie nié nient dément démenti démentent démentie faux fausse rumeur
-		rumeurs infox mythe`,
-		`selon aurait auraient serait seraient pourrait pourraient peut_être probablement possiblement prétendu
-		prétendue présumé présumée supposé apparemment affirme affirmé déclaré dit si`},
-	"de": {`nicht kein keine keinen keinem keiner nie niemals weder ohne bestreitet bestritt bestritten dementiert
-		dementierte leugnet leugnete falsch gerücht gerüchte mythos`,
-		`angeblich vermutlich möglicherweise vielleicht soll sollen laut zufolge sagte sagt sagten erklärte behauptet
-		behauptete wenn falls ob könnte könnten unbestätigt`},
-	"zh": {`不是 并非 並非 没有 沒有 并未 並未 未曾 从未 從未 否认 否認 否定 辟谣 闢謠 谣言 謠言 虚假 虛假 不实 不實
-		不会 不會 不能 无法 無法 假新闻 假新聞`,
-		`据说 據說 据称 據稱 据报 據報 传闻 傳聞 可能 或许 或許 也许 也許 疑似 涉嫌 声称 聲稱 表示 指出 如果 假如 是否`},
-	"ja": {`ない ません なかった 否定 否認 デマ 誤り 虚偽 事実無根 うそ`,
-		`によると によれば とされる とみられる 可能性 かもしれ 疑い 述べた 語った 話した 言った 主張 報じ らしい もし`},
-	"ar": {`لا لم لن ليس ليست غير نفى نفت ينفي تنفي نفي تكذيب كذب كاذب كاذبة شائعة شائعات اشاعة اشاعات زائف زائفة
-		مفبرك مفبركة ابدا`,
-		`قال قالت يقول تقول وفقا وفق حسب بحسب ربما قد يزعم زعم مزعوم مزاعم يقال اذا لو محتمل يحتمل افاد افادت ذكرت
-		صرح`},
-	"hi": {`नहीं न कभी_नहीं नकारा इनकार इंकार खंडन झूठ झूठा झूठी अफवाह अफ़वाह फर्जी फ़र्ज़ी भ्रामक गलत ग़लत`,
-		`कहा कहते कहना अनुसार शायद संभवतः संभव कथित दावा दावे सकता सकती सकते अगर यदि बताया`},
-}
+var cueLists = sync.OnceValue(func() map[string][2]string {
+	return map[string][2]string{
+		"en": {`not no never neither nor none nobody nothing without deny denies denied denying false falsely untrue
+			rumor rumors rumour rumours hoax myth debunked misleading fake isnt arent wasnt werent doesnt dont didnt
+			cannot cant wont hasnt havent hadnt`,
+			`claim claims claimed alleged allegedly reportedly purportedly supposedly may might could possibly perhaps
+			unconfirmed unverified said says according if unless whether`},
+		"es": {`no nunca jamás ni ninguno ninguna nadie nada sin niega niegan negó negaron desmiente desmienten desmintió
+			desmentido falso falsa falsos bulo bulos rumor rumores mito`,
+			`supuestamente presuntamente presunto presunta aparentemente posiblemente quizás quizá tal_vez podría podrían
+			dijo dice dicen afirmó afirma aseguró según si no_confirmado`},
+		"pt": {`não nunca jamais nem nenhum nenhuma ninguém nada sem nega negou negam negaram desmente desmentiu
+			desmentido falso falsa boato boatos rumor rumores mito`,
+			`supostamente alegadamente aparentemente possivelmente talvez poderia poderiam disse diz dizem afirmou afirma
+			segundo de_acordo caso`},
+		"fr": {`pas jamais aucun aucune rien sans ni nie nié nient dément démenti démentent démentie faux fausse rumeur
+			rumeurs infox mythe`,
+			`selon aurait auraient serait seraient pourrait pourraient peut_être probablement possiblement prétendu
+			prétendue présumé présumée supposé apparemment affirme affirmé déclaré dit si`},
+		"de": {`nicht kein keine keinen keinem keiner nie niemals weder ohne bestreitet bestritt bestritten dementiert
+			dementierte leugnet leugnete falsch gerücht gerüchte mythos`,
+			`angeblich vermutlich möglicherweise vielleicht soll sollen laut zufolge sagte sagt sagten erklärte behauptet
+			behauptete wenn falls ob könnte könnten unbestätigt`},
+		"zh": {`不是 并非 並非 没有 沒有 并未 並未 未曾 从未 從未 否认 否認 否定 辟谣 闢謠 谣言 謠言 虚假 虛假 不实 不實
+			不会 不會 不能 无法 無法 假新闻 假新聞`,
+			`据说 據說 据称 據稱 据报 據報 传闻 傳聞 可能 或许 或許 也许 也許 疑似 涉嫌 声称 聲稱 表示 指出 如果 假如 是否`},
+		"ja": {`ない ません なかった 否定 否認 デマ 誤り 虚偽 事実無根 うそ`,
+			`によると によれば とされる とみられる 可能性 かもしれ 疑い 述べた 語った 話した 言った 主張 報じ らしい もし`},
+		"ar": {`لا لم لن ليس ليست غير نفى نفت ينفي تنفي نفي تكذيب كذب كاذب كاذبة شائعة شائعات اشاعة اشاعات زائف زائفة
+			مفبرك مفبركة ابدا`,
+			`قال قالت يقول تقول وفقا وفق حسب بحسب ربما قد يزعم زعم مزعوم مزاعم يقال اذا لو محتمل يحتمل افاد افادت ذكرت
+			صرح`},
+		"hi": {`नहीं न कभी_नहीं नकारा इनकार इंकार खंडन झूठ झूठा झूठी अफवाह अफ़वाह फर्जी फ़र्ज़ी भ्रामक गलत ग़लत`,
+			`कहा कहते कहना अनुसार शायद संभवतः संभव कथित दावा दावे सकता सकती सकते अगर यदि बताया`},
+	}
+})
 
 // cueEntry is one cue as matched: its tokens, its kind and how it is
 // written in the list.
@@ -80,7 +82,7 @@ var cues = sync.OnceValues(buildCues)
 func buildCues() (map[string][]cueEntry, []cueEntry) {
 	sets := map[string][]cueEntry{}
 	var all []cueEntry
-	for lang, lists := range cueLists {
+	for lang, lists := range cueLists() {
 		for k, list := range lists {
 			for _, w := range strings.Fields(list) {
 				w = strings.ReplaceAll(w, "_", " ")
@@ -136,7 +138,7 @@ func cueLang(text string) (lang string, sure bool) {
 	if lang == "zh" && strings.ContainsFunc(text, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) }) {
 		lang = "ja"
 	}
-	if _, ok := cueLists[lang]; !ok {
+	if _, ok := cueLists()[lang]; !ok {
 		return "", false
 	}
 	return lang, info.IsReliable()

@@ -3,6 +3,7 @@ package factcheck
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -14,17 +15,17 @@ import (
 // named and attributed as OpenTelemetry's GenAI conventions name them. They
 // go nowhere unless the program installs a tracer provider (factbot does
 // when OTEL_EXPORTER_OTLP_ENDPOINT is set).
-var otelTracer = otel.Tracer("github.com/factbot-dev/factbot/factcheck")
+var otelTracer = sync.OnceValue(func() trace.Tracer { return otel.Tracer("github.com/factbot-dev/factbot/factcheck") })
 
 // startCheckSpan starts the span of one check.
 func startCheckSpan(ctx context.Context, in Input) (context.Context, trace.Span) {
-	return otelTracer.Start(ctx, "factbot.check", trace.WithAttributes(attribute.String("factbot.tenant", in.Tenant),
+	return otelTracer().Start(ctx, "factbot.check", trace.WithAttributes(attribute.String("factbot.tenant", in.Tenant),
 		attribute.Bool("factbot.fresh", in.Fresh)))
 }
 
 // startModelSpan starts the span of one model call.
 func startModelSpan(ctx context.Context, model string) (context.Context, trace.Span) {
-	return otelTracer.Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
+	return otelTracer().Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "chat"), attribute.String("gen_ai.request.model", model)))
 }
 
@@ -46,7 +47,7 @@ func endModelSpan(span trace.Span, resp *ModelResponse, err error) {
 
 // startToolSpan starts the span of one tool call.
 func startToolSpan(ctx context.Context, tool string) (context.Context, trace.Span) {
-	return otelTracer.Start(ctx, "execute_tool "+tool, trace.WithAttributes(
+	return otelTracer().Start(ctx, "execute_tool "+tool, trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "execute_tool"), attribute.String("gen_ai.tool.name", tool)))
 }
 

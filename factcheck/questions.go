@@ -367,16 +367,16 @@ const compactQuoteChars = 280
 
 // stopwords are frequent English words of four letters or more that say
 // nothing about a claim.
-var stopwords = map[string]bool{}
-
-func init() {
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`that this with from what when where which while there their they them then than have has
 		been were does did done into about would could should will more most some such only also over under very just
 		your yours whose whom these those being after before other each many much even ever here says said
 		true false claim claims really actually`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // questionsPrompt lists the questions after the claim.
 func questionsPrompt(qs []string) string {

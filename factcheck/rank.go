@@ -3,6 +3,7 @@ package factcheck
 import (
 	"math"
 	"sort"
+	"sync"
 	"unicode"
 
 	"github.com/rivo/uniseg"
@@ -69,7 +70,7 @@ func textTokens(s string, ranking bool) []string {
 		}
 		flush()
 		t := foldWord(w)
-		if ranking && (len([]rune(t)) < 2 && !isDigits(t) || stopwords[t] || shortStopwords[t]) {
+		if ranking && (len([]rune(t)) < 2 && !isDigits(t) || stopwords()[t] || shortStopwords()[t]) {
 			continue
 		}
 		out = append(out, t)
@@ -100,13 +101,13 @@ func foldWord(w string) string {
 
 // shortStopwords are frequent English words of two or three letters;
 // stopwords has the longer ones.
-var shortStopwords = map[string]bool{}
-
-func init() {
+var shortStopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range []string{"a", "an", "the", "of", "in", "on", "at", "to", "is", "are", "was", "be", "by", "for", "and", "or", "it", "its", "as", "do", "did", "has", "had", "not", "but", "he", "she", "we", "you", "who", "how", "why", "can", "any", "all", "so", "if", "no", "yes"} {
-		shortStopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // ranker scores the sentences of one text against queries by BM25.
 type ranker struct {

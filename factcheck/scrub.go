@@ -279,7 +279,7 @@ func knownHost(tld string, labels []string) bool {
 	if !validTLD(tld) {
 		return false
 	}
-	if labels[0] == "www" || reservedTLD[tld] {
+	if labels[0] == "www" || reservedTLD(tld) {
 		return true
 	}
 	a, err := idna.Lookup.ToASCII(tld)
@@ -290,11 +290,14 @@ func knownHost(tld string, labels []string) bool {
 	return icann && suffix == a
 }
 
-// reservedTLD are top-level domains that are not in the public suffix list
+// reservedTLD reports whether tld is one of the top-level domains that are not in the public suffix list
 // but name hosts (RFC 2606, RFC 6761, RFC 6762, ICANN's .internal).
-var reservedTLD = map[string]bool{
-	"example": true, "test": true, "invalid": true, "localhost": true,
-	"local": true, "internal": true, "onion": true, "home": true, "lan": true, "corp": true,
+func reservedTLD(tld string) bool {
+	switch tld {
+	case "example", "test", "invalid", "localhost", "local", "internal", "onion", "home", "lan", "corp":
+		return true
+	}
+	return false
 }
 
 // validTLD reports whether s could be a top-level domain: two or more

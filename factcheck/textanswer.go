@@ -39,8 +39,10 @@ func jsonCandidates(text string) []string {
 }
 
 var (
-	toolCallTag = regexp.MustCompile(`(?s)<tool_call>\s*(.*?)\s*(?:</tool_call>|$)`)
-	codeFence   = regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$")
+	toolCallTag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)<tool_call>\s*(.*?)\s*(?:</tool_call>|$)`)
+	})
+	codeFence = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)^```[a-zA-Z]*\\s*(.*?)\\s*```$") })
 )
 
 // callsFromText finds tool calls a model wrote into its text: inside
@@ -54,7 +56,7 @@ func callsFromText(text string, tools []ToolSpec) ([]ToolCall, string, bool) {
 	}
 	if strings.Contains(text, "<tool_call>") {
 		var calls []ToolCall
-		for _, m := range toolCallTag.FindAllStringSubmatch(text, -1) {
+		for _, m := range toolCallTag().FindAllStringSubmatch(text, -1) {
 			cs, ok := parseCallJSON(m[1], known)
 			if !ok {
 				return nil, "", false
@@ -64,10 +66,10 @@ func callsFromText(text string, tools []ToolSpec) ([]ToolCall, string, bool) {
 		if len(calls) == 0 {
 			return nil, "", false
 		}
-		return calls, strings.TrimSpace(toolCallTag.ReplaceAllString(text, "")), true
+		return calls, strings.TrimSpace(toolCallTag().ReplaceAllString(text, "")), true
 	}
 	t := strings.TrimSpace(text)
-	if m := codeFence.FindStringSubmatch(t); m != nil {
+	if m := codeFence().FindStringSubmatch(t); m != nil {
 		t = m[1]
 	}
 	if calls, ok := parseCallJSON(t, known); ok {

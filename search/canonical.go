@@ -3,24 +3,27 @@ package search
 import (
 	"net/url"
 	"strings"
+	"sync"
 	"unicode"
 )
 
 // trackingParams are query parameters that identify a campaign or a
 // click, not a page.
-var trackingParams = map[string]bool{
-	"fbclid": true, "gclid": true, "dclid": true, "gbraid": true, "wbraid": true,
-	"msclkid": true, "yclid": true, "twclid": true, "ttclid": true, "li_fat_id": true,
-	"igshid": true, "igsh": true, "mc_cid": true, "mc_eid": true, "mkt_tok": true,
-	"_ga": true, "_gl": true, "_hsenc": true, "_hsmi": true, "oly_anon_id": true, "oly_enc_id": true,
-	"ref": true, "ref_src": true, "ref_url": true, "referrer": true,
-	"cmpid": true, "ocid": true, "ncid": true, "s_cid": true, "spm": true, "smid": true,
-	"sr_share": true, "at_medium": true, "at_campaign": true, "guccounter": true,
-}
+var trackingParams = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"fbclid": true, "gclid": true, "dclid": true, "gbraid": true, "wbraid": true,
+		"msclkid": true, "yclid": true, "twclid": true, "ttclid": true, "li_fat_id": true,
+		"igshid": true, "igsh": true, "mc_cid": true, "mc_eid": true, "mkt_tok": true,
+		"_ga": true, "_gl": true, "_hsenc": true, "_hsmi": true, "oly_anon_id": true, "oly_enc_id": true,
+		"ref": true, "ref_src": true, "ref_url": true, "referrer": true,
+		"cmpid": true, "ocid": true, "ncid": true, "s_cid": true, "spm": true, "smid": true,
+		"sr_share": true, "at_medium": true, "at_campaign": true, "guccounter": true,
+	}
+})
 
 func isTracking(key string) bool {
 	k := strings.ToLower(key)
-	return strings.HasPrefix(k, "utm_") || trackingParams[k]
+	return strings.HasPrefix(k, "utm_") || trackingParams()[k]
 }
 
 // Canonical returns the form of a URL used to tell whether two URLs name

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // Leak-free checking of dated claims: the rules that keep published
@@ -118,10 +119,12 @@ func Unwrap(rawURL string) string {
 }
 
 // archiveToday are archive.today's names.
-var archiveToday = map[string]bool{
-	"archive.today": true, "archive.ph": true, "archive.is": true, "archive.li": true,
-	"archive.md": true, "archive.vn": true, "archive.fo": true,
-}
+var archiveToday = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"archive.today": true, "archive.ph": true, "archive.is": true, "archive.li": true,
+		"archive.md": true, "archive.vn": true, "archive.fo": true,
+	}
+})
 
 // unwrapOnce returns the URL u copies when u is a mirror, "" when it is
 // not.
@@ -136,7 +139,7 @@ func unwrapOnce(u *url.URL) string {
 				return embedded(orig, u.RawQuery)
 			}
 		}
-	case archiveToday[host]:
+	case archiveToday()[host]:
 		return archiveTodayOrig(path, u.RawQuery)
 	case strings.HasSuffix(host, ".translate.goog"):
 		v := *u

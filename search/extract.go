@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -86,12 +87,14 @@ func extractTimeoutError(ctx context.Context, timeout time.Duration) error {
 // that the parser closes when the same element starts again (a, button,
 // nobr) or ignores when nested (form): a tokenizer cannot tell how deep
 // they nest, so scanTree does not count them.
-var impliedEnd = map[string]bool{
-	"a": true, "button": true, "nobr": true, "form": true,
-	"html": true, "head": true, "body": true, "p": true, "li": true, "dt": true, "dd": true,
-	"option": true, "optgroup": true, "tr": true, "td": true, "th": true, "tbody": true,
-	"thead": true, "tfoot": true, "colgroup": true, "caption": true, "rb": true, "rt": true, "rp": true,
-}
+var impliedEnd = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"a": true, "button": true, "nobr": true, "form": true,
+		"html": true, "head": true, "body": true, "p": true, "li": true, "dt": true, "dd": true,
+		"option": true, "optgroup": true, "tr": true, "td": true, "th": true, "tbody": true,
+		"thead": true, "tfoot": true, "colgroup": true, "caption": true, "rb": true, "rt": true, "rp": true,
+	}
+})
 
 // scanTree refuses a page with more than MaxPageNodes elements or that
 // nests elements more than MaxPageDepth deep, before it is parsed: the
@@ -113,7 +116,7 @@ func scanTree(body []byte) error {
 			}
 			name, _ := z.TagName()
 			tag := string(name)
-			if voidElements[tag] || impliedEnd[tag] {
+			if voidElements()[tag] || impliedEnd()[tag] {
 				continue
 			}
 			stack = append(stack, tag)
@@ -138,10 +141,12 @@ func scanTree(body []byte) error {
 	}
 }
 
-var voidElements = map[string]bool{
-	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
-	"input": true, "link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
-}
+var voidElements = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true, "img": true,
+		"input": true, "link": true, "meta": true, "param": true, "source": true, "track": true, "wbr": true,
+	}
+})
 
 // checkTree refuses a tree with more than MaxPageNodes nodes or nested
 // deeper than MaxPageDepth.

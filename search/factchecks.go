@@ -2,35 +2,40 @@ package search
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
-
-	"google.golang.org/api/factchecktools/v1alpha1"
-	"google.golang.org/api/googleapi"
-	"google.golang.org/api/option"
 )
+
+// DefaultFactChecksURL is the Google Fact Check Tools API's base URL.
+const DefaultFactChecksURL = "https://factchecktools.googleapis.com/"
 
 // FactChecksConfig configures the Google Fact Check Tools client.
 type FactChecksConfig struct {
 	// APIKey is FACTCHECK_API_KEY, or GOOGLE_API_KEY when that is unset.
 	APIKey string
-	// Endpoint overrides the API's base URL (tests); empty means Google's.
+	// Endpoint overrides the API's base URL (tests); empty means
+	// DefaultFactChecksURL.
 	Endpoint string
 	// LanguageCode restricts reviews to one language, such as "en";
 	// empty means all.
 	LanguageCode string
 	// MaxAgeDays ignores reviews older than this; 0 means no limit.
 	MaxAgeDays int64
+	// HTTPClient is used for API calls; nil means a client with a 30 s
+	// timeout.
+	HTTPClient *http.Client
 }
 
 // FactChecks searches published fact-checks (ClaimReview) through the
-// Google Fact Check Tools API. It implements the engine's
-// FactCheckSearcher.
+// Google Fact Check Tools API's one REST call, GET
+// v1alpha1/claims:search. It implements the engine's FactCheckSearcher.
 type FactChecks struct {
-	cfg FactChecksConfig
-	svc *factchecktools.Service
+	cfg      FactChecksConfig
+	endpoint *url.URL // …/v1alpha1/claims:search
 }
 
 // NewFactChecks returns a Fact Check Tools client.
@@ -39,15 +44,37 @@ func NewFactChecks(ctx context.Context, cfg FactChecksConfig) (*FactChecks, erro
 		return nil, &ProviderError{Provider: "factcheck", Kind: ErrMisconfigured,
 			Msg: "FACTCHECK_API_KEY (or GOOGLE_API_KEY) is not set; create a key with the Fact Check Tools API enabled at https://console.cloud.google.com/apis/credentials"}
 	}
-	opts := []option.ClientOption{option.WithAPIKey(cfg.APIKey)}
-	if cfg.Endpoint != "" {
-		opts = append(opts, option.WithEndpoint(cfg.Endpoint))
+	base := cfg.Endpoint
+	if base == "" {
+		base = DefaultFactChecksURL
 	}
-	svc, err := factchecktools.NewService(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("fact check tools client: %w", err)
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("fact check tools client: endpoint %q is not an absolute URL", base)
 	}
-	return &FactChecks{cfg: cfg, svc: svc}, nil
+	// Resolved as Google's generated clients resolve it: a base without
+	// a trailing slash loses its last path segment.
+	return &FactChecks{cfg: cfg, endpoint: u.ResolveReference(&url.URL{Path: "v1alpha1/claims:search"})}, nil
+}
+
+// The fields of a claims:search answer that are read
+// (GoogleFactcheckingFactchecktoolsV1alpha1FactCheckedClaimSearchResponse).
+type factCheckAnswer struct {
+	Claims []*struct {
+		Text        string `json:"text"`
+		Claimant    string `json:"claimant"`
+		ClaimDate   string `json:"claimDate"`
+		ClaimReview []*struct {
+			Publisher *struct {
+				Name string `json:"name"`
+				Site string `json:"site"`
+			} `json:"publisher"`
+			URL           string `json:"url"`
+			Title         string `json:"title"`
+			ReviewDate    string `json:"reviewDate"`
+			TextualRating string `json:"textualRating"`
+		} `json:"claimReview"`
+	} `json:"claims"`
 }
 
 // Name returns "factcheck".
@@ -65,16 +92,9 @@ func (f *FactChecks) SearchFactChecks(ctx context.Context, query string, max int
 		return nil, fmt.Errorf("empty fact-check query")
 	}
 	max = clampMax(max, DefaultMaxResults, 50)
-	call := f.svc.Claims.Search().Query(query).PageSize(int64(max)).Context(ctx)
-	if f.cfg.LanguageCode != "" {
-		call = call.LanguageCode(f.cfg.LanguageCode)
-	}
-	if f.cfg.MaxAgeDays > 0 {
-		call = call.MaxAgeDays(f.cfg.MaxAgeDays)
-	}
-	out, err := call.Do()
+	out, err := f.search(ctx, query, max)
 	if err != nil {
-		return nil, factCheckError(err)
+		return nil, err
 	}
 	var res []Result
 	for _, c := range out.Claims {
@@ -90,7 +110,7 @@ func (f *FactChecks) SearchFactChecks(ctx context.Context, query string, max int
 			snippet += ")"
 		}
 		for _, r := range c.ClaimReview {
-			if r == nil || r.Url == "" {
+			if r == nil || r.URL == "" {
 				continue
 			}
 			pub := ""
@@ -106,7 +126,7 @@ func (f *FactChecks) SearchFactChecks(ctx context.Context, query string, max int
 			}
 			res = append(res, Result{
 				Title:       title,
-				URL:         r.Url,
+				URL:         r.URL,
 				Snippet:     snippet,
 				Published:   r.ReviewDate,
 				PublishedAt: parsePublished(r.ReviewDate),
@@ -131,22 +151,57 @@ func dateOnly(s string) string {
 	return s
 }
 
-func factCheckError(err error) error {
-	var ge *googleapi.Error
-	if !errors.As(err, &ge) {
-		return &ProviderError{Provider: "factcheck", Kind: ErrUnavailable, Msg: unwrapURLError(err).Error()}
+// search sends one claims:search request, the API key in the
+// X-Goog-Api-Key header (not in the URL, where logs and error messages
+// would show it).
+func (f *FactChecks) search(ctx context.Context, query string, max int) (*factCheckAnswer, error) {
+	q := url.Values{"query": {query}, "pageSize": {strconv.Itoa(max)}, "prettyPrint": {"false"}}
+	if f.cfg.LanguageCode != "" {
+		q.Set("languageCode", f.cfg.LanguageCode)
 	}
-	pe := &ProviderError{Provider: "factcheck", Status: ge.Code, Kind: kindForStatus(ge.Code), Msg: clip(ge.Message, 300)}
-	if ge.Code == http.StatusBadRequest && strings.Contains(ge.Message, "API key not valid") {
+	if f.cfg.MaxAgeDays > 0 {
+		q.Set("maxAgeDays", strconv.FormatInt(f.cfg.MaxAgeDays, 10))
+	}
+	u := *f.endpoint
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Goog-Api-Key", f.cfg.APIKey)
+	var out factCheckAnswer
+	if err := doJSONWith(f.cfg.HTTPClient, "factcheck", req, &out, refineGoogleError); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// refineGoogleError reads the kind of a Google API error from its body,
+// {"error": {"code", "message", "status", "details": [ErrorInfo…]}}: a bad
+// key, an API not enabled for the key's project, a rate limit.
+func refineGoogleError(pe *ProviderError, body []byte, _ http.Header) {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+			Details []struct {
+				Type   string `json:"@type"`
+				Reason string `json:"reason"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) != nil {
+		return
+	}
+	msg := e.Error.Message
+	if pe.Status == http.StatusBadRequest && strings.Contains(msg, "API key not valid") {
 		pe.Kind = ErrUnauthorized
 	}
-	if ge.Code == http.StatusForbidden && strings.Contains(ge.Message, "has not been used") {
+	if pe.Status == http.StatusForbidden && strings.Contains(msg, "has not been used") {
 		pe.Kind = ErrMisconfigured // the API is not enabled for the key's project
 	}
-	for _, d := range ge.Details {
-		if m, ok := d.(map[string]any); ok && m["@type"] == "type.googleapis.com/google.rpc.ErrorInfo" && m["reason"] == "RATE_LIMIT_EXCEEDED" {
+	for _, d := range e.Error.Details {
+		if d.Type == "type.googleapis.com/google.rpc.ErrorInfo" && d.Reason == "RATE_LIMIT_EXCEEDED" {
 			pe.Kind = ErrRateLimited
 		}
 	}
-	return pe
 }

@@ -267,20 +267,20 @@ func storeDate(rs Restriction) (string, time.Time) {
 func terms(s string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stopWords[w] {
+		if !stopWords()[w] {
 			out = append(out, w)
 		}
 	}
 	return out
 }
 
-var stopWords = func() map[string]bool {
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("a an and are as at be by for from has have in is it its of on or that the this to was were will with did does do what who when where which how") {
 		m[w] = true
 	}
 	return m
-}()
+})
 
 func truncateWords(s string, n int) string {
 	f := strings.Fields(s)

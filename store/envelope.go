@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -27,10 +28,18 @@ func encode(v any) ([]byte, error) {
 // never starts like (layout 4; older records are read as they are).
 const packAbove = 1024
 
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// zenc and zdec are built on first use, not when any command starts.
 var (
-	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
-	zenc, _   = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
-	zdec, _   = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+	zenc = sync.OnceValue(func() *zstd.Encoder {
+		e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
+		return e
+	})
+	zdec = sync.OnceValue(func() *zstd.Decoder {
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+		return d
+	})
 )
 
 // pack compresses an encoded record when it is large.
@@ -38,7 +47,7 @@ func pack(b []byte) []byte {
 	if len(b) <= packAbove {
 		return b
 	}
-	return zenc.EncodeAll(b, make([]byte, 0, len(b)/3))
+	return zenc().EncodeAll(b, make([]byte, 0, len(b)/3))
 }
 
 // unpack undoes pack.
@@ -46,7 +55,7 @@ func unpack(b []byte) ([]byte, error) {
 	if !bytes.HasPrefix(b, zstdMagic) {
 		return b, nil
 	}
-	out, err := zdec.DecodeAll(b, nil)
+	out, err := zdec().DecodeAll(b, nil)
 	if err != nil {
 		return nil, fmt.Errorf("store: compressed record: %w", err)
 	}

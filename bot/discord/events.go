@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -83,14 +84,14 @@ func withoutMention(content, self string) string {
 }
 
 // reBareLink is a link written <https://…> (no preview in Discord).
-var reBareLink = regexp.MustCompile(`^<(https?://[^\s<>]+)>$`)
+var reBareLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<(https?://[^\s<>]+)>$`) })
 
 // messageText is the text a user asked about: a message that is only a
 // link written <https://…> becomes the plain URL, so the core and the
 // engine never see Discord's markup.
 func messageText(s string) string {
 	s = strings.TrimSpace(s)
-	if g := reBareLink.FindStringSubmatch(s); g != nil {
+	if g := reBareLink().FindStringSubmatch(s); g != nil {
 		return g[1]
 	}
 	return s

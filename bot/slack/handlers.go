@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -29,10 +30,10 @@ import (
 const CallbackShortcut = "factcheck_message"
 
 var (
-	reMention = regexp.MustCompile(`<@([UW][A-Z0-9]+)(?:\|[^>]*)?>`)
-	reChannel = regexp.MustCompile(`<#[A-Z0-9]+\|([^>]*)>`)
-	reSpecial = regexp.MustCompile(`<!([a-z]+)(?:\^[^|>]*)?(?:\|[^>]*)?>`)
-	reLink    = regexp.MustCompile(`<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>`)
+	reMention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<@([UW][A-Z0-9]+)(?:\|[^>]*)?>`) })
+	reChannel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<#[A-Z0-9]+\|([^>]*)>`) })
+	reSpecial = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!([a-z]+)(?:\^[^|>]*)?(?:\|[^>]*)?>`) })
+	reLink    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>`) })
 	unescaper = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&")
 )
 
@@ -40,17 +41,17 @@ var (
 // the bot's own mention removed, other mentions and links spelt out,
 // entities decoded.
 func plainText(s, botUser string) string {
-	s = reMention.ReplaceAllStringFunc(s, func(m string) string {
-		id := reMention.FindStringSubmatch(m)[1]
+	s = reMention().ReplaceAllStringFunc(s, func(m string) string {
+		id := reMention().FindStringSubmatch(m)[1]
 		if id == botUser {
 			return ""
 		}
 		return "@" + id
 	})
-	s = reChannel.ReplaceAllString(s, "#$1")
-	s = reSpecial.ReplaceAllString(s, "@$1")
-	s = reLink.ReplaceAllStringFunc(s, func(m string) string {
-		g := reLink.FindStringSubmatch(m)
+	s = reChannel().ReplaceAllString(s, "#$1")
+	s = reSpecial().ReplaceAllString(s, "@$1")
+	s = reLink().ReplaceAllStringFunc(s, func(m string) string {
+		g := reLink().FindStringSubmatch(m)
 		if g[2] == "" || g[2] == g[1] || "http://"+g[2] == g[1] || "https://"+g[2] == g[1] {
 			return g[1]
 		}
@@ -63,13 +64,13 @@ func plainText(s, botUser string) string {
 // message that is only a link becomes its URL, whatever its label, so that
 // the core and the engine see a link and never Slack's <url|label> markup.
 func messageText(s, botUser string) string {
-	t := strings.TrimSpace(reMention.ReplaceAllStringFunc(s, func(m string) string {
-		if reMention.FindStringSubmatch(m)[1] == botUser {
+	t := strings.TrimSpace(reMention().ReplaceAllStringFunc(s, func(m string) string {
+		if reMention().FindStringSubmatch(m)[1] == botUser {
 			return ""
 		}
 		return m
 	}))
-	if g := reLink.FindStringSubmatch(t); g != nil && g[0] == t {
+	if g := reLink().FindStringSubmatch(t); g != nil && g[0] == t {
 		return unescaper.Replace(g[1])
 	}
 	return plainText(s, botUser)

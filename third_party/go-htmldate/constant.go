@@ -19,6 +19,7 @@ package htmldate
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	dps "github.com/markusmobius/go-dateparser"
@@ -126,7 +127,8 @@ var (
 )
 
 // English, French, German, Indonesian and Turkish dates cache
-var monthNumber = func() map[string]int {
+// Patched for factbot: built on first use.
+var monthNumber = sync.OnceValue(func() map[string]int {
 	var monthNames = [][]string{
 		{"jan", "januar", "jänner", "january", "januari", "janvier", "ocak", "oca"},
 		{"feb", "februar", "feber", "february", "februari", "février", "şubat", "şub"},
@@ -150,9 +152,9 @@ var monthNumber = func() map[string]int {
 	}
 
 	return mapNameNumber
-}()
+})
 
-var dateAttributes = sliceToMap(
+var dateAttributes = lazySet(
 	"analyticsattributes.articledate",
 	"article.created",
 	"article_date_original",
@@ -225,7 +227,7 @@ var dateAttributes = sliceToMap(
 	"video:release_date",
 	"vr:published_time")
 
-var propertyModified = sliceToMap(
+var propertyModified = lazySet(
 	"article:modified",
 	"article:modified_date",
 	"article:modified_time",
@@ -245,20 +247,27 @@ var propertyModified = sliceToMap(
 	"updated_time")
 
 var (
-	attrModifiedNames = sliceToMap(
+	attrModifiedNames = lazySet(
 		"lastdate",
 		"lastmod",
 		"lastmodified",
 		"last-modified",
 		"modified",
 		"utime")
-	attrPublishClasses = sliceToMap("published", "date-published", "time-published")
+	attrPublishClasses = lazySet("published", "date-published", "time-published")
 
 	listItemPropAttrs = []string{"datecreated", "datepublished", "pubyear", "datemodified", "dateupdate"}
-	itemPropAttrKeys  = sliceToMap(listItemPropAttrs...)
-	itemPropOriginal  = sliceToMap(listItemPropAttrs[:3]...)
-	itemPropModified  = sliceToMap(listItemPropAttrs[3:]...)
+	itemPropAttrKeys  = lazySet(listItemPropAttrs...)
+	itemPropOriginal  = lazySet(listItemPropAttrs[:3]...)
+	itemPropModified  = lazySet(listItemPropAttrs[3:]...)
 )
+
+// lazySet is the set of strings, built the first time it is used.
+// Patched for factbot: the package's sets of attribute names were built
+// when any program that links go-htmldate started.
+func lazySet(strings ...string) func() map[string]struct{} {
+	return sync.OnceValue(func() map[string]struct{} { return sliceToMap(strings...) })
+}
 
 func sliceToMap(strings ...string) map[string]struct{} {
 	result := make(map[string]struct{})

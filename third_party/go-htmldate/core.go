@@ -377,10 +377,10 @@ func examineMetaElements(doc *html.Node, opts Options) (string, time.Time) {
 			if name == "og:url" { // url
 				strReserve = content
 				tReserve = extractUrlDate(content, opts)
-			} else if inMap(name, dateAttributes) { // date
+			} else if inMap(name, dateAttributes()) { // date
 				log.Debug().Msgf("examining meta name: %s", outerHtml)
 				strMeta, tMeta = tryDateExpr(content, opts)
-			} else if inMap(name, attrModifiedNames) { // modified
+			} else if inMap(name, attrModifiedNames()) { // modified
 				log.Debug().Msgf("examining meta name: %s", outerHtml)
 				if !opts.UseOriginalDate {
 					strMeta, tMeta = tryDateExpr(content, opts)
@@ -390,8 +390,8 @@ func examineMetaElements(doc *html.Node, opts Options) (string, time.Time) {
 			}
 		} else if property != "" && content != "" { // Property attribute
 			attribute := strings.ToLower(property)
-			inModifiedProps := inMap(attribute, propertyModified)
-			inDateAttributes := inMap(attribute, dateAttributes)
+			inModifiedProps := inMap(attribute, propertyModified())
+			inDateAttributes := inMap(attribute, dateAttributes())
 
 			if inDateAttributes || inModifiedProps {
 				log.Debug().Msgf("examining meta property: %s", outerHtml)
@@ -408,7 +408,7 @@ func examineMetaElements(doc *html.Node, opts Options) (string, time.Time) {
 			}
 		} else if itemProp != "" { // Item scope
 			attribute := strings.ToLower(itemProp)
-			if inMap(attribute, itemPropAttrKeys) {
+			if inMap(attribute, itemPropAttrKeys()) {
 				var strAttempt string
 				var tAttempt time.Time
 				log.Debug().Msgf("examining meta itemprop: %s", outerHtml)
@@ -420,8 +420,8 @@ func examineMetaElements(doc *html.Node, opts Options) (string, time.Time) {
 				}
 
 				if !tAttempt.IsZero() {
-					if (inMap(attribute, itemPropOriginal) && opts.UseOriginalDate) ||
-						(inMap(attribute, itemPropModified) && !opts.UseOriginalDate) {
+					if (inMap(attribute, itemPropOriginal()) && opts.UseOriginalDate) ||
+						(inMap(attribute, itemPropModified()) && !opts.UseOriginalDate) {
 						strMeta, tMeta = strAttempt, tAttempt
 						// } else {
 						// TODO: put on hold, hurts precision
@@ -506,7 +506,7 @@ func examineAbbrElements(doc *html.Node, opts Options) (string, time.Time) {
 					refString = dataUtime
 				}
 			}
-		} else if class != "" && inMap(class, attrPublishClasses) { // Handle class
+		} else if class != "" && inMap(class, attrPublishClasses()) { // Handle class
 			text := normalizeSpaces(etreeText(elem))
 			title := strings.TrimSpace(dom.GetAttribute(elem, "title"))
 

@@ -355,7 +355,7 @@ func regexParse(s string, opts Options) time.Time {
 	strYear, strMonth, strDay, ok := re2go.FindLongTextPattern(s)
 	if ok {
 		strMonth = strings.ToLower(strMonth)
-		month, exist = monthNumber[strMonth]
+		month, exist = monthNumber()[strMonth]
 		if exist {
 			year, _ = strconv.Atoi(strYear)
 			day, _ = strconv.Atoi(strDay)

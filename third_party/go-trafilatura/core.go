@@ -167,7 +167,7 @@ func ExtractDocument(doc *html.Node, opts Options) (*ExtractResult, error) {
 	// Tree size sanity check
 	if opts.MaxTreeSize > 0 {
 		if len(dom.Children(postBody)) > opts.MaxTreeSize {
-			for tag := range formatTagCatalog {
+			for tag := range formatTagCatalog() {
 				etree.StripTags(postBody, tag)
 			}
 

@@ -35,7 +35,7 @@ import (
 
 type _FallbackGenerator func() (string, *html.Node)
 
-var tagsToSanitize = sliceToMap(
+var tagsToSanitize = lazySet(
 	"aside", "audio", "button", "fieldset", "figure", "footer", "iframe",
 	"input", "label", "link", "nav", "noindex", "noscript",
 	"object", "option", "select", "source", "svg", "time",
@@ -210,7 +210,7 @@ func sanitizeTree(tree *html.Node, opts Options) {
 	subElements := dom.GetElementsByTagName(tree, "*")
 	for i := len(subElements) - 1; i >= 0; i-- {
 		elemTag := dom.TagName(subElements[i])
-		if _, exist := tagsToSanitize[elemTag]; exist {
+		if _, exist := tagsToSanitize()[elemTag]; exist {
 			subElements[i].Parent.RemoveChild(subElements[i])
 		}
 	}
@@ -231,7 +231,7 @@ func sanitizeTree(tree *html.Node, opts Options) {
 		}
 
 		uniqueTags[tagName] = struct{}{}
-		if _, exist := validTagCatalog[tagName]; !exist {
+		if _, exist := validTagCatalog()[tagName]; !exist {
 			sanitizationList = append(sanitizationList, tagName)
 		}
 	}

@@ -35,8 +35,8 @@ import (
 // In original it's named `tree_cleaning`.
 func docCleaning(doc *html.Node, opts Options) {
 	// Determine cleaning strategy
-	cleaningList := duplicateMap(tagsToClean)
-	strippingList := duplicateMap(tagsToStrip)
+	cleaningList := duplicateMap(tagsToClean())
+	strippingList := duplicateMap(tagsToStrip())
 
 	if opts.ExcludeTables {
 		cleaningList["table"] = struct{}{}
@@ -126,7 +126,7 @@ func pruneHTML(doc *html.Node, opts Options) {
 	for i := len(allElements) - 1; i >= 0; i-- {
 		subElement := allElements[i]
 		tagName := dom.TagName(subElement)
-		if _, exist := emptyTagsToRemove[tagName]; !exist {
+		if _, exist := emptyTagsToRemove()[tagName]; !exist {
 			continue
 		}
 
@@ -198,7 +198,7 @@ func handleTextNode(node *html.Node, cache *lru.Cache, fixComments, preserveSpac
 	}
 
 	// Line break bypass
-	if !fixComments && inMap(tagName, mapXmlLbTags) {
+	if !fixComments && inMap(tagName, mapXmlLbTags()) {
 		if !preserveSpaces {
 			etree.SetTail(node, trim(tail))
 		}
@@ -212,7 +212,7 @@ func handleTextNode(node *html.Node, cache *lru.Cache, fixComments, preserveSpac
 		etree.SetTail(node, tail)
 
 		// Handle differently for br/hr
-		if fixComments && inMap(tagName, mapXmlLbTags) {
+		if fixComments && inMap(tagName, mapXmlLbTags()) {
 			node.Data = "p"
 		}
 	}
@@ -369,7 +369,7 @@ func processNode(element *html.Node, cache *lru.Cache, opts Options) *html.Node 
 	etree.SetTail(element, tail)
 
 	// Adapt content string
-	if !inMap(tagName, mapXmlLbTags) && text == "" && tail != "" {
+	if !inMap(tagName, mapXmlLbTags()) && text == "" && tail != "" {
 		text, tail = tail, ""
 		etree.SetText(element, text)
 		etree.SetTail(element, tail)
@@ -415,7 +415,7 @@ func postCleaning(doc *html.Node) {
 	for _, element := range etree.Iter(doc) {
 		tagName := dom.TagName(element)
 		finalAttrs := []html.Attribute{}
-		_, elementAllowedToHaveSize := elementWithSizeAttr[tagName]
+		_, elementAllowedToHaveSize := elementWithSizeAttr()[tagName]
 
 		for _, attr := range element.Attr {
 			// Exclude identification and presentational attributes.
@@ -430,7 +430,7 @@ func postCleaning(doc *html.Node) {
 			}
 
 			// Exclude unsafe attributes
-			if _, allowed := allowedAttributes[attr.Key]; !allowed {
+			if _, allowed := allowedAttributes()[attr.Key]; !allowed {
 				continue
 			}
 

@@ -72,11 +72,11 @@ func handleFormatting(element *html.Node, cache *lru.Cache, opts Options) *html.
 
 	var processedElement *html.Node
 	if parentTag := dom.TagName(parent); parent == nil ||
-		(!inMap(parentTag, mapXmlCellTags) &&
-			!inMap(parentTag, mapXmlHeadTags) &&
-			!inMap(parentTag, mapXmlHiTags) &&
-			!inMap(parentTag, mapXmlItemTags) &&
-			!inMap(parentTag, mapXmlQuoteTags) &&
+		(!inMap(parentTag, mapXmlCellTags()) &&
+			!inMap(parentTag, mapXmlHeadTags()) &&
+			!inMap(parentTag, mapXmlHiTags()) &&
+			!inMap(parentTag, mapXmlItemTags()) &&
+			!inMap(parentTag, mapXmlQuoteTags()) &&
 			parentTag != "p") {
 		processedElement = etree.Element("p")
 		etree.Append(processedElement, formatting)
@@ -100,7 +100,7 @@ func addSubElement(newChildElement, subElement, processedSubChild *html.Node) *h
 func processNestedElement(child, newChildElement *html.Node, cache *lru.Cache, opts Options) {
 	etree.SetText(newChildElement, etree.Text(child))
 	for _, subElement := range etree.IterDescendants(child) {
-		if inMap(dom.TagName(subElement), mapXmlListTags) {
+		if inMap(dom.TagName(subElement), mapXmlListTags()) {
 			processedSubChild := handleLists(subElement, cache, opts)
 			if processedSubChild != nil {
 				dom.AppendChild(newChildElement, processedSubChild)
@@ -427,9 +427,9 @@ func handleTable(tableElement *html.Node, potentialTags map[string]struct{}, cac
 					childTag := dom.TagName(child)
 
 					var processedSubChild *html.Node
-					if inMap(childTag, mapXmlCellTags) || inMap(childTag, mapXmlHiTags) {
+					if inMap(childTag, mapXmlCellTags()) || inMap(childTag, mapXmlHiTags()) {
 						processedSubChild = handleTextNode(child, cache, true, false, opts)
-					} else if inMap(childTag, mapXmlListTags) && opts.Focus == FavorRecall {
+					} else if inMap(childTag, mapXmlListTags()) && opts.Focus == FavorRecall {
 						processedSubChild = handleLists(child, cache, opts)
 						if processedSubChild != nil {
 							etree.Append(newChildElem, dom.Clone(processedSubChild, true))
@@ -520,15 +520,15 @@ func handleImage(element *html.Node) *html.Node {
 func handleTextElem(element *html.Node, potentialTags map[string]struct{}, cache *lru.Cache, opts Options) *html.Node {
 	tagName := dom.TagName(element)
 
-	if inMap(tagName, mapXmlListTags) {
+	if inMap(tagName, mapXmlListTags()) {
 		return handleLists(element, cache, opts)
-	} else if inMap(tagName, mapXmlQuoteTags) || tagName == "code" {
+	} else if inMap(tagName, mapXmlQuoteTags()) || tagName == "code" {
 		return handleQuotes(element, cache, opts)
-	} else if inMap(tagName, mapXmlHeadTags) {
+	} else if inMap(tagName, mapXmlHeadTags()) {
 		return handleTitles(element, cache, opts)
 	} else if tagName == "p" {
 		return handleParagraphs(element, potentialTags, cache, opts)
-	} else if inMap(tagName, mapXmlLbTags) {
+	} else if inMap(tagName, mapXmlLbTags()) {
 		if textCharsTest(etree.Tail(element)) {
 			if processedLb := processNode(element, cache, opts); processedLb != nil {
 				newElement := etree.Element("p")
@@ -536,13 +536,13 @@ func handleTextElem(element *html.Node, potentialTags map[string]struct{}, cache
 				return newElement
 			}
 		}
-	} else if inMap(tagName, mapXmlHiTags) || inMap(tagName, mapXmlRefTags) || tagName == "span" {
+	} else if inMap(tagName, mapXmlHiTags()) || inMap(tagName, mapXmlRefTags()) || tagName == "span" {
 		return handleFormatting(element, cache, opts)
 	} else if tagName == "table" {
 		if _, exist := potentialTags["table"]; exist {
 			return handleTable(element, potentialTags, cache, opts)
 		}
-	} else if inMap(tagName, mapXmlGraphicTags) {
+	} else if inMap(tagName, mapXmlGraphicTags()) {
 		if _, exist := potentialTags["img"]; exist {
 			return handleImage(element)
 		}
@@ -635,7 +635,7 @@ func pruneUnwantedSections(subTree *html.Node, potentialTags map[string]struct{}
 		// Delete trailing titles
 		children := dom.Children(subTree)
 		for i := len(children) - 1; i >= 0; i-- {
-			if inMap(dom.TagName(children[i]), mapXmlHeadTags) {
+			if inMap(dom.TagName(children[i]), mapXmlHeadTags()) {
 				etree.Remove(children[i])
 				continue
 			}
@@ -656,7 +656,7 @@ func extractContent(doc *html.Node, cache *lru.Cache, opts Options) (*html.Node,
 	resultBody := dom.CreateElement("body")
 
 	// Prepare potential tags
-	potentialTags := duplicateMap(tagCatalog)
+	potentialTags := duplicateMap(tagCatalog())
 
 	if !opts.ExcludeTables {
 		potentialTags["table"] = struct{}{}
@@ -745,7 +745,7 @@ func extractContent(doc *html.Node, cache *lru.Cache, opts Options) (*html.Node,
 		finalChildren := dom.Children(resultBody)
 		for i := len(finalChildren) - 1; i >= 0; i-- {
 			tagName := dom.TagName(finalChildren[i])
-			if inMap(tagName, mapXmlHeadTags) || inMap(tagName, mapXmlRefTags) {
+			if inMap(tagName, mapXmlHeadTags()) || inMap(tagName, mapXmlRefTags()) {
 				etree.Remove(finalChildren[i])
 				continue
 			}
@@ -798,7 +798,7 @@ func extractComments(doc *html.Node, cache *lru.Cache, opts Options) (*html.Node
 	commentsBody := etree.Element("body")
 
 	// Prepare potential tags
-	potentialTags := duplicateMap(tagCatalog)
+	potentialTags := duplicateMap(tagCatalog())
 
 	// Process each selector rules
 	for _, query := range selector.Comments {

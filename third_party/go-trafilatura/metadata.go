@@ -64,27 +64,27 @@ var (
 	rxAuthorSeparator    = lazyre.MustCompile(`(?i)/|;|,|\||&|(?:^|[^\pL\pM\pN_])[u|a]nd(?:$|[^\pL\pM\pN_])`)
 	rxAuthorHTML         = lazyre.MustCompile(`(?i)<[^>]+>`)
 
-	metaNameAuthor = sliceToMap(
+	metaNameAuthor = lazySet(
 		"article:author", "atc-metaauthor", "author", "authors", "byl", "citation_author",
 		"creator", "dc.creator", "dc.creator.aut", "dc:creator",
 		"dcterms.creator", "dcterms.creator.aut", "dcsext.author", "parsely-author",
 		"rbauthors", "sailthru.author", "shareaholic:article_author_name") // questionable: twitter:creator
-	metaNameTitle = sliceToMap(
+	metaNameTitle = lazySet(
 		"citation_title", "dc.title", "dcterms.title", "fb_title",
 		"headline", "parsely-title", "sailthru.title", "shareaholic:title",
 		"rbtitle", "title", "twitter:title")
-	metaNameDescription = sliceToMap(
+	metaNameDescription = lazySet(
 		"dc.description", "dc:description",
 		"dcterms.abstract", "dcterms.description",
 		"description", "sailthru.description", "twitter:description")
-	metaNamePublisher = sliceToMap(
+	metaNamePublisher = lazySet(
 		"article:publisher", "citation_journal_title", "copyright",
 		"dc.publisher", "dc:publisher", "dcterms.publisher",
 		"publisher", "sailthru.publisher", "rbpubname", "twitter:site") // questionable: citation_publisher
-	metaNameTag = sliceToMap(
+	metaNameTag = lazySet(
 		"citation_keywords", "dcterms.subject", "keywords", "parsely-tags",
 		"shareaholic:keywords", "tags")
-	metaNameImage = sliceToMap(
+	metaNameImage = lazySet(
 		"image", "og:image", "og:image:url", "og:image:secure_url",
 		"twitter:image", "twitter:image:src")
 	// metaNameUrl   = sliceToMap("rbmainurl", "twitter:url")
@@ -296,7 +296,7 @@ func examineMeta(doc *html.Node) Metadata {
 				metadata.Author = normalizeAuthors(metadata.Author, content)
 			case property == "article:publisher":
 				metadata.Sitename = strOr(metadata.Sitename, content)
-			case inMap(property, metaNameImage):
+			case inMap(property, metaNameImage()):
 				metadata.Image = strOr(metadata.Image, content)
 			}
 			continue
@@ -308,14 +308,14 @@ func examineMeta(doc *html.Node) Metadata {
 		name = trim(name)
 
 		if name != "" {
-			if inMap(name, metaNameAuthor) {
+			if inMap(name, metaNameAuthor()) {
 				content = rxHtmlStripTag.ReplaceAllString(content, "")
 				metadata.Author = normalizeAuthors(metadata.Author, content)
-			} else if inMap(name, metaNameTitle) {
+			} else if inMap(name, metaNameTitle()) {
 				metadata.Title = strOr(metadata.Title, content)
-			} else if inMap(name, metaNameDescription) {
+			} else if inMap(name, metaNameDescription()) {
 				metadata.Description = strOr(metadata.Description, content)
-			} else if inMap(name, metaNamePublisher) {
+			} else if inMap(name, metaNamePublisher()) {
 				metadata.Sitename = strOr(metadata.Sitename, content)
 			} else if strIn(name, "twitter:site", "application-name") || strings.Contains(name, "twitter:app:name") {
 				tmpSitename = content
@@ -323,7 +323,7 @@ func examineMeta(doc *html.Node) Metadata {
 				if isAbs, _ := isAbsoluteURL(content); metadata.URL == "" && isAbs {
 					metadata.URL = content
 				}
-			} else if inMap(name, metaNameTag) { // "page-topic"
+			} else if inMap(name, metaNameTag()) { // "page-topic"
 				metadata.Tags = append(metadata.Tags, content)
 			}
 			continue

@@ -21,7 +21,9 @@
 
 package trafilatura
 
-var tagsToClean = sliceToMap(
+import "sync"
+
+var tagsToClean = lazySet(
 	// important
 	"aside", "embed", "footer", "form", "head", "iframe", "menu", "object", "script",
 	// other content
@@ -34,21 +36,21 @@ var tagsToClean = sliceToMap(
 	// "meta", "hr", "img", "data", "details", "summary"
 )
 
-var tagsToStrip = sliceToMap(
+var tagsToStrip = lazySet(
 	"abbr", "acronym", "address", "bdi", "bdo", "big", "cite", "data", "dfn", "font",
 	"hgroup", "img", "ins", "mark", "meta", "ruby", "small", "template",
 	"tbody", "tfoot", "thead",
 	// "center", "rb", "wbr",
 )
 
-var emptyTagsToRemove = sliceToMap(
+var emptyTagsToRemove = lazySet(
 	"article", "b", "blockquote", "dd", "div", "dt", "em",
 	"h1", "h2", "h3", "h4", "h5", "h6", "i", "li", "main",
 	"p", "pre", "q", "section", "span", "strong",
 	// "meta", "td", "a", "caption", "dl", "header", "colgroup", "col",
 )
 
-var tagCatalog = sliceToMap(
+var tagCatalog = lazySet(
 	"blockquote", "code",
 	"del", "s", "strike",
 	"h1", "h2", "h3", "h4", "h5", "h6",
@@ -59,12 +61,12 @@ var tagCatalog = sliceToMap(
 	"details", "summary",
 )
 
-var formatTagCatalog = sliceToMap(
+var formatTagCatalog = lazySet(
 	"em", "i", "b", "strong", "u", "kbd",
 	"samp", "tt", "var", "sub", "sup",
 )
 
-var validTagCatalog = sliceToMap(
+var validTagCatalog = lazySet(
 	"a", "abbr", "address", "area", "b", "base", "bdo", "blockquote", "body", "br", "button",
 	"caption", "cite", "code", "col", "colgroup", "dd", "del", "dfn", "div", "dl", "dt", "em",
 	"fieldset", "form", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "html", "i", "iframe",
@@ -76,10 +78,10 @@ var validTagCatalog = sliceToMap(
 	"figure", "footer", "header", "mark", "meter", "nav", "output", "progress", "rp", "rt",
 	"ruby", "section", "source", "summary", "time", "track", "video", "wbr")
 
-var elementWithSizeAttr = sliceToMap("table", "th", "td", "hr", "pre")
+var elementWithSizeAttr = lazySet("table", "th", "td", "hr", "pre")
 
 // List of allowed attributes are taken from go-domdistiller
-var allowedAttributes = sliceToMap(
+var allowedAttributes = lazySet(
 	"abbr", "accept-charset", "accept", "accesskey", "action", "align", "alink",
 	"allow", "allowfullscreen", "allowpaymentrequest", "alt", "archive", "as",
 	"async", "autocapitalize", "autocomplete", "autocorrect", "autofocus",
@@ -114,6 +116,13 @@ var allowedAttributes = sliceToMap(
 	"translate", "truespeed", "trusttoken", "type", "usemap", "valign", "value",
 	"valuetype", "version", "vlink", "vspace", "virtualkeyboardpolicy",
 	"webkitdirectory", "width", "wrap")
+
+// lazySet is the set of strings, built the first time it is used.
+// Patched for factbot: the package's sets of tags, attributes and meta
+// names were built when any program that links go-trafilatura started.
+func lazySet(strings ...string) func() map[string]struct{} {
+	return sync.OnceValue(func() map[string]struct{} { return sliceToMap(strings...) })
+}
 
 func sliceToMap(strings ...string) map[string]struct{} {
 	result := make(map[string]struct{})

@@ -2,6 +2,7 @@ package language
 
 import (
 	"errors"
+	"sync"
 	"unicode"
 
 	"github.com/markusmobius/go-dateparser/internal/regexp"
@@ -27,12 +28,6 @@ var (
 	rxNumeral    = regexp.MustCompile(`(\d+)`)
 	rxTokenDigit = regexp.MustCompile(`[\d\.:\-/]+`)
 
-	disallowedKnownWordRunes = rangetable.Merge(
-		unicode.Letter,
-		unicode.Mark,
-		unicode.Number,
-	)
-
 	rxSentenceSplitters = map[int]*regexp.Regexp{
 		// The most common splitter, used in European, Tagalog, Hebrew, Georgian, Indonesian, Vietnamese
 		1: regexp.MustCompile(`([^\s.]*)[\.!?;…\r\n]+(?:\s|$)*`),
@@ -52,5 +47,19 @@ var (
 	alwaysKeptTokens   = strutil.NewDict("+", ":", ".", " ", "-", "/")
 	freshnessWords     = strutil.NewDict("day", "week", "month", "year", "hour", "minute", "second")
 	langWithDigitAbbrs = strutil.NewDict("fi", "cs", "hu", "de", "da")
-	commonCharset      = rangetable.New([]rune(`0123456789()\-/.,:' `)...)
+)
+
+// Patched for factbot: the two range tables are built on first use, not
+// when any program that links go-dateparser starts.
+var (
+	disallowedKnownWordRunes = sync.OnceValue(func() *unicode.RangeTable {
+		return rangetable.Merge(
+			unicode.Letter,
+			unicode.Mark,
+			unicode.Number,
+		)
+	})
+	commonCharset = sync.OnceValue(func() *unicode.RangeTable {
+		return rangetable.New([]rune(`0123456789()\-/.,:' `)...)
+	})
 )

@@ -84,7 +84,7 @@ func getLanguageCandidates(str string, languages []string, uniqueCharsets map[st
 	// If this string only uses common chars, any language will do
 	onlyUseCommon := true
 	for char := range strCharset {
-		if !unicode.Is(commonCharset, char) {
+		if !unicode.Is(commonCharset(), char) {
 			onlyUseCommon = false
 			break
 		}

@@ -49,7 +49,7 @@ func GetLanguages(locales, languages []string, useGivenOrder bool) ([]string, er
 		// Check for unknown languages
 		var unknownLanguages []string
 		for _, lang := range languages {
-			if _, exist := data.LanguageOrder[lang]; !exist {
+			if _, exist := data.LanguageOrder()[lang]; !exist {
 				unknownLanguages = append(unknownLanguages, lang)
 			}
 		}
@@ -62,8 +62,8 @@ func GetLanguages(locales, languages []string, useGivenOrder bool) ([]string, er
 	// If required, sort the languages
 	if !useGivenOrder {
 		sort.Slice(result, func(a, b int) bool {
-			orderA := data.LanguageOrder[result[a]]
-			orderB := data.LanguageOrder[result[b]]
+			orderA := data.LanguageOrder()[result[a]]
+			orderB := data.LanguageOrder()[result[b]]
 			if orderA != orderB {
 				return orderA < orderB
 			}
@@ -74,8 +74,8 @@ func GetLanguages(locales, languages []string, useGivenOrder bool) ([]string, er
 
 	// At this point, if there are still no languages just generate it from language order
 	if len(result) == 0 {
-		result = make([]string, len(data.LanguageOrder))
-		for lang, order := range data.LanguageOrder {
+		result = make([]string, len(data.LanguageOrder()))
+		for lang, order := range data.LanguageOrder() {
 			result[order] = lang
 		}
 	}

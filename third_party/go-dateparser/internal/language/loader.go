@@ -87,8 +87,8 @@ func getLocalesUncached(locales []string, languages []string, region string, use
 	} else {
 		// If languages is not specified, generate it from language order
 		if len(languages) == 0 {
-			languages = make([]string, len(data.LanguageOrder))
-			for lang, order := range data.LanguageOrder {
+			languages = make([]string, len(data.LanguageOrder()))
+			for lang, order := range data.LanguageOrder() {
 				languages[order] = lang
 			}
 		}
@@ -109,7 +109,7 @@ func getLocalesUncached(locales []string, languages []string, region string, use
 			}
 
 			// Check if language is known
-			if _, exist := data.LanguageOrder[language]; !exist {
+			if _, exist := data.LanguageOrder()[language]; !exist {
 				unknownLanguages = append(unknownLanguages, language)
 				continue
 			}
@@ -146,8 +146,8 @@ func getLocalesUncached(locales []string, languages []string, region string, use
 		sort.Slice(validLocales, func(a, b int) bool {
 			localeA := validLocales[a]
 			localeB := validLocales[b]
-			orderA := data.LocaleOrder[localeA]
-			orderB := data.LocaleOrder[localeB]
+			orderA := data.LocaleOrder()[localeA]
+			orderB := data.LocaleOrder()[localeB]
 
 			if orderA != orderB {
 				return orderA < orderB

@@ -240,7 +240,7 @@ func checkKnownWordNeighbor(s string, isPrefix bool) bool {
 		r, _ = utf8.DecodeRuneInString(s)
 	}
 
-	return r == '_' || unicode.IsNumber(r) || !unicode.Is(disallowedKnownWordRunes, r)
+	return r == '_' || unicode.IsNumber(r) || !unicode.Is(disallowedKnownWordRunes(), r)
 }
 
 func splitByNumerals(str string, keepFormatting bool) []string {

@@ -149,6 +149,11 @@ func (re *Regexp) ReplaceAllString(src, repl string) string {
 	return re.compiled().ReplaceAllString(src, repl)
 }
 
+// ReplaceAllStringFunc is added for factbot, for jalali's expressions.
+func (re *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return re.compiled().ReplaceAllStringFunc(src, repl)
+}
+
 func (re *Regexp) Split(s string, n int) []string {
 	return re.compiled().Split(s, n)
 }

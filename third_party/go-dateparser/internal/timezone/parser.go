@@ -2,12 +2,14 @@ package timezone
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
-var timezoneWords = func() map[string]struct{} {
+// Patched for factbot: built on first use.
+var timezoneWords = sync.OnceValue(func() map[string]struct{} {
 	words := map[string]struct{}{}
-	for _, info := range timezoneInfoList {
+	for _, info := range timezoneInfoList() {
 		for name := range info.Timezones {
 			if !strings.ContainsAny(name, "+-") {
 				words[strings.ToUpper(name)] = struct{}{}
@@ -15,7 +17,7 @@ var timezoneWords = func() map[string]struct{} {
 		}
 	}
 	return words
-}()
+})
 
 func IsTimezoneToken(token string) bool {
 	return tables().rxTimezoneToken.MatchString(strings.TrimSpace(token))
@@ -64,7 +66,7 @@ func couldContainTimezone(input string) bool {
 			word[end-index] = character
 			end++
 		}
-		if _, exists := timezoneWords[string(word[:end-index])]; exists {
+		if _, exists := timezoneWords()[string(word[:end-index])]; exists {
 			return true
 		}
 	}

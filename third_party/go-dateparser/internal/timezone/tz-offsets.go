@@ -37,7 +37,7 @@ func buildOffsets() ([]OffsetData, *regexp.Regexp, *regexp.Regexp, *regexp.Regex
 	regexPatterns := map[string]struct{}{}
 	searchPatterns := map[string]struct{}{}
 
-	for _, tzInfo := range timezoneInfoList {
+	for _, tzInfo := range timezoneInfoList() {
 		for _, pattern := range tzInfo.RegexPatterns {
 			// Main pattern
 			for tzName, offset := range tzInfo.Timezones {

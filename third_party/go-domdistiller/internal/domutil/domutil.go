@@ -28,10 +28,10 @@ package domutil
 
 import (
 	nurl "net/url"
-	"regexp"
 	"strings"
 
 	"github.com/go-shiori/dom"
+	regexp "github.com/markusmobius/go-domdistiller/internal/lazyre" // patched for factbot: compiled on first use
 	"github.com/markusmobius/go-domdistiller/internal/re2go"
 	"github.com/markusmobius/go-domdistiller/internal/stringutil"
 	"golang.org/x/net/html"
@@ -245,7 +245,7 @@ func StripAttributes(node *html.Node) {
 			}
 
 			// Exclude unsafe attributes
-			if _, allowed := allowedAttributes[attr.Key]; !allowed {
+			if _, allowed := allowedAttributes()[attr.Key]; !allowed {
 				continue
 			}
 

@@ -28,10 +28,11 @@ package stringutil
 
 import (
 	nurl "net/url"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	regexp "github.com/markusmobius/go-domdistiller/internal/lazyre" // patched for factbot: compiled on first use
 )
 
 var (

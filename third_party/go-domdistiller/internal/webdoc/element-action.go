@@ -27,12 +27,12 @@
 package webdoc
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/go-shiori/dom"
 	"github.com/markusmobius/go-domdistiller/internal/domutil"
 	"github.com/markusmobius/go-domdistiller/internal/label"
+	regexp "github.com/markusmobius/go-domdistiller/internal/lazyre" // patched for factbot: compiled on first use
 	"golang.org/x/net/html"
 )
 

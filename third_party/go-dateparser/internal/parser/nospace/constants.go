@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"slices"
@@ -47,7 +48,9 @@ var (
 		"01200602", "02200601",
 	}
 
-	allFormats = func() []string {
+	// Patched for factbot: allFormats and dateTimeFormats are built on
+	// first use, not when any program that links go-dateparser starts.
+	allFormats = sync.OnceValue(func() []string {
 		var mergedFormats []string
 		for _, date := range dateFormats {
 			for _, time := range timeFormats {
@@ -58,9 +61,9 @@ var (
 		formats := append(dateFormats, mergedFormats...)
 		formats = append(formats, timeFormats...)
 		return formats
-	}()
+	})
 
-	dateTimeFormats = func() map[string][]string {
+	dateTimeFormats = sync.OnceValue(func() map[string][]string {
 		formats := map[string][]string{
 			"mdy": createSortedFormats("mdy"),
 			"myd": createSortedFormats("myd"),
@@ -72,7 +75,7 @@ var (
 
 		formats["mdy"] = append(preferredFormats, formats["mdy"]...)
 		return formats
-	}()
+	})
 
 	partSizeMap = map[string]int{
 		"Y": 4, "y": 2, "m": 2, "d": 2,
@@ -81,7 +84,7 @@ var (
 )
 
 func createSortedFormats(prefix string) []string {
-	list := slices.Clone(allFormats)
+	list := slices.Clone(allFormats())
 	sort.SliceStable(list, func(i, j int) bool {
 		itemI := strings.ToLower(list[i])
 		itemJ := strings.ToLower(list[j])

@@ -41,7 +41,7 @@ func Parse(cfg *setting.Configuration, str string) (date.Date, error) {
 		}
 	}
 
-	formats, exist := dateTimeFormats[order]
+	formats, exist := dateTimeFormats()[order]
 	if !exist {
 		return date.Date{}, fmt.Errorf("order %s is invalid", order)
 	}

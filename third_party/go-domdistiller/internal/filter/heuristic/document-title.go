@@ -43,10 +43,10 @@
 package heuristic
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/markusmobius/go-domdistiller/internal/label"
+	regexp "github.com/markusmobius/go-domdistiller/internal/lazyre" // patched for factbot: compiled on first use
 	"github.com/markusmobius/go-domdistiller/internal/re2go"
 	"github.com/markusmobius/go-domdistiller/internal/stringutil"
 	"github.com/markusmobius/go-domdistiller/internal/webdoc"

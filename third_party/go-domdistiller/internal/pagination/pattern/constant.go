@@ -26,7 +26,11 @@
 
 package pattern
 
-import "regexp"
+import (
+	"sync"
+
+	regexp "github.com/markusmobius/go-domdistiller/internal/lazyre" // patched for factbot: compiled on first use
+)
 
 const (
 	PageParamPlaceholder = "[*!]"
@@ -40,34 +44,37 @@ var (
 	rxPageParamSeparator = regexp.MustCompile(`[-_;,]`)
 )
 
-var badPageParamNames = map[string]struct{}{
-	"baixar-gratis":  {},
-	"category":       {},
-	"content":        {},
-	"day":            {},
-	"date":           {},
-	"definition":     {},
-	"etiket":         {},
-	"film-seyret":    {},
-	"key":            {},
-	"keys":           {},
-	"keyword":        {},
-	"label":          {},
-	"news":           {},
-	"q":              {},
-	"query":          {},
-	"rating":         {},
-	"s":              {},
-	"search":         {},
-	"seasons":        {},
-	"search_keyword": {},
-	"search_query":   {},
-	"sortby":         {},
-	"subscriptions":  {},
-	"tag":            {},
-	"tags":           {},
-	"video":          {},
-	"videos":         {},
-	"w":              {},
-	"wiki":           {},
-}
+// Patched for factbot: built on first use.
+var badPageParamNames = sync.OnceValue(func() map[string]struct{} {
+	return map[string]struct{}{
+		"baixar-gratis":  {},
+		"category":       {},
+		"content":        {},
+		"day":            {},
+		"date":           {},
+		"definition":     {},
+		"etiket":         {},
+		"film-seyret":    {},
+		"key":            {},
+		"keys":           {},
+		"keyword":        {},
+		"label":          {},
+		"news":           {},
+		"q":              {},
+		"query":          {},
+		"rating":         {},
+		"s":              {},
+		"search":         {},
+		"seasons":        {},
+		"search_keyword": {},
+		"search_query":   {},
+		"sortby":         {},
+		"subscriptions":  {},
+		"tag":            {},
+		"tags":           {},
+		"video":          {},
+		"videos":         {},
+		"w":              {},
+		"wiki":           {},
+	}
+})

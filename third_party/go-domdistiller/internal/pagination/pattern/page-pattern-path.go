@@ -443,7 +443,7 @@ func IsLastNumericPathComponentBad(urlPath string, digitStart, digitEnd int) boo
 		// Entire component is numeric, get previous path component.
 		prevPathComponent := rxLastPathComponent.FindStringSubmatch(urlPath[:digitStart])
 		if len(prevPathComponent) > 0 {
-			if _, isBad := badPageParamNames[prevPathComponent[1]]; isBad {
+			if _, isBad := badPageParamNames()[prevPathComponent[1]]; isBad {
 				return true
 			}
 		}

@@ -70,7 +70,7 @@ func NewQueryParamPagePattern(url *nurl.URL, queryName, queryValue string) (*Que
 		return nil, errors.New("query value has non-digits: " + queryValue)
 	}
 
-	if _, isBad := badPageParamNames[queryName]; isBad {
+	if _, isBad := badPageParamNames()[queryName]; isBad {
 		return nil, errors.New("query name is bad page param name: " + queryName)
 	}
 

@@ -17,7 +17,7 @@ func rawCheck(t *testing.T, db *DB, tenant, id string) []byte {
 		if err != nil {
 			return err
 		}
-		out = bytes.Clone(get(sub(tb, bChecks), []byte(id)))
+		out = bytes.Clone(sub(tb, bChecks).Get([]byte(id)))
 		return nil
 	})
 	mustf(t, err, "read raw check")

@@ -89,14 +89,20 @@ type memTx struct {
 	changed  map[Bucket]*memBucket // copies written by this tx; nil: dropped
 }
 
-// bucket returns b as this tx sees it (nil: none), a private copy when
-// write is set.
+// noBucket is a bucket that does not exist, as read.
+var noBucket = &memBucket{}
+
+// bucket returns b as this tx sees it (noBucket: none), a private copy
+// when write is set.
 func (t *memTx) bucket(b Bucket, write bool) *memBucket {
-	if mb, ok := t.changed[b]; ok && (mb != nil || !write) {
-		return mb
+	mb, ok := t.changed[b]
+	if !ok {
+		mb = t.d.buckets[b]
 	}
-	mb := t.d.buckets[b]
-	if !write {
+	if !write && mb == nil {
+		return noBucket
+	}
+	if !write || ok && mb != nil {
 		return mb
 	}
 	cp := &memBucket{vals: map[string][]byte{}}
@@ -108,12 +114,7 @@ func (t *memTx) bucket(b Bucket, write bool) *memBucket {
 	return cp
 }
 
-func (t *memTx) Get(b Bucket, key []byte) []byte {
-	if mb := t.bucket(b, false); mb != nil {
-		return mb.vals[string(key)]
-	}
-	return nil
-}
+func (t *memTx) Get(b Bucket, key []byte) []byte { return t.bucket(b, false).vals[string(key)] }
 
 func (t *memTx) Put(b Bucket, key, value []byte) error {
 	if !t.writable {
@@ -137,7 +138,7 @@ func (t *memTx) Delete(b Bucket, key []byte) error {
 	if !t.writable {
 		return errReadOnly
 	}
-	if mb := t.bucket(b, false); mb == nil || mb.vals[string(key)] == nil {
+	if t.bucket(b, false).vals[string(key)] == nil {
 		return nil
 	}
 	mb := t.bucket(b, true)
@@ -207,7 +208,7 @@ type memCursor struct {
 // at moves to the i-th key of the bucket (none when out of range).
 func (c *memCursor) at(i int) ([]byte, []byte) {
 	mb := c.tx.bucket(c.b, false)
-	if mb == nil || i < 0 || i >= len(mb.keys) {
+	if i < 0 || i >= len(mb.keys) {
 		c.key = nil
 		return nil, nil
 	}
@@ -216,21 +217,12 @@ func (c *memCursor) at(i int) ([]byte, []byte) {
 }
 
 func (c *memCursor) search(k []byte) (int, bool) {
-	mb := c.tx.bucket(c.b, false)
-	if mb == nil {
-		return 0, false
-	}
-	return slices.BinarySearchFunc(mb.keys, k, bytes.Compare)
+	return slices.BinarySearchFunc(c.tx.bucket(c.b, false).keys, k, bytes.Compare)
 }
 
 func (c *memCursor) First() ([]byte, []byte) { return c.at(0) }
 
-func (c *memCursor) Last() ([]byte, []byte) {
-	if mb := c.tx.bucket(c.b, false); mb != nil {
-		return c.at(len(mb.keys) - 1)
-	}
-	return nil, nil
-}
+func (c *memCursor) Last() ([]byte, []byte) { return c.at(len(c.tx.bucket(c.b, false).keys) - 1) }
 
 func (c *memCursor) Seek(k []byte) ([]byte, []byte) {
 	i, _ := c.search(k)

@@ -195,11 +195,7 @@ func (db *DB) Request(ctx context.Context, tenant, key string) (*Request, error)
 		return nil, err
 	}
 	var r *Request
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
+	err := db.read(ctx, tenant, func(tb *tenantTx) (err error) {
 		r, err = getRequest(tb, key)
 		return err
 	})
@@ -233,16 +229,8 @@ func (db *DB) PendingRequests(ctx context.Context, tenant string) ([]*Request, e
 		return nil, err
 	}
 	var out []*Request
-	err := db.drv.View(ctx, func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil || tb == nil {
-			return err
-		}
-		p := sub(tb, bPending)
-		if p == nil {
-			return nil
-		}
-		c := p.Cursor()
+	err := db.view(ctx, tenant, func(tb *tenantTx) error {
+		c := sub(tb, bPending).Cursor()
 		for k, _ := c.First(); k != nil; k, _ = c.Next() {
 			r, err := getRequest(tb, string(k[8:]))
 			if err != nil {
@@ -278,7 +266,7 @@ func cloneMeta(m map[string]string) map[string]string {
 }
 
 func getRequest(tb *tenantTx, key string) (*Request, error) {
-	v := get(sub(tb, bRequests), []byte(key))
+	v := sub(tb, bRequests).Get([]byte(key))
 	if v == nil {
 		return nil, fmt.Errorf("request %q: %w", key, ErrNotFound)
 	}

@@ -310,9 +310,6 @@ func eachRecord[T any](b *bkt, fn func(k []byte, r *T) error) error {
 // sub returns the tenant's bucket name.
 func sub(tb *tenantTx, name []byte) *bkt { return tb.Bucket(name) }
 
-// get is b.Get.
-func get(b *bkt, k []byte) []byte { return b.Get(k) }
-
 // countKeys returns the number of keys in b.
 func countKeys(b *bkt) (n int) {
 	b.ForEach(func(_, _ []byte) error { n++; return nil })

@@ -75,7 +75,7 @@ func deleteWords(tb *tenantTx, id []byte) error {
 	if _, ok := tb.tx.(WordIndexer); ok {
 		return nil // deleted with the record
 	}
-	text := get(sub(tb, bText), id)
+	text := sub(tb, bText).Get(id)
 	if text == nil {
 		return nil
 	}

@@ -325,8 +325,14 @@ func testDriverBuckets(t *testing.T, d store.Driver) {
 	if get(t, d, bA, "k") != nil || get(t, d, bB, "k") == nil {
 		t.Error("DropBucket dropped the wrong bucket")
 	}
+	update(t, d, func(tx store.Tx) error { // a bucket dropped and written again in one transaction
+		return errors.Join(tx.DropBucket(bC), tx.Put(bC, []byte("new"), []byte("n")))
+	})
+	if get(t, d, bC, "k") != nil || string(get(t, d, bC, "new")) != "n" {
+		t.Error("a bucket written after its drop in the same transaction kept its old keys or lost the new one")
+	}
 	update(t, d, func(tx store.Tx) error { return tx.DropTenant("T1") })
-	if get(t, d, bB, "k") != nil || get(t, d, bC, "k") == nil || get(t, d, bG, "k") == nil {
+	if get(t, d, bB, "k") != nil || get(t, d, bC, "new") == nil || get(t, d, bG, "k") == nil {
 		t.Error("DropTenant dropped the wrong buckets")
 	}
 	if got := tenants(); slices.Contains(got, "T1") {

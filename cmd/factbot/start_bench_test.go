@@ -29,16 +29,23 @@ import (
 // The binary's pages are dropped from the page cache once it is built, so
 // that every build is measured in the same state: read in by the kernel as
 // after an install or a reboot (a file the linker has just written maps 2–3
-// MB more). The kernel's rusage is not used for the memory: a child started
+// MB more). Each is measured twice: as go build and go run build it (with
+// cgo where a C compiler is found: the dynamic loader and libc), and as
+// released (release-: CGO_ENABLED=0 -trimpath, the container image's
+// build). The kernel's rusage is not used for the memory: a child started
 // by vfork, as Go starts every process, carries the benchmark's own peak
 // into its figure.
 //
 //	go test -run XXX -bench Start ./cmd/factbot/
 func BenchmarkStart(b *testing.B) {
-	bin := buildCold(b)
+	built, released := buildCold(b), buildCold(b, "CGO_ENABLED=0", "-trimpath")
 	db := filepath.Join(b.TempDir(), "factbot.db")
-	for _, cmd := range []string{"help", "config"} {
-		b.Run(cmd, func(b *testing.B) {
+	for _, run := range []struct{ name, bin, cmd string }{
+		{"help", built, "help"}, {"config", built, "config"},
+		{"release-help", released, "help"}, {"release-config", released, "config"},
+	} {
+		bin, cmd := run.bin, run.cmd
+		b.Run(run.name, func(b *testing.B) {
 			command := func() *exec.Cmd {
 				c := exec.Command(bin, cmd)
 				c.Env = []string{"FACTBOT_DB=" + db, "PATH=" + os.Getenv("PATH")}
@@ -72,10 +79,20 @@ func BenchmarkStart(b *testing.B) {
 }
 
 // buildCold builds the binary into a temporary folder and drops its pages
-// from the page cache.
-func buildCold(b *testing.B) string {
+// from the page cache. env (VAR=value) and flags are added to go build's.
+func buildCold(b *testing.B, envAndFlags ...string) string {
 	bin := filepath.Join(b.TempDir(), "factbot")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-o", bin)
+	build.Env = os.Environ()
+	for _, a := range envAndFlags {
+		if strings.HasPrefix(a, "-") {
+			build.Args = append(build.Args, a)
+		} else {
+			build.Env = append(build.Env, a)
+		}
+	}
+	build.Args = append(build.Args, ".")
+	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	f, err := os.Open(bin)

@@ -90,32 +90,25 @@ func pruneCache(b *bkt, cutoff time.Time) (int, error) {
 			visit = func(fn func(k, v []byte) error) error { return eachKey(b, untimed, fn) }
 		}
 	}
-	var keys, kept [][]byte
+	var kept [][]byte
 	var times []time.Time
-	err := visit(func(k, v []byte) error {
+	deleted, err := b.deleteVisited(visit, func(k, v []byte) (bool, error) {
 		t, err := cachedAt(v)
 		if err != nil {
-			return fmt.Errorf("cache entry %q: %w", k, err)
+			return false, fmt.Errorf("cache entry %q: %w", k, err)
 		}
-		if t.Before(cutoff) {
-			keys = append(keys, bytes.Clone(k))
-		} else if native {
+		if !t.Before(cutoff) && native {
 			kept, times = append(kept, bytes.Clone(k)), append(times, t)
 		}
-		return nil
+		return t.Before(cutoff), nil
 	})
 	if err != nil {
 		return 0, err
 	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return 0, err
-		}
-	}
 	if native && len(kept) > 0 {
 		err = ex.SetTimes(b.b, kept, times)
 	}
-	return n + len(keys), err
+	return n + deleted, err
 }
 
 // eachKey calls fn with each of keys in b and its value, skipping those

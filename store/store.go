@@ -258,8 +258,13 @@ func (b *bkt) scan(prefix []byte, fn func(k, v []byte) error) error {
 // returns how many. It deletes once the walk is over, so that drop sees
 // the bucket as it was.
 func (b *bkt) deleteIf(prefix []byte, drop func(k, v []byte) (bool, error)) (int, error) {
+	return b.deleteVisited(func(fn func(k, v []byte) error) error { return b.scan(prefix, fn) }, drop)
+}
+
+// deleteVisited is deleteIf over the records visit gives.
+func (b *bkt) deleteVisited(visit func(func(k, v []byte) error) error, drop func(k, v []byte) (bool, error)) (int, error) {
 	var keys [][]byte
-	err := b.scan(prefix, func(k, v []byte) error {
+	err := visit(func(k, v []byte) error {
 		ok, err := drop(k, v)
 		if ok {
 			keys = append(keys, bytes.Clone(k))

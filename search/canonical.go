@@ -40,8 +40,12 @@ func Canonical(raw string) string {
 	}
 	scheme := strings.ToLower(u.Scheme)
 	host := strings.ToLower(u.Hostname())
-	host = strings.TrimSuffix(host, ".")
-	host = strings.TrimPrefix(host, "www.")
+	// Every trailing dot and every leading "www.", so that the form of a
+	// canonical URL is itself (FuzzCanonical).
+	host = strings.TrimRight(host, ".")
+	for strings.HasPrefix(host, "www.") {
+		host = strings.TrimPrefix(host, "www.")
+	}
 	port := u.Port()
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""

@@ -27,6 +27,9 @@ func TestCanonical(t *testing.T) {
 		{"https://example.com/a?id=7#top", "https://example.com/a?id=7"},
 		{"https://user:pw@example.com/a", "https://example.com/a"},
 		{"https://example.com./a", "https://example.com/a"},
+		{"https://example.com../a", "https://example.com/a"},
+		{"https://www.www.example.com/a", "https://example.com/a"},
+		{"A://..", "a://"},
 		{"https://example.com/A/B", "https://example.com/A/B"}, // path case matters
 		{"https://example.com/caf%C3%A9/", "https://example.com/caf%C3%A9"},
 		{"http://[2001:DB8::1]:80/x", "http://[2001:db8::1]/x"},

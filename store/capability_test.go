@@ -69,7 +69,7 @@ func TestCapabilities(t *testing.T) {
 			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("Joiner", func(t *testing.T) { testJoiner(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("Reader", func(t *testing.T) { testReader(t, d.open(t, store.Options{}).Driver()) })
-			t.Run("Locker", func(t *testing.T) { testLocker(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Leaser", func(t *testing.T) { testLeaser(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("ConcurrentTakeOver", func(t *testing.T) {
 				clk := storetest.NewClock(t0)
 				testConcurrentTakeOver(t, d.open(t, store.Options{Now: clk.Now}), clk)
@@ -272,35 +272,55 @@ func testConcurrentAccepts(t *testing.T, db *store.DB) {
 	}
 }
 
-// testLocker: a record locked by one update is skipped by another, which
-// does not wait; a missing record is not locked.
-func testLocker(t *testing.T, d store.Driver) {
-	locks := false
-	update(t, d, func(tx store.Tx) error {
-		_, locks = tx.(store.Locker)
-		return tx.Put(bA, []byte("k"), []byte("v"))
-	})
-	if !locks {
-		t.Skip("no Locker: claims rely on the serializable conflict")
+// testLeaser: a lease is taken if its record is free, expired or the
+// owner's, and only while the record it is for exists; renewed only by
+// its owner; of owners taking an expired lease at once, one does.
+func testLeaser(t *testing.T, d store.Driver) {
+	lr, ok := d.(store.Leaser)
+	if !ok {
+		t.Skip("no Leaser: leases are taken in serializable updates")
 	}
-	try := func(key string) (got bool) {
-		update(t, d, func(tx store.Tx) error {
-			got = tx.(store.Locker).TryLock(bA, []byte(key))
-			return nil
+	update(t, d, func(tx store.Tx) error { return tx.Put(bB, []byte("k"), []byte("req")) })
+	step := func(key, owner string, now, until int, renew, want bool) {
+		t.Helper()
+		l := store.Lease{Bucket: bA, Read: bB, Key: []byte(key), Owner: owner, Renew: renew,
+			Now: t0.Add(time.Duration(now) * time.Hour), Until: t0.Add(time.Duration(until) * time.Hour)}
+		read, ok, err := lr.Lease(ctx, l)
+		wantRead := map[bool]string{true: "req"}[key == "k"]
+		if string(read) != wantRead || ok != want || err != nil {
+			t.Errorf("Lease(%s, %s, now %d, until %d, renew %v) = %q, %v, %v; want %q, %v", key, owner, now, until, renew, read, ok, err, wantRead, want)
+		}
+		if v := get(t, d, bA, key); ok && string(v) != fmt.Sprintf("%s\x00%d", owner, l.Until.UnixNano()) {
+			t.Errorf("lease record after a take: %q", v)
+		}
+	}
+	step("missing", "O1", 0, 1, false, false)
+	if get(t, d, bA, "missing") != nil {
+		t.Error("a lease was taken for a missing record")
+	}
+	step("k", "O1", 0, 1, true, false) // not held: no renewal
+	step("k", "O1", 0, 1, false, true)
+	step("k", "O2", 0, 1, false, false)
+	step("k", "O2", 0, 1, true, false)
+	step("k", "O1", 0, 2, true, true)
+	step("k", "O1", 1, 2, false, true) // its own
+	step("k", "O2", 2, 3, false, true) // expired
+	step("k", "O1", 2, 4, true, false)
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			l := store.Lease{Bucket: bA, Read: bB, Key: []byte("k"), Owner: fmt.Sprint("P", i), Now: t0.Add(3 * time.Hour), Until: t0.Add(4 * time.Hour)}
+			if _, ok, err := lr.Lease(ctx, l); ok {
+				won.Add(1)
+			} else if err != nil {
+				t.Error(err)
+			}
 		})
-		return got
 	}
-	update(t, d, func(tx store.Tx) error {
-		if !tx.(store.Locker).TryLock(bA, []byte("k")) {
-			t.Error("TryLock of a free record = false")
-		}
-		if try("k") {
-			t.Error("TryLock of a record another transaction locked = true")
-		}
-		return nil
-	})
-	if !try("k") || try("missing") {
-		t.Error("after the lock's transaction: TryLock(k) = false or TryLock(missing) = true")
+	wg.Wait()
+	if n := won.Load(); n != 1 {
+		t.Errorf("owners taking an expired lease at once: %d took it, want 1", n)
 	}
 }
 

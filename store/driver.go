@@ -79,14 +79,26 @@ type Inserter interface {
 	Insert(ctx context.Context, recs []Record) (bool, error)
 }
 
-// Locker is a Tx that locks a record for the rest of its transaction,
-// without waiting: PostgreSQL's SELECT … FOR UPDATE SKIP LOCKED. A claim
-// of a lease another replica is writing then gives up at once, instead of
-// waiting for it, conflicting and running again.
-type Locker interface {
-	// TryLock locks the record, or reports false if another transaction
-	// holds its lock or it is missing.
-	TryLock(b Bucket, key []byte) bool
+// Leaser is a driver that takes or renews a lease record in one atomic
+// step, without a transaction (PostgreSQL: INSERT … ON CONFLICT DO UPDATE
+// … WHERE, which locks the record while it decides, so that two owners
+// never both take it). Without it the store does it in a serializable
+// update (takeLease).
+type Leaser interface {
+	Lease(ctx context.Context, l Lease) (read []byte, ok bool, err error)
+}
+
+// Lease is one take or renewal of the lease record Bucket/Key, whose value
+// is "<owner>\x00<until, unix nanoseconds>": it writes Owner until Until
+// if the record Read/Key exists and the lease is Owner's, or (unless
+// Renew) absent or held until Now or before. It returns the record
+// Read/Key, read in the same step (nil if missing), and whether it wrote.
+type Lease struct {
+	Bucket, Read Bucket
+	Key          []byte
+	Owner        string
+	Now, Until   time.Time
+	Renew        bool
 }
 
 // WordIndexer is a Tx that indexes records by words natively: PostgreSQL's

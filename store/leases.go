@@ -23,9 +23,9 @@ import (
 // one-process drivers) are kept in memory (leaseTable): they end with the
 // process, and a restart resumes its requests at once, as before leases.
 // A driver shared by several processes (PostgreSQL) keeps them as records
-// (bucket leases, "owner\x00until unix nanos" by request key), read and
-// written in its serializable transactions; a claim skips a lease record
-// another transaction holds when the driver can tell (Locker).
+// (bucket leases, "owner\x00until unix nanos" by request key), each take
+// or renewal one atomic step of the driver (Leaser) or, without it, a
+// serializable update (takeLease).
 
 // ErrLeaseLost is returned by RenewLease when the owner no longer holds
 // the request's lease: another owner took it over after it expired, or the
@@ -126,10 +126,10 @@ func (db *DB) ClaimRequest(ctx context.Context, tenant, key, owner string, lease
 	var r *Request
 	var err error
 	if db.shared() {
-		err = db.drv.Update(ctx, func(tx Tx) error {
-			r, err = claimRecord(&tenantTx{tx, tenant}, key, owner, db.now().UTC(), lease)
-			return err
-		})
+		if owner == "" {
+			return nil, fmt.Errorf("claim request %s: empty owner", key)
+		}
+		r, err = db.leaseShared(ctx, tenant, key, owner, lease, false)
 	} else {
 		r, err = db.leases.Claim(tenant, key, owner, db.now().UTC(), lease, func() (*Request, error) {
 			return db.Request(ctx, tenant, key)
@@ -176,9 +176,14 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 		return fmt.Errorf("renew lease %s: %w", key, ErrNoTenant)
 	}
 	if db.shared() {
-		err := db.drv.Update(ctx, func(tx Tx) error {
-			return renewRecord(&tenantTx{tx, tenant}, key, owner, db.now().UTC(), lease)
-		})
+		var err error
+		if lease <= 0 {
+			err = db.releaseShared(ctx, tenant, key, owner)
+		} else if r, lerr := db.leaseShared(ctx, tenant, key, owner, lease, true); errors.Is(lerr, ErrNotFound) || lerr == nil && r == nil {
+			err = ErrLeaseLost
+		} else {
+			err = lerr
+		}
 		if err != nil {
 			return fmt.Errorf("renew lease %s: %w", key, err)
 		}
@@ -219,56 +224,64 @@ func leaseRecord(v []byte) (lease, bool) {
 	return lease{owner: string(owner), until: time.Unix(0, n)}, err == nil
 }
 
-func putLease(tb *tenantTx, key, owner string, until time.Time) error {
-	return sub(tb, bLeases).Put([]byte(key), []byte(owner+"\x00"+strconv.FormatInt(until.UnixNano(), 10)))
-}
-
-// claimRecord is leaseTable.Claim over lease records.
-func claimRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) (*Request, error) {
-	if owner == "" {
-		return nil, errors.New("claim request: empty owner")
+// leaseShared takes (renew false) or renews owner's lease record of the
+// request tenant/key until now+d, natively (Leaser) or in a serializable
+// update. It returns the request, read in the same step, or nil if the
+// lease was not taken; a request found finished loses owner's lease. An
+// unknown request is an error wrapping ErrNotFound.
+func (db *DB) leaseShared(ctx context.Context, tenant, key, owner string, d time.Duration, renew bool) (*Request, error) {
+	now := db.now().UTC()
+	l := Lease{Bucket: Bucket{tenant, string(bLeases)}, Read: Bucket{tenant, string(bRequests)},
+		Key: []byte(key), Owner: owner, Now: now, Until: now.Add(d), Renew: renew}
+	var v []byte
+	var ok bool
+	var err error
+	if lr, native := db.drv.(Leaser); native {
+		v, ok, err = lr.Lease(ctx, l)
+	} else {
+		err = db.drv.Update(ctx, func(tx Tx) (err error) {
+			v, ok, err = takeLease(tx, l)
+			return err
+		})
 	}
-	lb := sub(tb, bLeases)
-	v := lb.Get([]byte(key))
-	if l, ok := leaseRecord(v); ok && l.owner != owner && now.Before(l.until) {
+	switch {
+	case err != nil:
+		return nil, err
+	case v == nil:
+		return nil, fmt.Errorf("request %q: %w", key, ErrNotFound)
+	case !ok:
 		return nil, nil
 	}
-	// Another replica writing the lease is claiming or renewing it.
-	if lk, ok := tb.tx.(Locker); ok && v != nil && !lk.TryLock(lb.b, []byte(key)) {
-		return nil, nil
-	}
-	r, err := getRequest(tb, key)
-	if err != nil {
+	var r Request
+	if err := decode(v, &r); err != nil {
 		return nil, err
 	}
 	if r.State != RequestPending {
-		return nil, sub(tb, bLeases).Delete([]byte(key))
+		return nil, db.releaseShared(ctx, tenant, key, owner)
 	}
-	return r, putLease(tb, key, owner, now.Add(d))
+	return &r, nil
 }
 
-// renewRecord is leaseTable.Renew over lease records.
-func renewRecord(tb *tenantTx, key, owner string, now time.Time, d time.Duration) error {
-	l, ok := leaseRecord(sub(tb, bLeases).Get([]byte(key)))
-	held := ok && l.owner == owner
-	if d <= 0 {
-		if held {
-			return sub(tb, bLeases).Delete([]byte(key))
+// releaseShared deletes owner's lease record of the request, if owner
+// holds it.
+func (db *DB) releaseShared(ctx context.Context, tenant, key, owner string) error {
+	return db.drv.Update(ctx, func(tx Tx) error {
+		lb := sub(&tenantTx{tx, tenant}, bLeases)
+		if l, ok := leaseRecord(lb.Get([]byte(key))); ok && l.owner == owner {
+			return lb.Delete([]byte(key))
 		}
 		return nil
+	})
+}
+
+// takeLease is Leaser.Lease in a transaction (the fallback).
+func takeLease(tx Tx, l Lease) ([]byte, bool, error) {
+	read := bytes.Clone(tx.Get(l.Read, l.Key))
+	cur, held := leaseRecord(tx.Get(l.Bucket, l.Key))
+	mine := held && cur.owner == l.Owner
+	if read == nil || !mine && (l.Renew || held && l.Now.Before(cur.until)) {
+		return read, false, nil
 	}
-	if !held {
-		return ErrLeaseLost
-	}
-	r, err := getRequest(tb, key)
-	if errors.Is(err, ErrNotFound) || (err == nil && r.State != RequestPending) {
-		if err := sub(tb, bLeases).Delete([]byte(key)); err != nil {
-			return err
-		}
-		return ErrLeaseLost
-	}
-	if err != nil {
-		return err
-	}
-	return putLease(tb, key, owner, now.Add(d))
+	err := tx.Put(l.Bucket, l.Key, []byte(l.Owner+"\x00"+strconv.FormatInt(l.Until.UnixNano(), 10)))
+	return read, err == nil, err
 }

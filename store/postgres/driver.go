@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -310,11 +311,6 @@ SELECT count(*) FROM d`, []byte(b.Tenant), b.Name, at.UnixNano())
 	return n[0], untimed, nil
 }
 
-// TryLock is store.Locker.
-func (t *tx) TryLock(b store.Bucket, key []byte) bool {
-	return len(rowsOf(t, pgx.RowTo[bool], "SELECT true FROM records WHERE tenant = $1 AND bucket = $2 AND key = $3 FOR UPDATE SKIP LOCKED", []byte(b.Tenant), b.Name, key)) > 0
-}
-
 func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
 
 // JoinCursor is store.Joiner: the cursor's statement joins the records
@@ -452,6 +448,28 @@ rest AS (INSERT INTO records (tenant, bucket, key, value) SELECT * FROM unnest($
 SELECT count(*) FROM first`, []byte(f.Bucket.Tenant), f.Bucket.Name, f.Key, nonNil(f.Value), ts, bs, ks, vs).Scan(&n)
 	})
 	return n == 1, ctxErr(ctx, err)
+}
+
+// Lease is store.Leaser: one statement, outside a transaction. INSERT …
+// ON CONFLICT DO UPDATE locks the lease record and decides on its latest
+// version, so of two owners taking an expired lease at once one does.
+func (d *driver) Lease(ctx context.Context, l store.Lease) (read []byte, ok bool, err error) {
+	// Another owner's lease is free once its time (after the NUL) is past.
+	free := `CASE WHEN position('\000'::bytea in r.value) = 0 THEN true
+		ELSE convert_from(substring(r.value from position('\000'::bytea in r.value) + 1), 'UTF8')::bigint <= $7 END`
+	mine := append([]byte(l.Owner), 0)
+	err = retry(func() error {
+		return d.pool.QueryRow(ctx, `WITH req AS (SELECT value FROM records WHERE tenant = $1 AND bucket = $3 AND key = $4),
+l AS (INSERT INTO records AS r (tenant, bucket, key, value) SELECT $1, $2, $4, $5 FROM req WHERE NOT $9
+	ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL, at_ns = NULL
+	WHERE substring(r.value for $6) = $8 OR `+free+` RETURNING 1),
+renewed AS (UPDATE records r SET value = $5 FROM req WHERE $9 AND r.tenant = $1 AND r.bucket = $2 AND r.key = $4
+	AND substring(r.value for $6) = $8 RETURNING 1)
+SELECT (SELECT value FROM req), EXISTS (SELECT FROM l) OR EXISTS (SELECT FROM renewed)`,
+			[]byte(l.Bucket.Tenant), l.Bucket.Name, l.Read.Name, l.Key,
+			[]byte(l.Owner+"\x00"+strconv.FormatInt(l.Until.UnixNano(), 10)), len(mine), l.Now.UnixNano(), mine, l.Renew).Scan(&read, &ok)
+	})
+	return read, ok, ctxErr(ctx, err)
 }
 
 func nonNil(v []byte) []byte {

@@ -478,3 +478,51 @@ func (t goneTx) Get(b store.Bucket, k []byte) []byte {
 	}
 	return t.Tx.Get(b, k)
 }
+
+// TestPendingTimesUpgrade: a PostgreSQL database of schema version 4,
+// whose pending requests are listed by the pending index, opens with them
+// listed by their times instead, oldest first, and the index gone.
+func TestPendingTimesUpgrade(t *testing.T) {
+	clk := storetest.NewClock(t0)
+	drv := openPostgres(t, store.Options{}).Driver()
+	old, err := store.New(ctx, portable{drv}, store.Options{Now: clk.Now})
+	mustf(t, err, "open without capabilities")
+	var want []string
+	for _, k := range []string{"b", "a", "c", "done"} {
+		_, err := old.AcceptRequest(ctx, &store.Request{Key: k, Tenant: "T1", Text: "x"})
+		mustf(t, err, "accept")
+		want = append(want, k)
+		clk.Add(time.Second)
+	}
+	mustf(t, old.FinishRequest(ctx, "T1", "done", store.RequestDone, ""), "finish")
+	want = want[:3]
+	pendingIndex := store.Bucket{Tenant: "T1", Name: "pending"}
+	meta := store.Bucket{Name: "meta"}
+	update(t, drv, func(tx store.Tx) error { return tx.Put(meta, []byte("schema"), []byte("4")) })
+	if k, _ := cursorFirst(t, drv, pendingIndex); k == nil {
+		t.Fatal("no pending index written without capabilities")
+	}
+	db, err := store.New(ctx, drv, store.Options{Now: clk.Now})
+	mustf(t, err, "open")
+	pend, err := db.PendingRequests(ctx, "T1")
+	mustf(t, err, "pending")
+	var got []string
+	for _, r := range pend {
+		got = append(got, r.Key)
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("pending requests after the upgrade (-got +want):\n%s", diff)
+	}
+	if k, _ := cursorFirst(t, drv, pendingIndex); k != nil || string(get(t, drv, meta, "schema")) != "5" {
+		t.Errorf("after the upgrade: pending index entry %q, schema %q", k, get(t, drv, meta, "schema"))
+	}
+	mustf(t, store.CheckInvariants(db), "invariants")
+}
+
+func cursorFirst(t *testing.T, d store.Driver, b store.Bucket) (k, v []byte) {
+	t.Helper()
+	if err := d.View(ctx, func(tx store.Tx) error { k, v = tx.Cursor(b).First(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return k, v
+}

@@ -113,15 +113,20 @@ type WordIndexer interface {
 	FindWords(b Bucket, prefixes []string, limit int) [][]byte
 }
 
-// Expirer is a Tx that keeps a time beside records and deletes them by it
-// natively: PostgreSQL's at_ns column. A record written again has no
-// time until the store sets it.
+// Expirer is a Tx that keeps a time beside records, deletes them by it
+// and lists them in its order natively: PostgreSQL's at_ns column. A
+// record written again has no time until the store sets it. The store
+// keeps so the times of cached records (deleted by them) and of pending
+// requests (listed by them, instead of an index of its own).
 type Expirer interface {
 	// SetTimes sets the times of b's records keys (ts[i] is keys[i]'s).
 	SetTimes(b Bucket, keys [][]byte, ts []time.Time) error
 	// DeleteBefore deletes b's records whose time is before t, and returns
 	// how many and the keys of the records without a time.
 	DeleteBefore(b Bucket, t time.Time) (int, [][]byte, error)
+	// Timed returns the keys of b's records that have a time, earliest
+	// first (then in key order), at most limit of them (0: all).
+	Timed(b Bucket, limit int) [][]byte
 }
 
 // Prefetcher is a Tx that reads many records of a bucket in one step
@@ -157,10 +162,13 @@ type Joiner interface {
 	JoinCursor(b Bucket, prefix []byte, to Bucket) Cursor
 }
 
-// Record is one key and value of a bucket.
+// Record is one key and value of a bucket, and its time if it has one:
+// an Inserter of a driver whose transactions are Expirers writes it
+// with the record, others leave it out.
 type Record struct {
 	Bucket     Bucket
 	Key, Value []byte
+	Time       time.Time
 }
 
 // insert is Inserter.Insert in a transaction of do (the fallback).

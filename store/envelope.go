@@ -20,7 +20,7 @@ func encode(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pack(fmt.Appendf(make([]byte, 0, len(data)+16), `{"v":%d,"data":%s}`, schemaVersion, data)), nil
+	return pack(fmt.Appendf(make([]byte, 0, len(data)+16), `{"v":%d,"data":%s}`, recordVersion, data)), nil
 }
 
 // Records of more than packAbove bytes (checks with their traces, cached
@@ -96,14 +96,14 @@ func openEnvelope(b []byte) (int, []byte, error) {
 }
 
 // decode unpacks an envelope of a version between oldestRecordVersion and
-// schemaVersion into v.
+// recordVersion into v.
 func decode(b []byte, v any) error {
 	ver, data, err := openEnvelope(b)
 	if err != nil {
 		return err
 	}
-	if ver < oldestRecordVersion || ver > schemaVersion {
-		return fmt.Errorf("store: record of schema version %d, want %d to %d", ver, oldestRecordVersion, schemaVersion)
+	if ver < oldestRecordVersion || ver > recordVersion {
+		return fmt.Errorf("store: record of schema version %d, want %d to %d", ver, oldestRecordVersion, recordVersion)
 	}
 	return json.Unmarshal(data, v)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -15,6 +16,35 @@ var migrations = map[int]func(tx Tx) error{
 	1: migrate1to2,
 	2: migrate2to3,
 	3: migrate3to4,
+	4: migrate4to5,
+}
+
+// migrate4to5 moves the pending index, on a driver that keeps times
+// (Expirer), into the times of the pending requests (see pendingKeys).
+func migrate4to5(tx Tx) error {
+	ex, ok := tx.(Expirer)
+	if !ok {
+		return nil
+	}
+	for _, t := range tx.Tenants() {
+		p := sub(&tenantTx{tx, t}, bPending)
+		var keys [][]byte
+		var times []time.Time
+		c := p.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if len(k) > 8 {
+				keys = append(keys, bytes.Clone(k[8:]))
+				times = append(times, time.Unix(0, int64(binary.BigEndian.Uint64(k))))
+			}
+		}
+		if err := ex.SetTimes(Bucket{t, string(bRequests)}, keys, times); err != nil {
+			return err
+		}
+		if err := tx.DropBucket(p.b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // migrate3to4 compresses the large records (see pack): checks, cached

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -141,7 +142,7 @@ func TestMigrateFromV1(t *testing.T) {
 	mustf(t, err, "reopen")
 	defer db2.Close()
 	db2.drv.View(ctx, func(tx Tx) error {
-		if s := global(tx, bMeta).Get(kSchema); string(s) != "4" {
+		if s := global(tx, bMeta).Get(kSchema); string(s) != strconv.Itoa(schemaVersion) {
 			t.Errorf("schema after migration = %q", s)
 		}
 		return nil

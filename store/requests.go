@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -76,7 +77,7 @@ func (db *DB) AcceptRequest(ctx context.Context, r *Request) (bool, error) {
 	if r.Tenant == "" {
 		return false, fmt.Errorf("accept request %s: %w", r.Key, ErrNoTenant)
 	}
-	recs, err := requestRecords(r)
+	recs, err := requestRecords(r, db.timed)
 	if err != nil {
 		return false, fmt.Errorf("accept request %s: %w", r.Key, err)
 	}
@@ -214,7 +215,7 @@ func (db *DB) Tenants(ctx context.Context) ([]string, error) {
 	var out []string
 	err := db.drv.View(ctx, func(tx Tx) error {
 		for _, name := range tx.Tenants() {
-			if k, _ := sub(&tenantTx{tx, name}, bPending).Cursor().First(); k != nil {
+			if len(pendingKeys(&tenantTx{tx, name}, 1)) > 0 {
 				out = append(out, name)
 			}
 		}
@@ -230,9 +231,12 @@ func (db *DB) PendingRequests(ctx context.Context, tenant string) ([]*Request, e
 	}
 	var out []*Request
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
-		c := sub(tb, bPending).Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			r, err := getRequest(tb, string(k[8:]))
+		keys := pendingKeys(tb, 0)
+		if p, ok := tb.tx.(Prefetcher); ok {
+			p.Prefetch(sub(tb, bRequests).b, keys)
+		}
+		for _, k := range keys {
+			r, err := getRequest(tb, string(k))
 			if err != nil {
 				return err
 			}
@@ -277,6 +281,23 @@ func getRequest(tb *tenantTx, key string) (*Request, error) {
 	return &r, nil
 }
 
+// pendingKeys returns the keys of the tenant's pending requests, oldest
+// first, at most limit of them (0: all). A driver that keeps times
+// (Expirer) keeps a pending request's creation time beside it; otherwise
+// the store's pending index lists them (its keys: the creation time, then
+// the request's key).
+func pendingKeys(tb *tenantTx, limit int) [][]byte {
+	if ex, ok := tb.tx.(Expirer); ok {
+		return ex.Timed(sub(tb, bRequests).b, limit)
+	}
+	var keys [][]byte
+	c := sub(tb, bPending).Cursor()
+	for k, _ := c.First(); k != nil && (limit == 0 || len(keys) < limit); k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k[8:]))
+	}
+	return keys
+}
+
 func pendingKey(r *Request) []byte {
 	k := make([]byte, 8, 8+len(r.Key))
 	binary.BigEndian.PutUint64(k, uint64(r.CreatedAt.UnixNano()))
@@ -284,28 +305,37 @@ func pendingKey(r *Request) []byte {
 }
 
 // requestRecords returns the records that store r: the request and, while
-// it is pending, its entry in the pending index.
-func requestRecords(r *Request) ([]Record, error) {
+// it is pending, its creation time (timed: on a driver that keeps times)
+// or its entry in the pending index.
+func requestRecords(r *Request, timed bool) ([]Record, error) {
 	v, err := encode(r)
-	recs := []Record{{Bucket{r.Tenant, string(bRequests)}, []byte(r.Key), v}}
-	if r.State == RequestPending {
-		recs = append(recs, Record{Bucket{r.Tenant, string(bPending)}, pendingKey(r), nil})
+	recs := []Record{{Bucket: Bucket{r.Tenant, string(bRequests)}, Key: []byte(r.Key), Value: v}}
+	switch {
+	case r.State != RequestPending:
+	case timed:
+		recs[0].Time = r.CreatedAt
+	default:
+		recs = append(recs, Record{Bucket: Bucket{r.Tenant, string(bPending)}, Key: pendingKey(r)})
 	}
 	return recs, err
 }
 
-// putRequest writes r, keeping the pending index in step with its state;
-// old is the stored version, if any.
+// putRequest writes r, keeping the pending index (or times) in step with
+// its state; old is the stored version, if any.
 func putRequest(tb *tenantTx, old, r *Request) error {
-	if old != nil && old.State == RequestPending {
+	ex, timed := tb.tx.(Expirer)
+	if old != nil && old.State == RequestPending && !timed {
 		if err := sub(tb, bPending).Delete(pendingKey(old)); err != nil {
 			return err
 		}
 	}
-	recs, err := requestRecords(r)
+	recs, err := requestRecords(r, timed)
 	for _, rec := range recs {
 		if err == nil {
 			err = tb.tx.Put(rec.Bucket, rec.Key, rec.Value)
+		}
+		if err == nil && !rec.Time.IsZero() {
+			err = ex.SetTimes(rec.Bucket, [][]byte{rec.Key}, []time.Time{rec.Time})
 		}
 	}
 	return err
@@ -330,7 +360,7 @@ func requestsWhere(tb *tenantTx, keep func(*Request) bool) ([]*Request, error) {
 
 // deleteRequest removes a request and its pending entry.
 func deleteRequest(tb *tenantTx, r *Request) error {
-	if r.State == RequestPending {
+	if _, timed := tb.tx.(Expirer); r.State == RequestPending && !timed {
 		if err := sub(tb, bPending).Delete(pendingKey(r)); err != nil {
 			return err
 		}

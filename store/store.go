@@ -21,7 +21,8 @@
 //	tenants/<tenant>/by_verdict/<label>\x00<id>     ""
 //	tenants/<tenant>/feedback/<id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
 //	tenants/<tenant>/requests/<key>     envelope(Request)
-//	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  ""
+//	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  "": a pending request; on a driver that
+//	                                    keeps times (Expirer) its request's time is its creation instead (version 5)
 //	tenants/<tenant>/verdicts/<normalised claim>    envelope(CachedVerdict)
 //	tenants/<tenant>/extractions/<normalised input> envelope(CachedExtraction)
 //	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
@@ -31,7 +32,8 @@
 //
 // An envelope is {"v":<version>,"data":<record as JSON>}, compressed with
 // zstd when it is over 1 KiB (version 4; Open compresses an older file's
-// large records in place).
+// large records in place). Version 5 changed only how a driver that keeps
+// times lists pending requests: by their times, not the pending bucket.
 //
 // Records carry who could see where they were made (Visibility; see
 // (*Check).VisibleTo for the one rule of who may see a check in chat) and
@@ -57,9 +59,14 @@ import (
 	"time"
 )
 
-// schemaVersion is the version written into every record envelope and into
-// meta/schema. Open migrates files of older versions.
-const schemaVersion = 4
+// schemaVersion is the layout's version, written into meta/schema; Open
+// migrates files of older versions. recordVersion, written into every
+// record envelope, is the version of the layout that last changed the
+// records.
+const (
+	schemaVersion = 5
+	recordVersion = 4
+)
 
 // Default option values.
 const (
@@ -103,8 +110,11 @@ type DB struct {
 	// requests group-commits the request writes (see groupCommit).
 	requests groupCommit
 	// leases are the requests' leases (see ClaimRequest), in memory when
-	// the driver is used by one process and has no Claimer.
-	leases     leaseTable
+	// the driver is used by one process.
+	leases leaseTable
+	// timed: the driver keeps times beside records (Expirer), and the
+	// pending requests' creation times are their index.
+	timed      bool
 	afterPrune func(ctx context.Context, now time.Time) error
 }
 
@@ -143,7 +153,11 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 	// A driver shared by processes runs transactions side by side
 	// (PostgreSQL): grouping them would queue every write behind one.
 	db.requests.solo = db.shared()
-	if err := d.Update(ctx, migrate); err != nil {
+	err := d.Update(ctx, func(tx Tx) error {
+		_, db.timed = tx.(Expirer)
+		return migrate(tx)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return db, nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -255,7 +256,7 @@ func TestMigrateFromV2(t *testing.T) {
 		t.Errorf("pending requests: %v, %v", p, err)
 	}
 	db.drv.View(ctx, func(tx Tx) error {
-		if s := global(tx, bMeta).Get(kSchema); string(s) != "4" {
+		if s := global(tx, bMeta).Get(kSchema); string(s) != strconv.Itoa(schemaVersion) {
 			t.Errorf("schema after migration = %q", s)
 		}
 		return nil

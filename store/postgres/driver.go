@@ -311,6 +311,15 @@ SELECT count(*) FROM d`, []byte(b.Tenant), b.Name, at.UnixNano())
 	return n[0], untimed, nil
 }
 
+// Timed is store.Expirer: over the index of times (records_at).
+func (t *tx) Timed(b store.Bucket, limit int) [][]byte {
+	lim := ""
+	if limit > 0 {
+		lim = fmt.Sprintf(" LIMIT %d", limit)
+	}
+	return rowsOf(t, pgx.RowTo[[]byte], "SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND at_ns IS NOT NULL ORDER BY at_ns, key"+lim, []byte(b.Tenant), b.Name)
+}
+
 func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
 
 // JoinCursor is store.Joiner: the cursor's statement joins the records
@@ -431,23 +440,40 @@ func (c *cursor) Prev() ([]byte, []byte) { return c.move(true) }
 // Insert is store.Inserter: one statement, outside a serializable
 // transaction (a blind insert has no reads to conflict over; retried if
 // the server's default isolation makes it conflict); the first record's
-// primary key decides.
+// primary key decides. A record's time is its at_ns.
 func (d *driver) Insert(ctx context.Context, recs []store.Record) (bool, error) {
 	var ts, ks, vs [][]byte
 	var bs []string
+	var ns []*int64
 	for _, r := range recs[1:] {
 		ts, bs, ks, vs = append(ts, []byte(r.Bucket.Tenant)), append(bs, r.Bucket.Name), append(ks, r.Key), append(vs, nonNil(r.Value))
+		ns = append(ns, unixNano(r.Time))
 	}
 	f := recs[0]
-	var n int
+	args := []any{[]byte(f.Bucket.Tenant), f.Bucket.Name, f.Key, nonNil(f.Value), unixNano(f.Time)}
+	const first = "INSERT INTO records (tenant, bucket, key, value, at_ns) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING"
+	var n int64
 	err := retry(func() error {
-		return d.pool.QueryRow(ctx, `WITH first AS (INSERT INTO records (tenant, bucket, key, value) VALUES ($1, $2, $3, $4)
-	ON CONFLICT DO NOTHING RETURNING 1),
-rest AS (INSERT INTO records (tenant, bucket, key, value) SELECT * FROM unnest($5::bytea[], $6::text[], $7::bytea[], $8::bytea[])
-	WHERE EXISTS (SELECT FROM first) ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value)
-SELECT count(*) FROM first`, []byte(f.Bucket.Tenant), f.Bucket.Name, f.Key, nonNil(f.Value), ts, bs, ks, vs).Scan(&n)
+		if len(recs) == 1 { // one row: no more to it than the insert
+			tag, err := d.pool.Exec(ctx, first, args...)
+			n = tag.RowsAffected()
+			return err
+		}
+		return d.pool.QueryRow(ctx, `WITH first AS (`+first+` RETURNING 1),
+rest AS (INSERT INTO records (tenant, bucket, key, value, at_ns) SELECT * FROM unnest($6::bytea[], $7::text[], $8::bytea[], $9::bytea[], $10::bigint[])
+	WHERE EXISTS (SELECT FROM first) ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL, at_ns = excluded.at_ns)
+SELECT count(*) FROM first`, append(args, ts, bs, ks, vs, ns)...).Scan(&n)
 	})
 	return n == 1, ctxErr(ctx, err)
+}
+
+// unixNano is t in unix nanoseconds, or nil (NULL) if t is zero.
+func unixNano(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	n := t.UnixNano()
+	return &n
 }
 
 // Lease is store.Leaser: one statement, outside a transaction. INSERT …

@@ -65,9 +65,9 @@ type Cursor interface {
 // A driver says what else it can do by its methods, found by a type
 // assertion (as Vault finds an HABackend); otherwise the store does it its
 // own portable way, with the same behaviour. OneProcess(): the database
-// has one user (bbolt, memory), so request leases live in the store's
-// memory; without it (PostgreSQL) they are records, claimed and renewed in
-// serializable updates (leases.go). The other capabilities follow.
+// has one user (bbolt, memory), so request leases are records of an
+// in-memory driver of the store's own; without it (PostgreSQL) they are
+// the driver's records (leases.go). The other capabilities follow.
 
 // Inserter is a driver that writes records if a key is absent in one
 // atomic step, without a transaction's reads: PostgreSQL's INSERT … ON

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -19,96 +18,22 @@ import (
 // replica died is taken over once its lease runs out. A finished request
 // is never claimed.
 //
-// A bbolt file is used by one process, so its leases (and those of other
-// one-process drivers) are kept in memory (leaseTable): they end with the
-// process, and a restart resumes its requests at once, as before leases.
-// A driver shared by several processes (PostgreSQL) keeps them as records
-// (bucket leases, "owner\x00until unix nanos" by request key), each take
-// or renewal one atomic step of the driver (Leaser) or, without it, a
-// serializable update (takeLease).
+// Each lease is a record (bucket leases, "owner\x00until unix nanos" by
+// request key), taken or renewed in one atomic step of the driver
+// (Leaser) or, without it, in a serializable update (takeLease). A bbolt
+// file is used by one process, so its leases (and those of other
+// one-process drivers) are records of an in-memory driver of their own:
+// they end with the process, and a restart resumes its requests at once.
 
 // ErrLeaseLost is returned by RenewLease when the owner no longer holds
 // the request's lease: another owner took it over after it expired, or the
 // request is finished. The owner must stop working on the request.
 var ErrLeaseLost = errors.New("lease lost: the request is another owner's now, or finished")
 
-// leaseKey names one request.
-type leaseKey struct{ tenant, key string }
-
 // lease is one request's holder.
 type lease struct {
 	owner string
 	until time.Time
-}
-
-// leaseTable holds the leases of a driver used by one process, in
-// memory. The zero leaseTable is empty and ready; it is safe for
-// concurrent use.
-type leaseTable struct {
-	mu     sync.Mutex
-	leases map[leaseKey]lease
-}
-
-// Claim takes the lease of the request tenant/key for owner until now+d if
-// it is free, expired or owner's, and the request, read with get while the
-// table is locked, is pending. It returns the request, or nil if it was
-// not claimed (another owner holds it, or it is finished). get returns an
-// error wrapping ErrNotFound for an unknown request.
-func (lt *leaseTable) Claim(tenant, key, owner string, now time.Time, d time.Duration, get func() (*Request, error)) (*Request, error) {
-	if owner == "" {
-		return nil, errors.New("claim request: empty owner")
-	}
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	k := leaseKey{tenant, key}
-	if l, ok := lt.leases[k]; ok && l.owner != owner && now.Before(l.until) {
-		return nil, nil
-	}
-	r, err := get()
-	if err != nil {
-		return nil, err
-	}
-	if r.State != RequestPending {
-		delete(lt.leases, k)
-		return nil, nil
-	}
-	if lt.leases == nil {
-		lt.leases = map[leaseKey]lease{}
-	}
-	lt.leases[k] = lease{owner: owner, until: now.Add(d)}
-	return r, nil
-}
-
-// Renew extends owner's lease of tenant/key to now+d, or releases it if d
-// <= 0 (then it is not an error that owner does not hold it). state
-// returns the request's state, read while the table is locked. It returns
-// ErrLeaseLost if owner does not hold the lease or the request is not
-// pending.
-func (lt *leaseTable) Renew(tenant, key, owner string, now time.Time, d time.Duration, state func() (string, error)) error {
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	k := leaseKey{tenant, key}
-	l, ok := lt.leases[k]
-	held := ok && l.owner == owner
-	if d <= 0 {
-		if held {
-			delete(lt.leases, k)
-		}
-		return nil
-	}
-	if !held {
-		return ErrLeaseLost
-	}
-	st, err := state()
-	if err != nil {
-		return err
-	}
-	if st != RequestPending {
-		delete(lt.leases, k)
-		return ErrLeaseLost
-	}
-	lt.leases[k] = lease{owner: owner, until: now.Add(d)}
-	return nil
 }
 
 // ClaimRequest takes the lease of one pending request for owner until
@@ -123,18 +48,10 @@ func (db *DB) ClaimRequest(ctx context.Context, tenant, key, owner string, lease
 	if tenant == "" {
 		return nil, fmt.Errorf("claim request %s: %w", key, ErrNoTenant)
 	}
-	var r *Request
-	var err error
-	if db.shared() {
-		if owner == "" {
-			return nil, fmt.Errorf("claim request %s: empty owner", key)
-		}
-		r, err = db.leaseShared(ctx, tenant, key, owner, lease, false)
-	} else {
-		r, err = db.leases.Claim(tenant, key, owner, db.now().UTC(), lease, func() (*Request, error) {
-			return db.Request(ctx, tenant, key)
-		})
+	if owner == "" {
+		return nil, fmt.Errorf("claim request %s: empty owner", key)
 	}
+	r, err := db.lease(ctx, tenant, key, owner, lease, false)
 	if err != nil {
 		return nil, fmt.Errorf("claim request %s: %w", key, err)
 	}
@@ -175,30 +92,14 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 	if tenant == "" {
 		return fmt.Errorf("renew lease %s: %w", key, ErrNoTenant)
 	}
-	if db.shared() {
-		var err error
-		if lease <= 0 {
-			err = db.releaseShared(ctx, tenant, key, owner)
-		} else if r, lerr := db.leaseShared(ctx, tenant, key, owner, lease, true); errors.Is(lerr, ErrNotFound) || lerr == nil && r == nil {
-			err = ErrLeaseLost
-		} else {
-			err = lerr
-		}
-		if err != nil {
-			return fmt.Errorf("renew lease %s: %w", key, err)
-		}
-		return nil
+	var err error
+	if lease <= 0 {
+		err = db.release(ctx, tenant, key, owner)
+	} else if r, lerr := db.lease(ctx, tenant, key, owner, lease, true); errors.Is(lerr, ErrNotFound) || lerr == nil && r == nil {
+		err = ErrLeaseLost
+	} else {
+		err = lerr
 	}
-	err := db.leases.Renew(tenant, key, owner, db.now().UTC(), lease, func() (string, error) {
-		r, err := db.Request(ctx, tenant, key)
-		if errors.Is(err, ErrNotFound) {
-			return "", nil
-		}
-		if err != nil {
-			return "", err
-		}
-		return r.State, nil
-	})
 	if err != nil {
 		return fmt.Errorf("renew lease %s: %w", key, err)
 	}
@@ -208,7 +109,7 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 var bLeases = []byte("leases")
 
 // shared reports whether other processes use the driver: leases are then
-// records.
+// its records.
 func (db *DB) shared() bool {
 	_, one := db.drv.(interface{ OneProcess() })
 	return !one
@@ -224,23 +125,35 @@ func leaseRecord(v []byte) (lease, bool) {
 	return lease{owner: string(owner), until: time.Unix(0, n)}, err == nil
 }
 
-// leaseShared takes (renew false) or renews owner's lease record of the
-// request tenant/key until now+d, natively (Leaser) or in a serializable
-// update. It returns the request, read in the same step, or nil if the
-// lease was not taken; a request found finished loses owner's lease. An
-// unknown request is an error wrapping ErrNotFound.
-func (db *DB) leaseShared(ctx context.Context, tenant, key, owner string, d time.Duration, renew bool) (*Request, error) {
+// lease takes (renew false) or renews owner's lease record of the request
+// tenant/key until now+d. It returns the request, read in the same step,
+// or nil if the lease was not taken; a request found finished loses
+// owner's lease. An unknown request is an error wrapping ErrNotFound.
+func (db *DB) lease(ctx context.Context, tenant, key, owner string, d time.Duration, renew bool) (*Request, error) {
 	now := db.now().UTC()
 	l := Lease{Bucket: Bucket{tenant, string(bLeases)}, Read: Bucket{tenant, string(bRequests)},
 		Key: []byte(key), Owner: owner, Now: now, Until: now.Add(d), Renew: renew}
 	var v []byte
 	var ok bool
 	var err error
-	if lr, native := db.drv.(Leaser); native {
+	switch lr, native := db.drv.(Leaser); {
+	case native:
 		v, ok, err = lr.Lease(ctx, l)
-	} else {
+	case db.memLeases == nil:
 		err = db.drv.Update(ctx, func(tx Tx) (err error) {
-			v, ok, err = takeLease(tx, l)
+			v, ok, err = takeLease(tx, l, tx.Get(l.Read, l.Key))
+			return err
+		})
+	default: // the request is read while the leases are locked
+		err = db.memLeases.Update(ctx, func(tx Tx) error {
+			var read []byte
+			err := db.drv.View(ctx, func(rtx Tx) error {
+				read = bytes.Clone(rtx.Get(l.Read, l.Key))
+				return nil
+			})
+			if err == nil {
+				v, ok, err = takeLease(tx, l, read)
+			}
 			return err
 		})
 	}
@@ -257,15 +170,18 @@ func (db *DB) leaseShared(ctx context.Context, tenant, key, owner string, d time
 		return nil, err
 	}
 	if r.State != RequestPending {
-		return nil, db.releaseShared(ctx, tenant, key, owner)
+		return nil, db.release(ctx, tenant, key, owner)
 	}
 	return &r, nil
 }
 
-// releaseShared deletes owner's lease record of the request, if owner
-// holds it.
-func (db *DB) releaseShared(ctx context.Context, tenant, key, owner string) error {
-	return db.drv.Update(ctx, func(tx Tx) error {
+// release deletes owner's lease record of the request, if owner holds it.
+func (db *DB) release(ctx context.Context, tenant, key, owner string) error {
+	d := db.drv
+	if db.memLeases != nil {
+		d = db.memLeases
+	}
+	return d.Update(ctx, func(tx Tx) error {
 		lb := sub(&tenantTx{tx, tenant}, bLeases)
 		if l, ok := leaseRecord(lb.Get([]byte(key))); ok && l.owner == owner {
 			return lb.Delete([]byte(key))
@@ -274,9 +190,10 @@ func (db *DB) releaseShared(ctx context.Context, tenant, key, owner string) erro
 	})
 }
 
-// takeLease is Leaser.Lease in a transaction (the fallback).
-func takeLease(tx Tx, l Lease) ([]byte, bool, error) {
-	read := bytes.Clone(tx.Get(l.Read, l.Key))
+// takeLease is Leaser.Lease in a transaction (the fallback), read the
+// record l.Read/l.Key.
+func takeLease(tx Tx, l Lease, read []byte) ([]byte, bool, error) {
+	read = bytes.Clone(read)
 	cur, held := leaseRecord(tx.Get(l.Bucket, l.Key))
 	mine := held && cur.owner == l.Owner
 	if read == nil || !mine && (l.Renew || held && l.Now.Before(cur.until)) {

@@ -109,9 +109,9 @@ type DB struct {
 	now  func() time.Time
 	// requests group-commits the request writes (see groupCommit).
 	requests groupCommit
-	// leases are the requests' leases (see ClaimRequest), in memory when
-	// the driver is used by one process.
-	leases leaseTable
+	// memLeases keeps the requests' leases (see ClaimRequest) when the
+	// driver is used by one process; otherwise the driver does.
+	memLeases Driver
 	// timed: the driver keeps times beside records (Expirer), and the
 	// pending requests' creation times are their index.
 	timed      bool
@@ -153,6 +153,9 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 	// A driver shared by processes runs transactions side by side
 	// (PostgreSQL): grouping them would queue every write behind one.
 	db.requests.solo = db.shared()
+	if !db.shared() {
+		db.memLeases = NewMemoryDriver()
+	}
 	err := d.Update(ctx, func(tx Tx) error {
 		_, db.timed = tx.(Expirer)
 		return migrate(tx)

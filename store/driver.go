@@ -69,14 +69,13 @@ type Cursor interface {
 // in-memory driver of the store's own; without it (PostgreSQL) they are
 // the driver's records (leases.go). The other capabilities follow.
 
-// Inserter is a driver that writes records if a key is absent in one
-// atomic step, without a transaction's reads: PostgreSQL's INSERT … ON
-// CONFLICT DO NOTHING, which concurrent inserts of neighbouring keys do
+// Inserter is a driver that writes a record if its key is absent, in
+// one atomic step without a transaction's reads: PostgreSQL's INSERT …
+// ON CONFLICT DO NOTHING, which concurrent inserts of neighbouring keys do
 // not make conflict and run again.
 type Inserter interface {
-	// Insert writes recs, all or none, if recs[0]'s key is absent, and
-	// reports whether it did.
-	Insert(ctx context.Context, recs []Record) (bool, error)
+	// Insert writes r if its key is absent, and reports whether it did.
+	Insert(ctx context.Context, r Record) (bool, error)
 }
 
 // Leaser is a driver that takes or renews a lease record in one atomic
@@ -171,7 +170,9 @@ type Record struct {
 	Time       time.Time
 }
 
-// insert is Inserter.Insert in a transaction of do (the fallback).
+// insert writes recs, all or none, if recs[0]'s key is absent, in a
+// transaction of do: Inserter.Insert's fallback, or where there is more
+// than one record.
 func insert(do func(func(Tx) error) error, recs []Record) (ok bool, err error) {
 	err = do(func(tx Tx) error {
 		if ok = tx.Get(recs[0].Bucket, recs[0].Key) == nil; !ok {

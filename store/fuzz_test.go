@@ -74,7 +74,7 @@ func seedRecords(t *testing.T) map[string][]byte {
 		"check":      c,
 		"summary":    summarize(c),
 		"request":    &Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Kind: "mention", Channel: "C1", Thread: "1.1", User: "U1", Text: "is it so?", Visibility: VisibilityDM, Meta: map[string]string{"response_url": "https://x"}, State: RequestPending, CreatedAt: t0, UpdatedAt: t0},
-		"refused":    refusedStub(&Request{Key: "discord:interaction:9", Tenant: "G1", Platform: "discord", Kind: "command", CreatedAt: t0, UpdatedAt: t0}),
+		"refused":    &Request{Key: "discord:interaction:9", Tenant: "G1", Platform: "discord", Kind: "command", State: RequestFailed, Refused: true, CreatedAt: t0, UpdatedAt: t0},
 		"verdict":    &CachedVerdict{At: t0, Verdict: c.Report.Claims[0]},
 		"extraction": &CachedExtraction{At: t0, Extraction: &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: "The moon is made of cheese", Start: 3, End: 20, Span: "moon is cheese"}}}},
 		"web":        &webEntry{At: t0, Val: pv},

@@ -86,8 +86,8 @@ func (db *DB) AcceptRequest(ctx context.Context, r *Request) (bool, error) {
 	// one fsync (group commit), so a burst of chat events is acknowledged
 	// quickly.
 	var isNew bool
-	if ins, ok := db.drv.(Inserter); ok {
-		isNew, err = ins.Insert(ctx, recs)
+	if ins, ok := db.drv.(Inserter); ok && len(recs) == 1 {
+		isNew, err = ins.Insert(ctx, recs[0])
 	} else {
 		isNew, err = insert(db.requests.do, recs)
 	}
@@ -160,34 +160,10 @@ const RefusedTTL = 24 * time.Hour
 // RefusedTTL old, whatever its cutoff. The write shares the group commit of
 // the accepts. It returns an error wrapping ErrNotFound for an unknown key.
 func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	err := db.requests.do(func(tx Tx) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		old, err := getRequest(tb, key)
-		if err != nil {
-			return err
-		}
-		r := refusedStub(old)
-		r.UpdatedAt = db.now().UTC()
-		return putRequest(tb, old, r)
+	return db.UpdateRequest(ctx, tenant, key, func(r *Request) error {
+		*r = Request{Key: r.Key, Tenant: r.Tenant, Platform: r.Platform, Kind: r.Kind, State: RequestFailed, Refused: true}
+		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("refuse request %s: %w", key, err)
-	}
-	return nil
-}
-
-// refusedStub returns the dedupe record RefuseRequest keeps of r.
-func refusedStub(r *Request) *Request {
-	return &Request{
-		Key: r.Key, Tenant: r.Tenant, Platform: r.Platform, Kind: r.Kind,
-		State: RequestFailed, Refused: true, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-	}
 }
 
 // Request returns one request, or an error wrapping ErrNotFound.

@@ -439,30 +439,15 @@ func (c *cursor) Prev() ([]byte, []byte) { return c.move(true) }
 
 // Insert is store.Inserter: one statement, outside a serializable
 // transaction (a blind insert has no reads to conflict over; retried if
-// the server's default isolation makes it conflict); the first record's
-// primary key decides. A record's time is its at_ns.
-func (d *driver) Insert(ctx context.Context, recs []store.Record) (bool, error) {
-	var ts, ks, vs [][]byte
-	var bs []string
-	var ns []*int64
-	for _, r := range recs[1:] {
-		ts, bs, ks, vs = append(ts, []byte(r.Bucket.Tenant)), append(bs, r.Bucket.Name), append(ks, r.Key), append(vs, nonNil(r.Value))
-		ns = append(ns, unixNano(r.Time))
-	}
-	f := recs[0]
-	args := []any{[]byte(f.Bucket.Tenant), f.Bucket.Name, f.Key, nonNil(f.Value), unixNano(f.Time)}
-	const first = "INSERT INTO records (tenant, bucket, key, value, at_ns) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING"
+// the server's default isolation makes it conflict). The record's time is
+// its at_ns.
+func (d *driver) Insert(ctx context.Context, r store.Record) (bool, error) {
 	var n int64
 	err := retry(func() error {
-		if len(recs) == 1 { // one row: no more to it than the insert
-			tag, err := d.pool.Exec(ctx, first, args...)
-			n = tag.RowsAffected()
-			return err
-		}
-		return d.pool.QueryRow(ctx, `WITH first AS (`+first+` RETURNING 1),
-rest AS (INSERT INTO records (tenant, bucket, key, value, at_ns) SELECT * FROM unnest($6::bytea[], $7::text[], $8::bytea[], $9::bytea[], $10::bigint[])
-	WHERE EXISTS (SELECT FROM first) ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL, at_ns = excluded.at_ns)
-SELECT count(*) FROM first`, append(args, ts, bs, ks, vs, ns)...).Scan(&n)
+		tag, err := d.pool.Exec(ctx, "INSERT INTO records (tenant, bucket, key, value, at_ns) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+			[]byte(r.Bucket.Tenant), r.Bucket.Name, r.Key, nonNil(r.Value), unixNano(r.Time))
+		n = tag.RowsAffected()
+		return err
 	})
 	return n == 1, ctxErr(ctx, err)
 }

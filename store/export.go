@@ -18,7 +18,7 @@ func CacheKey(text string) string { return string(cacheKey(text)) }
 // from one read transaction (fn may not write to the database).
 func (db *DB) EachRequest(ctx context.Context, tenant string, fn func(*Request) error) error {
 	return db.view(ctx, tenant, func(tb *tenantTx) error {
-		return eachRecord(sub(tb, bRequests), func(_ []byte, r *Request) error { return fn(r) })
+		return eachRecord(sub(tb, bRequests), nil, func(_ []byte, r *Request) error { return fn(r) })
 	})
 }
 
@@ -64,7 +64,7 @@ func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEn
 func (db *DB) EachWebEntry(ctx context.Context, fn func(CacheEntry) error) error {
 	return db.view(ctx, WebTenant, func(tb *tenantTx) error {
 		for _, kind := range []string{RefWeb, RefSnapshot} {
-			err := eachRecord(sub(tb, refBucket[kind]), func(k []byte, e *webEntry) error {
+			err := eachRecord(sub(tb, refBucket[kind]), nil, func(k []byte, e *webEntry) error {
 				return fn(CacheEntry{Kind: kind, Key: string(k), At: e.At, Value: e.Val})
 			})
 			if err != nil {

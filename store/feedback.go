@@ -92,12 +92,8 @@ func feedbackSlot(tb *tenantTx, checkID, user string) (uint32, error) {
 // readFeedback appends the check's notes from the feedback bucket of
 // tenant bucket tb to c.Feedback, in the order they were added.
 func readFeedback(tb *tenantTx, c *Check) error {
-	return sub(tb, bFeedback).scan(indexKey(c.ID, ""), func(k, v []byte) error {
-		var f Feedback
-		if err := decode(v, &f); err != nil {
-			return fmt.Errorf("feedback %q: %w", k, err)
-		}
-		c.Feedback = append(c.Feedback, f)
+	return eachRecord(sub(tb, bFeedback), indexKey(c.ID, ""), func(_ []byte, f *Feedback) error {
+		c.Feedback = append(c.Feedback, *f)
 		return nil
 	})
 }

@@ -93,7 +93,7 @@ func (db *DB) forget(ctx context.Context, tenant, what string, fn func(*tenantTx
 func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 	count := func(name []byte) int { return countKeys(sub(tb, name)) }
 	st.Verdicts, st.Extractions, st.Feedback = count(bVerdicts), count(bExtractions), count(bFeedback)
-	err := eachRecord(sub(tb, bChecks), func(_ []byte, c *Check) error {
+	err := eachRecord(sub(tb, bChecks), nil, func(_ []byte, c *Check) error {
 		web.addCheck(c)
 		st.Checks++
 		return nil
@@ -101,7 +101,7 @@ func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 	if err != nil {
 		return err
 	}
-	err = eachRecord(sub(tb, bRequests), func(_ []byte, r *Request) error {
+	err = eachRecord(sub(tb, bRequests), nil, func(_ []byte, r *Request) error {
 		web.addRequest(r)
 		st.Requests++
 		return nil

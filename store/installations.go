@@ -196,7 +196,7 @@ func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
 		st = RekeyStats{}
 		b := global(tx, bInstallations)
 		var stale [][]byte
-		err := eachRecord(b, func(k []byte, rec *installRecord) error {
+		err := eachRecord(b, nil, func(k []byte, rec *installRecord) error {
 			if rec.Secrets.KeyID == s.kr.CurrentID() {
 				st.Current++
 			} else {

@@ -45,17 +45,13 @@ func (db *DB) UseOnce(ctx context.Context, key string, expires time.Time) (bool,
 
 // sweepOnce deletes up to maxOnceSweep expired keys.
 func sweepOnce(b *bkt, now int64) error {
-	var old [][]byte
-	c := b.Cursor()
-	for k, v := c.First(); k != nil && len(old) < maxOnceSweep; k, v = c.Next() {
-		if len(v) != 8 || int64(binary.BigEndian.Uint64(v)) <= now {
-			old = append(old, k)
+	n := 0
+	_, err := b.deleteIf(nil, func(_, v []byte) (bool, error) {
+		old := n < maxOnceSweep && (len(v) != 8 || int64(binary.BigEndian.Uint64(v)) <= now)
+		if old {
+			n++
 		}
-	}
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
+		return old, nil
+	})
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"time"
 )
 
@@ -117,7 +118,7 @@ func (db *DB) UpdateRequest(ctx context.Context, tenant, key string, fn func(*Re
 			return err
 		}
 		r := *old
-		r.Meta = cloneMeta(old.Meta)
+		r.Meta = maps.Clone(old.Meta)
 		if err := fn(&r); err != nil {
 			return err
 		}
@@ -234,25 +235,10 @@ func validState(s string) error {
 	return fmt.Errorf("unknown request state %q", s)
 }
 
-func cloneMeta(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 func getRequest(tb *tenantTx, key string) (*Request, error) {
-	v := sub(tb, bRequests).Get([]byte(key))
-	if v == nil {
-		return nil, fmt.Errorf("request %q: %w", key, ErrNotFound)
-	}
 	var r Request
-	if err := decode(v, &r); err != nil {
-		return nil, err
+	if err := getRecord(sub(tb, bRequests), []byte(key), &r); err != nil {
+		return nil, fmt.Errorf("request %q: %w", key, err)
 	}
 	return &r, nil
 }
@@ -321,13 +307,9 @@ func putRequest(tb *tenantTx, old, r *Request) error {
 // accepts, in key order.
 func requestsWhere(tb *tenantTx, keep func(*Request) bool) ([]*Request, error) {
 	var reqs []*Request
-	err := sub(tb, bRequests).ForEach(func(k, v []byte) error {
-		var r Request
-		if err := decode(v, &r); err != nil {
-			return fmt.Errorf("request %s: %w", k, err)
-		}
-		if keep(&r) {
-			reqs = append(reqs, &r)
+	err := eachRecord(sub(tb, bRequests), nil, func(_ []byte, r *Request) error {
+		if keep(r) {
+			reqs = append(reqs, r)
 		}
 		return nil
 	})

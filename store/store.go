@@ -317,10 +317,10 @@ func (b *bkt) putRecord(k []byte, v any) error {
 	return b.Put(k, data)
 }
 
-// eachRecord decodes every record of b into a T and calls fn with it, in
-// key order, until fn fails.
-func eachRecord[T any](b *bkt, fn func(k []byte, r *T) error) error {
-	return b.ForEach(func(k, v []byte) error {
+// eachRecord decodes every record of b under prefix into a T and calls fn
+// with it, in key order, until fn fails.
+func eachRecord[T any](b *bkt, prefix []byte, fn func(k []byte, r *T) error) error {
+	return b.scan(prefix, func(k, v []byte) error {
 		var r T
 		if err := decode(v, &r); err != nil {
 			return fmt.Errorf("%s %q: %w", b.b.Name, k, err)

@@ -60,7 +60,7 @@ func (db *DB) upgradeLegacy(ctx context.Context) error {
 	for _, t := range tenants {
 		rs, err := readLegacyTenant(ctx, conn.Conn(), t)
 		if err != nil {
-			return fmt.Errorf("tenant %s: %w", t, err)
+			return fmt.Errorf("read the tables of schema 3, tenant %s: %w", t, err)
 		}
 		if err := db.Restore(ctx, t, rs); err != nil {
 			return err

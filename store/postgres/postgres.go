@@ -64,27 +64,18 @@ func OpenConfig(ctx context.Context, cfg *pgxpool.Config, opts store.Options) (*
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", cfg.ConnConfig.Database, err)
 	}
-	db, err := open(ctx, pool, opts)
+	db := &DB{pool: pool}
+	opts.AfterPrune = db.pruneRateEvents
+	err = migrate(ctx, pool)
+	if err == nil {
+		db.DB, err = store.New(ctx, &driver{pool: pool}, opts)
+	}
+	if err == nil {
+		err = db.upgradeLegacy(ctx)
+	}
 	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open database %s: %w", cfg.ConnConfig.Database, err)
-	}
-	return db, nil
-}
-
-func open(ctx context.Context, pool *pgxpool.Pool, opts store.Options) (*DB, error) {
-	if err := migrate(ctx, pool); err != nil {
-		return nil, err
-	}
-	db := &DB{pool: pool}
-	opts.AfterPrune = db.pruneRateEvents
-	s, err := store.New(ctx, &driver{pool: pool}, opts)
-	if err != nil {
-		return nil, err
-	}
-	db.DB = s
-	if err := db.upgradeLegacy(ctx); err != nil {
-		return nil, fmt.Errorf("read the tables of schema 3: %w", err)
 	}
 	return db, nil
 }

@@ -437,7 +437,8 @@ func testExpirer(t *testing.T, d store.Driver) {
 
 // TestHistoryReadsRecordsAsTheyCome: a history page read without a
 // transaction (Reader) skips a check deleted after the index entry that
-// names it was read, instead of failing.
+// names it was read, instead of failing. (A page of the latest checks
+// reads each summary with its entry: it has no such gap.)
 func TestHistoryReadsRecordsAsTheyCome(t *testing.T) {
 	mem := store.NewMemoryDriver()
 	db, err := store.New(ctx, gone{mem, new(string)}, store.Options{})
@@ -450,7 +451,7 @@ func TestHistoryReadsRecordsAsTheyCome(t *testing.T) {
 	gone := gone{mem, &cs[1].ID}
 	db, err = store.New(ctx, gone, store.Options{})
 	mustf(t, err, "open")
-	for _, q := range []store.HistoryQuery{{}, {User: "U1"}, {Search: "claim"}} {
+	for _, q := range []store.HistoryQuery{{User: "U1"}, {Search: "claim"}} {
 		h, err := db.History(ctx, "T1", q)
 		var got []string
 		for _, s := range h {

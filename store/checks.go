@@ -148,7 +148,11 @@ func putCheck(tb *tenantTx, c *Check) error {
 	if err := sub(tb, bChecks).putRecord(id, withoutStoredFeedback(tb, c)); err != nil {
 		return err
 	}
-	if err := sub(tb, bSums).putRecord(id, s); err != nil {
+	sum, err := encode(s)
+	if err == nil {
+		err = sub(tb, bSums).Put(id, sum)
+	}
+	if err != nil {
 		return err
 	}
 	text := []byte(searchText(c))
@@ -158,8 +162,11 @@ func putCheck(tb *tenantTx, c *Check) error {
 	if err := putWords(tb, c.ID, text); err != nil {
 		return err
 	}
+	if _, covered := tb.tx.(Coverer); !covered {
+		sum = nil
+	}
 	for _, e := range indexEntries(s) {
-		if err := sub(tb, e.bucket).Put(e.key, nil); err != nil {
+		if err := sub(tb, e.bucket).Put(e.key, sum); err != nil {
 			return err
 		}
 	}

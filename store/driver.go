@@ -161,6 +161,14 @@ type Joiner interface {
 	JoinCursor(b Bucket, prefix []byte, to Bucket) Cursor
 }
 
+// Coverer is a Tx whose walk of an index is cheaper when its entries
+// hold the records they name than when it reads those beside it
+// (PostgreSQL: one range scan of the primary key, not a probe per entry).
+// The store then writes each history index entry with its check's
+// summary, and a page reads the entries alone; an entry without one
+// (written before, or without it) is read through the summaries.
+type Coverer interface{ CoverIndexes() }
+
 // Record is one key and value of a bucket, and its time if it has one:
 // an Inserter of a driver whose transactions are Expirers writes it
 // with the record, others leave it out.

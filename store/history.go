@@ -125,9 +125,9 @@ func (h *historyScan) run(words []string) error {
 		ids, rest, ok := wordCandidates(sub(h.tb, bWords), words, maxWordRange)
 		if ok {
 			h.confirm = spaced(rest)
-			return h.visitAll(func(fn func([]byte) (bool, error)) error {
+			return h.visitAll(func(fn func(id, sum []byte) (bool, error)) error {
 				for _, id := range ids {
-					if more, err := fn(id); err != nil || !more {
+					if more, err := fn(id, nil); err != nil || !more {
 						return err
 					}
 				}
@@ -138,34 +138,40 @@ func (h *historyScan) run(words []string) error {
 	}
 	b, prefix := h.index()
 	c := b.Cursor()
-	if j, ok := h.tb.tx.(Joiner); ok && b != h.sums {
+	_, covered := h.tb.tx.(Coverer)
+	if j, ok := h.tb.tx.(Joiner); ok && b != h.sums && !covered {
 		c = j.JoinCursor(b.b, prefix, h.sums.b)
 	}
-	return h.visitAll(func(fn func([]byte) (bool, error)) error { return walkDesc(c, prefix, h.upper, fn) })
+	return h.visitAll(func(fn func(id, sum []byte) (bool, error)) error { return walkDesc(c, prefix, h.upper, fn) })
 }
 
-// visitAll visits the IDs walk gives in batches as large as the room left
-// on the page, each batch's records prefetched where the driver can.
-func (h *historyScan) visitAll(walk func(func([]byte) (bool, error)) error) error {
-	var ids [][]byte
+// visitAll visits the IDs walk gives, with their summaries where it has
+// them, in batches as large as the room left on the page, each batch's
+// other records prefetched where the driver can.
+func (h *historyScan) visitAll(walk func(func(id, sum []byte) (bool, error)) error) error {
+	var ids, sums, missing [][]byte
 	more := true
 	flush := func() (err error) {
 		if p, ok := h.tb.tx.(Prefetcher); ok {
-			p.Prefetch(h.sums.b, ids)
+			p.Prefetch(h.sums.b, missing)
 			if len(h.confirm) > 0 {
 				p.Prefetch(h.text.b, ids)
 			}
 		}
-		for _, id := range ids {
-			if more, err = h.visit(id); err != nil || !more {
+		for i, id := range ids {
+			if more, err = h.visit(id, sums[i]); err != nil || !more {
 				break
 			}
 		}
-		ids = ids[:0]
+		ids, sums, missing = ids[:0], sums[:0], missing[:0]
 		return err
 	}
-	err := walk(func(id []byte) (bool, error) {
-		if ids = append(ids, bytes.Clone(id)); len(ids) < h.q.Limit-len(h.out) {
+	err := walk(func(id, sum []byte) (bool, error) {
+		id = bytes.Clone(id)
+		if ids, sums = append(ids, id), append(sums, sum); len(sum) == 0 {
+			missing = append(missing, id)
+		}
+		if len(ids) < h.q.Limit-len(h.out) {
 			return true, nil
 		}
 		err := flush()
@@ -192,9 +198,10 @@ func (h *historyScan) index() (*bkt, []byte) {
 	return h.sums, nil
 }
 
-// visit adds the check id to the page if it matches, and says whether to go
-// on: false once the page is full or the IDs are older than q.Since.
-func (h *historyScan) visit(id []byte) (bool, error) {
+// visit adds the check id, whose summary is raw or else read, to the page
+// if it matches, and says whether to go on: false once the page is full or
+// the IDs are older than q.Since.
+func (h *historyScan) visit(id, raw []byte) (bool, error) {
 	if h.stop != nil && bytes.Compare(id, h.stop) < 0 {
 		return false, nil
 	}
@@ -209,7 +216,9 @@ func (h *historyScan) visit(id []byte) (bool, error) {
 			}
 		}
 	}
-	raw := h.sums.Get(id)
+	if len(raw) == 0 {
+		raw = h.sums.Get(id)
+	}
 	if raw == nil { // deleted since its index entry was read (Reader)
 		return true, nil
 	}
@@ -270,10 +279,10 @@ func (q *HistoryQuery) matches(s *CheckSummary) bool {
 	return q.Verdict == "" || slices.Contains(s.Verdicts, q.Verdict)
 }
 
-// walkDesc calls fn with the IDs under prefix of c's bucket, newest
-// first, while fn returns true, starting below the ID upper when it is not
-// nil. With a nil prefix the keys themselves are the IDs.
-func walkDesc(c Cursor, prefix, upper []byte, fn func(id []byte) (bool, error)) error {
+// walkDesc calls fn with the IDs under prefix of c's bucket and their
+// values, newest first, while fn returns true, starting below the ID upper
+// when it is not nil. With a nil prefix the keys themselves are the IDs.
+func walkDesc(c Cursor, prefix, upper []byte, fn func(id, v []byte) (bool, error)) error {
 	// end is the least key past the walk: prefix+upper, or, with no
 	// upper, past every key under prefix (which ends in 0x00, so every key
 	// under it is below prefix[:n-1]+0x01), or past every key.
@@ -283,18 +292,18 @@ func walkDesc(c Cursor, prefix, upper []byte, fn func(id []byte) (bool, error)) 
 	} else if len(prefix) > 0 {
 		end = append(bytes.Clone(prefix[:len(prefix)-1]), 1)
 	}
-	var k []byte
+	var k, v []byte
 	if end == nil {
-		k, _ = c.Last()
+		k, v = c.Last()
 	} else if rs, ok := c.(ReverseSeeker); ok {
-		k, _ = rs.SeekBefore(end)
+		k, v = rs.SeekBefore(end)
 	} else if k, _ = c.Seek(end); k == nil {
-		k, _ = c.Last()
+		k, v = c.Last()
 	} else {
-		k, _ = c.Prev()
+		k, v = c.Prev()
 	}
-	for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
-		more, err := fn(k[len(prefix):])
+	for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Prev() {
+		more, err := fn(k[len(prefix):], v)
 		if err != nil || !more {
 			return err
 		}

@@ -130,10 +130,14 @@ func indexInvariants(name string, tb *tenantTx, want map[string]map[string]bool)
 	for _, ib := range [][]byte{bByChannel, bByUser, bByVerdict, bWords} {
 		got := 0
 		if b := tb.Bucket(ib); b != nil {
-			b.ForEach(func(k, _ []byte) error {
+			b.ForEach(func(k, v []byte) error {
 				got++
 				if !want[string(ib)][string(k)] {
 					errs = append(errs, fmt.Errorf("%s/%s: stray entry %q", name, ib, k))
+				}
+				_, id, _ := bytes.Cut(k, []byte{0})
+				if len(v) > 0 && !bytes.Equal(v, tb.Bucket(bSums).Get(id)) {
+					errs = append(errs, fmt.Errorf("%s/%s: entry %q holds another summary than its check's", name, ib, k))
 				}
 				return nil
 			})

@@ -270,6 +270,9 @@ func (t *tx) Tenants() []string {
 
 func (t *tx) Writable() bool { return t.writable }
 
+// CoverIndexes is store.Coverer.
+func (t *tx) CoverIndexes() {}
+
 // IndexWords is store.WordIndexer: the words, as they are, are the
 // record's tsvector (see migrations/0005_words.sql).
 func (t *tx) IndexWords(b store.Bucket, key []byte, words []string) error {

@@ -67,7 +67,6 @@ func TestCapabilities(t *testing.T) {
 	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
 		t.Run(d.name, func(t *testing.T) {
 			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
-			t.Run("Joiner", func(t *testing.T) { testJoiner(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("Reader", func(t *testing.T) { testReader(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("Leaser", func(t *testing.T) { testLeaser(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("ConcurrentTakeOver", func(t *testing.T) {
@@ -162,60 +161,6 @@ func testInserter(t *testing.T, d store.Driver) {
 	if v := get(t, d, bA, "k"); string(v) != "1" || len(timed) != 1 {
 		t.Errorf("after two inserts: k=%q, timed keys %q; want k=1, timed [k]", v, timed)
 	}
-}
-
-// testJoiner: a join cursor walks an index as a cursor does, and the
-// records its keys name read as Gets read them: missing ones too, and
-// written ones after a write, over several batches.
-func testJoiner(t *testing.T, d store.Driver) {
-	prefix := []byte("p\x00")
-	var names []string
-	update := func(fn func(tx store.Tx) error) { mustf(t, d.Update(ctx, fn), "update") }
-	update(func(tx store.Tx) error {
-		for i := range 60 {
-			name := fmt.Sprintf("id%02d", i)
-			names = append(names, name)
-			err := errors.Join(tx.Put(bA, append(slices.Clone(prefix), name...), nil), tx.Put(bA, []byte("q\x00"+name), nil))
-			if i%7 != 3 {
-				err = errors.Join(err, tx.Put(bB, []byte(name), []byte("rec "+name)))
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	update(func(tx store.Tx) error {
-		j, ok := tx.(store.Joiner)
-		if !ok {
-			t.Skip("no Joiner: the store prefetches")
-		}
-		c := j.JoinCursor(bA, prefix, bB)
-		var got, want []string
-		c.Seek([]byte("p\x01"))
-		for k, _ := c.Prev(); bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
-			name := k[len(prefix):]
-			got = append(got, fmt.Sprintf("%s=%q", name, tx.Get(bB, name)))
-			if string(name) == "id50" {
-				mustf(t, tx.Put(bB, name, []byte("new")), "put")
-				got = append(got, fmt.Sprintf("%s=%q", name, tx.Get(bB, name)))
-			}
-		}
-		for i := len(names) - 1; i >= 0; i-- {
-			v := []byte("rec " + names[i])
-			if i%7 == 3 {
-				v = nil
-			}
-			want = append(want, fmt.Sprintf("%s=%q", names[i], v))
-			if i == 50 {
-				want = append(want, fmt.Sprintf("%s=%q", names[i], "new"))
-			}
-		}
-		if diff := cmp.Diff(got, want); diff != "" {
-			t.Errorf("join walk (-got +want):\n%s", diff)
-		}
-		return nil
-	})
 }
 
 // testReader: a Read sees what is committed when each of its reads runs

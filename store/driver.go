@@ -152,15 +152,6 @@ type ReverseSeeker interface {
 	SeekBefore(k []byte) (key, v []byte)
 }
 
-// Joiner is a Tx whose cursor over an index reads, with each of its keys
-// (prefix+name), the record name of bucket to, so that the Gets of those
-// records that follow are not another step (PostgreSQL: a join in the
-// cursor's statement). The cursor's own values may be left empty. Without
-// it the store prefetches the records (Prefetcher) or reads each.
-type Joiner interface {
-	JoinCursor(b Bucket, prefix []byte, to Bucket) Cursor
-}
-
 // Coverer is a Tx whose walk of an index is cheaper when its entries
 // hold the records they name than when it reads those beside it
 // (PostgreSQL: one range scan of the primary key, not a probe per entry).

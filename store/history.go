@@ -138,10 +138,6 @@ func (h *historyScan) run(words []string) error {
 	}
 	b, prefix := h.index()
 	c := b.Cursor()
-	_, covered := h.tb.tx.(Coverer)
-	if j, ok := h.tb.tx.(Joiner); ok && b != h.sums && !covered {
-		c = j.JoinCursor(b.b, prefix, h.sums.b)
-	}
 	return h.visitAll(func(fn func(id, sum []byte) (bool, error)) error { return walkDesc(c, prefix, h.upper, fn) })
 }
 

@@ -16,9 +16,9 @@
 //	tenants/<tenant>/sums/<id>          envelope(summary): what a history line needs
 //	tenants/<tenant>/text/<id>          " normalised claims + input ", for word search
 //	tenants/<tenant>/words/<word>\x00<id>           "": every distinct word of text/<id>
-//	tenants/<tenant>/by_channel/<channel>\x00<id>   ""
-//	tenants/<tenant>/by_user/<user>\x00<id>         ""
-//	tenants/<tenant>/by_verdict/<label>\x00<id>     ""
+//	tenants/<tenant>/by_channel/<channel>\x00<id>   "" (a Coverer's: the check's summary, as in sums/)
+//	tenants/<tenant>/by_user/<user>\x00<id>         "" (the same)
+//	tenants/<tenant>/by_verdict/<label>\x00<id>     "" (the same)
 //	tenants/<tenant>/feedback/<id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
 //	tenants/<tenant>/requests/<key>     envelope(Request)
 //	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  "": a pending request; on a driver that

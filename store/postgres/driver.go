@@ -325,12 +325,6 @@ func (t *tx) Timed(b store.Bucket, limit int) [][]byte {
 
 func (t *tx) Cursor(b store.Bucket) store.Cursor { return &cursor{t: t, b: b} }
 
-// JoinCursor is store.Joiner: the cursor's statement joins the records
-// and leaves out the index's own values.
-func (t *tx) JoinCursor(b store.Bucket, prefix []byte, to store.Bucket) store.Cursor {
-	return &cursor{t: t, b: b, join: &to, skip: len(prefix)}
-}
-
 // cursor reads a batch of rows ahead in its direction, and again after a
 // write in its transaction.
 type cursor struct {
@@ -341,10 +335,6 @@ type cursor struct {
 	desc  bool // the batch runs backwards
 	full  bool // the batch was full: more rows may follow
 	batch int  // rows of the last batch
-	// join, if set, is the bucket whose records the keys name after their
-	// first skip bytes, read with them (JoinCursor).
-	join *store.Bucket
-	skip int
 	gen  int
 	key  []byte // the current key; nil: past an end
 }
@@ -364,34 +354,17 @@ func (c *cursor) fetch(op string, from []byte) ([]byte, []byte) {
 	if c.desc {
 		order = "DESC"
 	}
-	cols, join, cond := "i.value", "", ""
+	cond := ""
 	args := []any{[]byte(c.b.Tenant), c.b.Name}
-	if c.join != nil { // the index's values left out: an index-only scan
-		cols, join = "''::bytea, j.value", " LEFT JOIN records j ON j.tenant = $1 AND j.bucket = $3 AND j.key = substring(i.key from $4)"
-		args = append(args, c.join.Name, c.skip+1)
-	}
 	if from != nil {
-		cond = fmt.Sprintf(" AND i.key %s $%d", op, len(args)+1)
+		cond = fmt.Sprintf(" AND key %s $3", op)
 		args = append(args, from)
 	}
 	c.batch = min(max(c.batch*4, firstBatch), maxBatch)
-	sql := fmt.Sprintf("SELECT i.key, %s FROM records i%s WHERE i.tenant = $1 AND i.bucket = $2%s ORDER BY i.key %s LIMIT %d", cols, join, cond, order, c.batch)
-	var joined []row
-	c.rows = rowsOf(c.t, func(r pgx.CollectableRow) (x row, err error) {
-		if c.join == nil {
-			return scanRow(r)
-		}
-		var j []byte
-		if err = r.Scan(&x.k, &x.v, &j); err == nil && j != nil {
-			joined = append(joined, row{x.k[c.skip:], j})
-		}
-		return x, err
-	}, sql, args...)
+	sql := fmt.Sprintf("SELECT key, value FROM records WHERE tenant = $1 AND bucket = $2%s ORDER BY key %s LIMIT %d", cond, order, c.batch)
+	c.rows = rowsOf(c.t, scanRow, sql, args...)
 	c.full = len(c.rows) == c.batch
 	c.t.remember(c.b, c.rows)
-	if c.join != nil {
-		c.t.remember(*c.join, joined)
-	}
 	return c.set()
 }
 

@@ -209,6 +209,25 @@ func BenchmarkAcceptRequest(b *testing.B) {
 	reportLatencies(b, all)
 }
 
+// BenchmarkAcceptOneByOne: accepts one after the other, none at once:
+// the latency of one accept's insert and its round trip.
+func BenchmarkAcceptOneByOne(b *testing.B) {
+	db, _ := benchFixture(b)
+	ctx := context.Background()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		t := time.Now()
+		_, err := db.AcceptRequest(ctx, &store.Request{Key: fmt.Sprintf("slack:event:one-%d", i), Tenant: "T1", Platform: "slack",
+			Kind: "mention", Channel: "C1", User: "U1", Text: "Is the Eiffel Tower 330 m tall?"})
+		lat = append(lat, time.Since(t))
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportLatencies(b, lat)
+}
+
 // BenchmarkCacheHit: a verdict cache hit among 200,000 cached verdicts.
 // Goal ≤ 2 ms.
 func BenchmarkCacheHit(b *testing.B) {

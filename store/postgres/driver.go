@@ -335,8 +335,8 @@ type cursor struct {
 	desc  bool // the batch runs backwards
 	full  bool // the batch was full: more rows may follow
 	batch int  // rows of the last batch
-	gen  int
-	key  []byte // the current key; nil: past an end
+	gen   int
+	key   []byte // the current key; nil: past an end
 }
 
 type row struct{ k, v []byte }

@@ -478,3 +478,19 @@ func cursorFirst(t *testing.T, d store.Driver, b store.Bucket) (k, v []byte) {
 	}
 	return k, v
 }
+
+// TestAcceptWithoutInserter: on a driver whose transactions keep times
+// but which has no Inserter, an accept's fallback writes the pending
+// request's time, and the request is listed as pending.
+func TestAcceptWithoutInserter(t *testing.T) {
+	drv := openPostgres(t, store.Options{}).Driver()
+	db, err := store.New(ctx, struct{ store.Driver }{drv}, store.Options{})
+	mustf(t, err, "open")
+	_, err = db.AcceptRequest(ctx, &store.Request{Key: "k", Tenant: "T1", Text: "x"})
+	mustf(t, err, "accept")
+	pend, err := db.PendingRequests(ctx, "T1")
+	if err != nil || len(pend) != 1 {
+		t.Errorf("pending requests: %d, %v; want 1", len(pend), err)
+	}
+	mustf(t, store.CheckInvariants(db), "invariants")
+}

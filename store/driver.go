@@ -161,8 +161,8 @@ type ReverseSeeker interface {
 type Coverer interface{ CoverIndexes() }
 
 // Record is one key and value of a bucket, and its time if it has one:
-// an Inserter of a driver whose transactions are Expirers writes it
-// with the record, others leave it out.
+// written with it where the transaction is an Expirer (and by the
+// Inserter of a driver whose transactions are), left out elsewhere.
 type Record struct {
 	Bucket     Bucket
 	Key, Value []byte
@@ -178,7 +178,11 @@ func insert(do func(func(Tx) error) error, recs []Record) (ok bool, err error) {
 			return nil
 		}
 		for _, r := range recs {
-			if err := tx.Put(r.Bucket, r.Key, r.Value); err != nil {
+			err := tx.Put(r.Bucket, r.Key, r.Value)
+			if ex, timed := tx.(Expirer); err == nil && timed && !r.Time.IsZero() {
+				err = ex.SetTimes(r.Bucket, [][]byte{r.Key}, []time.Time{r.Time})
+			}
+			if err != nil {
 				return err
 			}
 		}

@@ -91,20 +91,34 @@ func hasFactCheckWord(s string) bool {
 // an AMP cache of a translated page is three).
 const maxUnwrap = 6
 
-// Unwrap returns the URL a mirror copies, itself when it is no mirror, or
-// "" when it cannot be parsed: web.archive.org/web/2020…/https://x/…,
-// archive.today (.ph, .is, .li, .md, .vn, .fo)/…/https://x/…,
-// www-x-com.translate.goog/… (x's host with "-" for "." and "--" for "-"),
-// translate.google.com/translate?u=…, *.cdn.ampproject.org/c/s/x/…,
-// google.com/amp/s/x/…, webcache.googleusercontent.com/search?q=cache:…,
-// and amp., m. or mobile. before a host.
+// Unwrap returns the URL a mirror copies, itself when it is no mirror (or
+// an archive's copy whose address does not name the page: see
+// OpaqueCopy), or "" when it cannot be parsed. Mirrors are:
+//
+//   - the Wayback Machine: web.archive.org/web/TIMESTAMP[flag_]/URL (any
+//     flag: id_, if_, im_, mp_, …; a "*" timestamp; no timestamp), with
+//     the URL given whole, without its scheme, with the slash of its
+//     scheme collapsed ("https:/x") or percent-encoded
+//     ("https%3A%2F%2Fx"); /save/URL, /wayback/available?url=URL and
+//     /cdx/…?url=URL; archive.org and wayback.archive.org alike;
+//   - other archives running the Wayback software (Archive-It, arquivo.pt,
+//     the UK National Archives, the Library of Congress, …): the URL after
+//     the timestamp;
+//   - archive.today (.ph, .is, .li, .md, .vn, .fo): /TIMESTAMP/URL,
+//     /o/ID/URL, /newest/URL, /URL, ?url=URL;
+//   - www-x-com.translate.goog/… (x's host with "-" for "." and "--" for
+//     "-"), translate.google.com/…?u=URL;
+//   - *.cdn.ampproject.org/c/s/x/…, google.com/amp/s/x/…;
+//   - webcache.googleusercontent.com/search?q=cache:…;
+//   - webcitation.org/query?url=URL, ghostarchive.org/search?term=URL;
+//   - and amp., m. or mobile. before a host.
 func Unwrap(rawURL string) string {
 	cur := strings.TrimSpace(rawURL)
 	for range maxUnwrap {
-		u, err := url.Parse(cur)
+		u, err := parseURL(cur)
 		if err != nil || u.Host == "" {
 			if err == nil && u.Scheme == "" && strings.Contains(cur, ".") {
-				cur = "http://" + cur // a bare host/path
+				cur = "http://" + strings.TrimPrefix(cur, "//") // a bare host/path
 				continue
 			}
 			return cur
@@ -118,6 +132,34 @@ func Unwrap(rawURL string) string {
 	return cur
 }
 
+// parseURL is url.Parse, forgiving what archives' addresses carry and
+// url.Parse refuses: a "%" that starts no escape, spaces.
+func parseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err == nil {
+		return u, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '%' && !(i+2 < len(raw) && isHex(raw[i+1]) && isHex(raw[i+2])):
+			b.WriteString("%25")
+		case c == ' ':
+			b.WriteString("%20")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if u, err2 := url.Parse(b.String()); err2 == nil {
+		return u, nil
+	}
+	return nil, err
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
 // archiveToday are archive.today's names.
 var archiveToday = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
@@ -126,21 +168,73 @@ var archiveToday = sync.OnceValue(func() map[string]bool {
 	}
 })
 
+// internetArchive are the Internet Archive's names for the Wayback
+// Machine.
+var internetArchive = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"web.archive.org": true, "archive.org": true, "wayback.archive.org": true, "web-beta.archive.org": true,
+	}
+})
+
+// waybackArchives run the Wayback software under another name: their
+// paths are [/PREFIX][/COLLECTION]/TIMESTAMP/URL.
+var waybackArchives = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"wayback.archive-it.org": true, "arquivo.pt": true, "webarchive.nationalarchives.gov.uk": true,
+		"webarchive.loc.gov": true, "webarchive.org.uk": true, "wayback.webarchiv.cz": true,
+		"webarchive.parliament.uk": true, "timetravel.mementoweb.org": true,
+	}
+})
+
+// opaqueArchives keep copies under addresses of their own making
+// (perma.cc/ABCD-1234): the page copied cannot be read from the address.
+var opaqueArchives = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"perma.cc": true, "ghostarchive.org": true, "webcitation.org": true}
+})
+
+// archiveHost is u's host, lowercase, without a trailing dot or "www.".
+func archiveHost(u *url.URL) string {
+	return strings.TrimPrefix(strings.TrimSuffix(strings.ToLower(u.Hostname()), "."), "www.")
+}
+
+// OpaqueCopy reports whether rawURL, once unwrapped, is an archive's copy
+// whose address does not name the page it copies: an archive.today short
+// link (archive.ph/AbCdE), perma.cc/ABCD-1234,
+// ghostarchive.org/archive/AbCdE, webcitation.org/6AbCdE. Nothing in the
+// address says whose page it is, so a leak-free check cannot tell a copy
+// of a fact-check from a copy of anything else.
+func OpaqueCopy(rawURL string) bool {
+	u, err := parseURL(Unwrap(rawURL))
+	if err != nil {
+		return false
+	}
+	return opaqueCopy(u)
+}
+
+func opaqueCopy(u *url.URL) bool {
+	host := archiveHost(u)
+	return (archiveToday()[host] || opaqueArchives()[host]) && strings.Trim(u.EscapedPath(), "/") != ""
+}
+
 // unwrapOnce returns the URL u copies when u is a mirror, "" when it is
 // not.
 func unwrapOnce(u *url.URL) string {
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	host = strings.TrimPrefix(host, "www.")
+	host := archiveHost(u)
 	path := u.EscapedPath()
 	switch {
-	case host == "web.archive.org" || host == "archive.org" || host == "wayback.archive.org":
-		if rest, ok := strings.CutPrefix(path, "/web/"); ok {
-			if _, orig, ok := strings.Cut(rest, "/"); ok {
-				return embedded(orig, u.RawQuery)
-			}
-		}
+	case internetArchive()[host]:
+		return internetArchiveOrig(u)
+	case waybackArchives()[host]:
+		return waybackOrig(strings.TrimPrefix(path, "/"), u.RawQuery)
 	case archiveToday()[host]:
+		if t := u.Query().Get("url"); t != "" {
+			return embedded(t, "")
+		}
 		return archiveTodayOrig(path, u.RawQuery)
+	case host == "webcitation.org":
+		return embedded(u.Query().Get("url"), "")
+	case host == "ghostarchive.org" && path == "/search":
+		return embedded(u.Query().Get("term"), "")
 	case strings.HasSuffix(host, ".translate.goog"):
 		v := *u
 		v.Host = translateGoogHost(strings.TrimSuffix(host, ".translate.goog"))
@@ -172,20 +266,118 @@ func unwrapOnce(u *url.URL) string {
 	return ""
 }
 
-// embedded reads the URL at the start of s, with or without a scheme, and
-// with the slash of its scheme that archives collapse ("https:/x").
+// internetArchiveOrig reads the Wayback Machine's paths: /web/…, /save/URL
+// (/save/_embed/URL), /wayback/available?url=URL, /cdx/search/cdx?url=URL.
+// Its other pages (archive.org/details/…) are the archive's own.
+func internetArchiveOrig(u *url.URL) string {
+	path := u.EscapedPath()
+	switch {
+	case strings.HasPrefix(path, "/web/"):
+		return waybackOrig(strings.TrimPrefix(path, "/web/"), u.RawQuery)
+	case strings.HasPrefix(path, "/save/"):
+		return embedded(strings.TrimPrefix(strings.TrimPrefix(path, "/save/"), "_embed/"), u.RawQuery)
+	case path == "/wayback/available" || strings.HasPrefix(path, "/cdx/"):
+		return embedded(u.Query().Get("url"), "")
+	}
+	return ""
+}
+
+// maxWaybackPrefix bounds the segments before a Wayback URL's timestamp
+// (arquivo.pt/wayback/…, wayback.archive-it.org/1234/…,
+// webarchive.nationalarchives.gov.uk/ukgwa/…).
+const maxWaybackPrefix = 3
+
+// waybackOrig reads the URL in a Wayback path, p without its leading
+// slash: after the first timestamp segment (digits and "*", then a flag
+// such as id_, if_ or im_), or from the first segment that starts a URL
+// (a scheme, or a host with a dot) when there is no timestamp.
+func waybackOrig(p, rawQuery string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs[:min(len(segs), maxWaybackPrefix+1)] {
+		switch {
+		case waybackTimestamp(seg):
+			if orig := embedded(strings.Join(segs[i+1:], "/"), rawQuery); orig != "" {
+				return orig
+			}
+		case startsURL(seg):
+			return embedded(strings.Join(segs[i:], "/"), rawQuery)
+		}
+	}
+	return ""
+}
+
+// waybackTimestamp reports whether seg is a Wayback timestamp: digits or
+// "*" (20200101000000, 2020, 2020*, *), then an optional two-letter flag
+// and "_" (id_, if_, im_, js_, cs_, mp_, fw_, oe_).
+func waybackTimestamp(seg string) bool {
+	if n := len(seg); n >= 3 && seg[n-1] == '_' && isLower(seg[n-2]) && isLower(seg[n-3]) {
+		seg = seg[:n-3]
+	}
+	return seg != "" && strings.Trim(seg, "0123456789*") == ""
+}
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+
+// startsURL reports whether seg begins a URL: a scheme (see hasScheme)
+// or a host whose last label is a top-level domain (letters, or xn--).
+func startsURL(seg string) bool {
+	if hasScheme(seg) {
+		return true
+	}
+	host := strings.ToLower(seg)
+	if i := strings.IndexAny(host, "/?%:"); i >= 0 {
+		host = host[:i]
+	}
+	i := strings.LastIndex(host, ".")
+	if i <= 0 {
+		return false
+	}
+	tld := host[i+1:]
+	return strings.HasPrefix(tld, "xn--") || len(tld) >= 2 && strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// hasScheme reports whether s starts with http: or https:, plain or
+// percent-encoded (http%3A).
+func hasScheme(s string) bool {
+	s = strings.ToLower(s)
+	for _, p := range []string{"http:", "https:", "http%3a", "https%3a"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// embedded reads the URL at the start of s, with or without a scheme,
+// with the slash of its scheme that archives collapse ("https:/x"), or
+// percent-encoded whole ("https%3A%2F%2Fx%2Fy"); "" when s names no host.
 func embedded(s, rawQuery string) string {
+	s = strings.TrimSpace(s)
+	for range 2 { // encoded once, or twice
+		head, _, _ := strings.Cut(s, "/")
+		if !strings.Contains(head, "%") {
+			break
+		}
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			break
+		}
+		s = d
+	}
 	if s == "" {
 		return ""
 	}
-	for _, p := range []string{"https:/", "http:/"} {
-		if rest, ok := strings.CutPrefix(s, p); ok {
-			s = p + "/" + strings.TrimPrefix(rest, "/")
+	low := strings.ToLower(s)
+	for _, p := range []string{"https:", "http:"} {
+		if strings.HasPrefix(low, p) {
+			s = p + "//" + strings.TrimLeft(s[len(p):], "/")
 			break
 		}
 	}
-	if !strings.Contains(s, "://") {
+	if i := strings.Index(s, "://"); i <= 0 || strings.ContainsAny(s[:i], "/?.%") {
+		s = strings.TrimPrefix(s, "//")
 		host, _, _ := strings.Cut(s, "/")
+		host, _, _ = strings.Cut(host, "?")
 		if !strings.Contains(host, ".") {
 			return ""
 		}
@@ -198,11 +390,12 @@ func embedded(s, rawQuery string) string {
 }
 
 // archiveTodayOrig reads archive.today's paths: /2020.08.25-123456/URL,
-// /20200825123456/URL, /o/ID/URL, /newest/URL, /oldest/URL, /timegate/URL.
-// A short link (/AbCdE) names no URL: it is no mirror to unwrap.
+// /20200825123456/URL, /o/ID/URL, /newest/URL, /oldest/URL, /timegate/URL,
+// /URL. A short link (/AbCdE) names no URL: it is no mirror to unwrap (see
+// OpaqueCopy).
 func archiveTodayOrig(path, rawQuery string) string {
 	p := strings.TrimPrefix(path, "/")
-	if i := strings.Index(p, "http"); i >= 0 && (strings.HasPrefix(p[i:], "http:/") || strings.HasPrefix(p[i:], "https:/")) {
+	if i := strings.Index(strings.ToLower(p), "http"); i >= 0 && hasScheme(p[i:]) {
 		return embedded(p[i:], rawQuery)
 	}
 	segs := strings.SplitN(p, "/", 3)
@@ -211,6 +404,8 @@ func archiveTodayOrig(path, rawQuery string) string {
 		return embedded(segs[2], rawQuery)
 	case len(segs) >= 2:
 		return embedded(strings.Join(segs[1:], "/"), rawQuery)
+	case len(segs) == 1 && startsURL(segs[0]):
+		return embedded(strings.TrimPrefix(segs[0], "*."), rawQuery) // archive.ph/www.snopes.com lists a site's copies
 	}
 	return ""
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -66,14 +65,22 @@ func (r Restriction) After(t time.Time) bool {
 
 // Excluded reports whether rawURL, once unwrapped from any mirror
 // (Unwrap), is on one of the excluded sites or a subdomain of one, or,
-// with FactCheckPaths, under a fact-check section of a site.
+// with FactCheckPaths, under a fact-check section of a site. So an
+// archived or proxied copy is judged as the page it copies, and is
+// excluded with it. An archive's copy whose address does not name the
+// page (OpaqueCopy: archive.ph/AbCdE, perma.cc/…) is excluded whenever
+// anything is: it may be a copy of an excluded page, and nothing says
+// otherwise.
 func (r Restriction) Excluded(rawURL string) bool {
 	if len(r.ExcludeSites) == 0 && !r.FactCheckPaths {
 		return false
 	}
-	u, err := url.Parse(Unwrap(rawURL))
+	u, err := parseURL(Unwrap(rawURL))
 	if err != nil {
 		return false
+	}
+	if opaqueCopy(u) {
+		return true
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	for _, d := range r.ExcludeSites {

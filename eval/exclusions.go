@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/factbot-dev/factbot/search"
 )
 
 // ExclusionReport says how well a leak-free run's exclusion rules fit an
@@ -21,15 +23,20 @@ type ExclusionReport struct {
 	Evidence         int `json:"evidence_urls"` // distinct gold evidence URLs
 	EvidenceExcluded int `json:"evidence_excluded"`
 	// Missed counts the hosts of articles the rules let through, and Lost
-	// those of evidence URLs they exclude, most frequent first.
+	// those of evidence URLs they exclude, most frequent first. The host
+	// is the page's own: an archived or proxied copy
+	// (web.archive.org/web/…/https://www.example.com/…) counts under the
+	// host of the page it copies (example.com), with the mirror in Via.
 	Missed []HostCount `json:"missed,omitempty"`
 	Lost   []HostCount `json:"lost,omitempty"`
 }
 
-// HostCount is a host and how many URLs had it.
+// HostCount is a host and how many URLs had it; Via counts those of them
+// that were copies on a mirror, by the mirror's host.
 type HostCount struct {
-	Host  string `json:"host"`
-	Count int    `json:"count"`
+	Host  string      `json:"host"`
+	Count int         `json:"count"`
+	Via   []HostCount `json:"via,omitempty"`
 }
 
 // Goals for ExclusionReport.
@@ -53,7 +60,7 @@ func Exclusions(r io.Reader, excluded func(url string) bool) (*ExclusionReport, 
 		return nil, fmt.Errorf("not an AVeriTeC file (a JSON array of {\"claim\", \"fact_checking_article\", \"questions\", …}): %w", err)
 	}
 	rep := &ExclusionReport{Claims: len(items)}
-	missed, lost := map[string]int{}, map[string]int{}
+	missed, lost := hostTally{}, hostTally{}
 	seen := map[string]bool{}
 	for _, it := range items {
 		if a := str(it.Article); a != "" {
@@ -61,7 +68,7 @@ func Exclusions(r io.Reader, excluded func(url string) bool) (*ExclusionReport, 
 			if excluded(a) {
 				rep.ArticlesExcluded++
 			} else {
-				missed[hostOf(a)]++
+				missed.add(a)
 			}
 		}
 		for _, q := range it.Questions {
@@ -74,32 +81,64 @@ func Exclusions(r io.Reader, excluded func(url string) bool) (*ExclusionReport, 
 				rep.Evidence++
 				if excluded(u) {
 					rep.EvidenceExcluded++
-					lost[hostOf(u)]++
+					lost.add(u)
 				}
 			}
 		}
 	}
-	rep.Missed, rep.Lost = hostCounts(missed), hostCounts(lost)
+	rep.Missed, rep.Lost = missed.counts(), lost.counts()
 	return rep, nil
 }
 
-func hostOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return raw
+// hostTally counts URLs by the host of the page they name, and by the
+// mirror that copied it.
+type hostTally map[string]map[string]int // host → via ("" when none) → count
+
+func (t hostTally) add(raw string) {
+	own := hostOf(raw)
+	host := hostOf(search.Unwrap(raw))
+	via := ""
+	if host != own {
+		via = own
 	}
-	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	if t[host] == nil {
+		t[host] = map[string]int{}
+	}
+	t[host][via]++
 }
 
-func hostCounts(m map[string]int) []HostCount {
-	out := make([]HostCount, 0, len(m))
-	for h, n := range m {
-		out = append(out, HostCount{h, n})
+func (t hostTally) counts() []HostCount {
+	out := make([]HostCount, 0, len(t))
+	for h, vias := range t {
+		hc := HostCount{Host: h}
+		var via []HostCount
+		for v, n := range vias {
+			hc.Count += n
+			if v != "" {
+				via = append(via, HostCount{Host: v, Count: n})
+			}
+		}
+		hc.Via = sortCounts(via)
+		out = append(out, hc)
 	}
-	slices.SortFunc(out, func(a, b HostCount) int {
+	return sortCounts(out)
+}
+
+// hostOf is the host of a URL in its canonical form (lowercase, no
+// "www."), the URL itself when it has none.
+func hostOf(raw string) string {
+	u, err := url.Parse(search.Canonical(raw))
+	if err != nil || u.Host == "" {
+		return strings.TrimSpace(raw)
+	}
+	return u.Hostname()
+}
+
+func sortCounts(hs []HostCount) []HostCount {
+	slices.SortFunc(hs, func(a, b HostCount) int {
 		return cmp.Or(b.Count-a.Count, strings.Compare(a.Host, b.Host))
 	})
-	return out
+	return hs
 }
 
 // Met reports whether both goals are met.
@@ -108,7 +147,9 @@ func (r *ExclusionReport) Met() bool {
 }
 
 // WriteExclusions prints the report: the two shares against their goals,
-// then the hosts behind the misses and the losses (at most ten each).
+// then the hosts behind the misses and the losses (at most ten each), an
+// archived copy under the host of the page it copies, with the mirror
+// named after it: "3  example.com (2 via web.archive.org)".
 func WriteExclusions(w io.Writer, r *ExclusionReport) error {
 	mark := func(ok bool) string {
 		if ok {
@@ -126,10 +167,23 @@ func WriteExclusions(w io.Writer, r *ExclusionReport) error {
 		}
 		fmt.Fprintln(w, title)
 		for _, h := range hs[:min(len(hs), 10)] {
-			fmt.Fprintf(w, "  %4d  %s\n", h.Count, h.Host)
+			fmt.Fprintf(w, "  %4d  %s%s\n", h.Count, h.Host, viaNote(h.Via))
 		}
 	}
-	list("articles let through, by host:", r.Missed)
-	list("evidence excluded, by host:", r.Lost)
+	list("articles let through, by the page's own host:", r.Missed)
+	list("evidence excluded, by the page's own host:", r.Lost)
 	return nil
+}
+
+// viaNote is " (2 via web.archive.org, 1 via archive.ph)", "" with no
+// mirror.
+func viaNote(via []HostCount) string {
+	if len(via) == 0 {
+		return ""
+	}
+	parts := make([]string, len(via))
+	for i, v := range via {
+		parts[i] = fmt.Sprintf("%d via %s", v.Count, v.Host)
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -50,11 +51,23 @@ var factCheckWords = []string{
 	"checknews", "les-decodeurs", "desintox", "vrai-ou-fake", // French desks
 	"cek-fakta", "cekfakta", // Indonesian desks
 	"hoax-buster", "hoaxbuster", "fact-or-fiction", "truth-o-meter",
+	"decrypteurs", "detecteur-rumeur", "detecteur-de-rumeur", "fake-off", // Radio-Canada, Agence Science-Presse, 20 Minutes
+	"fato-ou-fake", "estadao-verifica", // Brazilian desks (G1, Estadão)
+	"faktenfuchs",          // BR24
+	"melo-detektorius",     // Delfi
+	"detector-de-mentiras", // La Silla Vacía
+	"factlab",              // RMIT FactLab
 }
+
+// factCheckSegments name a fact-check section when a whole path segment
+// is one of them (a word too common to look for inside others): the
+// VERIFY desk of TEGNA's stations (wusa9.com/article/news/verify/…).
+var factCheckSegments = []string{"verify"}
 
 // factCheckPath reports whether u, unwrapped, is under a fact-check
 // section: a factCheckWords word in a host label (not the public suffix)
-// or in a path segment.
+// or in a path segment, or a path segment that is a factCheckSegments
+// word.
 func factCheckPath(u *url.URL) bool {
 	host := strings.ToLower(u.Hostname())
 	labels := strings.Split(host, ".")
@@ -70,7 +83,7 @@ func factCheckPath(u *url.URL) bool {
 		if s, err := url.PathUnescape(seg); err == nil {
 			seg = s
 		}
-		if hasFactCheckWord(seg) {
+		if hasFactCheckWord(seg) || slices.Contains(factCheckSegments, strings.ToLower(seg)) {
 			return true
 		}
 	}

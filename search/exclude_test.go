@@ -254,3 +254,56 @@ func TestExcludedArchivedCopies(t *testing.T) {
 		t.Error("an unrestricted check excludes an archive.today short link")
 	}
 }
+
+// TestExcludedMoreDesks: fact-check sections named by the words and
+// segments added for desks whose sites also carry news, archived or not.
+func TestExcludedMoreDesks(t *testing.T) {
+	r := Restriction{ExcludeSites: FactCheckers(), FactCheckPaths: true}
+	tests := []struct {
+		url  string
+		want bool
+	}{
+		{"https://www.wusa9.com/article/news/verify/health-verify/x/65-1", true},
+		{"https://web.archive.org/web/2020/https://www.kens5.com/article/news/verify/x/273-1", true},
+		{"https://g1.globo.com/fato-ou-fake/noticia/2020/10/20/x.ghtml", true},
+		{"https://politica.estadao.com.br/blogs/estadao-verifica/x/", true},
+		{"https://ici.radio-canada.ca/decrypteurs/x", true},
+		{"https://www.sciencepresse.qc.ca/actualite/detecteur-rumeurs/2020/10/20/x", true},
+		{"https://www.20minutes.fr/societe/fake-off/x", true},
+		{"https://www.br.de/nachrichten/faktenfuchs/x", true},
+		{"https://www.delfi.lt/news/melo-detektorius/x", true},
+		{"https://www.rmit.edu.au/news/factlab-meta/x", true},
+		{"https://web.archive.org/web/2021/https://thip.media/health-news-fact-check/x/", true},
+		{"https://web.archive.org/web/2020/https://www.gossipcop.com/x/", true},
+		// Their reporting, and other uses of the words, stay.
+		{"https://www.wusa9.com/article/news/local/x/65-1", false},
+		{"https://g1.globo.com/economia/noticia/2020/10/20/x.ghtml", false},
+		{"https://www.ssa.gov/myaccount/verify-identity.html", false},
+		{"https://www.irs.gov/identity-theft-fraud-scams/identity-verification", false},
+	}
+	for _, tt := range tests {
+		if got := r.Excluded(tt.url); got != tt.want {
+			t.Errorf("Excluded(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+}
+
+// FuzzUnwrap: Unwrap and Excluded never panic, whatever the address.
+func FuzzUnwrap(f *testing.F) {
+	for _, s := range []string{
+		"https://web.archive.org/web/2020id_/https%3A%2F%2Fx.org%2Fa",
+		"https://archive.ph/o/AbCdE/https://x.org/a?b=1",
+		"https://wayback.archive-it.org/1/2/3/4/5",
+		"web.archive.org/web/%zz/x.org",
+		"https://web.archive.org/web/_/",
+		"%",
+	} {
+		f.Add(s)
+	}
+	r := Restriction{ExcludeSites: []string{"x.org"}, FactCheckPaths: true}
+	f.Fuzz(func(t *testing.T, s string) {
+		_ = Unwrap(s)
+		_ = OpaqueCopy(s)
+		_ = r.Excluded(s)
+	})
+}

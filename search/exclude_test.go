@@ -156,6 +156,10 @@ func TestUnwrapArchives(t *testing.T) {
 		{"https://arquivo.pt/wayback/20200101000000/https://poligrafo.sapo.pt/x", "https://poligrafo.sapo.pt/x"},
 		{"https://webarchive.nationalarchives.gov.uk/ukgwa/20200101000000/https://www.gov.uk/x", "https://www.gov.uk/x"},
 		{"https://webarchive.loc.gov/all/20200101000000/https://www.congress.gov/x", "https://www.congress.gov/x"},
+		{"https://www.webarchive.org.uk/wayback/archive/20200101000000/https://fullfact.org/x", "https://fullfact.org/x"},
+		{"https://wayback.webarchiv.cz/wayback/20200101000000/https://www.example.cz/x", "https://www.example.cz/x"},
+		{"https://webarchive.parliament.uk/20200101000000/https://www.parliament.uk/x", "https://www.parliament.uk/x"},
+		{"http://timetravel.mementoweb.org/reconstruct/20200101000000/https://www.snopes.com/x", "https://www.snopes.com/x"},
 		// archive.today: long forms read, short links left as they are.
 		{"https://archive.ph/submit/?url=https://www.snopes.com/x", "https://www.snopes.com/x"},
 		{"https://archive.ph/newest/https://www.snopes.com/x", "https://www.snopes.com/x"},

@@ -148,6 +148,7 @@ func benchPromptSize(b *testing.B, opts factcheck.Options) {
 	}
 	c := &factcheck.Checker{Model: m, Search: srch, Reader: search.NewReader(search.ReaderOptions{AllowPrivate: true}), Options: opts}
 	var maxBytes, sumBytes, calls int
+	var perCall []string
 	for b.Loop() {
 		before := len(srv.Requests())
 		v, err := c.VerifyClaim(context.Background(), "The Great Wall of China is visible from space", "")
@@ -158,14 +159,34 @@ func benchPromptSize(b *testing.B, opts factcheck.Options) {
 			b.Fatalf("verdict %s stopped by %q, want contradicted by the script", v.Verdict, v.StoppedBy)
 		}
 		maxBytes, sumBytes, calls = 0, 0, 0
+		perCall = perCall[:0]
 		for _, r := range srv.Requests()[before:] {
 			maxBytes = max(maxBytes, len(r.Body))
 			sumBytes += len(r.Body)
 			calls++
+			perCall = append(perCall, fmt.Sprintf("%s %d", callKind(r), len(r.Body)))
 		}
 	}
+	// The per-call breakdown (go test -bench PromptSize -v): what each
+	// call is, and its request bytes.
+	b.Logf("request bytes per call: %s; sum %d", strings.Join(perCall, ", "), sumBytes)
 	b.ReportMetric(float64(calls), "calls")
 	b.ReportMetric(float64(maxBytes), "max-prompt-bytes")
 	b.ReportMetric(float64((maxBytes+3)/4), "max-prompt-tokens")
 	b.ReportMetric(float64((sumBytes+3)/4), "run-prompt-tokens")
+}
+
+// callKind names a request of the script by the tools it offers and the
+// turns it carries: plan, research turn n, forced, critic.
+func callKind(r *geminitest.Request) string {
+	if names := r.ToolNames(); len(names) == 1 {
+		switch names[0] {
+		case factcheck.ToolSubmitQuestions:
+			return "plan"
+		case factcheck.ToolSubmitReview:
+			return "critic"
+		}
+		return "forced"
+	}
+	return fmt.Sprintf("turn%d", r.Turns())
 }

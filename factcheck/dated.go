@@ -13,22 +13,22 @@ import (
 // date is "today" in every prompt of the run: the plan, the research, the
 // recheck (the research's own conversation) and the critic.
 
-// setToday sets the run's today: its as-of date, or when it started.
-func (r *run) setToday(asOf, start time.Time) {
-	r.today = start
-	if !asOf.IsZero() {
-		r.today = asOf
-		r.trace.note("checked as of " + asOf.UTC().Format(time.DateOnly) + ": results and pages published later are dropped")
+// runToday is a run's today: its as-of date, or when it started.
+func runToday(trace *tracer, asOf, start time.Time) time.Time {
+	if asOf.IsZero() {
+		return start
 	}
+	trace.note("checked as of " + asOf.UTC().Format(time.DateOnly) + ": results and pages published later are dropped")
+	return asOf
 }
 
 // dropUndated says whether the run drops results and pages with no known
 // date.
-func (r *run) dropUndated() bool { return !r.restrict.Before.IsZero() && !r.c.KeepUndated }
+func (r *researcher) dropUndated() bool { return !r.restrict.Before.IsZero() && !r.c.KeepUndated }
 
 // datedResults drops the undated results of a search in a run that
 // drops them, and counts them.
-func (r *run) datedResults(via, query string, res []search.Result) []search.Result {
+func (r *researcher) datedResults(via, query string, res []search.Result) []search.Result {
 	if !r.dropUndated() {
 		return res
 	}
@@ -43,11 +43,11 @@ func (r *run) datedResults(via, query string, res []search.Result) []search.Resu
 // undatedPage reports whether a page read must be dropped for having no
 // known date: neither the page nor the search result that led to it gave
 // one.
-func (r *run) undatedPage(u string, pub time.Time) bool {
+func (r *researcher) undatedPage(u string, pub time.Time) bool {
 	if !r.dropUndated() || !pub.IsZero() {
 		return false
 	}
-	if d, ok := r.lookup(u); ok && search.KnownDate(d.published) {
+	if d, ok := r.lib.lookup(u); ok && search.KnownDate(d.published) {
 		return false
 	}
 	r.undated.Add(1)

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/factbot-dev/factbot/factcheck/evidence"
 )
 
 type claimArgs struct {
@@ -108,13 +110,13 @@ func placeClaims(text string, got *claimsArgs, pictures int) ([]ExtractedClaim, 
 	var notCheckable []NotCheckable
 	cursor := 0
 	seen := map[string]bool{}
-	userLinks := linkKeys(text)
+	userLinks := evidence.LinkKeys(text)
 	for _, ca := range got.Claims {
 		claim := strings.TrimSpace(ca.Claim)
 		if claim == "" {
 			claim = strings.TrimSpace(ca.Span)
 		}
-		claim, _ = scrubLinks(claim, func(k string) bool { return userLinks[k] }) // only the user's own links may appear
+		claim, _ = evidence.ScrubLinks(claim, func(k string) bool { return userLinks[k] }) // only the user's own links may appear
 		if claim == "" || seen[normalizeForMatch(claim)] {
 			continue
 		}

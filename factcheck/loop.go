@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -79,16 +80,19 @@ type loopText struct {
 // only call the finishing tool. The zero budgets mean no bound, except
 // steps, which always bounds the loop.
 type loop[T any] struct {
-	model  Model
-	system string
-	// systemFor, if set, gives each call's system prompt in place of
-	// system: it may change during the run.
-	systemFor func(*ModelRequest) string
-	prompt    string // the first user message
-	images    []File // pictures sent with the first user message
-	tools     []Tool // offered in this order, before the finisher
-	finish    finisher[T]
-	limits    []toolLimit
+	model Model
+	// system is each call's system prompt, or systemRead, when set, once
+	// a call to read_page has returned a page, and in the forced final
+	// call; lastSystem is the one the last call carried.
+	system     string
+	systemRead string
+	lastSystem string
+	readDone   bool
+	prompt     string // the first user message
+	images     []File // pictures sent with the first user message
+	tools      []Tool // offered in this order, before the finisher
+	finish     finisher[T]
+	limits     []toolLimit
 	// steps bounds the model calls, the forced final call excluded;
 	// promptTokens and wall time bound the run when positive.
 	steps        int
@@ -101,23 +105,23 @@ type loop[T any] struct {
 	temperature *float32
 	text        loopText
 	trace       *tracer
-	// onForce, if set, is told which budget ran out before the forced call.
-	onForce func(budget string)
+	// emit, if set, is told of the forced call, as an event of claim.
+	emit  func(Event)
+	claim int
 	// review, if set, is asked about a result that passed the finisher's
 	// checks, before it is accepted: what it reports goes back to the model
 	// once, as the finishing tool's check error. The forced final call
-	// leaves no turn to fix anything, so there its report is only noted.
-	review   func(*T) error
+	// leaves no turn to fix anything, so there its report is only noted
+	// (forced is then set).
+	review   func(a *T, forced bool) error
 	reviewed bool
-	// compact, if set, rewrites an observation once the model has seen it:
-	// every request carries the newest observations whole and the older
-	// ones as compact returns them.
-	compact   func(name string, content json.RawMessage) json.RawMessage
-	compacted int // messages before this index are compacted
-	// fold, if set, writes one message of an earlier turn as text: the
-	// model is sent the first message, the turns before its latest one
-	// folded into text after it, and its latest turn as it is (view).
-	fold func(Message) string
+	// transcript, if set, makes the transcript compact: an observation
+	// the model has seen is rewritten as transcript.compact returns it
+	// (every request carries the newest observations whole), and the
+	// turns before the model's latest are folded into text after the first
+	// message (view, foldMessage).
+	transcript *transcript
+	compacted  int // messages before this index are compacted
 	// spent is what calls made before the loop (the plan) used; it counts
 	// against promptTokens. began, if set, is when the run began, for the
 	// time budget.
@@ -253,9 +257,12 @@ func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]
 	l.compactOld(req)
 	sctx, span := startModelSpan(ctx, l.model.Name())
 	req.Folded = l.view(req)
-	if l.systemFor != nil {
-		req.System = l.systemFor(req)
+	if l.systemRead != "" && (l.readDone || req.ToolMode == ToolRequired) {
+		req.System = l.systemRead
+	} else {
+		req.System = l.system
 	}
+	l.lastSystem = req.System
 	resp, err := l.model.Generate(sctx, req)
 	endModelSpan(span, resp, err)
 	if err != nil {
@@ -271,7 +278,7 @@ func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]
 // compactOld rewrites the observations of every message but the last,
 // the ones the model has already seen, with compact.
 func (l *loop[T]) compactOld(req *ModelRequest) {
-	if l.compact == nil {
+	if l.transcript == nil {
 		return
 	}
 	for i := l.compacted; i < len(req.Messages)-1; i++ {
@@ -283,7 +290,7 @@ func (l *loop[T]) compactOld(req *ModelRequest) {
 		for j, r := range m.ToolResults {
 			rs[j] = r
 			if r.Name != l.finish.spec.Name {
-				rs[j].Content = l.compact(r.Name, r.Content)
+				rs[j].Content = l.transcript.compact(r.Name, r.Content)
 			}
 		}
 		m.ToolResults = rs
@@ -299,7 +306,7 @@ func (l *loop[T]) compactOld(req *ModelRequest) {
 // turn, its calls and what they returned, stays as it is (a Gemini thought
 // signature is checked on it only).
 func (l *loop[T]) view(req *ModelRequest) []Message {
-	if l.fold == nil {
+	if l.transcript == nil {
 		return nil
 	}
 	last := 0
@@ -322,7 +329,7 @@ func (l *loop[T]) view(req *ModelRequest) []Message {
 		} else {
 			b.WriteByte(' ')
 		}
-		b.WriteString(l.fold(m))
+		b.WriteString(foldMessage(m))
 	}
 	b.WriteString("\n</steps>")
 	first := req.Messages[0]
@@ -375,6 +382,7 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 		tools[t.Spec().Name] = t
 	}
 	results := make([]ToolResult, len(calls))
+	var read atomic.Bool // a page was read in this turn
 	var wg sync.WaitGroup
 	for i, call := range calls {
 		results[i] = ToolResult{ID: call.ID, Name: call.Name}
@@ -401,9 +409,13 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 			}
 			l.trace.add(ev)
 			results[i].Content = content
+			if err == nil && call.Name == ToolReadPage {
+				read.Store(true)
+			}
 		}()
 	}
 	wg.Wait()
+	l.readDone = l.readDone || read.Load()
 	return results
 }
 
@@ -433,7 +445,7 @@ func (l *loop[T]) reviewOnce(a *T, forced bool) error {
 	if l.review == nil || l.reviewed {
 		return nil
 	}
-	err := l.review(a)
+	err := l.review(a, forced)
 	if err == nil {
 		return nil
 	}
@@ -468,8 +480,8 @@ func (l *loop[T]) spend(tool string) string {
 func (l *loop[T]) force(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 	name := l.finish.spec.Name
 	l.trace.note(fmt.Sprintf("budget reached: %s; asking for a final call to %s", o.stop, name))
-	if l.onForce != nil {
-		l.onForce(o.stop)
+	if l.emit != nil {
+		l.emit(Event{Kind: EventNote, Claim: l.claim, Text: "budget reached (" + o.stop + "), asking for a final verdict"})
 	}
 	ctx, cancel := context.WithTimeout(ctx, forcedCallGrace)
 	defer cancel()

@@ -3,21 +3,32 @@ package factcheck
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
+
 	"strings"
-	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/factbot-dev/factbot/factcheck/evidence"
 )
 
 // Provenance: a verdict may rest only on what the run retrieved. The run
 // keeps every URL a tool returned and every text it saw for it (docs);
 // the model's verdict is then checked against them: evidence whose URL no
 // tool returned is dropped, quotes are looked up in the retrieved texts
-// (matchQuote), and links the model wrote into its prose are removed
-// unless retrieved or written by the user (scrubLinks).
+// (evidence.Locate, as cited IDs are), and links the model wrote into its
+// prose are removed unless retrieved or written by the user
+// (evidence.ScrubLinks).
+
+// provenance is the stage that checks a verdict against the library: it
+// reviews the model's evidence before the verdict is accepted, and turns
+// the accepted verdict into a Verdict whose every citation and link is
+// one the run retrieved.
+type provenance struct {
+	lib   *library
+	trace *tracer
+	opts  Options
+}
 
 // evidenceArgs is one piece of evidence as the model cites it: sentence
 // IDs, a stance and its own summary. The older form, a URL and a quote
@@ -134,8 +145,8 @@ func (v *verdictArgs) check() error {
 // label (supported resting only on refuting sources, contradicted only on
 // supporting ones). An unverifiable verdict needs no evidence and is not
 // reviewed.
-func (r *run) review(va *verdictArgs) error {
-	label, _ := r.label(va)
+func (p *provenance) review(va *verdictArgs) error {
+	label, _ := p.label(va)
 	if label == Unverifiable {
 		return nil
 	}
@@ -145,20 +156,20 @@ func (r *run) review(va *verdictArgs) error {
 	}
 	count := map[Stance]int{}
 	for i, e := range va.Evidence {
-		c, st := r.cite(e), e.stance()
+		c, st := p.lib.cite(e), e.stance()
 		if st == "" {
 			errs = append(errs, fmt.Sprintf("evidence %d: give a stance: supports, refutes or context", i+1))
 		}
-		if c.problem != "" {
-			errs = append(errs, fmt.Sprintf("evidence %d: %s", i+1, c.problem))
+		if c.Problem != "" {
+			errs = append(errs, fmt.Sprintf("evidence %d: %s", i+1, c.Problem))
 			continue
 		}
-		if c.widened && st != StanceContext {
-			if cue := cueAdded(c.quote, e.QuoteOrSummary); cue != "" {
-				errs = append(errs, fmt.Sprintf("evidence %d: your words are part of %s, whose word %q may change their meaning; check that it %s the claim and cite it by ID", i+1, r.context(c), cue, st))
+		if c.Widened && st != StanceContext {
+			if cue := evidence.CueAdded(c.Quote, e.QuoteOrSummary); cue != "" {
+				errs = append(errs, fmt.Sprintf("evidence %d: your words are part of %s, whose word %q may change their meaning; check that it %s the claim and cite it by ID", i+1, p.lib.context(c), cue, st))
 			}
 		}
-		if c.stanceBearing() {
+		if c.StanceBearing() {
 			count[st]++
 		}
 	}
@@ -178,10 +189,10 @@ func (r *run) review(va *verdictArgs) error {
 // Options.NoScores, and the model gave a label) the label is the highest
 // score after calibration and the confidence comes from its margin: 2 or
 // more high, 1 medium, less low. Otherwise they are as the model gave them.
-func (r *run) label(va *verdictArgs) (Label, Confidence) {
+func (p *provenance) label(va *verdictArgs) (Label, Confidence) {
 	given := Label(strings.ToLower(strings.TrimSpace(va.Verdict)))
-	if va.Scores != nil && (!r.c.Options.NoScores || !given.Valid()) {
-		l, margin := r.c.Options.Calibration.Apply(va.Scores.byLabel())
+	if va.Scores != nil && (!p.opts.NoScores || !given.Valid()) {
+		l, margin := p.opts.Calibration.Apply(va.Scores.byLabel())
 		if l == "" { // no usable score
 			return Unverifiable, Low
 		}
@@ -205,79 +216,9 @@ func marginConfidence(margin float64) Confidence {
 	return Low
 }
 
-// doc is a URL retrieved in a run, with every text the run saw for it.
-type doc struct {
-	url       string
-	n         int // the source's number in passage IDs, from 1
-	title     string
-	titles    []string // every title seen for url
-	via       string
-	ps        passages // the sentences seen for url, with their places
-	fetchedAt time.Time
-	sha256    string
-	publisher string
-	rating    string
-	published string // when the source says it was published, if known
-}
-
-// seenText is one text a tool returned for a URL: a page, a PDF page, a
-// search snippet, or a search summary a model wrote.
-type seenText struct {
-	place QuotePlace
-	page  int
-	text  string
-}
-
-// remember records a retrieved URL and the texts seen for it, split into
-// sentences; it returns the doc and, per text, the range of its sentences
-// (nil for a URL no key can be made of).
-func (r *run) remember(u, title, via string, texts []seenText, mod func(*doc)) (*doc, [][2]int) {
-	k := urlKey(u)
-	if k == "" {
-		return nil, nil
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	d, ok := r.docs[k]
-	if !ok {
-		d = &doc{url: u, title: title, via: via, fetchedAt: r.c.now()}
-		r.docs[k] = d
-		r.order = append(r.order, k)
-		d.n = len(r.order)
-	}
-	if d.title == "" {
-		d.title = title
-	}
-	if t := strings.TrimSpace(title); t != "" && !slices.Contains(d.titles, t) {
-		d.titles = append(d.titles, t)
-	}
-	var ranges [][2]int
-	for _, t := range texts {
-		first, end := d.ps.add(t.place, t.page, t.text)
-		ranges = append(ranges, [2]int{first, end})
-	}
-	if mod != nil {
-		mod(d)
-	}
-	return d, ranges
-}
-
-func (r *run) lookup(u string) (*doc, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if d, ok := r.docs[urlKey(u)]; ok {
-		return d, true
-	}
-	// A source may be named by its number in passage IDs: "p2".
-	if n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(u)), "p")); err == nil && n >= 1 && n <= len(r.order) {
-		return r.docs[r.order[n-1]], true
-	}
-	return nil, false
-}
-
 // verdict turns the model's verdict (nil when it gave none) into a Verdict
 // whose evidence has been checked against what the run retrieved.
-func (r *run) verdict(va *verdictArgs, stop string) *Verdict {
+func (p *provenance) verdict(va *verdictArgs, stop string) *Verdict {
 	v := &Verdict{Start: -1, End: -1}
 	if va == nil {
 		v.Verdict, v.Confidence = Unverifiable, Low
@@ -287,17 +228,17 @@ func (r *run) verdict(va *verdictArgs, stop string) *Verdict {
 		}
 		v.Reasoning += "."
 	} else {
-		v.Verdict, v.Confidence = r.label(va)
+		v.Verdict, v.Confidence = p.label(va)
 		if va.Scores != nil {
 			v.Scores = va.Scores.byLabel()
 			if given := Label(strings.ToLower(strings.TrimSpace(va.Verdict))); given.Valid() && given != v.Verdict {
-				r.trace.note(fmt.Sprintf("the model named %s, its scores give %s", given, v.Verdict))
+				p.trace.note(fmt.Sprintf("the model named %s, its scores give %s", given, v.Verdict))
 			}
 		}
 		v.Reasoning = strings.TrimSpace(va.Reasoning)
-		v.Evidence = r.evidence(va.Evidence)
+		v.Evidence = p.evidence(va.Evidence)
 		if v.Verdict != Unverifiable && len(v.Evidence) == 0 {
-			r.trace.note(fmt.Sprintf("verdict %s had no evidence retrieved in this run; changed to unverifiable", v.Verdict))
+			p.trace.note(fmt.Sprintf("verdict %s had no evidence retrieved in this run; changed to unverifiable", v.Verdict))
 			v.Reasoning = fmt.Sprintf("No source retrieved in this check backs a verdict, so it is unverifiable (the model had answered %s: %s)", v.Verdict, v.Reasoning)
 			v.Verdict, v.Confidence = Unverifiable, Low
 		}
@@ -305,39 +246,39 @@ func (r *run) verdict(va *verdictArgs, stop string) *Verdict {
 	// Provenance covers the prose too: a link the model wrote into its
 	// reasoning or a quote is shown only if the run retrieved it or the
 	// user wrote it.
-	v.Reasoning = r.scrub(v.Reasoning)
+	v.Reasoning = p.scrub(v.Reasoning)
 	for i := range v.Evidence {
-		v.Evidence[i].QuoteOrSummary = r.scrub(v.Evidence[i].QuoteOrSummary)
-		v.Evidence[i].Summary = r.scrub(v.Evidence[i].Summary)
+		v.Evidence[i].QuoteOrSummary = p.scrub(v.Evidence[i].QuoteOrSummary)
+		v.Evidence[i].Summary = p.scrub(v.Evidence[i].Summary)
 	}
-	v.Sources = r.sources(v.Evidence)
+	v.Sources = p.lib.sources(v.Evidence)
 	return v
 }
 
 // evidence keeps the cited sources the run retrieved, once per quote,
 // each shown with the whole sentence(s) it cites.
-func (r *run) evidence(cited []evidenceArgs) []Evidence {
+func (p *provenance) evidence(cited []evidenceArgs) []Evidence {
 	var out []Evidence
 	seen := map[string]bool{}
 	for _, e := range cited {
-		c := r.cite(e)
+		c := p.lib.cite(e)
 		if c.d == nil {
-			r.trace.note("removed evidence: " + c.problem)
+			p.trace.note("removed evidence: " + c.Problem)
 			continue
 		}
-		ev := r.evidenceOf(e, c)
+		ev := p.evidenceOf(e, c)
 		if k := urlKey(c.d.url) + "\x00" + ev.QuoteOrSummary; seen[k] {
 			continue
 		} else {
 			seen[k] = true
 		}
 		switch {
-		case c.match.Place == QuoteInTitle || c.match.Place == QuoteInSummary:
-			r.trace.note(fmt.Sprintf("quote seen only in the %s retrieved for %s: not the source's own sentence, no stance", c.match, c.d.url))
+		case c.Match.Place == QuoteInTitle || c.Match.Place == QuoteInSummary:
+			p.trace.note(fmt.Sprintf("quote seen only in the %s retrieved for %s: not the source's own sentence, no stance", c.Match, c.d.url))
 		case !ev.QuoteFound:
-			r.trace.note("quote not found in the text retrieved for " + c.d.url)
-		case c.widened:
-			r.trace.note(fmt.Sprintf("quote widened to the whole sentence(s) %s of %s", ev.Passage, c.d.url))
+			p.trace.note("quote not found in the text retrieved for " + c.d.url)
+		case c.Widened:
+			p.trace.note(fmt.Sprintf("quote widened to the whole sentence(s) %s of %s", ev.Passage, c.d.url))
 		}
 		out = append(out, ev)
 	}
@@ -345,7 +286,7 @@ func (r *run) evidence(cited []evidenceArgs) []Evidence {
 }
 
 // evidenceOf is the Evidence a located citation shows.
-func (r *run) evidenceOf(e evidenceArgs, c citation) Evidence {
+func (p *provenance) evidenceOf(e evidenceArgs, c citation) Evidence {
 	st := e.stance()
 	if st == "" {
 		st = StanceRefutes // as a record without supports=true always read
@@ -356,68 +297,42 @@ func (r *run) evidenceOf(e evidenceArgs, c citation) Evidence {
 		Supports:    st == StanceSupports,
 		Stance:      st,
 		Summary:     strings.TrimSpace(e.Summary),
-		QuoteFound:  c.stanceBearing(),
-		QuoteMatch:  c.match,
+		QuoteFound:  c.StanceBearing(),
+		QuoteMatch:  c.Match,
 		Publisher:   c.d.publisher,
 		Rating:      c.d.rating,
 		Published:   c.d.published,
 	}
 	switch {
-	case c.quote != "":
-		ev.QuoteOrSummary = c.quote
+	case c.Quote != "":
+		ev.QuoteOrSummary = c.Quote
 	case strings.TrimSpace(e.QuoteOrSummary) != "":
 		ev.QuoteOrSummary = strings.TrimSpace(e.QuoteOrSummary)
 	default:
 		ev.QuoteOrSummary = ev.Summary
 	}
 	ev.Passage = c.ids()
-	if c.match.Place == QuoteInPDF && c.match.Page > 0 && !strings.Contains(ev.SourceURL, "#") {
-		ev.SourceURL += fmt.Sprintf("#page=%d", c.match.Page) // opens the PDF where the quote is
+	if c.Match.Place == QuoteInPDF && c.Match.Page > 0 && !strings.Contains(ev.SourceURL, "#") {
+		ev.SourceURL += fmt.Sprintf("#page=%d", c.Match.Page) // opens the PDF where the quote is
 	}
 	if ev.SourceTitle == "" {
 		// The page had no title: the model's is shown, so it is
 		// scrubbed like the rest of its prose.
-		ev.SourceTitle = r.scrub(strings.TrimSpace(e.SourceTitle))
+		ev.SourceTitle = p.scrub(strings.TrimSpace(e.SourceTitle))
 	}
 	return ev
-}
-
-// sources lists every URL retrieved, in order, marking the cited ones.
-func (r *run) sources(evidence []Evidence) []Source {
-	cited := map[string]bool{}
-	for _, e := range evidence {
-		cited[urlKey(e.SourceURL)] = true
-	}
-	var out []Source
-	for _, k := range r.order {
-		d := r.docs[k]
-		out = append(out, Source{URL: d.url, Title: d.title, Via: d.via, FetchedAt: d.fetchedAt, SHA256: d.sha256, Cited: cited[k]})
-	}
-	return out
 }
 
 // scrub replaces every link in text that no tool returned in this run,
 // and the user did not write, by "[link removed]", and notes each removal
 // in the trace. Links are compared in canonical form, so neither case,
 // "www." nor a missing scheme lets one through.
-func (r *run) scrub(text string) string {
-	out, removed := scrubLinks(text, r.linkAllowed)
+func (p *provenance) scrub(text string) string {
+	out, removed := evidence.ScrubLinks(text, p.lib.linkAllowed)
 	for _, l := range removed {
-		r.trace.note("removed a link no tool returned from the model's text: " + l)
+		p.trace.note("removed a link no tool returned from the model's text: " + l)
 	}
 	return out
-}
-
-// linkAllowed reports whether the canonical URL k was retrieved in this run
-// or written by the user.
-func (r *run) linkAllowed(k string) bool {
-	if _, ok := r.allow[k]; ok || r.userLinks[k] {
-		return true
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, ok := r.docs[k]
-	return ok
 }
 
 // normalizeForMatch folds case, Unicode form, punctuation and white space,
@@ -441,4 +356,28 @@ func normalizeForMatch(s string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// settled reports whether a verdict leaves a critic nothing to weigh: it
+// is supported or contradicted, and every piece of evidence is a whole
+// sentence (or run) of its source's own text, cited with the stance the
+// label needs, and reads plainly for it (evidence.Citation.PlainFor) about
+// one of the queries (the questions and the claim).
+func (p *provenance) settled(va *verdictArgs, about []evidence.Query) bool {
+	want := map[Label]Stance{Supported: StanceSupports, Contradicted: StanceRefutes}
+	label, _ := p.label(va)
+	st, ok := want[label]
+	if !ok || len(va.Evidence) == 0 {
+		return false
+	}
+	for _, e := range va.Evidence {
+		c := p.lib.cite(e)
+		if c.Problem != "" || !c.StanceBearing() || c.Widened || e.stance() != st {
+			return false
+		}
+		if !p.lib.plainFor(c, st, about) {
+			return false
+		}
+	}
+	return true
 }

@@ -109,8 +109,8 @@ func (s *searchLangs) nameOf(english bool) string {
 // queryIn is a query in the language asked (true: English) that the code
 // may search with: the first of the plan's questions in it, else, for the
 // claim's language, the claim itself. "" when there is none.
-func (r *run) queryIn(english bool) string {
-	for _, q := range r.questions {
+func (r *researcher) queryIn(english bool) string {
+	for _, q := range r.plan {
 		if r.langs.english(q) == english {
 			return q
 		}
@@ -124,7 +124,7 @@ func (r *run) queryIn(english bool) string {
 // languageQuery is the query a web_search runs: the model's, or, when it
 // would be the last search of the budget while a language has had none
 // and it is not in that language, a query in that language.
-func (r *run) languageQuery(q string) string {
+func (r *researcher) languageQuery(q string) string {
 	if r.langs == nil || strings.TrimSpace(q) == "" {
 		return q
 	}
@@ -146,11 +146,11 @@ func (r *run) languageQuery(q string) string {
 // searchMissing runs, for each language that has had no web_search, one
 // search in it while the search budget allows, and returns what the model
 // is told of them ("" when nothing was run).
-func (r *run) searchMissing(ctx context.Context) string {
+func (r *researcher) searchMissing(ctx context.Context, forced bool) string {
 	if r.langs == nil {
 		return ""
 	}
-	if r.forced.Load() {
+	if forced {
 		r.mu.Lock()
 		want, ok := r.langs.missing()
 		r.mu.Unlock()
@@ -181,7 +181,7 @@ func (r *run) searchMissing(ctx context.Context) string {
 
 // searchIn runs one search in the language asked (true: English) with
 // left searches left in the budget; ran is false when none could run.
-func (r *run) searchIn(ctx context.Context, english bool, left int) (string, bool) {
+func (r *researcher) searchIn(ctx context.Context, english bool, left int) (string, bool) {
 	name := r.langs.nameOf(english)
 	q := r.queryIn(english)
 	switch {
@@ -212,12 +212,14 @@ func (r *run) searchIn(ctx context.Context, english bool, left int) (string, boo
 	return fmt.Sprintf("the research had not searched in %s (%s), so this search was run in it: web_search %q gave %s. Weigh these results too, citing them by ID if they bear on the claim", name, why, q, b), true
 }
 
-// reviewWithLanguages is the verdict's review (run.review) after the
-// searches a language still lacked: a verdict submitted before them is
-// sent back once with their results.
-func (r *run) reviewWithLanguages(ctx context.Context, va *verdictArgs) error {
-	added := r.searchMissing(ctx)
-	err := r.review(va)
+// reviewWithLanguages is the verdict's review (provenance.review) after
+// the searches a language still lacked: a verdict submitted before them
+// is sent back once with their results. forced says a budget has ended
+// the research: a search the code added would come too late for the
+// model to read.
+func (r *researcher) reviewWithLanguages(ctx context.Context, va *verdictArgs, forced bool, prov *provenance) error {
+	added := r.searchMissing(ctx, forced)
+	err := prov.review(va)
 	switch {
 	case added == "":
 		return err

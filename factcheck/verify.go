@@ -2,12 +2,12 @@ package factcheck
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/factbot-dev/factbot/factcheck/evidence"
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -32,15 +32,31 @@ const (
 	ToolSubmitReview    = "submit_review"
 )
 
-// run is the state of one claim's verification: what its tools retrieved.
-type run struct {
+// The verification of one claim is a list of stages, in verify:
+//
+//  1. plan (questions.go): the questions whose answers would settle the
+//     claim;
+//  2. research (webtools.go): the tool loop, which searches and reads
+//     into the library (library.go) under the budgets, and ends with the
+//     model's verdict; the verdict is reviewed before it is accepted
+//     (provenance.review, with the searches a language still lacked);
+//  3. review (critic.go): a critic weighs the verdict and may send the
+//     research back once;
+//  4. cite and check provenance (cite.go, provenance.go): each piece of
+//     evidence is located in the library, as the whole sentence(s) it
+//     names, and what no tool retrieved is dropped, links included.
+//
+// Each stage is a function of its inputs; the state it builds is its own
+// (the library is the research's, read by the stages after it).
+
+// researcher is the research stage's state: the tools' budgets, the
+// restriction, the searches made, and the library they fill.
+type researcher struct {
 	c     *Checker
 	b     Budget
 	claim string
-	allow map[string]string // URLs the user wrote, by key
-	docs  map[string]*doc   // URLs retrieved in this run, by key
-	order []string          // doc keys in retrieval order
-	mu    sync.Mutex        // guards docs and order during parallel tool calls
+	lib   *library
+	mu    sync.Mutex // guards queries and langs during parallel tool calls
 	trace *tracer
 	index int
 	emit  func(Event)
@@ -49,11 +65,10 @@ type run struct {
 	// restrict is the run's date and excluded sites: what it allows is
 	// all the model sees.
 	restrict search.Restriction
-	// userLinks are the canonical forms of every link the user wrote,
-	// with or without a scheme: the model may repeat them.
-	userLinks map[string]bool
-	// questions are the plan's, if any.
-	questions []string
+	// plan are the plan's questions; questions, the same ranked against
+	// (the claim when there are none).
+	plan      []string
+	questions []evidence.Query
 	// compactOn says the transcript is compact (Options.NoCompact unset).
 	compactOn bool
 	// queries are the searches made, for the critic.
@@ -62,24 +77,8 @@ type run struct {
 	today time.Time
 	// undated counts results and pages dropped for having no known date.
 	undated atomic.Int64
-	// langs are the languages the searches must cover (searchlang.go);
-	// forced is set once a budget has ended the research, when a search
-	// the code added would come too late for the model to read.
-	langs  *searchLangs
-	forced atomic.Bool
-	// read says a page was read in this run; labelsShown, that the last
-	// research call carried the label definitions (see system).
-	read        atomic.Bool
-	labelsShown bool
-}
-
-// system is a research call's system prompt with a compact transcript: the
-// label definitions are given once a page has been read, and in a call
-// that may only submit the verdict; the calls before, which search and
-// pick what to read, carry the research rules only.
-func (r *run) system(req *ModelRequest) string {
-	r.labelsShown = r.read.Load() || req.ToolMode == ToolRequired
-	return verifySystemPrompt(r.today, r.b, r.factChecks, r.labelsShown)
+	// langs are the languages the searches must cover (searchlang.go).
+	langs *searchLangs
 }
 
 // VerifyClaim runs the verification loop for one claim. userText is the
@@ -88,42 +87,91 @@ func (c *Checker) VerifyClaim(ctx context.Context, claim, userText string) (*Ver
 	return c.verify(ctx, claim, userText, claimContext{}, -1, func(Event) {})
 }
 
+// verify is the verification of one claim, stage by stage.
 func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimContext, index int, emit func(Event)) (*Verdict, error) {
-	r := &run{
-		c: c, b: c.Budget.withDefaults(), claim: claim,
-		allow: map[string]string{}, docs: map[string]*doc{},
-		trace: newTracer(c.now), index: index, emit: emit, labelsShown: true,
+	start := c.now()
+	trace := newTracer(c.now)
+	today := runToday(trace, cc.asOf, start)
+	lib := newLibrary(c.now, userText)
+	prov := &provenance{lib: lib, trace: trace, opts: c.Options}
+	prompt := claimPrompt(claim, userText, cc)
+	if c.Options.ClosedBook {
+		return c.closedBook(ctx, closedBookInput{claim: claim, prompt: prompt, today: today, start: start, trace: trace, prov: prov})
+	}
+
+	// 1. Plan.
+	var p planned
+	if !c.Options.NoQuestions {
+		var err error
+		if p, err = c.plan(ctx, planInput{prompt: prompt + todayLine(today) + planLanguagePrompt(cc.language), start: start, trace: trace}); err != nil {
+			return nil, err
+		}
+	}
+
+	// 2. Research, the verdict reviewed before it is accepted.
+	r := &researcher{
+		c: c, b: c.Budget.withDefaults(), claim: claim, lib: lib, trace: trace, index: index, emit: emit, today: today,
 		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
 		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths},
+		plan:       p.questions, questions: rankQueries(p.questions, claim), compactOn: !c.Options.NoCompact,
+		langs: newSearchLangs(cc.language, claim),
 	}
 	ctx = search.WithRestriction(ctx, r.restrict)
-	for _, u := range urlsIn(userText) {
-		r.allow[urlKey(u)] = u
+	res, err := r.research(ctx, prompt+questionsPrompt(p.questions), p.spent, start, prov)
+	if err != nil {
+		return nil, err
 	}
-	r.userLinks = linkKeys(userText)
-	start := c.now()
-	r.setToday(cc.asOf, start)
-	r.langs = newSearchLangs(cc.language, claim)
+
+	// 3. Review by the critic, which may send the research back once.
+	if !c.Options.NoCritic {
+		cr := &critic{c: c, claim: claim, today: today, trace: trace, prov: prov, questions: r.questions, queries: r.searches, emit: emit, index: index}
+		if err := cr.review(ctx, res); err != nil {
+			return nil, err
+		}
+	}
+
+	// 4. Cite, and check the provenance of what is cited.
+	v := prov.verdict(res.o.result, res.o.stop)
+	v.Claim = claim
+	v.Model = c.Model.Name()
+	v.CheckedAt = start
+	v.StoppedBy = res.o.stop
+	v.Usage = res.o.usage
+	v.Trace = trace.list()
+	v.Undated = int(r.undated.Load())
+	v.Questions = p.questions
+	return v, nil
+}
+
+// claimPrompt is the research's first message: the claim, its context
+// when the user wrote more, and the language to answer in.
+func claimPrompt(claim, userText string, cc claimContext) string {
 	ctxText := ""
 	if strings.TrimSpace(userText) != strings.TrimSpace(claim) {
 		ctxText = truncate(userText, 1500)
 	}
-	prompt := verifyUserPrompt(claim, ctxText, cc.speaker, cc.source) + languagePrompt(cc.language)
-	if c.Options.ClosedBook {
-		return r.closedBook(ctx, prompt, start)
-	}
-	var spent Usage
-	if !c.Options.NoQuestions {
-		qs, u, err := r.plan(ctx, prompt+todayLine(r.today)+planLanguagePrompt(cc.language), start)
-		if err != nil {
-			return nil, err
-		}
-		r.questions, spent = qs, u
-	}
+	return verifyUserPrompt(claim, ctxText, cc.speaker, cc.source) + languagePrompt(cc.language)
+}
+
+// researched is the research stage's end: its loop, to be resumed by the
+// critic, and the loop's outcome; labelsShown says the last research call
+// carried the label definitions.
+type researched struct {
+	l           *loop[verdictArgs]
+	o           *outcome[verdictArgs]
+	labelsShown bool
+}
+
+// research runs the tool loop until the model's verdict or a budget. The
+// verdict is reviewed (prov.review, after the searches a language still
+// lacked) before it is accepted.
+func (r *researcher) research(ctx context.Context, prompt string, spent Usage, start time.Time, prov *provenance) (*researched, error) {
+	c := r.c
+	full := verifySystemPrompt(r.today, r.b, r.factChecks, true)
 	l := &loop[verdictArgs]{
 		model:  c.Model,
-		system: verifySystemPrompt(r.today, r.b, r.factChecks, true),
-		prompt: prompt + questionsPrompt(r.questions),
+		system: full,
+		prompt: prompt,
 		spent:  spent, began: start,
 		tools:  r.tools(),
 		finish: submitVerdict(!c.Options.NoScores),
@@ -135,85 +183,30 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		temperature: c.Options.temperature(),
 		text:        verifyLoopText,
 		trace:       r.trace,
-		review:      func(va *verdictArgs) error { return r.reviewWithLanguages(ctx, va) },
-		onForce: func(budget string) {
-			r.forced.Store(true)
-			emit(Event{Kind: EventNote, Claim: index, Text: "budget reached (" + budget + "), asking for a final verdict"})
-		},
+		emit:        r.emit, claim: r.index,
 	}
-	if c.Options.NoRecheck {
-		l.review = nil
+	if !c.Options.NoRecheck {
+		l.review = func(va *verdictArgs, forced bool) error { return r.reviewWithLanguages(ctx, va, forced, prov) }
 	}
-	if !c.Options.NoCompact {
-		l.compact, l.fold, r.compactOn = r.compact, r.fold, true
-		l.systemFor = r.system
+	if r.compactOn {
+		// The label definitions are given once a page has been read, and
+		// in a call that may only submit the verdict; the calls before,
+		// which search and pick what to read, carry the research rules
+		// only.
+		l.system = verifySystemPrompt(r.today, r.b, r.factChecks, false)
+		l.systemRead = full
+		l.transcript = &transcript{lib: r.lib, questions: r.questions}
 	}
 	o, err := l.run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if !c.Options.NoCritic {
-		if err := r.critic(ctx, l, o); err != nil {
-			return nil, err
-		}
-	}
-	v := r.verdict(o.result, o.stop)
-	v.Claim = claim
-	v.Model = c.Model.Name()
-	v.CheckedAt = start
-	v.StoppedBy = o.stop
-	v.Usage = o.usage
-	v.Trace = r.trace.list()
-	v.Undated = int(r.undated.Load())
-	v.Questions = r.questions
-	return v, nil
+	return &researched{l: l, o: o, labelsShown: !r.compactOn || l.lastSystem == full}, nil
 }
 
-// critic has the verdict reviewed and, when the critic objects, sends the
-// researcher back once with its note, under what is left of the budgets.
-func (r *run) critic(ctx context.Context, l *loop[verdictArgs], o *outcome[verdictArgs]) error {
-	switch {
-	case o.result == nil:
-		return nil
-	case o.stop != "":
-		r.trace.note("critic skipped: the " + o.stop + " budget was reached")
-		return nil
-	}
-	if stop := l.exhausted(0, l.began, o.usage); stop != "" {
-		r.trace.note("critic skipped: the " + stop + " budget was reached")
-		return nil
-	}
-	if !r.c.Options.NoCriticSkip && r.labelsShown && r.settled(o.result) {
-		r.trace.note("critic skipped: every cited sentence is found, takes the label's side and reads plainly")
-		return nil
-	}
-	note, u, err := r.critique(ctx, o.result, l.began)
-	o.usage = o.usage.Add(u)
-	if err != nil {
-		if ctx.Err() != nil {
-			return err
-		}
-		r.trace.note("critic failed (" + err.Error() + "); the verdict stands")
-		return nil
-	}
-	if note == "" {
-		return nil
-	}
-	before, _ := r.label(o.result)
-	r.trace.note("critic sent the researcher back: " + note)
-	r.emit(Event{Kind: EventNote, Claim: r.index, Text: "the critic sent the verdict back: " + note})
-	first := o.result
-	if err := l.resume(ctx, o, "A reviewer sent your verdict back: "+note+" Fix it, searching more if needed, then call submit_verdict again."); err != nil {
-		return err
-	}
-	after, _ := r.label(o.result)
-	switch {
-	case o.result == first:
-		r.trace.note(fmt.Sprintf("after the critic: no new verdict (%s budget reached); the first, %s, stands", o.stop, before))
-	case after == before:
-		r.trace.note(fmt.Sprintf("after the critic: the verdict is still %s", after))
-	default:
-		r.trace.note(fmt.Sprintf("after the critic: the verdict changed from %s to %s", before, after))
-	}
-	return nil
+// searches are the searches made so far, for the critic.
+func (r *researcher) searches() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.queries...)
 }

@@ -60,7 +60,7 @@ const (
 )
 
 // tools returns the research tools in the order they are offered.
-func (r *run) tools() []Tool {
+func (r *researcher) tools() []Tool {
 	ts := []Tool{
 		NewTool(ToolWebSearch, "Search the web.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
@@ -87,7 +87,7 @@ func (r *run) tools() []Tool {
 }
 
 // webSearch runs a web_search of query.
-func (r *run) webSearch(ctx context.Context, query string) (*searchObservation, error) {
+func (r *researcher) webSearch(ctx context.Context, query string) (*searchObservation, error) {
 	return r.doSearch(ctx, query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
 		if r.c.Search == nil {
 			return nil, errors.New("no search provider is configured")
@@ -96,7 +96,7 @@ func (r *run) webSearch(ctx context.Context, query string) (*searchObservation, 
 	})
 }
 
-func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.Context, string, int) (*search.Response, error)) (*searchObservation, error) {
+func (r *researcher) doSearch(ctx context.Context, query, via string, fn func(context.Context, string, int) (*search.Response, error)) (*searchObservation, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return nil, errors.New("the query is empty")
@@ -139,7 +139,7 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 		if res.ModelWritten {
 			seen.place = QuoteInSummary
 		}
-		d, ranges := r.remember(res.URL, res.Title, via, []seenText{seen}, func(d *doc) {
+		d, ranges := r.lib.remember(res.URL, res.Title, via, []seenText{seen}, func(d *doc) {
 			if res.Publisher != "" {
 				d.publisher, d.rating = res.Publisher, res.Rating
 			}
@@ -159,7 +159,7 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 		if res.ModelWritten {
 			sr.Summary = truncate(strings.TrimSpace(res.Snippet), max)
 		} else {
-			sr.Snippet, _ = r.show(d, ranges[0], max, false)
+			sr.Snippet, _ = r.lib.show(d, ranges[0], max, false, r.questions)
 		}
 		obs.Results = append(obs.Results, sr)
 	}
@@ -169,10 +169,10 @@ func (r *run) doSearch(ctx context.Context, query, via string, fn func(context.C
 	return obs, nil
 }
 
-func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, error) {
+func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObservation, error) {
 	u := strings.TrimSpace(a.URL)
-	_, fromSearch := r.lookup(u)
-	_, fromUser := r.allow[urlKey(u)]
+	_, fromSearch := r.lib.lookup(u)
+	fromUser := r.lib.fromUser(u)
 	if !fromSearch && !fromUser {
 		return nil, fmt.Errorf("refused: %s was not returned by a search in this conversation nor written by the user; search first", u)
 	}
@@ -213,10 +213,9 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 			d.published = p.Published
 		}
 	}
-	r.read.Store(true)
-	d, ranges := r.remember(u, p.Title, via, pageTexts(p), set)
+	d, ranges := r.lib.remember(u, p.Title, via, pageTexts(p), set)
 	if p.FinalURL != "" && urlKey(p.FinalURL) != urlKey(u) {
-		r.remember(p.FinalURL, p.Title, via, pageTexts(p), set)
+		r.lib.remember(p.FinalURL, p.Title, via, pageTexts(p), set)
 	}
 	max := r.b.PageChars
 	if r.compactOn {
@@ -227,7 +226,7 @@ func (r *run) readPage(ctx context.Context, a readPageArgs) (*pageObservation, e
 	var text string
 	var cut bool
 	if d != nil && len(ranges) > 0 {
-		text, cut = r.show(d, [2]int{ranges[0][0], ranges[len(ranges)-1][1]}, max, true)
+		text, cut = r.lib.show(d, [2]int{ranges[0][0], ranges[len(ranges)-1][1]}, max, true, r.questions)
 	}
 	if strings.TrimSpace(text) == "" {
 		text = "(the page has no readable text)"

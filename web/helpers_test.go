@@ -34,7 +34,6 @@ type fixture struct {
 	links           *Links
 	sample, private *store.Check
 	other           *store.Check
-	ts              *httptest.Server
 }
 
 func newFixture(t *testing.T) *fixture {

@@ -35,7 +35,6 @@ func drawStackedMap(l bot.Lang, claims []*factcheck.Verdict, pdf func(url string
 		m.Claims = append(m.Claims, c)
 		y += c.H + nodeGap/2
 		placed := map[string]int{} // URL → index in m.Sources
-		var order []string
 		for _, e := range v.Evidence {
 			if _, ok := placed[e.SourceURL]; !ok {
 				n := sourceNode(l, e, pdf(e.SourceURL))
@@ -43,7 +42,6 @@ func drawStackedMap(l bot.Lang, claims []*factcheck.Verdict, pdf func(url string
 				n.Lines = sourceLines(e, stackSourceChars)
 				placeNode(&n, y)
 				placed[e.SourceURL] = len(m.Sources)
-				order = append(order, e.SourceURL)
 				m.Sources = append(m.Sources, n)
 				y += n.H + nodeGap/2
 			}

@@ -191,10 +191,6 @@ func evidenceEdge(lang bot.Lang, e factcheck.Evidence, claim int) mapEdge {
 }
 
 func sourceNode(lang bot.Lang, e factcheck.Evidence, isPDF bool) mapNode {
-	title := strings.TrimSpace(e.SourceTitle)
-	if title == "" {
-		title = e.SourceURL
-	}
 	n := mapNode{X: srcX, W: colWidth, Class: "source", Title: e.SourceURL, Lines: sourceLines(e, sourceChars)}
 	var marks []string
 	if e.Publisher != "" || e.Rating != "" {

@@ -194,7 +194,7 @@ func TestGatedServerChannelsArePrivate(t *testing.T) {
 		welcome     = "330000000000000003"
 	)
 	fake := discordtest.New(t)
-	fake.SetEveryone(gated, discordgo.PermissionUseSlashCommands)
+	fake.SetEveryone(gated, discordgo.PermissionUseApplicationCommands)
 	fake.AddChannel(&discordgo.Channel{ID: membersOnly, GuildID: gated, Name: "members", Type: discordgo.ChannelTypeGuildText})
 	fake.AddChannel(&discordgo.Channel{ID: welcome, GuildID: gated, Name: "welcome", Type: discordgo.ChannelTypeGuildText,
 		PermissionOverwrites: []*discordgo.PermissionOverwrite{{ID: gated, Type: discordgo.PermissionOverwriteTypeRole, Allow: discordgo.PermissionViewChannel}}})

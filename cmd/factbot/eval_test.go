@@ -314,8 +314,7 @@ func TestEvalEndToEnd(t *testing.T) {
 // Ollama-style server (tool arguments as objects, no call ids, a call
 // written inside <tool_call> tags), through the OpenAI-compatible provider and a real socket.
 func TestEvalLocalModel(t *testing.T) {
-	var w *world
-	w = newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+	w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
 		t.Error("Gemini was called with FACTBOT_LLM=openai")
 		return geminitest.Text("")
 	})

@@ -70,6 +70,7 @@ func moduleFiles(t *testing.T) []parsed {
 
 // TestDependenciesPointOneWay: cmd → bot adapters → bot → factcheck, store;
 // factcheck knows no chat or storage, search no verdicts, store no chat;
+// factcheck/evidence is below the rest of factcheck;
 // nothing imports the binary's packages, and only tests the test helpers.
 func TestDependenciesPointOneWay(t *testing.T) {
 	forbidden := []struct{ from, to, why string }{
@@ -96,6 +97,11 @@ func TestDependenciesPointOneWay(t *testing.T) {
 				if within(from, rule.from) && within(to, rule.to) && from != "internal/config" {
 					t.Errorf("%s imports %s: %s", f.path, path, rule.why)
 				}
+			}
+			// The evidence package is pure functions below the engine: it
+			// imports no other part of factcheck.
+			if within(from, "factcheck/evidence") && within(to, "factcheck") && !within(to, "factcheck/evidence") {
+				t.Errorf("%s imports %s: the evidence package is below the engine", f.path, path)
 			}
 			// The binary's packages (its admin socket) are its own.
 			if within(to, "cmd") && !within(from, "cmd") {

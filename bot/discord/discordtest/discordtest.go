@@ -330,7 +330,7 @@ func (s *Server) welcome(c *gwConn, ready any) error {
 // guilds unless SetEveryone says otherwise: view channels, send messages,
 // read their history, use application commands.
 const DefaultEveryone = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
-	discordgo.PermissionReadMessageHistory | discordgo.PermissionUseSlashCommands
+	discordgo.PermissionReadMessageHistory | discordgo.PermissionUseApplicationCommands
 
 // AddChannel makes c known (replacing a channel with its id): GET
 // /channels/{id} answers it, and when c.GuildID is set, clients that

@@ -1,4 +1,4 @@
-package factcheck
+package evidence
 
 import (
 	"testing"
@@ -37,8 +37,8 @@ func TestCueAdded(t *testing.T) {
 		{"hi", "अधिकारियों के अनुसार स्कूल 2019 में बंद हो गया था।", "स्कूल 2019 में बंद हो गया था", "अनुसार"},
 		{"hi", "स्कूल 2019 में बंद नहीं हुआ था।", "स्कूल 2019 में बंद", "नहीं"},
 	} {
-		if got := cueAdded(tc.sentence, tc.quote); got != tc.want {
-			t.Errorf("%s: cueAdded(%q, %q) = %q, want %q", tc.lang, tc.sentence, tc.quote, got, tc.want)
+		if got := CueAdded(tc.sentence, tc.quote); got != tc.want {
+			t.Errorf("%s: CueAdded(%q, %q) = %q, want %q", tc.lang, tc.sentence, tc.quote, got, tc.want)
 		}
 	}
 }

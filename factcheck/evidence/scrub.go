@@ -1,4 +1,4 @@
-package factcheck
+package evidence
 
 import (
 	"slices"
@@ -12,8 +12,8 @@ import (
 	"github.com/factbot-dev/factbot/search"
 )
 
-// linkRemoved replaces a link the run did not retrieve.
-const linkRemoved = "[link removed]"
+// LinkRemoved replaces a link the run did not retrieve.
+const LinkRemoved = "[link removed]"
 
 // link is a piece of text that a chat client could turn into a link.
 type link struct {
@@ -24,14 +24,14 @@ type link struct {
 	keys []string
 }
 
-// scrubLinks replaces every link in text that allowed refuses by
-// linkRemoved, and returns the new text and the links it removed, as
+// ScrubLinks replaces every link in text that allowed refuses by
+// LinkRemoved, and returns the new text and the links it removed, as
 // written. allowed is asked about canonical forms (search.Canonical: scheme
 // and host lower-cased, no "www.", no tracking parameters); a link written
 // without a scheme is asked about with https:// and then http://, and an
 // e-mail address as mailto:, which no retrieved page can match. Links are
 // what findLinks finds.
-func scrubLinks(text string, allowed func(u string) bool) (string, []string) {
+func ScrubLinks(text string, allowed func(u string) bool) (string, []string) {
 	var b strings.Builder
 	var removed []string
 	last := 0
@@ -47,7 +47,7 @@ func scrubLinks(text string, allowed func(u string) bool) (string, []string) {
 			continue
 		}
 		b.WriteString(text[last:l.start])
-		b.WriteString(linkRemoved)
+		b.WriteString(LinkRemoved)
 		removed = append(removed, text[l.start:l.end])
 		last = l.end
 	}
@@ -58,9 +58,9 @@ func scrubLinks(text string, allowed func(u string) bool) (string, []string) {
 	return b.String(), removed
 }
 
-// linkKeys returns the canonical forms of every link written in text, for
-// letting them through scrubLinks.
-func linkKeys(text string) map[string]bool {
+// LinkKeys returns the canonical forms of every link written in text, for
+// letting them through ScrubLinks.
+func LinkKeys(text string) map[string]bool {
 	keys := map[string]bool{}
 	for _, l := range findLinks(text) {
 		for _, k := range l.keys {
@@ -405,11 +405,6 @@ func hostRune(r rune) bool {
 // isDot reports whether r is a full stop that browsers read as a dot in a
 // host name.
 func isDot(r rune) bool { return r == '.' || r == '。' || r == '．' || r == '｡' }
-
-func startsWithDot(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	return isDot(r)
-}
 
 func schemeByte(c byte) bool {
 	return isASCIILetter(c) || isASCIIDigit(c) || c == '+' || c == '-' || c == '.'

@@ -1,8 +1,9 @@
-package factcheck
+package evidence
 
 import (
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"unicode"
 
@@ -10,7 +11,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// The ranker: what the model reads of a page or a snippet, and what the
+// The Ranker: what the model reads of a page or a snippet, and what the
 // compact transcript keeps, are the passages that best answer the plan's
 // questions by Okapi BM25 over the text's own sentences. Tokens are
 // Unicode-aware: words by UAX #29 word segmentation in scripts written
@@ -109,16 +110,16 @@ var shortStopwords = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// ranker scores the sentences of one text against queries by BM25.
-type ranker struct {
+// Ranker scores the sentences of one text against queries by BM25.
+type Ranker struct {
 	tf  []map[string]int
 	len []int
 	df  map[string]int
 	avg float64
 }
 
-func newRanker(sents []string) *ranker {
-	rk := &ranker{df: map[string]int{}}
+func NewRanker(sents []string) *Ranker {
+	rk := &Ranker{df: map[string]int{}}
 	total := 0
 	for _, s := range sents {
 		tf := map[string]int{}
@@ -139,12 +140,12 @@ func newRanker(sents []string) *ranker {
 	return rk
 }
 
-// query is a question's distinct tokens.
-type query []string
+// Query is a question's distinct tokens.
+type Query []string
 
-func newQuery(s string) query {
+func NewQuery(s string) Query {
 	seen := map[string]bool{}
-	var q query
+	var q Query
 	for _, t := range rankTokens(s) {
 		if !seen[t] {
 			seen[t] = true
@@ -156,7 +157,7 @@ func newQuery(s string) query {
 
 // score is sentence i's BM25 score for q, and how many of q's tokens it
 // holds.
-func (rk *ranker) score(q query, i int) (float64, int) {
+func (rk *Ranker) score(q Query, i int) (float64, int) {
 	n := float64(len(rk.tf))
 	sc, matched := 0.0, 0
 	for _, t := range q {
@@ -174,25 +175,25 @@ func (rk *ranker) score(q query, i int) (float64, int) {
 
 // answers reports whether a sentence holding matched of q's tokens may
 // answer it: two tokens in common, or all of a question of one.
-func (q query) answers(matched int) bool { return matched > 0 && matched >= min(2, len(q)) }
+func (q Query) answers(matched int) bool { return matched > 0 && matched >= min(2, len(q)) }
 
-// hit is a sentence's score for one query.
-type hit struct {
-	i     int
-	score float64
+// Hit is a sentence's score for one query.
+type Hit struct {
+	I     int
+	Score float64
 }
 
-// ranked returns, for each query, the sentences that may answer it, best
+// Ranked returns, for each query, the sentences that may answer it, best
 // first (ties in text order).
-func (rk *ranker) ranked(qs []query) [][]hit {
-	out := make([][]hit, len(qs))
+func (rk *Ranker) Ranked(qs []Query) [][]Hit {
+	out := make([][]Hit, len(qs))
 	for qi, q := range qs {
 		for i := range rk.tf {
 			if sc, m := rk.score(q, i); q.answers(m) {
-				out[qi] = append(out[qi], hit{i, sc})
+				out[qi] = append(out[qi], Hit{i, sc})
 			}
 		}
-		sort.SliceStable(out[qi], func(a, b int) bool { return out[qi][a].score > out[qi][b].score })
+		sort.SliceStable(out[qi], func(a, b int) bool { return out[qi][a].Score > out[qi][b].Score })
 	}
 	return out
 }
@@ -205,3 +206,16 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// stopwords are frequent English words of four letters or more that say
+// nothing about a claim.
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`that this with from what when where which while there their they them then than have has
+		been were does did done into about would could should will more most some such only also over under very just
+		your yours whose whom these those being after before other each many much even ever here says said
+		true false claim claims really actually`) {
+		m[w] = true
+	}
+	return m
+})

@@ -1,4 +1,4 @@
-package factcheck
+package evidence
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // negation or a denial (a refutation's own words), a hedge, or an
 // attribution ("X said", "according to") — in each language of the
 // project's catalogs. The language of a text is detected (whatlanggo);
-// words are matched as the ranker's Unicode tokens (words in spaced
+// words are matched as the Ranker's Unicode tokens (words in spaced
 // scripts, character bigrams in Han and kana), so a cue of several words
 // or characters matches as a run of tokens. They decide whether a quote
 // cut out of a sentence goes back to the model (review), and whether a
@@ -95,7 +95,7 @@ func buildCues() (map[string][]cueEntry, []cueEntry) {
 	return sets, all
 }
 
-// cueTokens are the tokens of s for cue matching: the ranker's tokens,
+// cueTokens are the tokens of s for cue matching: the Ranker's tokens,
 // every word kept, with Arabic vowel marks left out, its alef forms as one
 // and its conjunctions و and ف and article ال taken off a word's front.
 func cueTokens(s string) []string {
@@ -181,10 +181,10 @@ func hasTokensAt(toks []string, i int, want []string) bool {
 	return true
 }
 
-// cueAdded returns the first cue of the sentences that the quote cut out
+// CueAdded returns the first cue of the sentences that the quote cut out
 // of them does not hold itself, "" when none: the words around a quote
 // that may change what it says.
-func cueAdded(sentences, quote string) string {
+func CueAdded(sentences, quote string) string {
 	lang, sure := cueLang(sentences)
 	cues := cuesFor(lang, sure)
 	inQuote := map[string]int{}

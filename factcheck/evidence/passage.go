@@ -1,4 +1,4 @@
-package factcheck
+package evidence
 
 import (
 	"fmt"
@@ -70,25 +70,25 @@ func cutLong(s string) []string {
 	return append(out, s)
 }
 
-// sentence is one sentence of a text a tool returned for a source.
-type sentence struct {
-	text  string
-	place QuotePlace
-	page  int    // the PDF page, 0 otherwise
-	norm  string // quoteNormalize(text)
+// Sentence is one sentence of a text a tool returned for a source.
+type Sentence struct {
+	Text  string
+	Place Place
+	Page  int    // the PDF page, 0 otherwise
+	Norm  string // quoteNormalize(text)
 }
 
-// passages are the sentences a run saw for one source, numbered from 1 in
+// Passages are the sentences a run saw for one source, numbered from 1 in
 // the order first seen; a text seen again keeps its first numbers.
-type passages struct {
-	sents  []sentence
+type Passages struct {
+	Sents  []Sentence
 	seen   map[string][2]int // place, page and text → first and end index
-	groups [][2]int          // the ranges of sentences of each text, in order
+	Groups [][2]int          // the ranges of sentences of each text, in order
 }
 
-// add splits text, seen for the source as place (page for a PDF page),
-// into sentences and returns the indices of its sentences in ps.sents.
-func (ps *passages) add(place QuotePlace, page int, text string) (first, end int) {
+// Add splits text, seen for the source as place (page for a PDF page),
+// into sentences and returns the indices of its sentences in ps.Sents.
+func (ps *Passages) Add(place Place, page int, text string) (first, end int) {
 	key := fmt.Sprintf("%s\x00%d\x00%s", place, page, text)
 	if r, ok := ps.seen[key]; ok {
 		return r[0], r[1]
@@ -96,33 +96,33 @@ func (ps *passages) add(place QuotePlace, page int, text string) (first, end int
 	if ps.seen == nil {
 		ps.seen = map[string][2]int{}
 	}
-	first = len(ps.sents)
+	first = len(ps.Sents)
 	for _, s := range splitSentences(text) {
-		ps.sents = append(ps.sents, sentence{text: s, place: place, page: page, norm: quoteNormalize(s)})
+		ps.Sents = append(ps.Sents, Sentence{Text: s, Place: place, Page: page, Norm: quoteNormalize(s)})
 	}
-	ps.seen[key] = [2]int{first, len(ps.sents)}
-	if len(ps.sents) > first {
-		ps.groups = append(ps.groups, [2]int{first, len(ps.sents)})
+	ps.seen[key] = [2]int{first, len(ps.Sents)}
+	if len(ps.Sents) > first {
+		ps.Groups = append(ps.Groups, [2]int{first, len(ps.Sents)})
 	}
-	return first, len(ps.sents)
+	return first, len(ps.Sents)
 }
 
-// passageID is the ID of sentence i (from 0) of source n (from 1).
-func passageID(n, i int) string { return "p" + strconv.Itoa(n) + "." + strconv.Itoa(i+1) }
+// ID is the ID of sentence i (from 0) of source n (from 1).
+func ID(n, i int) string { return "p" + strconv.Itoa(n) + "." + strconv.Itoa(i+1) }
 
-// maxCitedRun bounds how many consecutive sentences one piece of evidence
+// MaxCitedRun bounds how many consecutive sentences one piece of evidence
 // may cite.
-const maxCitedRun = 4
+const MaxCitedRun = 4
 
-// passageRef is a parsed citation: source n (from 1), sentences first to
+// Ref is a parsed citation: source n (from 1), sentences first to
 // last (from 0, inclusive).
-type passageRef struct{ source, first, last int }
+type Ref struct{ Source, First, Last int }
 
-// parsePassageRef reads a citation: "p2.14", a run "p2.14-p2.16" or
+// ParseRef reads a citation: "p2.14", a run "p2.14-p2.16" or
 // "p2.14-16" (any dash, or "to"), or a list of consecutive IDs
 // "p2.14, p2.15". Brackets and spaces are ignored. It returns an error
 // saying what is wrong, for the model.
-func parsePassageRef(s string) (passageRef, error) {
+func ParseRef(s string) (Ref, error) {
 	clean := strings.Map(func(r rune) rune {
 		switch {
 		case r == '[' || r == ']' || unicode.IsSpace(r):
@@ -134,7 +134,7 @@ func parsePassageRef(s string) (passageRef, error) {
 	}, s)
 	clean = strings.ReplaceAll(clean, "to", "-")
 	if clean == "" {
-		return passageRef{}, fmt.Errorf("no passage ID")
+		return Ref{}, fmt.Errorf("no passage ID")
 	}
 	var ids []string
 	if strings.Contains(clean, ",") {
@@ -144,23 +144,23 @@ func parsePassageRef(s string) (passageRef, error) {
 	}
 	n, first, err := parseID(ids[0], 0)
 	if err != nil {
-		return passageRef{}, fmt.Errorf("passage %q: %w", s, err)
+		return Ref{}, fmt.Errorf("passage %q: %w", s, err)
 	}
-	ref := passageRef{source: n, first: first, last: first}
+	ref := Ref{Source: n, First: first, Last: first}
 	for _, id := range ids[1:] {
 		m, i, err := parseID(id, n)
 		switch {
 		case err != nil:
-			return passageRef{}, fmt.Errorf("passage %q: %w", s, err)
+			return Ref{}, fmt.Errorf("passage %q: %w", s, err)
 		case m != n:
-			return passageRef{}, fmt.Errorf("passage %q joins two sources; cite each on its own", s)
-		case i != ref.last+1 && len(ids) > 2, i <= ref.last:
-			return passageRef{}, fmt.Errorf("passage %q: sentences must be consecutive and in order", s)
+			return Ref{}, fmt.Errorf("passage %q joins two sources; cite each on its own", s)
+		case i != ref.Last+1 && len(ids) > 2, i <= ref.Last:
+			return Ref{}, fmt.Errorf("passage %q: sentences must be consecutive and in order", s)
 		}
-		ref.last = i
+		ref.Last = i
 	}
-	if ref.last-ref.first+1 > maxCitedRun {
-		return passageRef{}, fmt.Errorf("passage %q cites more than %d sentences; cite the ones that matter", s, maxCitedRun)
+	if ref.Last-ref.First+1 > MaxCitedRun {
+		return Ref{}, fmt.Errorf("passage %q cites more than %d sentences; cite the ones that matter", s, MaxCitedRun)
 	}
 	return ref, nil
 }
@@ -185,9 +185,9 @@ func parseID(id string, n int) (src, i int, err error) {
 	return src, k - 1, nil
 }
 
-// tagged renders sentences first to end of source n for the model, each
+// Tagged renders sentences first to end of source n for the model, each
 // after its ID: "[p2.1] First. [p2.2] Second."
-func (ps *passages) tagged(n int, idx []int) string {
+func (ps *Passages) Tagged(n int, idx []int) string {
 	var b strings.Builder
 	last := -2
 	for _, i := range idx {
@@ -198,7 +198,7 @@ func (ps *passages) tagged(n int, idx []int) string {
 				b.WriteByte(' ')
 			}
 		}
-		fmt.Fprintf(&b, "[%s] %s", passageID(n, i), ps.sents[i].text)
+		fmt.Fprintf(&b, "[%s] %s", ID(n, i), ps.Sents[i].Text)
 		last = i
 	}
 	return b.String()

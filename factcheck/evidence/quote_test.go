@@ -1,4 +1,4 @@
-package factcheck
+package evidence
 
 import (
 	"encoding/json"
@@ -50,95 +50,104 @@ func TestMatchQuote(t *testing.T) {
 		greek   = "alpha beta gamma delta. epsilon zeta eta theta. iota kappa lambda mu. nu xi omicron pi. rho sigma tau upsilon."
 		chinese = "长城在太空中肉眼不可见。"
 	)
-	page := func(text string) []quoteSource { return []quoteSource{newQuoteSource(QuoteOnPage, 0, text)} }
-	onPage := QuoteMatch{Place: QuoteOnPage}
+	page := func(text string) []source { return []source{{OnPage, 0, text}} }
+	onPage := Match{Place: OnPage}
+	// deadPath are the cases where the removed matchQuote, which matched
+	// an elided quote's parts anywhere in a text, said what the table
+	// says, and the live path (Locate: an elision only joins parts of one
+	// sentence, as the model is told) says this instead. Reported in issue
+	// 30's work, not dropped.
+	deadPath := map[string]Match{"elided across the page": {}}
 	for _, tc := range []struct {
 		name    string
 		quote   string
-		sources []quoteSource
-		want    QuoteMatch
+		sources []source
+		want    Match
 	}{
 		{"exact", "grew by 130 percent in 2023", page(growth), onPage},
-		{"number cut at start", "30 percent in 2023 according", page(growth), QuoteMatch{}},
-		{"number cut at end", "Revenue grew by 13", page(growth), QuoteMatch{}},
-		{"word cut at start", "evenue grew by 130 percent", page(growth), QuoteMatch{}},
-		{"word cut at end", "according to the annual rep", page(growth), QuoteMatch{}},
-		{"decimal point kept", "Inflation rose to 35% last year", page(rate), QuoteMatch{}},
-		{"decimal point kept other way", "Inflation rose to 3.5% last year", page("Inflation rose to 35% last year."), QuoteMatch{}},
-		{"percent sign kept", "Inflation rose to 3.5 last year", page(rate), QuoteMatch{}},
+		{"number cut at start", "30 percent in 2023 according", page(growth), Match{}},
+		{"number cut at end", "Revenue grew by 13", page(growth), Match{}},
+		{"word cut at start", "evenue grew by 130 percent", page(growth), Match{}},
+		{"word cut at end", "according to the annual rep", page(growth), Match{}},
+		{"decimal point kept", "Inflation rose to 35% last year", page(rate), Match{}},
+		{"decimal point kept other way", "Inflation rose to 3.5% last year", page("Inflation rose to 35% last year."), Match{}},
+		{"percent sign kept", "Inflation rose to 3.5 last year", page(rate), Match{}},
 		{"spaced percent", "inflation rose to 3.5 % last year", page(rate), onPage},
-		{"thousands separator kept", "1000 people were evacuated overnight", page("Officials said 1,000 people were evacuated overnight."), QuoteMatch{}},
+		{"thousands separator kept", "1000 people were evacuated overnight", page("Officials said 1,000 people were evacuated overnight."), Match{}},
 		{"thousands separator", "1,000 people were evacuated overnight", page("Officials said 1,000 people were evacuated overnight."), onPage},
-		{"sign kept", "temperatures fell to 5 degrees overnight", page("Temperatures fell to -5 degrees overnight."), QuoteMatch{}},
+		{"sign kept", "temperatures fell to 5 degrees overnight", page("Temperatures fell to -5 degrees overnight."), Match{}},
 		{"minus sign folds", "temperatures fell to −5 degrees overnight", page("Temperatures fell to -5 degrees overnight."), onPage},
 		{"en dash as minus folds", "temperatures fell to –5 degrees overnight", page("Temperatures fell to -5 degrees overnight."), onPage},
-		{"plus sign kept", "the index closed at 5 points", page("The index closed at +5 points."), QuoteMatch{}},
-		{"negation dropped", "The bridge was built in 1990", page(bridge), QuoteMatch{}},
-		{"negation elided with a short part", "The bridge was … built in 1990", page(bridge), QuoteMatch{}},
+		{"plus sign kept", "the index closed at 5 points", page("The index closed at +5 points."), Match{}},
+		{"negation dropped", "The bridge was built in 1990", page(bridge), Match{}},
+		{"negation elided with a short part", "The bridge was … built in 1990", page(bridge), Match{}},
 		{"negation elided", "The bridge was not … built in 1990 because the", page(bridge), onPage},
-		{"tiny parts", "a … e", page(greek), QuoteMatch{}},
-		{"one short part", "alpha beta gamma delta … eta", page(greek), QuoteMatch{}},
+		{"tiny parts", "a … e", page(greek), Match{}},
+		{"one short part", "alpha beta gamma delta … eta", page(greek), Match{}},
 		{"in order", "alpha beta gamma delta … epsilon zeta eta theta", page(greek), onPage},
 		{"three dots", "alpha beta gamma delta...iota kappa lambda mu", page(greek), onPage},
 		{"spaced dots", "alpha beta gamma delta . . . iota kappa lambda mu", page(greek), onPage},
 		{"dots spaced by any white space", "alpha beta gamma delta .\v.\u2028. iota kappa lambda mu", page(greek), onPage},
 		{"bracketed ellipsis", "alpha beta gamma delta […] iota kappa lambda mu", page(greek), onPage},
-		{"out of order", "epsilon zeta eta theta … alpha beta gamma delta", page(greek), QuoteMatch{}},
-		{"overlapping parts", "alpha beta gamma delta … gamma delta epsilon zeta", page(greek), QuoteMatch{}},
+		{"out of order", "epsilon zeta eta theta … alpha beta gamma delta", page(greek), Match{}},
+		{"overlapping parts", "alpha beta gamma delta … gamma delta epsilon zeta", page(greek), Match{}},
 		{"four parts", "alpha beta gamma delta … epsilon zeta eta theta … iota kappa lambda mu … nu xi omicron pi", page(greek), onPage},
-		{"five parts", "alpha beta gamma delta … epsilon zeta eta theta … iota kappa lambda mu … nu xi omicron pi … rho sigma tau upsilon", page(greek), QuoteMatch{}},
+		{"five parts", "alpha beta gamma delta … epsilon zeta eta theta … iota kappa lambda mu … nu xi omicron pi … rho sigma tau upsilon", page(greek), Match{}},
 		{"leading and trailing ellipses", "… alpha beta gamma delta …", page(greek), onPage},
-		{"empty", "", page(greek), QuoteMatch{}},
-		{"blank", " \n ", page(greek), QuoteMatch{}},
-		{"only ellipses", "… ...", page(greek), QuoteMatch{}},
-		{"only punctuation", "“—”", page(greek), QuoteMatch{}},
-		{"too short", "generally isn't", page(wall), QuoteMatch{}},
-		{"three words", "alpha beta gamma", page(greek), QuoteMatch{}},
+		{"empty", "", page(greek), Match{}},
+		{"blank", " \n ", page(greek), Match{}},
+		{"only ellipses", "… ...", page(greek), Match{}},
+		{"only punctuation", "“—”", page(greek), Match{}},
+		{"too short", "generally isn't", page(wall), Match{}},
+		{"three words", "alpha beta gamma", page(greek), Match{}},
 		{"folds case, quotes, spaces", "FREQUENTLY   billed as the \"only man-made object\"", page(wall), onPage},
 		{"folds Unicode form", "ｆｒｅｑｕｅｎｔｌｙ billed as the", page(wall), onPage},
 		{"crosses lines", "generally isn't. More text here", page(wall), onPage},
 		{"elided across the page", "The Great Wall of China … isn't. More text here", page(wall), onPage},
-		{"elided with a short part", "The Great Wall of China … more text here", page(wall), QuoteMatch{}},
-		{"not on the page", "visible from the Moon with the naked eye", page(wall), QuoteMatch{}},
+		{"elided with a short part", "The Great Wall of China … more text here", page(wall), Match{}},
+		{"not on the page", "visible from the Moon with the naked eye", page(wall), Match{}},
 		{"han characters", "长城在太空中肉眼", page(chinese), onPage},
 		{"han characters mid-sentence", "城在太空中肉眼不", page(chinese), onPage},
-		{"too few han characters", "太空中", page(chinese), QuoteMatch{}},
-		{"no sources", "alpha beta gamma delta", nil, QuoteMatch{}},
-		{"snippet only", "alpha beta gamma delta", []quoteSource{
-			newQuoteSource(QuoteInTitle, 0, "Greek letters"),
-			newQuoteSource(QuoteInSnippet, 0, greek),
-			newQuoteSource(QuoteOnPage, 0, "nothing here"),
-		}, QuoteMatch{Place: QuoteInSnippet}},
-		{"title only", "alpha beta gamma delta", []quoteSource{
-			newQuoteSource(QuoteInTitle, 0, "Alpha, beta, gamma, delta"),
-			newQuoteSource(QuoteInSnippet, 0, "alpha beta gamma"),
-		}, QuoteMatch{Place: QuoteInTitle}},
-		{"page beats snippet and title", "alpha beta gamma delta", []quoteSource{
-			newQuoteSource(QuoteInTitle, 0, greek),
-			newQuoteSource(QuoteInSnippet, 0, greek),
-			newQuoteSource(QuoteOnPage, 0, greek),
+		{"too few han characters", "太空中", page(chinese), Match{}},
+		{"no sources", "alpha beta gamma delta", nil, Match{}},
+		{"snippet only", "alpha beta gamma delta", []source{
+			{InTitle, 0, "Greek letters"},
+			{InSnippet, 0, greek},
+			{OnPage, 0, "nothing here"},
+		}, Match{Place: InSnippet}},
+		{"title only", "alpha beta gamma delta", []source{
+			{InTitle, 0, "Alpha, beta, gamma, delta"},
+			{InSnippet, 0, "alpha beta gamma"},
+		}, Match{Place: InTitle}},
+		{"page beats snippet and title", "alpha beta gamma delta", []source{
+			{InTitle, 0, greek},
+			{InSnippet, 0, greek},
+			{OnPage, 0, greek},
 		}, onPage},
-		{"page beats PDF", "alpha beta gamma delta", []quoteSource{
-			newQuoteSource(QuoteInPDF, 2, greek),
-			newQuoteSource(QuoteOnPage, 0, greek),
+		{"page beats PDF", "alpha beta gamma delta", []source{
+			{InPDF, 2, greek},
+			{OnPage, 0, greek},
 		}, onPage},
-		{"first PDF page", "iota kappa lambda mu", []quoteSource{
-			newQuoteSource(QuoteInSnippet, 0, greek),
-			newQuoteSource(QuoteInPDF, 1, "nothing"),
-			newQuoteSource(QuoteInPDF, 3, greek),
-			newQuoteSource(QuoteInPDF, 4, greek),
-		}, QuoteMatch{Place: QuoteInPDF, Page: 3}},
-		{"parts in one text", "alpha beta gamma delta … iota kappa lambda mu", []quoteSource{
-			newQuoteSource(QuoteOnPage, 0, "alpha beta gamma delta"),
-			newQuoteSource(QuoteInSnippet, 0, "iota kappa lambda mu"),
-		}, QuoteMatch{}},
+		{"first PDF page", "iota kappa lambda mu", []source{
+			{InSnippet, 0, greek},
+			{InPDF, 1, "nothing"},
+			{InPDF, 3, greek},
+			{InPDF, 4, greek},
+		}, Match{Place: InPDF, Page: 3}},
+		{"parts in one text", "alpha beta gamma delta … iota kappa lambda mu", []source{
+			{OnPage, 0, "alpha beta gamma delta"},
+			{InSnippet, 0, "iota kappa lambda mu"},
+		}, Match{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := matchQuote(tc.quote, tc.sources)
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("matchQuote(%q) mismatch (-want +got):\n%s", tc.quote, diff)
+			got := locateIn(tc.quote, tc.sources, Add)
+			if live, ok := deadPath[tc.name]; ok {
+				tc.want = live
 			}
-			if got.Found() != (tc.want != QuoteMatch{}) {
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Locate(%q) mismatch (-want +got):\n%s", tc.quote, diff)
+			}
+			if got.Found() != (tc.want != Match{}) {
 				t.Errorf("Found() = %v for %+v", got.Found(), got)
 			}
 		})
@@ -148,19 +157,19 @@ func TestMatchQuote(t *testing.T) {
 func TestQuoteMatchJSON(t *testing.T) {
 	type evidence struct {
 		QuoteFound bool `json:"quote_found"`
-		QuoteMatch
+		Match
 	}
 	for _, tc := range []struct {
-		m        QuoteMatch
+		m        Match
 		json     string
 		str      string
 		document bool
 	}{
-		{QuoteMatch{}, `{"quote_found":false}`, "", false},
-		{QuoteMatch{Place: QuoteOnPage}, `{"quote_found":true,"quote_place":"page"}`, "page text", true},
-		{QuoteMatch{Place: QuoteInPDF, Page: 3}, `{"quote_found":true,"quote_place":"pdf","quote_page":3}`, "PDF page 3", true},
-		{QuoteMatch{Place: QuoteInSnippet}, `{"quote_found":true,"quote_place":"snippet"}`, "search snippet", false},
-		{QuoteMatch{Place: QuoteInTitle}, `{"quote_found":true,"quote_place":"title"}`, "title", false},
+		{Match{}, `{"quote_found":false}`, "", false},
+		{Match{Place: OnPage}, `{"quote_found":true,"quote_place":"page"}`, "page text", true},
+		{Match{Place: InPDF, Page: 3}, `{"quote_found":true,"quote_place":"pdf","quote_page":3}`, "PDF page 3", true},
+		{Match{Place: InSnippet}, `{"quote_found":true,"quote_place":"snippet"}`, "search snippet", false},
+		{Match{Place: InTitle}, `{"quote_found":true,"quote_place":"title"}`, "title", false},
 	} {
 		b, err := json.Marshal(evidence{tc.m.Found(), tc.m})
 		if err != nil {
@@ -170,8 +179,8 @@ func TestQuoteMatchJSON(t *testing.T) {
 			t.Errorf("JSON of %+v = %s, want %s", tc.m, b, tc.json)
 		}
 		var back evidence
-		if err := json.Unmarshal(b, &back); err != nil || back.QuoteMatch != tc.m {
-			t.Errorf("JSON round trip of %+v = %+v, %v", tc.m, back.QuoteMatch, err)
+		if err := json.Unmarshal(b, &back); err != nil || back.Match != tc.m {
+			t.Errorf("JSON round trip of %+v = %+v, %v", tc.m, back.Match, err)
 		}
 		if got := tc.m.String(); got != tc.str {
 			t.Errorf("String(%+v) = %q, want %q", tc.m, got, tc.str)
@@ -332,6 +341,43 @@ func cutRunes(s string, a, b uint16) string {
 	return string(rs[i:j])
 }
 
+// source is one text retrieved for a URL: its place, PDF page and text.
+type source struct {
+	place Place
+	page  int
+	text  string
+}
+
+// wholeText adds a text to ps as one sentence, unsplit, so that the fuzz
+// test below compares the matching rule over a whole text with the
+// reference.
+func wholeText(ps *Passages, place Place, page int, text string) (int, int) {
+	first := len(ps.Sents)
+	ps.Sents = append(ps.Sents, Sentence{Text: text, Place: place, Page: page, Norm: quoteNormalize(text)})
+	ps.Groups = append(ps.Groups, [2]int{first, first + 1})
+	return first, first + 1
+}
+
+// Add is (*Passages).Add as a function, as wholeText is.
+func Add(ps *Passages, place Place, page int, text string) (int, int) {
+	return ps.Add(place, page, text)
+}
+
+// locateIn locates quote, the one way a quote string is resolved, in the
+// texts of one source added with add; titles are passed as titles.
+func locateIn(quote string, sources []source, add func(*Passages, Place, int, string) (int, int)) Match {
+	var ps Passages
+	var titles []string
+	for _, s := range sources {
+		if s.place == InTitle {
+			titles = append(titles, s.text)
+			continue
+		}
+		add(&ps, s.place, s.page, s.text)
+	}
+	return Locate(&ps, titles, "https://example.com/", quote).Match
+}
+
 func FuzzMatchQuote(f *testing.F) {
 	f.Add("grew by 13 percent in", "Revenue grew by 130 percent in 2023.", uint16(8), uint16(30), uint16(40), uint16(60))
 	f.Add("The bridge was … built in 1990", "The bridge was not built in 1990 because funds ran out.", uint16(0), uint16(20), uint16(19), uint16(50))
@@ -350,22 +396,22 @@ func FuzzMatchQuote(f *testing.F) {
 				half--
 			}
 			first, second := page[:half], page[half:]
-			want := QuoteMatch{}
+			want := Match{}
 			switch {
 			case refMatch(q, page):
-				want.Place = QuoteOnPage
+				want.Place = OnPage
 			case refMatch(q, second):
-				want = QuoteMatch{Place: QuoteInPDF, Page: 2}
+				want = Match{Place: InPDF, Page: 2}
 			case refMatch(q, first):
-				want.Place = QuoteInSnippet
+				want.Place = InSnippet
 			}
-			got := matchQuote(q, []quoteSource{
-				newQuoteSource(QuoteInSnippet, 0, first),
-				newQuoteSource(QuoteInPDF, 2, second),
-				newQuoteSource(QuoteOnPage, 0, page),
-			})
+			got := locateIn(q, []source{
+				{InSnippet, 0, first},
+				{InPDF, 2, second},
+				{OnPage, 0, page},
+			}, wholeText)
 			if got != want {
-				t.Errorf("matchQuote(%q) in %q = %+v, reference says %+v", q, page, got, want)
+				t.Errorf("Locate(%q) in %q = %+v, reference says %+v", q, page, got, want)
 			}
 		}
 		check(quote)
@@ -393,10 +439,12 @@ func BenchmarkMatchQuote(b *testing.B) {
 	text := sb.String()
 	quote := "Revenue grew by 130 percent … according to the annual report … the board approved unanimously"
 	b.Run("match", func(b *testing.B) {
-		sources := []quoteSource{newQuoteSource(QuoteInSnippet, 0, text[:300]), newQuoteSource(QuoteOnPage, 0, text)}
+		var ps Passages
+		ps.Add(InSnippet, 0, text[:300])
+		ps.Add(OnPage, 0, text)
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
-			if m := matchQuote(quote, sources); m.Place != QuoteOnPage {
+			if m := Locate(&ps, nil, "https://example.com/", quote).Match; m.Place != OnPage {
 				b.Fatalf("got %+v", m)
 			}
 		}
@@ -404,7 +452,8 @@ func BenchmarkMatchQuote(b *testing.B) {
 	b.Run("prepare", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
-			newQuoteSource(QuoteOnPage, 0, text)
+			var ps Passages
+			ps.Add(OnPage, 0, text)
 		}
 	})
 }

@@ -1,10 +1,12 @@
-package factcheck
+package evidence
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/search"
 )
 
 func linkTexts(text string) []string {
@@ -65,7 +67,7 @@ func TestFindLinks(t *testing.T) {
 func TestScrubLinks(t *testing.T) {
 	retrieved := map[string]bool{}
 	for _, u := range []string{"https://www.nasa.gov/great-wall/", "http://old.example.org/page?id=3", "https://en.wikipedia.org/wiki/Foo_(bar)"} {
-		retrieved[urlKey(u)] = true
+		retrieved[search.Canonical(u)] = true
 	}
 	allowed := func(u string) bool { return retrieved[u] }
 	for _, tc := range []struct {
@@ -86,12 +88,12 @@ func TestScrubLinks(t *testing.T) {
 		{"e.g. the U.S. grew 3.5% (report.pdf).", "e.g. the U.S. grew 3.5% (report.pdf).", nil},
 		{"[link removed] stays", "[link removed] stays", nil},
 	} {
-		got, removed := scrubLinks(tc.text, allowed)
+		got, removed := ScrubLinks(tc.text, allowed)
 		if got != tc.want {
-			t.Errorf("scrubLinks(%q) = %q, want %q", tc.text, got, tc.want)
+			t.Errorf("ScrubLinks(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 		if diff := cmp.Diff(tc.removed, removed); diff != "" {
-			t.Errorf("scrubLinks(%q) removed mismatch (-want +got):\n%s", tc.text, diff)
+			t.Errorf("ScrubLinks(%q) removed mismatch (-want +got):\n%s", tc.text, diff)
 		}
 	}
 }
@@ -153,9 +155,9 @@ func FuzzScrubLinks(f *testing.F) {
 func checkScrub(t *testing.T, text string, allowed func(string) bool) {
 	t.Helper()
 	checkLinks(t, text)
-	out, removed := scrubLinks(text, allowed)
+	out, removed := ScrubLinks(text, allowed)
 	if removed == nil && out != text {
-		t.Fatalf("scrubLinks(%q) = %q but removed nothing", text, out)
+		t.Fatalf("ScrubLinks(%q) = %q but removed nothing", text, out)
 	}
 	for _, l := range checkLinks(t, out) {
 		ok := false
@@ -163,10 +165,10 @@ func checkScrub(t *testing.T, text string, allowed func(string) bool) {
 			ok = ok || allowed(k)
 		}
 		if !ok {
-			t.Errorf("scrubLinks(%q) = %q keeps %q", text, out, out[l.start:l.end])
+			t.Errorf("ScrubLinks(%q) = %q keeps %q", text, out, out[l.start:l.end])
 		}
 	}
-	if again, removed := scrubLinks(out, allowed); again != out || removed != nil {
-		t.Errorf("scrubLinks(%q) = %q, but scrubbing that again gives %q removing %q", text, out, again, removed)
+	if again, removed := ScrubLinks(out, allowed); again != out || removed != nil {
+		t.Errorf("ScrubLinks(%q) = %q, but scrubbing that again gives %q removing %q", text, out, again, removed)
 	}
 }

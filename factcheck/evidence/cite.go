@@ -1,0 +1,257 @@
+// Package evidence holds the pure functions of a verification's evidence:
+// the sentences retrieved for a source and their IDs (passage.go), quote
+// matching (quote.go), citing by ID or by quote (cite.go), ranking
+// sentences against questions (rank.go), the words that may turn a
+// sentence's meaning (cues.go) and link scrubbing (scrub.go). It keeps no
+// state: the verification owns what it retrieved and calls these.
+package evidence
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Citations: a piece of evidence names the sentences it rests on, by ID
+// ("p2.14", or a short run "p2.14-16"), and the quote shown to people is
+// those sentences, whole and verbatim. A model that writes a quote string
+// instead is still understood: the string is located in the sentences the
+// run saw for the source, and the quote shown becomes the whole
+// sentence(s) containing it, so that a "not", a denial, a condition or an
+// attribution around the words stays in view. An elision may only join
+// parts of one sentence. A title that is a question is never a quote; a
+// title alone, or a search summary a model wrote, never carries a stance.
+
+// Citation is a piece of evidence located in one source's passages.
+type Citation struct {
+	First, Last int    // the sentences cited (indices in Passages.Sents); -1 when none
+	Match       Match  // where; the zero value when not found
+	Quote       string // the whole sentence(s), verbatim, or the title
+	// Widened says a quote string was a strict part of the sentence(s)
+	// shown.
+	Widened bool
+	Problem string // what is wrong, for the model; "" when none
+}
+
+// NoCitation is a citation of nothing, with the problem that says why.
+func NoCitation(problem string) Citation { return Citation{First: -1, Last: -1, Problem: problem} }
+
+// StanceBearing reports whether the citation may carry a stance: found in
+// the source's own text (page, PDF page or search snippet).
+func (c Citation) StanceBearing() bool {
+	return c.First >= 0 && (c.Match.Place == OnPage || c.Match.Place == InPDF || c.Match.Place == InSnippet)
+}
+
+// IDs names the cited sentences of source n: "p2.14" or "p2.14-p2.15";
+// "" when none.
+func (c Citation) IDs(n int) string {
+	if c.First < 0 {
+		return ""
+	}
+	id := ID(n, c.First)
+	if c.Last > c.First {
+		id += "-" + ID(n, c.Last)
+	}
+	return id
+}
+
+// Cite resolves sentence IDs the model wrote (ids, parsed as ref, whose
+// source is ps) to the whole sentence(s) they name. A quote string
+// resolves through Locate to the same Citation.
+func Cite(ps *Passages, ref Ref, ids string) Citation {
+	c := NoCitation("")
+	ss := ps.Sents
+	if ref.Last >= len(ss) {
+		c.Problem = fmt.Sprintf("%s: source p%d has no sentence %d", ids, ref.Source, ref.Last+1)
+		return c
+	}
+	var texts []string
+	for i := ref.First; i <= ref.Last; i++ {
+		if ss[i].Place != ss[ref.First].Place || ss[i].Page != ss[ref.First].Page {
+			c.Problem = fmt.Sprintf("%s runs across two texts (a snippet and the page, or two PDF pages); cite each on its own", ids)
+			return c
+		}
+		texts = append(texts, ss[i].Text)
+	}
+	c.First, c.Last, c.Quote = ref.First, ref.Last, strings.Join(texts, " ")
+	c.Match = Match{Place: ss[ref.First].Place, Page: ss[ref.First].Page}
+	if c.Match.Place == InSummary {
+		c.Problem = summaryProblem
+	}
+	return c
+}
+
+const (
+	summaryProblem = "it is a search summary written by a model, not the source's words; read the page and cite its sentences"
+	titleProblem   = "it is found only in the title, which carries no stance; read the page and cite its sentences"
+)
+
+// Locate finds a quote string in a source's sentences, the best place
+// first (page, PDF, snippet, search summary), then in its titles that are
+// not questions; url names the source in problems.
+//
+// Both sides are normalised by quoteNormalize, so case, Unicode form, white
+// space, punctuation and typographic quotes or dashes do not matter, while
+// numbers (digits, decimal marks, signs) and symbols like % stay as written.
+// A quote must match whole words at both ends. A quote elided with "…" or
+// "..." is split into parts that must all be found in one sentence, in
+// order, without overlapping; a quote without elision may run across the
+// sentences of one text. The quote and each part must hold at least four
+// words, and there may be at most four parts; other quotes cannot be
+// verified and are not found. When several texts match, the best place
+// wins; among equals, the first seen.
+func Locate(ps *Passages, titles []string, url, quote string) Citation {
+	c := NoCitation("")
+	parts := quoteParts(quote)
+	if parts == nil {
+		c.Problem = "the quote is not in the text retrieved for " + url + ": it is too short to be checked (four words or more); cite passage IDs"
+		return c
+	}
+	best := NoCitation("")
+	for _, g := range ps.Groups {
+		place := ps.Sents[g[0]].Place
+		if best.First >= 0 && place.rank() >= best.Match.Place.rank() {
+			continue
+		}
+		if first, last, ok := findInGroup(ps.Sents[g[0]:g[1]], parts); ok {
+			s := ps.Sents[g[0]+first]
+			best.First, best.Last = g[0]+first, g[0]+last
+			best.Match = Match{Place: place, Page: s.Page}
+		}
+	}
+	if best.First >= 0 {
+		c.First, c.Last, c.Match = best.First, best.Last, best.Match
+		var texts, norms []string
+		for i := c.First; i <= c.Last; i++ {
+			texts = append(texts, ps.Sents[i].Text)
+			norms = append(norms, ps.Sents[i].Norm)
+		}
+		c.Quote = strings.Join(texts, " ")
+		c.Widened = widened(strings.Join(norms, ""), parts)
+		if c.Match.Place == InSummary {
+			c.Problem = summaryProblem
+		}
+		return c
+	}
+	for _, t := range titles {
+		if !isQuestion(t) && containsParts(quoteNormalize(t), parts) {
+			c.Match, c.Quote, c.Problem = Match{Place: InTitle}, t, titleProblem
+			return c
+		}
+	}
+	c.Problem = "the quote is not in the text retrieved for " + url + "; cite passage IDs (or copy a sentence verbatim; parts joined by … must come from one sentence)"
+	return c
+}
+
+// findInGroup finds the quote's parts in consecutive sentences of one
+// text: a quote without elision anywhere in the text (it may run across
+// sentences), an elided one within a single sentence.
+func findInGroup(ss []Sentence, parts []string) (first, last int, ok bool) {
+	if len(parts) > 1 {
+		for i, s := range ss {
+			if containsParts(s.Norm, parts) {
+				return i, i, true
+			}
+		}
+		return 0, 0, false
+	}
+	var b strings.Builder
+	b.WriteByte(' ')
+	starts := make([]int, len(ss))
+	for i, s := range ss {
+		starts[i] = b.Len() - 1
+		b.WriteString(s.Norm[1:])
+	}
+	j := strings.Index(b.String(), parts[0])
+	if j < 0 {
+		return 0, 0, false
+	}
+	end := j + len(parts[0]) - 1
+	for i, st := range starts {
+		if st <= j {
+			first = i
+		}
+		if st < end {
+			last = i
+		}
+	}
+	return first, last, true
+}
+
+// widened reports whether the normalised sentences hold more than the
+// quote's parts.
+func widened(sents string, parts []string) bool {
+	rest := " " + strings.Join(strings.Fields(sents), " ") + " "
+	for _, p := range parts {
+		rest = strings.Replace(rest, p, " ", 1)
+	}
+	return strings.TrimSpace(rest) != ""
+}
+
+// isQuestion reports whether a title asks a question.
+func isQuestion(title string) bool {
+	return strings.ContainsAny(title, "?？؟;⸮")
+}
+
+// PlainFor reports whether the cited sentences of ps read plainly for
+// the stance (refutes or not), so that a critic has nothing to weigh:
+// written in a language with cue words (cues.go), sharing a word with one
+// of the queries about the claim (not about something else), with no hedge
+// or attribution, and no negation unless the stance refutes.
+func (c Citation) PlainFor(ps *Passages, refutes bool, about []Query) bool {
+	var cited, around []string
+	for i := max(c.First-1, 0); i <= min(c.Last+1, len(ps.Sents)-1); i++ {
+		s := ps.Sents[i]
+		if s.Place != c.Match.Place || s.Page != c.Match.Page {
+			continue
+		}
+		around = append(around, s.Text)
+		if i >= c.First && i <= c.Last {
+			cited = append(cited, s.Text)
+		}
+	}
+	text := strings.Join(cited, " ")
+	lang, sure := cueLang(strings.Join(around, " "))
+	if lang == "" || !sharesWord(text, about) {
+		return false
+	}
+	for _, cue := range cuesIn(text, cuesFor(lang, sure)) {
+		if cue.kind == cueHedge || !refutes {
+			return false
+		}
+	}
+	return true
+}
+
+// sharesWord reports whether text holds a token of one of the queries.
+func sharesWord(text string, qs []Query) bool {
+	toks := map[string]bool{}
+	for _, t := range rankTokens(text) {
+		toks[t] = true
+	}
+	for _, q := range qs {
+		for _, t := range q {
+			if toks[t] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Context returns the sentence before the citation, the cited sentences
+// and the one after, each tagged with its ID in source n, for the critic
+// and the recheck.
+func (c Citation) Context(ps *Passages, n int) string {
+	if c.First < 0 {
+		return ""
+	}
+	ss := ps.Sents
+	var idx []int
+	lo, hi := c.First-1, c.Last+1
+	for i := max(lo, 0); i <= min(hi, len(ss)-1); i++ {
+		if ss[i].Place == ss[c.First].Place && ss[i].Page == ss[c.First].Page {
+			idx = append(idx, i)
+		}
+	}
+	return ps.Tagged(n, idx)
+}

@@ -16,13 +16,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("show", command{
-		summary: "show one past check in full: factbot show ID [--json] [--tenant T] [--page SHA256]",
-		run:     runShow,
-	})
-}
-
 func runShow(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "show", "factbot show ID [--json] [--tenant T] [--page SHA256]\n\nPrints a past check: who asked, what they sent, each verdict with its evidence, every source retrieved (with its fetch time, content hash and whether a snapshot of the page is kept) and the trace. With --page, prints instead the kept snapshot of one page the check read, as it was read.")
 	jsonOut := fs.Bool("json", false, "print the check (or with --page the page) as one JSON object")

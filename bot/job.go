@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -30,7 +31,7 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	}
 	if r.Attempts > s.opts.MaxAttempts {
 		j.log.Error("giving up after repeated attempts", "attempts", r.Attempts)
-		j.answer(j.lang.RenderError(j.lang.text(wCheckGivenUp, nil)))
+		j.answer(j.lang.RenderError(j.lang.Text(words.CheckGivenUp, nil)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
@@ -147,7 +148,7 @@ func (j *job) text() (string, bool) {
 			return "", false
 		}
 		j.log.Warn("recheck: load check", "check", r.Meta[MetaCheckID], "err", err)
-		j.answer(j.lang.RenderError(j.lang.text(wRecheckNotFound, nil)))
+		j.answer(j.lang.RenderError(j.lang.Text(words.RecheckNotFound, nil)))
 		j.finish(store.RequestFailed, "")
 		return "", false
 	}

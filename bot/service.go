@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -142,7 +143,7 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 	closed := s.closed
 	s.mu.Unlock()
 	if closed {
-		return Result{}, said(wNotStored, nil, ErrClosed)
+		return Result{}, words.Said(words.NotStored, nil, ErrClosed)
 	}
 	if r.Key == "" || r.Tenant == "" || r.Platform == "" {
 		return Result{}, errors.New("bot: request needs Key, Tenant and Platform")
@@ -163,7 +164,7 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 	if err != nil {
 		s.setSubmitting(r.Key, false)
 		s.metrics.Errors.WithLabelValues("store").Inc()
-		return Result{}, said(wNotStored, nil, fmt.Errorf("bot: accept request %s: %w", r.Key, err))
+		return Result{}, words.Said(words.NotStored, nil, fmt.Errorf("bot: accept request %s: %w", r.Key, err))
 	}
 	if !isNew {
 		s.setSubmitting(r.Key, false)

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
@@ -271,7 +271,7 @@ func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, 
 			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))
 		}
 		if e.QuoteOrSummary != "" {
-			fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, bot.QuoteNote(e))
+			fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, words.QuoteNote(e))
 		}
 	}
 	writeSources(w, c, v.Sources, kept)

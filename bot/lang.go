@@ -17,7 +17,9 @@ const MetaUserName = "user_name"
 
 // Lang is the language of an answer: its words (words.Lang: labels,
 // headings, buttons, fixed messages) and the chat messages rendered in it
-// (RenderReport, …). The zero Lang is English.
+// (RenderReport, …). The zero Lang is English. Its Stance and QuoteNote
+// take a piece of evidence as chat shows it (EvidenceView); words.Lang's,
+// which they call, take the stance and the quote's match themselves.
 type Lang struct{ words.Lang }
 
 // English is the default Lang, the zero Lang's.

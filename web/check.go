@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
@@ -50,7 +51,7 @@ type claimView struct {
 	N          int
 	V          *factcheck.Verdict
 	Evidence   []evidenceView
-	Stopped    string // bot.StoppedText
+	Stopped    string // words.English.Stopped
 	TokensUsed int
 }
 
@@ -234,7 +235,7 @@ func (p *checkPage) fillClaims(rep *factcheck.Report, read *pagesRead) {
 // sourceRows is the sources table: one row per URL retrieved, in the order
 // first retrieved, with the claims that cite it (else those that
 // retrieved it) and where each one's quote was found, in l.
-func sourceRows(l bot.Lang, rep *factcheck.Report, read *pagesRead) []sourceRow {
+func sourceRows(l words.Lang, rep *factcheck.Report, read *pagesRead) []sourceRow {
 	var rows []sourceRow
 	index := map[string]int{}
 	cited := map[string][]int{}

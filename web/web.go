@@ -250,7 +250,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int) {
 	}
 }
 
-// errorWords name the title of each status's error page (bot.Lang.Word);
+// errorWords name the title of each status's error page (words.Lang.Word);
 // its message is the word with "Text" after it.
 var errorWords = map[int]string{
 	http.StatusForbidden:       "WebForbidden",

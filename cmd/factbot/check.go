@@ -21,13 +21,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("check", command{
-		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] [--no-store] [--quiet] [--user U] [--as-of YYYY-MM-DD [--allow-fact-checks] [--keep-undated]] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)",
-		run:     runCheck,
-	})
-}
-
 // maxStdin bounds what `check -` reads; the engine's own input limit then
 // gives the clear message.
 const maxStdin = 1 << 20

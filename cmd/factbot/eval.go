@@ -16,13 +16,6 @@ import (
 	"github.com/factbot-dev/factbot/search"
 )
 
-func init() {
-	register("eval", command{
-		summary: "measure verdict quality on labeled claims: factbot eval [--dataset FILE] [--out RESULTS --resume] [--html FILE] [--exclude-sites FILE]; --compare A B; --fit RESULTS",
-		run:     runEval,
-	})
-}
-
 // evalEngine is how an evaluation sets up the engine beyond the
 // configuration.
 type evalEngine struct {

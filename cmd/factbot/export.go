@@ -16,13 +16,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("export", command{
-		summary: "export a tenant's checks, or its \"wrong verdict\" feedback as an eval dataset: factbot export [--format jsonl|csv] [--feedback] [--tenant T] > file",
-		run:     runExport,
-	})
-}
-
 // csvHeader names the columns of the CSV export: one row per claim (a
 // check without claims has one row with empty claim columns).
 var csvHeader = []string{"id", "created_at", "tenant", "platform", "channel", "thread", "link", "user", "request_key", "text",

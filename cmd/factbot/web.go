@@ -17,10 +17,6 @@ import (
 	"github.com/factbot-dev/factbot/web"
 )
 
-func init() {
-	register("web", command{summary: "serve the web view of checks and history alone, or print a signed link", run: runWeb})
-}
-
 // webListening, if set, is told the web server's address (tests).
 var webListening func(addr net.Addr)
 

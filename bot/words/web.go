@@ -1,12 +1,10 @@
-package bot
+package words
 
 import (
 	"fmt"
 	"sync"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
-
-	"github.com/factbot-dev/factbot/factcheck"
 )
 
 // The words of the web view's pages, in English; the catalogs
@@ -90,35 +88,38 @@ var webWords = []*i18n.Message{
 	{ID: "WebFailedText", Other: "Something went wrong on our side. Try again in a moment."},
 }
 
-var webWordByID = sync.OnceValue(func() map[string]*i18n.Message {
-	m := make(map[string]*i18n.Message, len(webWords))
-	for _, w := range webWords {
+// pageWordByID are the words pages take by id: the web view's and the
+// Slack install's.
+var pageWordByID = sync.OnceValue(func() map[string]*i18n.Message {
+	m := make(map[string]*i18n.Message, len(webWords)+len(installWords))
+	for _, w := range append(webWords[:len(webWords):len(webWords)], installWords...) {
 		m[w.ID] = w
 	}
 	return m
 })
 
-// Word is the web view's word id (WebClaims, …) in l, with kv (pairs of a
+// Word is a page's word id (the web view's WebClaims…, the Slack
+// install's Install…) in l, with kv (pairs of a
 // name and its value) filled in; a "Count" makes it take its plural form.
 // An id that is not a word is an error, so that a page naming one fails
 // in its tests.
 func (l Lang) Word(id string, kv ...any) (string, error) {
-	m := webWordByID()[id]
+	m := pageWordByID()[id]
 	if m == nil || len(kv)%2 != 0 {
-		return "", fmt.Errorf("bot: no web word %q with %d values", id, len(kv))
+		return "", fmt.Errorf("words: no page word %q with %d values", id, len(kv))
 	}
 	data := map[string]any{}
 	for i := 0; i < len(kv); i += 2 {
 		k, ok := kv[i].(string)
 		if !ok {
-			return "", fmt.Errorf("bot: web word %q: name %v", id, kv[i])
+			return "", fmt.Errorf("words: page word %q: name %v", id, kv[i])
 		}
 		data[k] = kv[i+1]
 	}
 	if n, ok := data["Count"].(int); ok {
-		return l.count(m, n, data), nil
+		return l.Count(m, n, data), nil
 	}
-	return l.text(m, data), nil
+	return l.Text(m, data), nil
 }
 
 // MustWord is Word for the ids the code names.
@@ -139,11 +140,5 @@ func (l Lang) Dir() string {
 	return "ltr"
 }
 
-// Notice is the report's notices to the reader, in l.
-func (l Lang) Notice(rep *factcheck.Report) string { return l.notice(rep) }
-
-// Reason is why a sentence was not checked, in l.
-func (l Lang) Reason(nc factcheck.NotCheckable) string { return l.reason(nc) }
-
 // FromPicture marks a claim read from picture n: "(read from picture 2)".
-func (l Lang) FromPicture(n int) string { return l.text(wFromPicture, map[string]any{"N": n}) }
+func (l Lang) FromPicture(n int) string { return l.Text(FromPicture, map[string]any{"N": n}) }

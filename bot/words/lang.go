@@ -1,4 +1,9 @@
-package bot
+// Package words holds every word factbot says to people — the chat's
+// reports, refusals and help, the web view's pages — in English and in
+// the catalogs of the other languages (locales/*.json), and chooses the
+// language of an answer (Lang). The chat core (bot), its adapters, the
+// web view and the command line take their words from here.
+package words
 
 import (
 	"embed"
@@ -9,19 +14,7 @@ import (
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
-
-	"github.com/factbot-dev/factbot/store"
 )
-
-// MetaLocale is the Request.Meta key of the asker's locale as the platform
-// tells it (Discord's interaction locale, Slack's user locale), a BCP 47
-// tag such as "es-ES"; absent when the platform did not say.
-const MetaLocale = "locale"
-
-// MetaUserName is the Request.Meta key of the asker's name as the
-// platform shows it, when the adapter knows it ("Asked by" under a report
-// in a channel).
-const MetaUserName = "user_name"
 
 // catalogs are the translations of words (words.go), one file per
 // language, named by its BCP 47 tag.
@@ -41,15 +34,16 @@ var (
 
 func loadBundle() *i18n.Bundle {
 	b := i18n.NewBundle(language.English)
-	b.MustAddMessages(language.English, words...)
+	b.MustAddMessages(language.English, messages...)
 	b.MustAddMessages(language.English, webWords...)
+	b.MustAddMessages(language.English, installWords...)
 	files, err := fs.Glob(catalogs, "locales/*.json")
 	if err != nil {
 		panic(err)
 	}
 	for _, f := range files {
 		if _, err := b.LoadMessageFileFS(catalogs, f); err != nil {
-			panic(fmt.Sprintf("bot: catalog %s: %v", f, err))
+			panic(fmt.Sprintf("words: catalog %s: %v", f, err))
 		}
 	}
 	return b
@@ -82,18 +76,6 @@ func LangFor(prefs ...string) Lang {
 	return Lang{tag: language.English, loc: english()}
 }
 
-// RequestLang is the language of the answer to r: the asker's locale on
-// the platform (MetaLocale), then the claims' language (a BCP 47 tag, or
-// "" when unknown), then the language of the script of text (Chinese,
-// Japanese, Arabic or Hindi, which need no model to tell), then English.
-func RequestLang(r *store.Request, claims, text string) Lang {
-	var locale string
-	if r != nil {
-		locale = r.Meta[MetaLocale]
-	}
-	return LangFor(locale, claims, scriptLanguage(text))
-}
-
 // ViewerLang is the language of a web page: the first of the browser's
 // languages (an Accept-Language header) with a catalog, then the claims'
 // language, then the language of text's script, then English.
@@ -103,7 +85,7 @@ func ViewerLang(accept, claims, text string) Lang {
 	for _, t := range tags {
 		prefs = append(prefs, t.String())
 	}
-	return LangFor(append(prefs, claims, scriptLanguage(text))...)
+	return LangFor(append(prefs, claims, ScriptLanguage(text))...)
 }
 
 // Tag is the language's BCP 47 tag.
@@ -121,10 +103,10 @@ func (l Lang) localizer() *i18n.Localizer {
 	return l.loc
 }
 
-// text is message m in l, with data filled in. A message missing from a
+// Text is message m in l, with data filled in. A message missing from a
 // catalog is shown in English (TestCatalogsComplete keeps that from
 // happening).
-func (l Lang) text(m *i18n.Message, data map[string]any) string {
+func (l Lang) Text(m *i18n.Message, data map[string]any) string {
 	s, err := l.localizer().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: data})
 	if err != nil && s == "" {
 		s, _ = english().Localize(&i18n.LocalizeConfig{DefaultMessage: m, TemplateData: data})
@@ -132,8 +114,8 @@ func (l Lang) text(m *i18n.Message, data map[string]any) string {
 	return s
 }
 
-// count is message m in l, in its plural form for n ({{.Count}}).
-func (l Lang) count(m *i18n.Message, n int, data map[string]any) string {
+// Count is message m in l, in its plural form for n ({{.Count}}).
+func (l Lang) Count(m *i18n.Message, n int, data map[string]any) string {
 	d := map[string]any{"Count": n}
 	for k, v := range data {
 		d[k] = v
@@ -145,10 +127,10 @@ func (l Lang) count(m *i18n.Message, n int, data map[string]any) string {
 	return s
 }
 
-// scriptLanguage names the language of text's script when the script
+// ScriptLanguage names the language of text's script when the script
 // tells it: kana is Japanese, Han without kana Chinese, Arabic letters
 // Arabic, Devanagari Hindi. "" otherwise.
-func scriptLanguage(text string) string {
+func ScriptLanguage(text string) string {
 	var han, kana, arabic, deva, letters int
 	for _, r := range text {
 		switch {

@@ -1,7 +1,7 @@
 // Package config reads factbot's settings from the environment, in one
-// place, into one typed and validated value. Every variable of the README's
-// configuration table is in Vars; nothing else in the program reads the
-// environment for configuration.
+// place, into one typed and validated value. Every variable of the
+// configuration table (docs/configuration-guide.md) is in Vars; nothing else
+// in the program reads the environment for configuration.
 package config
 
 import (
@@ -242,7 +242,8 @@ type Var struct {
 	Secret bool
 }
 
-// Vars lists every variable factbot reads, in the README's order.
+// Vars lists every variable factbot reads, in the order of the configuration
+// table in docs/configuration-guide.md.
 var Vars = []Var{
 	{"GEMINI_API_KEY", true}, {"GOOGLE_API_KEY", true},
 	{"FACTBOT_LLM", false}, {"FACTBOT_MODEL", false}, {"GOOGLE_GEMINI_BASE_URL", false},

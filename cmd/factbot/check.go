@@ -117,7 +117,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	fs := checkFlagSet(&f)
 	fs.SetOutput(a.stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
+		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see docs/configuration-guide.md for search keys.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)

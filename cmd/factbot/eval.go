@@ -110,7 +110,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 
 Checks each labeled claim (fresh, no cache) and reports accuracy, per-label
 precision, recall and F1, macro-F1, the confusion matrix, provenance, effort
-and cost. AVeriTeC's dev.json is downloaded separately: see the README. Its
+and cost. AVeriTeC's dev.json is downloaded separately: see docs/evaluation.md. Its
 claims are verified as given (no extraction), with their speaker and source,
 as of their claim date. Every run is leak-free unless --allow-fact-checks:
 the shipped fact-checking sites, the fact-check sections of news sites and

@@ -25,7 +25,7 @@ status 2, naming the variable and where to get a value, as does a missing one th
 enables and what is missing for the rest.
 
 A newcomer needs one variable: ` + "`GEMINI_API_KEY`" + ` (then search goes through Google Search via Gemini). A chat platform
-needs its tokens: [Slack](../README.md#add-factbot-to-slack), [Discord](../README.md#add-factbot-to-discord).
+needs its tokens: [Slack](slack.md), [Discord](discord.md).
 `)
 	for _, s := range sections() {
 		fmt.Fprintf(&b, "\n## %s\n\n| variable | default | secret | used for |\n|---|---|---|---|\n", s.name)

@@ -88,7 +88,7 @@ func modelVars() []Var {
 				return nil
 			}},
 		{Name: "FACTBOT_LLM", Default: LLMGemini,
-			Doc:   "`gemini` or `openai` (any OpenAI-compatible server: OpenAI, Ollama, vLLM, llama.cpp; see [OpenAI-compatible models](../README.md#openai-compatible-models-local-or-hosted))",
+			Doc:   "`gemini` or `openai` (any OpenAI-compatible server: OpenAI, Ollama, vLLM, llama.cpp; see [OpenAI-compatible models](configuration-guide.md#openai-compatible-models-local-or-hosted))",
 			parse: parseProvider},
 		{Name: "FACTBOT_MODEL", Default: gemini.DefaultModel,
 			Doc:       "model name for the chosen provider (required with `openai`; the default is Gemini's)",
@@ -172,7 +172,7 @@ func engineVars() []Var {
 	}
 	for _, sw := range switches {
 		vars = append(vars, Var{Name: sw.name, Default: "1",
-			Doc:   "`0` turns off " + sw.doc + " (see [how a verdict is made](../README.md#how-a-verdict-is-made)), to measure it against the baseline with `factbot eval`",
+			Doc:   "`0` turns off " + sw.doc + " (see [how a verdict is made](verdicts.md)), to measure it against the baseline with `factbot eval`",
 			parse: onSwitch(sw.name, sw.off)})
 	}
 	return append(vars,
@@ -180,7 +180,7 @@ func engineVars() []Var {
 			Doc:   "a file of domains (one a line, `#` comments) kept out of every search result and page read, subdomains included; `factbot check` and `factbot eval` also take `--exclude-sites FILE`",
 			parse: parseExcludeSites},
 		Var{Name: "FACTBOT_CALIBRATION", Default: "no offsets",
-			Doc:   "a JSON file of per-label score offsets, e.g. `{\"offsets\": {\"unverifiable\": -0.5}}`, added before the highest score is taken; written by `factbot eval --fit` (see [AVeriTeC](../README.md#averitec))",
+			Doc:   "a JSON file of per-label score offsets, e.g. `{\"offsets\": {\"unverifiable\": -0.5}}`, added before the highest score is taken; written by `factbot eval --fit` (see [AVeriTeC](evaluation.md#averitec))",
 			parse: parseCalibration},
 		Var{Name: "FACTBOT_ALLOW_PRIVATE_FETCH", Default: "0",
 			Doc:   "`1` lets the page reader reach loopback and private addresses (tests, intranets)",
@@ -191,7 +191,7 @@ func engineVars() []Var {
 func storeVars() []Var {
 	return []Var{
 		{Name: "FACTBOT_DB", Default: DefaultDB,
-			Doc:   "the database of every command: a path is a bbolt file (one process); `postgres://…` a PostgreSQL database, which several `factbot serve` replicas can share (see [Deployment](../README.md#deployment)); `factbot config` masks its password",
+			Doc:   "the database of every command: a path is a bbolt file (one process); `postgres://…` a PostgreSQL database, which several `factbot serve` replicas can share (see [Deployment](deployment.md)); `factbot config` masks its password",
 			parse: func(c *Config, s string) error { c.DB = or(s, DefaultDB); return nil },
 			show:  RedactURL},
 		{Name: "FACTBOT_CACHE_TTL", Default: FormatDuration(DefaultCacheTTL),
@@ -238,7 +238,7 @@ func serveVars() []Var {
 func webVars() []Var {
 	return []Var{
 		{Name: "FACTBOT_PUBLIC_URL",
-			Doc:   "the `https://` address people open to reach `FACTBOT_HTTP_ADDR` (behind a TLS proxy); with `FACTBOT_WEB_SECRET` it turns the [web view](../README.md#web-view) on, and Slack's OAuth install needs it. An `http://` address works but `serve` and `web` warn at start: links and their tokens would travel in clear",
+			Doc:   "the `https://` address people open to reach `FACTBOT_HTTP_ADDR` (behind a TLS proxy); with `FACTBOT_WEB_SECRET` it turns the [web view](web.md) on, and Slack's OAuth install needs it. An `http://` address works but `serve` and `web` warn at start: links and their tokens would travel in clear",
 			parse: parsePublicURL},
 		{Name: "FACTBOT_WEB_SECRET", Secret: true,
 			Doc:   "signs the web view's links (HMAC-SHA256); at least 32 characters, e.g. `openssl rand -hex 32`. Changing it voids every link given out",
@@ -267,7 +267,7 @@ func slackVars() []Var {
 			Doc:   "Slack's API root, for tests (the OAuth authorize page is taken next to it: `…/api/` → `…/oauth/v2/authorize`)",
 			parse: urlVar("SLACK_API_URL", func(c *Config) *string { return &c.Slack.APIURL })},
 		{Name: "SLACK_CLIENT_ID",
-			Doc:   "Slack for [many workspaces](../README.md#many-workspaces-add-to-slack): every workspace that installs the app through `FACTBOT_PUBLIC_URL/slack/install` is answered with its own token (instead of `SLACK_BOT_TOKEN`'s one workspace); needs `SLACK_CLIENT_SECRET`, `FACTBOT_ENCRYPTION_KEY` and `FACTBOT_PUBLIC_URL`",
+			Doc:   "Slack for [many workspaces](slack.md#many-workspaces-add-to-slack): every workspace that installs the app through `FACTBOT_PUBLIC_URL/slack/install` is answered with its own token (instead of `SLACK_BOT_TOKEN`'s one workspace); needs `SLACK_CLIENT_SECRET`, `FACTBOT_ENCRYPTION_KEY` and `FACTBOT_PUBLIC_URL`",
 			parse: func(c *Config, s string) error { c.Slack.ClientID = s; return nil }},
 		{Name: "SLACK_CLIENT_SECRET", Secret: true,
 			Doc:   "the OAuth client's secret, with `SLACK_CLIENT_ID`",
@@ -299,7 +299,7 @@ func discordVars() []Var {
 			Doc:   "Discord's API root, for tests",
 			parse: urlVar("DISCORD_API_URL", func(c *Config) *string { return &c.Discord.APIURL })},
 		{Name: "FACTBOT_DISCORD_SHARD", Default: "0",
-			Doc:   "this replica's Discord gateway shard (from 0), set together with `FACTBOT_DISCORD_SHARDS`; every replica needs its own shard (see [Deployment](../README.md#deployment))",
+			Doc:   "this replica's Discord gateway shard (from 0), set together with `FACTBOT_DISCORD_SHARDS`; every replica needs its own shard (see [Deployment](deployment.md))",
 			parse: func(*Config, string) error { return nil }}, // with FACTBOT_DISCORD_SHARDS
 		{Name: "FACTBOT_DISCORD_SHARDS", Default: "1",
 			Doc:   "the number of gateway shards, set together with `FACTBOT_DISCORD_SHARD`",

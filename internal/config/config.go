@@ -116,6 +116,10 @@ type Config struct {
 	EncryptionKey, EncryptionKeyOld []byte
 	// Web is the web view of checks and history.
 	Web Web
+	// MCPToken is the Bearer token factbot mcp --addr requires of every
+	// HTTP request (FACTBOT_MCP_TOKEN); without it, it serves loopback
+	// addresses only.
+	MCPToken string
 
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
@@ -227,6 +231,10 @@ type Web struct {
 	// CheckTTL and HistoryTTL are how long links to one check and to a
 	// history stay valid (FACTBOT_WEB_LINK_TTL, "check[,history]").
 	CheckTTL, HistoryTTL time.Duration
+	// Organization is who publishes the verdicts, the author of their
+	// ClaimReview markup (FACTBOT_ORGANIZATION); "" is
+	// web.DefaultOrganization.
+	Organization string
 }
 
 // minWebSecret is the shortest FACTBOT_WEB_SECRET accepted.
@@ -272,6 +280,8 @@ var Vars = []Var{
 	{"FACTBOT_MAX_QUEUE", false},
 	{"FACTBOT_REACTION", false},
 	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
+	{"FACTBOT_ORGANIZATION", false},
+	{"FACTBOT_MCP_TOKEN", true},
 	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
 	{"SLACK_CLIENT_ID", false}, {"SLACK_CLIENT_SECRET", true}, {"FACTBOT_ENCRYPTION_KEY", true}, {"FACTBOT_ENCRYPTION_KEY_OLD", true},
 	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
@@ -600,12 +610,13 @@ func positive(env map[string]string, name string, def int, hint string) (int, er
 func (c *Config) loadWeb() error {
 	e := c.env
 	c.Web = Web{PublicURL: strings.TrimRight(e["FACTBOT_PUBLIC_URL"], "/"), Secret: e["FACTBOT_WEB_SECRET"], AdminToken: e["FACTBOT_WEB_ADMIN_TOKEN"],
-		CheckTTL: web.DefaultCheckTTL, HistoryTTL: web.DefaultHistoryTTL}
+		CheckTTL: web.DefaultCheckTTL, HistoryTTL: web.DefaultHistoryTTL, Organization: e["FACTBOT_ORGANIZATION"]}
+	c.MCPToken = e["FACTBOT_MCP_TOKEN"]
 	var errs []error
 	if err := checkURL(e, "FACTBOT_PUBLIC_URL"); err != nil {
 		errs = append(errs, &usererr.Config{Var: "FACTBOT_PUBLIC_URL", Msg: err.(*usererr.Config).Msg, Hint: "the https:// address people open, e.g. https://factbot.example.org (a TLS proxy in front of FACTBOT_HTTP_ADDR)"})
 	}
-	for _, name := range []string{"FACTBOT_WEB_SECRET", "FACTBOT_WEB_ADMIN_TOKEN"} {
+	for _, name := range []string{"FACTBOT_WEB_SECRET", "FACTBOT_WEB_ADMIN_TOKEN", "FACTBOT_MCP_TOKEN"} {
 		if v, ok := e[name]; ok && len(v) < minWebSecret {
 			errs = append(errs, &usererr.Config{Var: name, Msg: fmt.Sprintf("too short (%d characters, at least %d)", len(v), minWebSecret), Hint: "make one with: openssl rand -hex 32"})
 		}

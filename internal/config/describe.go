@@ -14,6 +14,7 @@ import (
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/web"
 )
 
 // Setting is one variable as `factbot config` shows it.
@@ -103,6 +104,8 @@ func (c *Config) defaultOf(name string) string {
 		return DefaultHTTPAddr
 	case "FACTBOT_USER_LIMIT":
 		return DefaultUserLimit
+	case "FACTBOT_ORGANIZATION":
+		return web.DefaultOrganization
 	case "FACTBOT_WEB_LINK_TTL":
 		return FormatDuration(c.Web.CheckTTL) + "," + FormatDuration(c.Web.HistoryTTL)
 	case "FACTBOT_TENANT_LIMIT":

@@ -69,6 +69,7 @@ func moduleFiles(t *testing.T) []parsed {
 }
 
 // TestDependenciesPointOneWay: cmd → bot adapters → bot → factcheck, store;
+// cmd → mcp → factcheck, store;
 // factcheck knows no chat or storage, search no verdicts, store no chat;
 // nothing imports the binary's packages, and only tests the test helpers.
 func TestDependenciesPointOneWay(t *testing.T) {
@@ -79,6 +80,17 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		{"search", "bot", "search knows nothing of chat"},
 		{"search", "store", "search declares the cache it needs"},
 		{"store", "bot", "the store knows nothing of chat"},
+		// mcp only translates MCP tool calls into checks and records: it
+		// knows the engine and the store, not chat or the web view; and
+		// only the binary wires it.
+		{"mcp", "bot", "mcp translates for the engine and the store; it knows no chat"},
+		{"mcp", "web", "mcp translates for the engine and the store; it knows no web view"},
+		{"mcp", "search", "mcp translates for the engine and the store"},
+		{"bot", "mcp", "only the binary wires the MCP server"},
+		{"web", "mcp", "only the binary wires the MCP server"},
+		{"factcheck", "mcp", "only the binary wires the MCP server"},
+		{"store", "mcp", "only the binary wires the MCP server"},
+		{"search", "mcp", "only the binary wires the MCP server"},
 		// internal/config is the binary's configuration: it may name what it
 		// configures; the other internal packages are below everything.
 		{"internal", "bot", "internal packages are below the core"},

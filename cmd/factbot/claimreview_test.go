@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/web"
 )
@@ -86,5 +87,37 @@ func TestExportClaimReview(t *testing.T) {
 	}
 	if diff := cmp.Diff(want[:1], onPage); diff != "" {
 		t.Errorf("the page's ClaimReview differs from the export's (-export +page):\n%s", diff)
+	}
+}
+
+// factbot check keeps who made the claim and when (--speaker, --as-of):
+// the reviewed claim's author and date.
+func TestCheckKeepsSpeakerAndClaimDate(t *testing.T) {
+	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
+		return verdictReply("unverifiable", "low", "Nothing was found.")
+	}))
+	rep, _ := w.checkJSON("--speaker", "A tour guide", "--as-of", "2020-06-01", wallClaim)
+	stdout, stderr, code := w.run("history", "--json")
+	if code != exitOK {
+		t.Fatalf("history: %d %s", code, stderr)
+	}
+	var h []store.CheckSummary
+	if err := json.Unmarshal([]byte(stdout), &h); err != nil || len(h) != 1 {
+		t.Fatalf("history = %s (%v)", stdout, err)
+	}
+	stdout, stderr, code = w.run("show", "--json", h[0].ID)
+	if code != exitOK {
+		t.Fatalf("show: %d %s", code, stderr)
+	}
+	var c store.Check
+	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Speaker != "A tour guide" || !c.ClaimDate.Equal(time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC)) || len(rep.Claims) != 1 {
+		t.Errorf("saved speaker %q, claim date %v", c.Speaker, c.ClaimDate)
+	}
+	rv := web.ClaimReviews(&c, web.ReviewSite{PublicURL: "https://a.example"})
+	if len(rv) != 1 || rv[0].ItemReviewed.Author == nil || rv[0].ItemReviewed.Author.Name != "A tour guide" || rv[0].ItemReviewed.DatePublished != "2020-06-01" {
+		t.Errorf("ClaimReviews = %+v", rv)
 	}
 }

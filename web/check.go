@@ -37,6 +37,9 @@ type checkPage struct {
 	EvidenceN    int
 	// Tally counts the claims of each verdict, in display order.
 	Tally []tally
+	// ClaimReviews are the verdicts as schema.org markup, each written
+	// in a JSON-LD block (html/template escapes it as JSON in a script).
+	ClaimReviews []ClaimReview
 }
 
 // notCheckable is a sentence not checked and why, in the page's language.
@@ -137,6 +140,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request, a *access) {
 	p.pageBase = s.base(a, tenant, "")
 	p.Lang = pageLang(r, c)
 	p.Title = p.Lang.CheckRef(c.ID)
+	p.ClaimReviews = ClaimReviews(c, s.reviewSite(r))
 	s.fillCheck(r, p)
 	s.render(w, r, "check.html", p)
 }
@@ -407,4 +411,18 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, dat
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(b.Bytes())
+}
+
+// reviewSite is the site for a check page's ClaimReviews: the configured
+// public address, else the one the request came to.
+func (s *Server) reviewSite(r *http.Request) ReviewSite {
+	site := s.site
+	if site.PublicURL == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		site.PublicURL = scheme + "://" + r.Host
+	}
+	return site
 }

@@ -72,6 +72,7 @@ func moduleFiles(t *testing.T) []parsed {
 
 // TestDependenciesPointOneWay: cmd → bot adapters → bot → bot/words,
 // factcheck, store;
+// cmd → mcp → factcheck, store;
 // factcheck knows no chat or storage, search no verdicts, store no chat;
 // factcheck/evidence is below the rest of factcheck;
 // nothing imports the binary's packages, and only tests the test helpers.
@@ -88,6 +89,17 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		{"bot/words", "bot", "the words know nothing of the chat core"},
 		{"bot/words", "store", "the words know nothing of storage"},
 		{"factcheck", "bot/words", "the engine says its notices by codes, which bot/words puts in words"},
+		// mcp only translates MCP tool calls into checks and records: it
+		// knows the engine and the store, not chat or the web view; and
+		// only the binary wires it.
+		{"mcp", "bot", "mcp translates for the engine and the store; it knows no chat"},
+		{"mcp", "web", "mcp translates for the engine and the store; it knows no web view"},
+		{"mcp", "search", "mcp translates for the engine and the store"},
+		{"bot", "mcp", "only the binary wires the MCP server"},
+		{"web", "mcp", "only the binary wires the MCP server"},
+		{"factcheck", "mcp", "only the binary wires the MCP server"},
+		{"store", "mcp", "only the binary wires the MCP server"},
+		{"search", "mcp", "only the binary wires the MCP server"},
 		// internal/config is the binary's configuration: it may name what it
 		// configures; the other internal packages are below everything.
 		{"internal", "bot", "internal packages are below the core"},

@@ -112,6 +112,10 @@ type Config struct {
 	EncryptionKey, EncryptionKeyOld []byte
 	// Web is the web view of checks and history.
 	Web Web
+	// MCPToken is the Bearer token factbot mcp --addr requires of every
+	// HTTP request (FACTBOT_MCP_TOKEN); without it, it serves loopback
+	// addresses only.
+	MCPToken string
 
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
@@ -223,6 +227,10 @@ type Web struct {
 	// CheckTTL and HistoryTTL are how long links to one check and to a
 	// history stay valid (FACTBOT_WEB_LINK_TTL, "check[,history]").
 	CheckTTL, HistoryTTL time.Duration
+	// Organization is who publishes the verdicts, the author of their
+	// ClaimReview markup (FACTBOT_ORGANIZATION); "" is
+	// web.DefaultOrganization.
+	Organization string
 }
 
 // minWebSecret is the shortest FACTBOT_WEB_SECRET accepted.

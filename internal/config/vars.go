@@ -249,6 +249,12 @@ func webVars() []Var {
 		{Name: "FACTBOT_WEB_ADMIN_TOKEN", Secret: true,
 			Doc:   "operators open every page of every tenant with `Authorization: Bearer <token>`; at least 32 characters",
 			parse: secretVar("FACTBOT_WEB_ADMIN_TOKEN", func(c *Config) *string { return &c.Web.AdminToken })},
+		{Name: "FACTBOT_ORGANIZATION", Default: web.DefaultOrganization,
+			Doc:   "who publishes the verdicts: the author of the ClaimReview markup on every check's page and in `factbot export --format claimreview` (see [ClaimReview](claimreview.md))",
+			parse: func(c *Config, s string) error { c.Web.Organization = s; return nil }},
+		{Name: "FACTBOT_MCP_TOKEN", Secret: true,
+			Doc:   "the Bearer token `factbot mcp --addr` requires of every HTTP request (`Authorization: Bearer <token>`); at least 32 characters; without it, `factbot mcp --addr` serves loopback addresses only (see [MCP](mcp.md))",
+			parse: secretVar("FACTBOT_MCP_TOKEN", func(c *Config) *string { return &c.MCPToken })},
 	}
 }
 

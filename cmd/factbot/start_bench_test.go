@@ -46,7 +46,7 @@ func BenchmarkStart(b *testing.B) {
 		{"help", built, "help"}, {"config", built, "config"},
 		{"release-help", released, "help"}, {"release-config", released, "config"},
 	} {
-		bin, cmd := run.bin, run.cmd
+		name, bin, cmd := run.name, run.bin, run.cmd
 		b.Run(run.name, func(b *testing.B) {
 			command := func() *exec.Cmd {
 				c := exec.Command(bin, cmd)
@@ -79,7 +79,7 @@ func BenchmarkStart(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 			if ms > startBudgetWallMS || rss > startBudgetRSSMB {
 				b.Logf("%s: %.1f ms and %.1f MB per run, over the budget of %d ms and %d MB on a quiet machine (load average now: %s)",
-					cmd, ms, rss, startBudgetWallMS, startBudgetRSSMB, loadAverage())
+					name, ms, rss, startBudgetWallMS, startBudgetRSSMB, loadAverage())
 			}
 		})
 	}

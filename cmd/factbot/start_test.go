@@ -33,12 +33,12 @@ const (
 	// that the start stays within startBudgetRSSMB. Measured as released
 	// (CGO_ENABLED=0 -trimpath), the binary's pages read in from disk as
 	// BenchmarkStart reads them (docs/benchmarks.md): 1.2 MB allocated at
-	// start gave 23.5-24.6 MB resident; 5.5 MB (go-trafilatura, go-htmldate,
+	// start gave 23.0 MB resident; 5.5 MB (go-trafilatura, go-htmldate,
 	// go-domdistiller, gomoji, whatlanggo, go-readability, ledongthuc/pdf and
-	// procfs as released) 29.2-30.7 MB: about 1.5 MB resident for every MB
-	// allocated, the pages of the code that builds it included. 8 MiB comes
-	// to about 34 MB. A dependency added or upgraded that builds large tables
-	// at start shows here, named.
+	// procfs as released) 28.5-29.5 MB, 30.9 MB at most as go build builds
+	// it: about 1.5 MB resident for every MB allocated, the pages of the code
+	// that builds it included. 8 MiB comes to about 34 MB. A dependency added
+	// or upgraded that builds large tables at start shows here, named.
 	initLimit = 8 << 20
 )
 

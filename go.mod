@@ -101,19 +101,3 @@ require (
 )
 
 replace github.com/markusmobius/go-dateparser => ./third_party/go-dateparser
-
-replace github.com/forPelevin/gomoji => ./third_party/gomoji
-
-replace github.com/RadhiFadlillah/whatlanggo => ./third_party/whatlanggo
-
-replace github.com/markusmobius/go-domdistiller => ./third_party/go-domdistiller
-
-replace github.com/ledongthuc/pdf => ./third_party/pdf
-
-replace github.com/markusmobius/go-htmldate => ./third_party/go-htmldate
-
-replace github.com/go-shiori/go-readability => ./third_party/go-readability
-
-replace github.com/markusmobius/go-trafilatura => ./third_party/go-trafilatura
-
-replace github.com/prometheus/procfs => ./third_party/procfs

@@ -176,6 +176,29 @@ func checkTree(doc *html.Node) error {
 
 // extract reads a body already known to be HTML, text or PDF.
 func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	return extractWith(readerRules, body, kind, contentType, pageURL)
+}
+
+// rules are the reader's choices on top of go-trafilatura, so that the
+// corpus harness (TestCorpusScore) can measure each one against the
+// plain library.
+type rules struct {
+	focus           trafilatura.ExtractionFocus
+	fallback        bool // trafilatura's readability and DOM Distiller fall-backs
+	excludeComments bool // trafilatura's ExcludeComments
+	furniture       bool // removeFurniture before extraction
+	balancedRetry   bool // mainText: balanced mode when the first pass keeps under minMainText
+	render          bool // nodeText of the content node rather than trafilatura's ContentText
+	visible         bool // the page's visible text when nothing is found
+}
+
+// readerRules are the rules the reader runs with.
+var readerRules = rules{
+	focus: trafilatura.FavorPrecision, fallback: true, excludeComments: true,
+	furniture: true, balancedRetry: true, render: true, visible: true,
+}
+
+func extractWith(r rules, body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
 	if kind == "pdf" {
 		p, err := extractPDF(body)
 		if err != nil {
@@ -206,14 +229,14 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 	if err := checkTree(doc); err != nil {
 		return nil, err
 	}
-	extractHTML(doc, pageURL, p)
+	extractHTML(r, doc, pageURL, p)
 	return p, nil
 }
 
 // extractHTML fills p from a parsed page: the main text (mainText), the
 // title, byline and site from trafilatura's metadata, the date from
 // htmldate (metadata, JSON-LD, the URL, then dates shown on the page).
-func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
+func extractHTML(r rules, doc *html.Node, pageURL *url.URL, p *Page) {
 	docTitle := titleOf(doc)
 	date, err := htmldate.FromDocument(doc, htmldate.Options{
 		URL:                 pageURL.String(),
@@ -225,9 +248,15 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	if err != nil {
 		date = htmldate.Result{}
 	}
-	removeFurniture(doc)
-	if res := mainText(doc, pageURL, &date); res != nil {
-		p.Text = nodeText(res.ContentNode)
+	if r.furniture {
+		removeFurniture(doc)
+	}
+	if res := mainText(r, doc, pageURL, &date); res != nil {
+		if r.render {
+			p.Text = nodeText(res.ContentNode)
+		} else {
+			p.Text = res.ContentText
+		}
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)
 		p.Byline = strings.TrimSpace(m.Author)
@@ -239,7 +268,7 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	if !date.IsZero() {
 		setPublished(p, date.DateTime, date.HasTime)
 	}
-	if p.Text == "" {
+	if p.Text == "" && r.visible {
 		// Nothing looked like an article: fall back to the visible text.
 		stripNodes(doc)
 		p.Text = nodeText(doc)
@@ -253,25 +282,27 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 // runes, an extraction may have missed the article.
 const minMainText = 250
 
-// mainText extracts the main text with trafilatura favouring precision,
-// which compares its own extraction with readability's and DOM
-// Distiller's and keeps the more plausible. When that keeps less than
-// minMainText, it extracts again in trafilatura's balanced mode, whose
-// last resort (JSON-LD, the article element, the page's paragraphs)
-// precision mode skips, and takes that only when it is more than twice
-// as long, the rule trafilatura itself uses between candidates. It
-// returns nil when neither found any text.
-func mainText(doc *html.Node, pageURL *url.URL, date *htmldate.Result) *trafilatura.ExtractResult {
+// mainText extracts the main text with trafilatura in r's mode. With
+// r.balancedRetry, when that keeps less than minMainText, it extracts
+// again in trafilatura's balanced mode, whose last resort (JSON-LD, the
+// article element, the page's paragraphs) precision mode skips, and
+// takes that only when it is more than twice as long, the rule
+// trafilatura itself uses between candidates. It returns nil when
+// nothing was found.
+func mainText(r rules, doc *html.Node, pageURL *url.URL, date *htmldate.Result) *trafilatura.ExtractResult {
 	opts := trafilatura.Options{
 		OriginalURL:      pageURL,
-		EnableFallback:   true,
-		Focus:            trafilatura.FavorPrecision,
-		ExcludeComments:  true,
+		EnableFallback:   r.fallback,
+		Focus:            r.focus,
+		ExcludeComments:  r.excludeComments,
 		HtmlDateOverride: date,
 	}
 	res, err := trafilatura.ExtractDocument(doc, opts)
 	if err != nil {
 		res = nil
+	}
+	if !r.balancedRetry {
+		return res
 	}
 	kept := 0
 	if res != nil {

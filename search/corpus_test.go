@@ -103,10 +103,11 @@ type corpusExtractor struct {
 // corpusExtractors are what TestCorpusScore measures: the reader;
 // go-trafilatura called plainly (its own charset handling and text), in
 // its default and favour-recall modes, with and without its fall-backs,
-// as ../shared/tools/baseline-reader runs it; and the reader with the
-// library's plain options ("base" is favour recall, "base-fallback" the
-// same with the fall-backs), alone and with each of the reader's rules
-// added in turn ("base+furniture", …), to measure what each rule earns.
+// as ../shared/tools/baseline-reader runs it; and the reader's pipeline
+// (charset, bounds, dates) with the library's options, from favour recall
+// ("recall") or the default mode with the fall-backs
+// ("balanced-fallback"), alone and with each of the reader's rules
+// added in turn ("recall+furniture", …), to measure what each earns.
 func corpusExtractors() []corpusExtractor {
 	exs := []corpusExtractor{
 		{"reader", readerExtractor(readerRules)},
@@ -115,29 +116,40 @@ func corpusExtractors() []corpusExtractor {
 		{"trafilatura-fallback", plainTrafilatura(trafilatura.Balanced, true)},
 		{"trafilatura-recall-fallback", plainTrafilatura(trafilatura.FavorRecall, true)},
 	}
-	additions := []struct {
+	type addition struct {
 		name string
 		add  func(*rules)
-	}{
-		{"", func(*rules) {}},
-		{"+furniture", func(r *rules) { r.furniture = true }},
+	}
+	modes := []addition{
+		{"+balanced", func(r *rules) { r.focus = trafilatura.Balanced }},
 		{"+precision", func(r *rules) { r.focus = trafilatura.FavorPrecision }},
 		{"+precision-retry", func(r *rules) { r.focus, r.balancedRetry = trafilatura.FavorPrecision, true }},
-		{"+balanced", func(r *rules) { r.focus = trafilatura.Balanced }},
+	}
+	rulesOf := []addition{
+		{"+furniture", func(r *rules) { r.furniture = true }},
 		{"+excludecomments", func(r *rules) { r.excludeComments = true }},
 		{"+render", func(r *rules) { r.render = true }},
 		{"+visible", func(r *rules) { r.visible = true }},
 	}
-	for _, fallback := range []bool{false, true} {
-		base := "base"
-		if fallback {
-			base += "-fallback"
-		}
-		for _, a := range additions {
-			r := rules{focus: trafilatura.FavorRecall, fallback: fallback}
+	variant := func(name string, r rules, adds ...addition) corpusExtractor {
+		for _, a := range adds {
+			name += a.name
 			a.add(&r)
-			exs = append(exs, corpusExtractor{base + a.name, readerExtractor(r)})
 		}
+		return corpusExtractor{name, readerExtractor(r)}
+	}
+	recall := rules{focus: trafilatura.FavorRecall}
+	fallback := addition{"+fallback", func(r *rules) { r.fallback = true }}
+	exs = append(exs, variant("recall", recall), variant("recall", recall, fallback))
+	for _, m := range modes {
+		exs = append(exs, variant("recall", recall, m), variant("recall", recall, m, fallback))
+	}
+	for _, a := range rulesOf {
+		exs = append(exs, variant("recall", recall, a))
+	}
+	balancedFallback := rules{focus: trafilatura.Balanced, fallback: true}
+	for _, a := range rulesOf {
+		exs = append(exs, variant("balanced-fallback", balancedFallback, a))
 	}
 	return exs
 }

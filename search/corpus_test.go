@@ -100,63 +100,29 @@ type corpusExtractor struct {
 	run  func(body []byte, u *url.URL) (text string, dated bool, err error)
 }
 
-// corpusExtractors are what TestCorpusScore measures: the reader;
-// go-trafilatura called plainly (its own charset handling and text), in
-// its default and favour-recall modes, with and without its fall-backs,
-// as ../shared/tools/baseline-reader runs it; and the reader's pipeline
-// (charset, bounds, dates) with the library's options, from favour recall
-// ("recall") or the default mode with the fall-backs
-// ("balanced-fallback"), alone and with each of the reader's rules
-// added in turn ("recall+furniture", …), to measure what each earns.
+// corpusExtractors are what TestCorpusScore measures: the reader (the
+// library's default mode with its fall-backs, readerOptions); go-trafilatura
+// called plainly (its own charset handling and parsing), in its default
+// and favour-recall modes, with and without its fall-backs, as
+// ../shared/tools/baseline-reader runs it; and the reader with the other
+// three of those settings.
 func corpusExtractors() []corpusExtractor {
-	exs := []corpusExtractor{
-		{"reader", readerExtractor(readerRules)},
-		{"trafilatura", plainTrafilatura(trafilatura.Balanced, false)},
-		{"trafilatura-recall", plainTrafilatura(trafilatura.FavorRecall, false)},
-		{"trafilatura-fallback", plainTrafilatura(trafilatura.Balanced, true)},
-		{"trafilatura-recall-fallback", plainTrafilatura(trafilatura.FavorRecall, true)},
+	recall := trafilatura.Options{Focus: trafilatura.FavorRecall}
+	return []corpusExtractor{
+		{"reader", readerExtractor(readerOptions)},
+		{"trafilatura", plainTrafilatura(trafilatura.Options{})},
+		{"trafilatura-recall", plainTrafilatura(recall)},
+		{"trafilatura-fallback", plainTrafilatura(trafilatura.Options{EnableFallback: true})},
+		{"trafilatura-recall-fallback", plainTrafilatura(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
+		{"reader-nofallback", readerExtractor(trafilatura.Options{})},
+		{"reader-recall", readerExtractor(recall)},
+		{"reader-recall-fallback", readerExtractor(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
 	}
-	type addition struct {
-		name string
-		add  func(*rules)
-	}
-	modes := []addition{
-		{"+balanced", func(r *rules) { r.focus = trafilatura.Balanced }},
-		{"+precision", func(r *rules) { r.focus = trafilatura.FavorPrecision }},
-		{"+precision-retry", func(r *rules) { r.focus, r.balancedRetry = trafilatura.FavorPrecision, true }},
-	}
-	rulesOf := []addition{
-		{"+furniture", func(r *rules) { r.furniture = true }},
-		{"+excludecomments", func(r *rules) { r.excludeComments = true }},
-		{"+render", func(r *rules) { r.render = true }},
-		{"+visible", func(r *rules) { r.visible = true }},
-	}
-	variant := func(name string, r rules, adds ...addition) corpusExtractor {
-		for _, a := range adds {
-			name += a.name
-			a.add(&r)
-		}
-		return corpusExtractor{name, readerExtractor(r)}
-	}
-	recall := rules{focus: trafilatura.FavorRecall}
-	fallback := addition{"+fallback", func(r *rules) { r.fallback = true }}
-	exs = append(exs, variant("recall", recall), variant("recall", recall, fallback))
-	for _, m := range modes {
-		exs = append(exs, variant("recall", recall, m), variant("recall", recall, m, fallback))
-	}
-	for _, a := range rulesOf {
-		exs = append(exs, variant("recall", recall, a))
-	}
-	balancedFallback := rules{focus: trafilatura.Balanced, fallback: true}
-	for _, a := range rulesOf {
-		exs = append(exs, variant("balanced-fallback", balancedFallback, a))
-	}
-	return exs
 }
 
-func readerExtractor(r rules) func([]byte, *url.URL) (string, bool, error) {
+func readerExtractor(opts trafilatura.Options) func([]byte, *url.URL) (string, bool, error) {
 	return func(body []byte, u *url.URL) (string, bool, error) {
-		p, err := extractWith(r, body, "html", "text/html", u)
+		p, err := extractWith(opts, body, "html", "text/html", u)
 		if err != nil {
 			return "", false, err
 		}
@@ -164,9 +130,10 @@ func readerExtractor(r rules) func([]byte, *url.URL) (string, bool, error) {
 	}
 }
 
-func plainTrafilatura(focus trafilatura.ExtractionFocus, fallback bool) func([]byte, *url.URL) (string, bool, error) {
+func plainTrafilatura(opts trafilatura.Options) func([]byte, *url.URL) (string, bool, error) {
 	return func(body []byte, u *url.URL) (string, bool, error) {
-		res, err := trafilatura.Extract(bytes.NewReader(body), trafilatura.Options{OriginalURL: u, Focus: focus, EnableFallback: fallback})
+		opts.OriginalURL = u
+		res, err := trafilatura.Extract(bytes.NewReader(body), opts)
 		if err != nil {
 			return "", false, err
 		}

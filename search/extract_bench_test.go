@@ -70,10 +70,11 @@ func BenchmarkReadSavedPage(b *testing.B) {
 	}
 }
 
-// BenchmarkLibrarySavedPage measures the released go-trafilatura on the
-// same pages, called as ../shared/tools/baseline-reader -recall calls it
-// (its own charset handling and parsing, favour recall), so that the
-// reader's time per page can be compared with the library's in one run:
+// BenchmarkLibrarySavedPage measures go-trafilatura on the same pages,
+// called as ../shared/tools/baseline-reader -fallback calls it (its own
+// charset handling and parsing; the reader's options: the default mode
+// with the fall-backs), so that the reader's time per page can be
+// compared with the library's in one run:
 // -bench 'ReadSavedPage|LibrarySavedPage'.
 func BenchmarkLibrarySavedPage(b *testing.B) {
 	u, _ := url.Parse("https://www.dailyexample.com/news/story")
@@ -82,7 +83,7 @@ func BenchmarkLibrarySavedPage(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := trafilatura.Extract(bytes.NewReader(body), trafilatura.Options{OriginalURL: u, Focus: trafilatura.FavorRecall}); err != nil {
+				if _, err := trafilatura.Extract(bytes.NewReader(body), trafilatura.Options{OriginalURL: u, EnableFallback: true}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -95,7 +95,7 @@ func benchFixture(b *testing.B) (*DB, []string) {
 		const batch = 10_000
 		for tenant, n := range map[string]int{"T1": benchChecks, "T2": benchChecks / 10} {
 			for i := 0; i < n && benchErr == nil; i += batch {
-				benchErr = benchDB.drv.Update(ctx, func(tx Tx) error {
+				benchErr = benchDB.update(ctx, func(tx *txn) error {
 					tb, err := tenantBucket(tx, tenant)
 					if err != nil {
 						return err
@@ -248,7 +248,7 @@ func BenchmarkHistoryWordsRareAtScale(b *testing.B) {
 	ids := make([]string, n)
 	var entries []uint64 // word's place in vocab << 32 | check's in ids
 	for i := 0; i < n && err == nil; i += 100_000 {
-		err = db.update(ctx, "T1", func(tb *tenantTx) error {
+		err = db.updateTenant(ctx, "T1", func(tb *tenantTx) error {
 			for j := i; j < min(n, i+100_000); j++ {
 				words := []int{slices.Index(vocab, "the")}
 				for range 8 * (1 + rng.IntN(3)) {
@@ -275,7 +275,7 @@ func BenchmarkHistoryWordsRareAtScale(b *testing.B) {
 	}
 	slices.Sort(entries)
 	for i := 0; i < len(entries) && err == nil; i += 1_000_000 {
-		err = db.update(ctx, "T1", func(tb *tenantTx) error {
+		err = db.updateTenant(ctx, "T1", func(tb *tenantTx) error {
 			for _, e := range entries[i:min(len(entries), i+1_000_000)] {
 				if err := sub(tb, bWords).Put(indexKey(vocab[e>>32], ids[uint32(e)]), nil); err != nil {
 					return err
@@ -303,7 +303,7 @@ func BenchmarkMigrate2to3(b *testing.B) {
 	errRollback := errors.New("rollback")
 	b.ReportAllocs()
 	for b.Loop() {
-		err := db.drv.Update(ctx, func(tx Tx) error {
+		err := db.update(ctx, func(tx *txn) error {
 			if err := migrate2to3(tx); err != nil {
 				return err
 			}

@@ -20,9 +20,9 @@ import (
 	"github.com/factbot-dev/factbot/store/storetest"
 )
 
-// hidden are drivers with capabilities (driver.go) opened with all of
-// them hidden, so that the store's portable fallbacks run there too
-// (memory-shared is the memory driver's).
+// hidden are Native drivers (driver.go) opened with Native hidden, so
+// that the store's portable path runs over them too (memory-shared is the
+// memory driver's, with OneProcess hidden).
 var hidden = []struct {
 	name string
 	open func(t *testing.T, opts store.Options) *store.DB
@@ -36,20 +36,12 @@ var hidden = []struct {
 	}},
 }
 
-// portable is a driver with its capabilities, and its transactions'
-// hidden.
+// portable is a driver with Native (and OneProcess) hidden: the store
+// runs over it by its portable path, whatever its transactions are.
 type portable struct{ store.Driver }
 
-func (p portable) View(ctx context.Context, fn func(store.Tx) error) error {
-	return p.Driver.View(ctx, func(tx store.Tx) error { return fn(struct{ store.Tx }{tx}) })
-}
-
-func (p portable) Update(ctx context.Context, fn func(store.Tx) error) error {
-	return p.Driver.Update(ctx, func(tx store.Tx) error { return fn(struct{ store.Tx }{tx}) })
-}
-
-// TestPortable runs the domain suites with the capabilities hidden: the
-// store behaves the same without them.
+// TestPortable runs the domain suites over the portable path of a Native
+// driver: the store behaves the same on both paths.
 func TestPortable(t *testing.T) {
 	for _, d := range hidden {
 		t.Run(d.name, func(t *testing.T) {
@@ -61,19 +53,28 @@ func TestPortable(t *testing.T) {
 	}
 }
 
-// TestCapabilities checks each capability a driver has, and the store's
-// use of it or of its fallback, on every driver.
-func TestCapabilities(t *testing.T) {
+// TestPaths checks each method of a Native driver, and the store's use of
+// it or of its portable path, on every driver: the native path on
+// PostgreSQL, the portable one elsewhere (and on PostgreSQL with Native
+// hidden).
+func TestPaths(t *testing.T) {
 	for _, d := range append(drivers[:len(drivers):len(drivers)], hidden...) {
 		t.Run(d.name, func(t *testing.T) {
-			t.Run("Inserter", func(t *testing.T) { testInserter(t, d.open(t, store.Options{}).Driver()) })
-			t.Run("Reader", func(t *testing.T) { testReader(t, d.open(t, store.Options{}).Driver()) })
-			t.Run("Leaser", func(t *testing.T) { testLeaser(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Path", func(t *testing.T) {
+				db := d.open(t, store.Options{})
+				_, native := db.Driver().(store.Native)
+				if db.Native() != native {
+					t.Errorf("store on its native path: %v; driver Native: %v", db.Native(), native)
+				}
+			})
+			t.Run("Insert", func(t *testing.T) { testInsert(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Read", func(t *testing.T) { testRead(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Lease", func(t *testing.T) { testLease(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("ConcurrentTakeOver", func(t *testing.T) {
 				clk := storetest.NewClock(t0)
 				testConcurrentTakeOver(t, d.open(t, store.Options{Now: clk.Now}), clk)
 			})
-			t.Run("Expirer", func(t *testing.T) { testExpirer(t, d.open(t, store.Options{}).Driver()) })
+			t.Run("Times", func(t *testing.T) { testTimes(t, d.open(t, store.Options{}).Driver()) })
 			t.Run("PruneCache", func(t *testing.T) { testPruneCache(t, d.open(t, store.Options{})) })
 			t.Run("ConcurrentAccepts", func(t *testing.T) { testConcurrentAccepts(t, d.open(t, store.Options{})) })
 		})
@@ -136,12 +137,12 @@ func TestWordSearch(t *testing.T) {
 	}
 }
 
-// testInserter: Insert writes a record, and its time where the driver
-// keeps times, if its key is absent.
-func testInserter(t *testing.T, d store.Driver) {
-	ins, ok := d.(store.Inserter)
+// testInsert: Insert writes a record, and its time, if its key is
+// absent.
+func testInsert(t *testing.T, d store.Driver) {
+	ins, ok := d.(store.Native)
 	if !ok {
-		t.Skip("no Inserter: AcceptRequest uses the fallback")
+		t.Skip("portable path: AcceptRequest inserts in a transaction")
 	}
 	for i, want := range []bool{true, false} {
 		r := store.Record{Bucket: bA, Key: []byte("k"), Value: []byte(fmt.Sprint(i + 1)), Time: t0}
@@ -150,12 +151,8 @@ func testInserter(t *testing.T, d store.Driver) {
 		}
 	}
 	var timed [][]byte
-	d.View(ctx, func(tx store.Tx) error {
-		if ex, ok := tx.(store.Expirer); ok {
-			timed = ex.Timed(bA, 0)
-		} else {
-			timed = [][]byte{[]byte("k")}
-		}
+	ins.Run(ctx, store.ModeView, func(tx store.NativeTx) error {
+		timed = tx.Timed(bA, 0)
 		return nil
 	})
 	if v := get(t, d, bA, "k"); string(v) != "1" || len(timed) != 1 {
@@ -163,12 +160,15 @@ func testInserter(t *testing.T, d store.Driver) {
 	}
 }
 
-// testReader: a Read sees what is committed when each of its reads runs
-// (an empty value is not a missing one) and cannot write.
-func testReader(t *testing.T, d store.Driver) {
-	r, ok := d.(store.Reader)
+// testRead: a read (ModeRead) sees what is committed when each of its
+// reads runs (an empty value is not a missing one) and cannot write.
+func testRead(t *testing.T, d store.Driver) {
+	n, ok := d.(store.Native)
 	if !ok {
-		t.Skip("no Reader: reads are views")
+		t.Skip("portable path: reads are views")
+	}
+	read := func(ctx context.Context, fn func(store.Tx) error) error {
+		return n.Run(ctx, store.ModeRead, func(tx store.NativeTx) error { return fn(tx) })
 	}
 	put := func(k, v string) {
 		mustf(t, d.Update(ctx, func(tx store.Tx) error { return tx.Put(bA, []byte(k), []byte(v)) }), "put")
@@ -177,7 +177,7 @@ func testReader(t *testing.T, d store.Driver) {
 	mustf(t, d.Update(ctx, func(tx store.Tx) error { return tx.Put(bA, []byte("e"), nil) }), "put")
 	var first, second, empty, missing []byte
 	var putErr error
-	err := r.Read(ctx, func(tx store.Tx) error {
+	err := read(ctx, func(tx store.Tx) error {
 		first = bytes.Clone(tx.Get(bA, []byte("k")))
 		put("k", "2") // committed between the two reads
 		second, empty, missing = bytes.Clone(tx.Get(bA, []byte("k"))), tx.Get(bA, []byte("e")), tx.Get(bA, []byte("missing"))
@@ -193,7 +193,7 @@ func testReader(t *testing.T, d store.Driver) {
 	}
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := r.Read(canceled, func(tx store.Tx) error { tx.Get(bA, []byte("k")); return nil }); !errors.Is(err, context.Canceled) {
+	if err := read(canceled, func(tx store.Tx) error { tx.Get(bA, []byte("k")); return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("Read with a canceled context: %v, want context.Canceled", err)
 	}
 }
@@ -223,13 +223,13 @@ func testConcurrentAccepts(t *testing.T, db *store.DB) {
 	}
 }
 
-// testLeaser: a lease is taken if its record is free, expired or the
+// testLease: a lease is taken if its record is free, expired or the
 // owner's, and only while the record it is for exists; renewed only by
 // its owner; of owners taking an expired lease at once, one does.
-func testLeaser(t *testing.T, d store.Driver) {
-	lr, ok := d.(store.Leaser)
+func testLease(t *testing.T, d store.Driver) {
+	lr, ok := d.(store.Native)
 	if !ok {
-		t.Skip("no Leaser: leases are taken in serializable updates")
+		t.Skip("portable path: leases are taken in serializable updates")
 	}
 	update(t, d, func(tx store.Tx) error { return tx.Put(bB, []byte("k"), []byte("req")) })
 	step := func(key, owner string, now, until int, renew, want bool) {
@@ -335,22 +335,20 @@ func testPruneCache(t *testing.T, db *store.DB) {
 	prune(6, 1)
 }
 
-// testExpirer: records are deleted by the times set on them; a record
+// testTimes: records are deleted by the times set on them; a record
 // without one, or written again, is listed.
-func testExpirer(t *testing.T, d store.Driver) {
-	step := func(fn func(ex store.Expirer, tx store.Tx) error) {
+func testTimes(t *testing.T, d store.Driver) {
+	n, ok := d.(store.Native)
+	if !ok {
+		t.Skip("portable path: Prune decodes every cached record")
+	}
+	step := func(fn func(ex store.NativeTx, tx store.Tx) error) {
 		t.Helper()
-		update(t, d, func(tx store.Tx) error {
-			ex, ok := tx.(store.Expirer)
-			if !ok {
-				t.Skip("no Expirer: Prune decodes every cached record")
-			}
-			return fn(ex, tx)
-		})
+		mustf(t, n.Run(ctx, store.ModeUpdate, func(tx store.NativeTx) error { return fn(tx, tx) }), "update")
 	}
 	deleteBefore := func(h int, wantN int, want ...string) {
 		t.Helper()
-		step(func(ex store.Expirer, tx store.Tx) error {
+		step(func(ex store.NativeTx, tx store.Tx) error {
 			n, untimed, err := ex.DeleteBefore(bA, t0.Add(time.Duration(h)*time.Hour))
 			var got []string
 			for _, k := range untimed {
@@ -362,18 +360,18 @@ func testExpirer(t *testing.T, d store.Driver) {
 			return err
 		})
 	}
-	step(func(ex store.Expirer, tx store.Tx) error {
+	step(func(ex store.NativeTx, tx store.Tx) error {
 		for _, k := range []string{"k1", "k2", "k3"} {
 			mustf(t, tx.Put(bA, []byte(k), []byte("v")), "put")
 		}
 		return tx.Put(bB, []byte("k1"), []byte("v"))
 	})
 	deleteBefore(1, 0, "k1", "k2", "k3")
-	step(func(ex store.Expirer, tx store.Tx) error {
+	step(func(ex store.NativeTx, tx store.Tx) error {
 		return ex.SetTimes(bA, [][]byte{[]byte("k1"), []byte("k2")}, []time.Time{t0, t0.Add(2 * time.Hour)})
 	})
 	deleteBefore(1, 1, "k3")
-	step(func(ex store.Expirer, tx store.Tx) error { return tx.Put(bA, []byte("k2"), []byte("w")) })
+	step(func(ex store.NativeTx, tx store.Tx) error { return tx.Put(bA, []byte("k2"), []byte("w")) })
 	deleteBefore(3, 0, "k2", "k3")
 	if get(t, d, bB, "k1") == nil {
 		t.Error("DeleteBefore deleted from another bucket")
@@ -381,20 +379,39 @@ func testExpirer(t *testing.T, d store.Driver) {
 }
 
 // TestHistoryReadsRecordsAsTheyCome: a history page read without a
-// transaction (Reader) skips a check deleted after the index entry that
-// names it was read, instead of failing. (A page of the latest checks
-// reads each summary with its entry: it has no such gap.)
+// transaction (the native path's ModeRead) skips a check deleted after the
+// index entry that names it was read, instead of failing. (A page of the
+// latest checks reads each summary with its entry, as does a page through
+// an index entry that holds its summary: they have no such gap. The
+// entries here are made as those written before entries held summaries,
+// which are read through the summaries.)
 func TestHistoryReadsRecordsAsTheyCome(t *testing.T) {
-	mem := store.NewMemoryDriver()
-	db, err := store.New(ctx, gone{mem, new(string)}, store.Options{})
+	drv, ok := openPostgres(t, store.Options{}).Driver().(store.Native)
+	if !ok {
+		t.Fatal("the PostgreSQL driver is not Native")
+	}
+	db, err := store.New(ctx, drv, store.Options{})
 	mustf(t, err, "open")
 	var cs []*store.Check
 	for i := range 3 {
 		cs = append(cs, check("T1", "C1", "U1", fmt.Sprintf("claim %d", i), t0.Add(time.Duration(i)*time.Minute), map[string]factcheck.Label{"x": factcheck.Supported}))
 	}
 	mustf(t, db.SaveChecks(ctx, cs), "save")
-	gone := gone{mem, &cs[1].ID}
-	db, err = store.New(ctx, gone, store.Options{})
+	byUser := store.Bucket{Tenant: "T1", Name: "by_user"}
+	update(t, drv, func(tx store.Tx) error {
+		var keys [][]byte
+		c := tx.Cursor(byUser)
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			keys = append(keys, bytes.Clone(k))
+		}
+		for _, k := range keys {
+			if err := tx.Put(byUser, k, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	db, err = store.New(ctx, gone{drv, cs[1].ID}, store.Options{})
 	mustf(t, err, "open")
 	for _, q := range []store.HistoryQuery{{User: "U1"}, {Search: "claim"}} {
 		h, err := db.History(ctx, "T1", q)
@@ -408,19 +425,23 @@ func TestHistoryReadsRecordsAsTheyCome(t *testing.T) {
 	}
 }
 
-// gone is a Reader whose reads find no summary of the check *id, as if it
-// was deleted after its index entries were read.
+// gone is a Native driver whose reads without a transaction find no
+// summary of the check id, as if it was deleted after its index entries
+// were read.
 type gone struct {
-	store.Driver
-	id *string
+	store.Native
+	id string
 }
 
-func (g gone) Read(ctx context.Context, fn func(store.Tx) error) error {
-	return g.Driver.View(ctx, func(tx store.Tx) error { return fn(goneTx{tx, *g.id}) })
+func (g gone) Run(ctx context.Context, mode store.Mode, fn func(store.NativeTx) error) error {
+	if mode != store.ModeRead {
+		return g.Native.Run(ctx, mode, fn)
+	}
+	return g.Native.Run(ctx, mode, func(tx store.NativeTx) error { return fn(goneTx{tx, g.id}) })
 }
 
 type goneTx struct {
-	store.Tx
+	store.NativeTx
 	id string
 }
 
@@ -428,7 +449,7 @@ func (t goneTx) Get(b store.Bucket, k []byte) []byte {
 	if b.Name == "sums" && string(k) == t.id {
 		return nil
 	}
-	return t.Tx.Get(b, k)
+	return t.NativeTx.Get(b, k)
 }
 
 // TestPendingTimesUpgrade: a PostgreSQL database of schema version 4,
@@ -479,9 +500,12 @@ func cursorFirst(t *testing.T, d store.Driver, b store.Bucket) (k, v []byte) {
 	return k, v
 }
 
-// TestAcceptWithoutInserter: on a driver whose transactions keep times
-// but which has no Inserter, an accept's fallback writes the pending
-// request's time, and the request is listed as pending.
+// TestAcceptWithoutInserter: a Native driver hidden behind another type
+// is on the portable path as a whole, though its transactions are native:
+// an accept writes the pending index, and the request is listed as
+// pending. (When a driver's transactions kept times but it had no
+// Inserter, the accept lost the request from the pending list; the two
+// are now one interface, so that mix cannot be made.)
 func TestAcceptWithoutInserter(t *testing.T) {
 	drv := openPostgres(t, store.Options{}).Driver()
 	db, err := store.New(ctx, struct{ store.Driver }{drv}, store.Options{})

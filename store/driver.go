@@ -62,29 +62,97 @@ type Cursor interface {
 	Prev() (k, v []byte)
 }
 
-// A driver says what else it can do by its methods, found by a type
-// assertion (as Vault finds an HABackend); otherwise the store does it its
-// own portable way, with the same behaviour. OneProcess(): the database
-// has one user (bbolt, memory), so request leases are records of an
-// in-memory driver of the store's own; without it (PostgreSQL) they are
-// the driver's records (leases.go). The other capabilities follow.
+// The store has two paths, picked once, when New is given its driver:
+//
+//   - the portable one, over any Driver (bbolt, memory, or any ordered
+//     key-value store): every index is records of the store's own
+//     buckets, and every read a View;
+//   - the native one, over a Native driver (PostgreSQL), which does as a
+//     whole what the store would otherwise do with records of its own:
+//     its own word index, a time kept beside a record, one-step inserts
+//     and leases, reads without a transaction, and history index entries
+//     that hold their check's summary.
+//
+// There is no mix: a driver is Native as a whole or not at all, and a
+// Native driver hidden behind another type (struct{ Driver }) is on the
+// portable path. The rules (which records a check, a request or a lease
+// is, who may see what, what Prune and Forget delete) are the store's,
+// written once; the paths differ only in how a few of them are kept.
+// A driver that is used by one process (bbolt, memory) says so with a
+// method OneProcess(): its request leases are then kept in memory
+// (leases.go), and its writes have one writer (group commit, SaveCheck).
 
-// Inserter is a driver that writes a record if its key is absent, in
-// one atomic step without a transaction's reads: PostgreSQL's INSERT …
-// ON CONFLICT DO NOTHING, which concurrent inserts of neighbouring keys do
-// not make conflict and run again.
-type Inserter interface {
-	// Insert writes r if its key is absent, and reports whether it did.
+// Native is a driver that the store runs over by its native path. Its
+// methods do in one step what the portable path does in transactions.
+type Native interface {
+	Driver
+	// Insert writes r, and its time if it has one, if its key is absent,
+	// in one atomic step without a transaction's reads (PostgreSQL:
+	// INSERT … ON CONFLICT DO NOTHING, which concurrent inserts of
+	// neighbouring keys do not make conflict and run again), and reports
+	// whether it did.
 	Insert(ctx context.Context, r Record) (bool, error)
+	// Lease takes or renews a lease record in one atomic step, without a
+	// transaction (PostgreSQL: INSERT … ON CONFLICT DO UPDATE … WHERE,
+	// which locks the record while it decides, so that two owners never
+	// both take it). The portable path does it in a serializable update
+	// (takeLease).
+	Lease(ctx context.Context, l Lease) (read []byte, ok bool, err error)
+	// Run runs fn in a transaction of mode whose Tx is native: View and
+	// Update as the Driver's, or Read.
+	Run(ctx context.Context, mode Mode, fn func(NativeTx) error) error
 }
 
-// Leaser is a driver that takes or renews a lease record in one atomic
-// step, without a transaction (PostgreSQL: INSERT … ON CONFLICT DO UPDATE
-// … WHERE, which locks the record while it decides, so that two owners
-// never both take it). Without it the store does it in a serializable
-// update (takeLease).
-type Leaser interface {
-	Lease(ctx context.Context, l Lease) (read []byte, ok bool, err error)
+// Mode is the kind of a Native transaction.
+type Mode int
+
+const (
+	// ModeView is Driver.View: one snapshot, read only.
+	ModeView Mode = iota
+	// ModeUpdate is Driver.Update: serializable, run again on a conflict.
+	ModeUpdate
+	// ModeRead reads without a transaction: each read is its own step and
+	// sees what is committed when it runs (PostgreSQL: a statement with no
+	// BEGIN or COMMIT around it, a round trip fewer). The store reads so
+	// where one record is read, or where a record written or deleted
+	// between two reads may only come or go (a history page). Writes fail.
+	ModeRead
+)
+
+// NativeTx is a transaction of a Native driver.
+type NativeTx interface {
+	Tx
+	// IndexWords indexes the record b/key, written in this transaction,
+	// under words, until it is written again or deleted (PostgreSQL: a
+	// tsvector column with a GIN index). The portable path keeps an index
+	// of words of its own (wordindex.go).
+	IndexWords(b Bucket, key []byte, words []string) error
+	// FindWords returns the keys of b indexed under a word starting with
+	// each of prefixes, highest first, at most limit of them.
+	FindWords(b Bucket, prefixes []string, limit int) [][]byte
+
+	// SetTimes sets the times of b's records keys (ts[i] is keys[i]'s): a
+	// time kept beside a record (PostgreSQL: the at_ns column) until it is
+	// written again. The store keeps so the times of cached records
+	// (deleted by them) and of pending requests (listed by them, instead
+	// of the portable path's pending index).
+	SetTimes(b Bucket, keys [][]byte, ts []time.Time) error
+	// DeleteBefore deletes b's records whose time is before t, and returns
+	// how many and the keys of the records without a time.
+	DeleteBefore(b Bucket, t time.Time) (int, [][]byte, error)
+	// Timed returns the keys of b's records that have a time, earliest
+	// first (then in key order), at most limit of them (0: all).
+	Timed(b Bucket, limit int) [][]byte
+
+	// Prefetch reads many records of a bucket in one step (PostgreSQL:
+	// key = ANY(…)), so that the Gets that follow are not a round trip
+	// each.
+	Prefetch(b Bucket, keys [][]byte)
+	// SeekBefore returns a cursor of b at the last key before k, and that
+	// key and value, in one step (PostgreSQL: one descending read), where
+	// the portable path seeks and steps back: a history page walks an
+	// index from there.
+	SeekBefore(b Bucket, k []byte) (c Cursor, key, v []byte)
 }
 
 // Lease is one take or renewal of the lease record Bucket/Key, whose value
@@ -100,93 +168,10 @@ type Lease struct {
 	Renew        bool
 }
 
-// WordIndexer is a Tx that indexes records by words natively: PostgreSQL's
-// tsvector column with a GIN index. The store's own index of words
-// (wordindex.go) is the fallback.
-type WordIndexer interface {
-	// IndexWords indexes the record b/key, written in this transaction,
-	// under words, until it is written again or deleted.
-	IndexWords(b Bucket, key []byte, words []string) error
-	// FindWords returns the keys of b indexed under a word starting with
-	// each of prefixes, highest first, at most limit of them.
-	FindWords(b Bucket, prefixes []string, limit int) [][]byte
-}
-
-// Expirer is a Tx that keeps a time beside records, deletes them by it
-// and lists them in its order natively: PostgreSQL's at_ns column. A
-// record written again has no time until the store sets it. The store
-// keeps so the times of cached records (deleted by them) and of pending
-// requests (listed by them, instead of an index of its own).
-type Expirer interface {
-	// SetTimes sets the times of b's records keys (ts[i] is keys[i]'s).
-	SetTimes(b Bucket, keys [][]byte, ts []time.Time) error
-	// DeleteBefore deletes b's records whose time is before t, and returns
-	// how many and the keys of the records without a time.
-	DeleteBefore(b Bucket, t time.Time) (int, [][]byte, error)
-	// Timed returns the keys of b's records that have a time, earliest
-	// first (then in key order), at most limit of them (0: all).
-	Timed(b Bucket, limit int) [][]byte
-}
-
-// Prefetcher is a Tx that reads many records of a bucket in one step
-// (PostgreSQL: key = ANY(…)), so that the Gets that follow are not a round
-// trip each. Without it each Get reads its own.
-type Prefetcher interface {
-	Prefetch(b Bucket, keys [][]byte)
-}
-
-// Reader is a driver that reads without a transaction: each read is its
-// own step and sees what is committed when it runs (PostgreSQL: a
-// statement with no BEGIN or COMMIT around it, a round trip fewer). The
-// store reads so where one record is read, or where a record written or
-// deleted between two reads may only come or go (a history page);
-// without it they are views.
-type Reader interface {
-	Read(ctx context.Context, fn func(Tx) error) error
-}
-
-// ReverseSeeker is a Cursor that moves to the last key before k in one
-// step (PostgreSQL: one descending read), where the store would Seek and
-// step back: a history page walks an index from there.
-type ReverseSeeker interface {
-	SeekBefore(k []byte) (key, v []byte)
-}
-
-// Coverer is a Tx whose walk of an index is cheaper when its entries
-// hold the records they name than when it reads those beside it
-// (PostgreSQL: one range scan of the primary key, not a probe per entry).
-// The store then writes each history index entry with its check's
-// summary, and a page reads the entries alone; an entry without one
-// (written before, or without it) is read through the summaries.
-type Coverer interface{ CoverIndexes() }
-
-// Record is one key and value of a bucket, and its time if it has one:
-// written with it where the transaction is an Expirer (and by the
-// Inserter of a driver whose transactions are), left out elsewhere.
+// Record is one key and value of a bucket, and its time if it has one
+// (kept on the native path only: Native.Insert, NativeTx.SetTimes).
 type Record struct {
 	Bucket     Bucket
 	Key, Value []byte
 	Time       time.Time
-}
-
-// insert writes recs, all or none, if recs[0]'s key is absent, in a
-// transaction of do: Inserter.Insert's fallback, or where there is more
-// than one record.
-func insert(do func(func(Tx) error) error, recs []Record) (ok bool, err error) {
-	err = do(func(tx Tx) error {
-		if ok = tx.Get(recs[0].Bucket, recs[0].Key) == nil; !ok {
-			return nil
-		}
-		for _, r := range recs {
-			err := tx.Put(r.Bucket, r.Key, r.Value)
-			if ex, timed := tx.(Expirer); err == nil && timed && !r.Time.IsZero() {
-				err = ex.SetTimes(r.Bucket, [][]byte{r.Key}, []time.Time{r.Time})
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return ok, err
 }

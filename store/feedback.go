@@ -48,7 +48,7 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 		return err
 	})
 	if err == nil {
-		err = db.update(ctx, tenant, func(tb *tenantTx) error {
+		err = db.updateTenant(ctx, tenant, func(tb *tenantTx) error {
 			seq, err := feedbackSlot(tb, checkID, f.User)
 			if err != nil {
 				return err

@@ -12,7 +12,7 @@ import (
 func rawCheck(t *testing.T, db *DB, tenant, id string) []byte {
 	t.Helper()
 	var out []byte
-	err := db.drv.View(ctx, func(tx Tx) error {
+	err := db.run(ctx, ModeView, func(tx *txn) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err

@@ -74,7 +74,7 @@ func (db *DB) forget(ctx context.Context, tenant, what string, fn func(*tenantTx
 	if tenant == WebTenant {
 		return st, fmt.Errorf("%s: %s is not a tenant", what, WebTenant)
 	}
-	err := db.update(ctx, tenant, func(tb *tenantTx) error {
+	err := db.updateTenant(ctx, tenant, func(tb *tenantTx) error {
 		st = ForgetStats{} // a driver may run fn again
 		web := newWebRefs()
 		if err := fn(tb, web, &st); err != nil {
@@ -238,7 +238,7 @@ func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 // snapshots that gone names, except those that the remaining records of
 // every tenant name too, counting them in st as pages, searches and
 // snapshots: the last step of Forget.
-func forgetWeb(tx Tx, gone *webRefs, st *ForgetStats) error {
+func forgetWeb(tx *txn, gone *webRefs, st *ForgetStats) error {
 	wt := &tenantTx{tx, WebTenant}
 	cache, snaps := sub(wt, bWebCache), sub(wt, bSnapshots)
 	queries := queryIndex(cache)

@@ -20,15 +20,17 @@ const maxGroup = 1000
 // The group is gathered after the writer lock is taken, so writes that
 // queue behind another transaction (SaveCheck, …) join the same group.
 type groupCommit struct {
-	drv     Driver
-	solo    bool // each write its own transaction: a driver of concurrent writers
+	// update runs a write transaction (DB.update).
+	update func(context.Context, func(*txn) error) error
+	// solo: each write its own transaction (a driver of concurrent writers).
+	solo    bool
 	mu      sync.Mutex
 	pending []*groupOp
 	running bool
 }
 
 type groupOp struct {
-	fn   func(Tx) error
+	fn   func(*txn) error
 	done chan error
 }
 
@@ -39,9 +41,9 @@ var errTrySolo = errors.New("store: run the write alone")
 // do runs fn in a read-write transaction shared with concurrent writes and
 // returns once that transaction is committed (fsync'd). fn may be called
 // more than once; if it fails, nothing of it is written.
-func (g *groupCommit) do(fn func(Tx) error) error {
+func (g *groupCommit) do(fn func(*txn) error) error {
 	if g.solo {
-		return g.drv.Update(context.Background(), fn)
+		return g.update(context.Background(), fn)
 	}
 	op := &groupOp{fn: fn, done: make(chan error, 1)}
 	g.mu.Lock()
@@ -54,7 +56,7 @@ func (g *groupCommit) do(fn func(Tx) error) error {
 	}
 	err := <-op.done
 	if err == errTrySolo {
-		err = g.drv.Update(context.Background(), fn)
+		err = g.update(context.Background(), fn)
 	}
 	return err
 }
@@ -72,7 +74,7 @@ func (g *groupCommit) run() {
 		g.mu.Unlock()
 		var ops []*groupOp
 		failed := -1
-		err := g.drv.Update(context.Background(), func(tx Tx) error {
+		err := g.update(context.Background(), func(tx *txn) error {
 			// Gather under the writer lock: everything that queued while
 			// the previous commit (ours or anyone's) held it.
 			// A driver may run this more than once (a conflict): the
@@ -120,7 +122,7 @@ func (g *groupCommit) take(retry []*groupOp) []*groupOp {
 
 // safeCall runs fn, turning a panic into an error (the write is then run
 // again alone, where it panics in its caller's goroutine).
-func safeCall(fn func(Tx) error, tx Tx) (err error) {
+func safeCall(fn func(*txn) error, tx *txn) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)

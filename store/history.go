@@ -137,8 +137,7 @@ func (h *historyScan) run(words []string) error {
 		h.confirm = spaced(words)
 	}
 	b, prefix := h.index()
-	c := b.Cursor()
-	return h.visitAll(func(fn func(id, sum []byte) (bool, error)) error { return walkDesc(c, prefix, h.upper, fn) })
+	return h.visitAll(func(fn func(id, sum []byte) (bool, error)) error { return walkDesc(b, prefix, h.upper, fn) })
 }
 
 // visitAll visits the IDs walk gives, with their summaries where it has
@@ -148,10 +147,10 @@ func (h *historyScan) visitAll(walk func(func(id, sum []byte) (bool, error)) err
 	var ids, sums, missing [][]byte
 	more := true
 	flush := func() (err error) {
-		if p, ok := h.tb.tx.(Prefetcher); ok {
-			p.Prefetch(h.sums.b, missing)
+		if n := h.tb.tx.nat; n != nil {
+			n.Prefetch(h.sums.b, missing)
 			if len(h.confirm) > 0 {
-				p.Prefetch(h.text.b, ids)
+				n.Prefetch(h.text.b, ids)
 			}
 		}
 		for i, id := range ids {
@@ -215,7 +214,7 @@ func (h *historyScan) visit(id, raw []byte) (bool, error) {
 	if len(raw) == 0 {
 		raw = h.sums.Get(id)
 	}
-	if raw == nil { // deleted since its index entry was read (Reader)
+	if raw == nil { // deleted since its index entry was read (ModeRead)
 		return true, nil
 	}
 	var s CheckSummary
@@ -275,10 +274,10 @@ func (q *HistoryQuery) matches(s *CheckSummary) bool {
 	return q.Verdict == "" || slices.Contains(s.Verdicts, q.Verdict)
 }
 
-// walkDesc calls fn with the IDs under prefix of c's bucket and their
-// values, newest first, while fn returns true, starting below the ID upper
-// when it is not nil. With a nil prefix the keys themselves are the IDs.
-func walkDesc(c Cursor, prefix, upper []byte, fn func(id, v []byte) (bool, error)) error {
+// walkDesc calls fn with the IDs under prefix of b and their values,
+// newest first, while fn returns true, starting below the ID upper when it
+// is not nil. With a nil prefix the keys themselves are the IDs.
+func walkDesc(b *bkt, prefix, upper []byte, fn func(id, v []byte) (bool, error)) error {
 	// end is the least key past the walk: prefix+upper, or, with no
 	// upper, past every key under prefix (which ends in 0x00, so every key
 	// under it is below prefix[:n-1]+0x01), or past every key.
@@ -288,11 +287,12 @@ func walkDesc(c Cursor, prefix, upper []byte, fn func(id, v []byte) (bool, error
 	} else if len(prefix) > 0 {
 		end = append(bytes.Clone(prefix[:len(prefix)-1]), 1)
 	}
+	var c Cursor
 	var k, v []byte
-	if end == nil {
+	if n := b.tx.nat; n != nil && end != nil {
+		c, k, v = n.SeekBefore(b.b, end)
+	} else if c = b.Cursor(); end == nil {
 		k, v = c.Last()
-	} else if rs, ok := c.(ReverseSeeker); ok {
-		k, v = rs.SeekBefore(end)
 	} else if k, _ = c.Seek(end); k == nil {
 		k, v = c.Last()
 	} else {

@@ -82,7 +82,7 @@ func (s *Installations) Put(ctx context.Context, inst *Installation) error {
 	if err != nil {
 		return err
 	}
-	err = s.db.drv.Update(ctx, func(tx Tx) error {
+	err = s.db.update(ctx, func(tx *txn) error {
 		return global(tx, bInstallations).Put(installKey(inst.Platform, inst.ID), v)
 	})
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *Installations) Get(ctx context.Context, platform, id string) (*Installa
 		return nil, errNoKeyring
 	}
 	var inst *Installation
-	err := s.db.drv.View(ctx, func(tx Tx) error {
+	err := s.db.run(ctx, ModeView, func(tx *txn) error {
 		k := installKey(platform, id)
 		v := global(tx, bInstallations).Get(k)
 		if v == nil {
@@ -148,7 +148,7 @@ func (s *Installations) Get(ctx context.Context, platform, id string) (*Installa
 // was one.
 func (s *Installations) Delete(ctx context.Context, platform, id string) (bool, error) {
 	found := false
-	err := s.db.drv.Update(ctx, func(tx Tx) error {
+	err := s.db.update(ctx, func(tx *txn) error {
 		b := global(tx, bInstallations)
 		k := installKey(platform, id)
 		if b.Get(k) == nil {
@@ -171,7 +171,7 @@ func (s *Installations) Count(ctx context.Context, platform string) (int, error)
 	if platform != "" {
 		prefix = installKey(platform, "")
 	}
-	err := s.db.drv.View(ctx, func(tx Tx) error {
+	err := s.db.run(ctx, ModeView, func(tx *txn) error {
 		return global(tx, bInstallations).scan(prefix, func(_, _ []byte) error { n++; return nil })
 	})
 	return n, err
@@ -192,7 +192,7 @@ func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
 	if s.kr == nil {
 		return st, errNoKeyring
 	}
-	err := s.db.drv.Update(ctx, func(tx Tx) error {
+	err := s.db.update(ctx, func(tx *txn) error {
 		st = RekeyStats{}
 		b := global(tx, bInstallations)
 		var stale [][]byte
@@ -231,7 +231,7 @@ func (s *Installations) Rekey(ctx context.Context) (RekeyStats, error) {
 
 // forgetInstallations deletes tenant's installations on every platform;
 // it returns how many.
-func forgetInstallations(tx Tx, tenant string) (int, error) {
+func forgetInstallations(tx *txn, tenant string) (int, error) {
 	return global(tx, bInstallations).deleteIf(nil, func(k, _ []byte) (bool, error) {
 		_, id, ok := bytes.Cut(k, []byte{0})
 		return ok && string(id) == tenant, nil
@@ -246,7 +246,7 @@ func (s *Installations) Unopened(ctx context.Context) ([]string, error) {
 		return nil, errNoKeyring
 	}
 	var bad []string
-	err := s.db.drv.View(ctx, func(tx Tx) error {
+	err := s.db.run(ctx, ModeView, func(tx *txn) error {
 		return global(tx, bInstallations).ForEach(func(k, v []byte) error {
 			if _, err := s.openRecord(k, v); err != nil {
 				bad = append(bad, string(bytes.Replace(k, []byte{0}, []byte(":"), 1)))

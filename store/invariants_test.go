@@ -25,7 +25,7 @@ func (db *DB) checkInvariants() error {
 			return nil
 		})
 	}
-	err := db.drv.View(context.Background(), func(tx Tx) error {
+	err := db.run(context.Background(), ModeView, func(tx *txn) error {
 		for _, name := range tx.Tenants() {
 			tenantErrs, err := tenantInvariants(name, &tenantTx{tx, name})
 			errs = append(errs, tenantErrs...)
@@ -101,7 +101,7 @@ func derivedRecords(name string, tb *tenantTx) (want map[string]map[string]bool,
 			errs = append(errs, fmt.Errorf("%s/check %s: stale search text", name, k))
 		}
 		ws := textWords([]byte(st))
-		if ix, ok := tb.tx.(WordIndexer); ok && len(ws) > 0 { // a native index: the check is found by its words
+		if ix := tb.tx.nat; ix != nil && len(ws) > 0 { // a native index: the check is found by its words
 			if !slices.ContainsFunc(ix.FindWords(text.b, ws, 1<<20), func(id []byte) bool { return bytes.Equal(id, k) }) {
 				errs = append(errs, fmt.Errorf("%s/check %s: not found by its words", name, k))
 			}
@@ -150,15 +150,15 @@ func indexInvariants(name string, tb *tenantTx, want map[string]map[string]bool)
 }
 
 // pendingInvariants checks that the pending index of tenant bucket tb
-// (or, on a driver that keeps times, the requests' times) holds exactly
+// (or, on the native path, the requests' times) holds exactly
 // the pending requests.
 func pendingInvariants(name string, tb *tenantTx) []error {
 	var errs []error
 	pending := map[string]bool{}
 	keyOf := pendingKey
-	if _, timed := tb.tx.(Expirer); timed {
+	if tb.tx.nat != nil {
 		if countKeys(tb.Bucket(bPending)) > 0 {
-			errs = append(errs, fmt.Errorf("%s/pending: entries on a driver that keeps times", name))
+			errs = append(errs, fmt.Errorf("%s/pending: entries on the native path", name))
 		}
 		keyOf = func(r *Request) []byte { return []byte(r.Key) }
 		for _, k := range pendingKeys(tb, 0) {

@@ -19,8 +19,9 @@ import (
 // is never claimed.
 //
 // Each lease is a record (bucket leases, "owner\x00until unix nanos" by
-// request key), taken or renewed in one atomic step of the driver
-// (Leaser) or, without it, in a serializable update (takeLease). A bbolt
+// request key), taken or renewed in one atomic step of the driver on the
+// native path (Native.Lease) or, on the portable one, in a serializable
+// update (takeLease). A bbolt
 // file is used by one process, so its leases (and those of other
 // one-process drivers) are records of an in-memory driver of their own:
 // they end with the process, and a restart resumes its requests at once.
@@ -108,13 +109,6 @@ func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease t
 
 var bLeases = []byte("leases")
 
-// shared reports whether other processes use the driver: leases are then
-// its records.
-func (db *DB) shared() bool {
-	_, one := db.drv.(interface{ OneProcess() })
-	return !one
-}
-
 // leaseRecord returns the holder of the lease record v.
 func leaseRecord(v []byte) (lease, bool) {
 	owner, until, ok := bytes.Cut(v, []byte{0})
@@ -136,18 +130,18 @@ func (db *DB) lease(ctx context.Context, tenant, key, owner string, d time.Durat
 	var v []byte
 	var ok bool
 	var err error
-	switch lr, native := db.drv.(Leaser); {
-	case native:
-		v, ok, err = lr.Lease(ctx, l)
+	switch {
+	case db.nat != nil:
+		v, ok, err = db.nat.Lease(ctx, l)
 	case db.memLeases == nil:
-		err = db.drv.Update(ctx, func(tx Tx) (err error) {
+		err = db.update(ctx, func(tx *txn) (err error) {
 			v, ok, err = takeLease(tx, l, tx.Get(l.Read, l.Key))
 			return err
 		})
 	default: // the request is read while the leases are locked
 		err = db.memLeases.Update(ctx, func(tx Tx) error {
 			var read []byte
-			err := db.drv.View(ctx, func(rtx Tx) error {
+			err := db.run(ctx, ModeView, func(rtx *txn) error {
 				read = bytes.Clone(rtx.Get(l.Read, l.Key))
 				return nil
 			})
@@ -177,11 +171,13 @@ func (db *DB) lease(ctx context.Context, tenant, key, owner string, d time.Durat
 
 // release deletes owner's lease record of the request, if owner holds it.
 func (db *DB) release(ctx context.Context, tenant, key, owner string) error {
-	d := db.drv
+	update := db.update
 	if db.memLeases != nil {
-		d = db.memLeases
+		update = func(ctx context.Context, fn func(*txn) error) error {
+			return db.memLeases.Update(ctx, func(tx Tx) error { return fn(&txn{Tx: tx}) })
+		}
 	}
-	return d.Update(ctx, func(tx Tx) error {
+	return update(ctx, func(tx *txn) error {
 		lb := sub(&tenantTx{tx, tenant}, bLeases)
 		if l, ok := leaseRecord(lb.Get([]byte(key))); ok && l.owner == owner {
 			return lb.Delete([]byte(key))
@@ -190,8 +186,8 @@ func (db *DB) release(ctx context.Context, tenant, key, owner string) error {
 	})
 }
 
-// takeLease is Leaser.Lease in a transaction (the fallback), read the
-// record l.Read/l.Key.
+// takeLease is Native.Lease in a transaction (the portable path), read
+// the record l.Read/l.Key.
 func takeLease(tx Tx, l Lease, read []byte) ([]byte, bool, error) {
 	read = bytes.Clone(read)
 	cur, held := leaseRecord(tx.Get(l.Bucket, l.Key))

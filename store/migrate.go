@@ -12,18 +12,18 @@ import (
 )
 
 // migrations[v] upgrades a file from schema version v to v+1.
-var migrations = map[int]func(tx Tx) error{
+var migrations = map[int]func(tx *txn) error{
 	1: migrate1to2,
 	2: migrate2to3,
 	3: migrate3to4,
 	4: migrate4to5,
 }
 
-// migrate4to5 moves the pending index, on a driver that keeps times
-// (Expirer), into the times of the pending requests (see pendingKeys).
-func migrate4to5(tx Tx) error {
-	ex, ok := tx.(Expirer)
-	if !ok {
+// migrate4to5 moves the pending index, on the native path, into the
+// times of the pending requests (see pendingKeys).
+func migrate4to5(tx *txn) error {
+	ex := tx.nat
+	if ex == nil {
 		return nil
 	}
 	for _, t := range tx.Tenants() {
@@ -49,7 +49,7 @@ func migrate4to5(tx Tx) error {
 
 // migrate3to4 compresses the large records (see pack): checks, cached
 // verdicts and extractions, web cache entries and snapshots.
-func migrate3to4(tx Tx) error {
+func migrate3to4(tx *txn) error {
 	for _, t := range tx.Tenants() {
 		tb := &tenantTx{tx, t}
 		for _, name := range [][]byte{bChecks, bVerdicts, bExtractions, bWebCache, bSnapshots} {
@@ -73,7 +73,7 @@ func migrate3to4(tx Tx) error {
 
 // migrate creates the root buckets of a new file or upgrades an old one, in
 // the open transaction, so a crash mid-way leaves the old version intact.
-func migrate(tx Tx) error {
+func migrate(tx *txn) error {
 	meta := global(tx, bMeta)
 	fresh := len(tx.Tenants()) == 0
 	var err error
@@ -132,7 +132,7 @@ type v1Verdict struct {
 	At      time.Time          `json:"at"`
 }
 
-func migrate1to2(tx Tx) error {
+func migrate1to2(tx *txn) error {
 	for _, tenant := range tx.Tenants() {
 		tb := &tenantTx{tx, tenant}
 		var checks []v1Check

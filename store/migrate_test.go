@@ -141,7 +141,7 @@ func TestMigrateFromV1(t *testing.T) {
 	db2, err := Open(path, Options{})
 	mustf(t, err, "reopen")
 	defer db2.Close()
-	db2.drv.View(ctx, func(tx Tx) error {
+	db2.run(ctx, ModeView, func(tx *txn) error {
 		if s := global(tx, bMeta).Get(kSchema); string(s) != strconv.Itoa(schemaVersion) {
 			t.Errorf("schema after migration = %q", s)
 		}

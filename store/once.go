@@ -25,7 +25,7 @@ func (db *DB) UseOnce(ctx context.Context, key string, expires time.Time) (bool,
 	h := sha256.Sum256([]byte(key))
 	now := db.now().UnixNano()
 	first := false
-	err := db.drv.Update(ctx, func(tx Tx) error {
+	err := db.update(ctx, func(tx *txn) error {
 		first = false
 		b := global(tx, bOnce)
 		if v := b.Get(h[:]); len(v) == 8 && int64(binary.BigEndian.Uint64(v)) > now {

@@ -37,7 +37,7 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	refusedCutoff := db.now().Add(-RefusedTTL)
 	for _, t := range tenants {
 		var ts PruneStats
-		err := db.update(ctx, t, func(tb *tenantTx) (err error) {
+		err := db.updateTenant(ctx, t, func(tb *tenantTx) (err error) {
 			ts, err = pruneTenant(tb, cutoff, refusedCutoff)
 			return err
 		})
@@ -79,7 +79,8 @@ func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time) (st PruneStats, 
 // cutoff.
 func pruneCache(b *bkt, cutoff time.Time) (int, error) {
 	n, visit := 0, b.ForEach
-	ex, native := b.tx.(Expirer)
+	ex := b.tx.nat
+	native := ex != nil
 	if native { // the records with a time natively, the others (few, or the first time) as below
 		var untimed [][]byte
 		var err error
@@ -183,7 +184,7 @@ func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []str
 		return 0, err
 	}
 	var n int
-	err = db.drv.Update(ctx, func(tx Tx) error {
+	err = db.update(ctx, func(tx *txn) error {
 		var err error
 		n, err = pruneWeb(tx, cutoff, cited)
 		return err

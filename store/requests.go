@@ -78,19 +78,24 @@ func (db *DB) AcceptRequest(ctx context.Context, r *Request) (bool, error) {
 	if r.Tenant == "" {
 		return false, fmt.Errorf("accept request %s: %w", r.Key, ErrNoTenant)
 	}
-	recs, err := requestRecords(r, db.timed)
+	recs, err := requestRecords(r, db.nat != nil)
 	if err != nil {
 		return false, fmt.Errorf("accept request %s: %w", r.Key, err)
 	}
-	// A driver that inserts natively does it in one statement; otherwise
-	// concurrent accepts (and request updates) share one transaction and
-	// one fsync (group commit), so a burst of chat events is acknowledged
-	// quickly.
+	// The native path inserts in one statement (one record: a pending
+	// request's time is kept beside it); on the portable one concurrent
+	// accepts (and request updates) share one transaction and one fsync
+	// (group commit), so a burst of chat events is acknowledged quickly.
 	var isNew bool
-	if ins, ok := db.drv.(Inserter); ok && len(recs) == 1 {
-		isNew, err = ins.Insert(ctx, recs[0])
+	if db.nat != nil && len(recs) == 1 {
+		isNew, err = db.nat.Insert(ctx, recs[0])
 	} else {
-		isNew, err = insert(db.requests.do, recs)
+		err = db.requests.do(func(tx *txn) error {
+			if isNew = tx.Get(recs[0].Bucket, recs[0].Key) == nil; !isNew {
+				return nil
+			}
+			return putRecords(tx, recs)
+		})
 	}
 	if err != nil {
 		return false, fmt.Errorf("accept request %s: %w", r.Key, err)
@@ -108,7 +113,7 @@ func (db *DB) UpdateRequest(ctx context.Context, tenant, key string, fn func(*Re
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := db.requests.do(func(tx Tx) error {
+	err := db.requests.do(func(tx *txn) error {
 		tb, err := tenantBucket(tx, tenant)
 		if err != nil {
 			return err
@@ -190,7 +195,7 @@ func (db *DB) Tenants(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	err := db.drv.View(ctx, func(tx Tx) error {
+	err := db.run(ctx, ModeView, func(tx *txn) error {
 		for _, name := range tx.Tenants() {
 			if len(pendingKeys(&tenantTx{tx, name}, 1)) > 0 {
 				out = append(out, name)
@@ -209,8 +214,8 @@ func (db *DB) PendingRequests(ctx context.Context, tenant string) ([]*Request, e
 	var out []*Request
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
 		keys := pendingKeys(tb, 0)
-		if p, ok := tb.tx.(Prefetcher); ok {
-			p.Prefetch(sub(tb, bRequests).b, keys)
+		if n := tb.tx.nat; n != nil {
+			n.Prefetch(sub(tb, bRequests).b, keys)
 		}
 		for _, k := range keys {
 			r, err := getRequest(tb, string(k))
@@ -244,13 +249,12 @@ func getRequest(tb *tenantTx, key string) (*Request, error) {
 }
 
 // pendingKeys returns the keys of the tenant's pending requests, oldest
-// first, at most limit of them (0: all). A driver that keeps times
-// (Expirer) keeps a pending request's creation time beside it; otherwise
-// the store's pending index lists them (its keys: the creation time, then
-// the request's key).
+// first, at most limit of them (0: all). The native path keeps a pending
+// request's creation time beside it; the portable one lists them in the
+// pending index (its keys: the creation time, then the request's key).
 func pendingKeys(tb *tenantTx, limit int) [][]byte {
-	if ex, ok := tb.tx.(Expirer); ok {
-		return ex.Timed(sub(tb, bRequests).b, limit)
+	if n := tb.tx.nat; n != nil {
+		return n.Timed(sub(tb, bRequests).b, limit)
 	}
 	var keys [][]byte
 	c := sub(tb, bPending).Cursor()
@@ -267,8 +271,8 @@ func pendingKey(r *Request) []byte {
 }
 
 // requestRecords returns the records that store r: the request and, while
-// it is pending, its creation time (timed: on a driver that keeps times)
-// or its entry in the pending index.
+// it is pending, its creation time (timed: on the native path) or its
+// entry in the pending index.
 func requestRecords(r *Request, timed bool) ([]Record, error) {
 	v, err := encode(r)
 	recs := []Record{{Bucket: Bucket{r.Tenant, string(bRequests)}, Key: []byte(r.Key), Value: v}}
@@ -285,22 +289,31 @@ func requestRecords(r *Request, timed bool) ([]Record, error) {
 // putRequest writes r, keeping the pending index (or times) in step with
 // its state; old is the stored version, if any.
 func putRequest(tb *tenantTx, old, r *Request) error {
-	ex, timed := tb.tx.(Expirer)
+	timed := tb.tx.nat != nil
 	if old != nil && old.State == RequestPending && !timed {
 		if err := sub(tb, bPending).Delete(pendingKey(old)); err != nil {
 			return err
 		}
 	}
 	recs, err := requestRecords(r, timed)
+	if err != nil {
+		return err
+	}
+	return putRecords(tb.tx, recs)
+}
+
+// putRecords writes recs, and their times (set on the native path only).
+func putRecords(tx *txn, recs []Record) error {
 	for _, rec := range recs {
-		if err == nil {
-			err = tb.tx.Put(rec.Bucket, rec.Key, rec.Value)
-		}
+		err := tx.Put(rec.Bucket, rec.Key, rec.Value)
 		if err == nil && !rec.Time.IsZero() {
-			err = ex.SetTimes(rec.Bucket, [][]byte{rec.Key}, []time.Time{rec.Time})
+			err = tx.nat.SetTimes(rec.Bucket, [][]byte{rec.Key}, []time.Time{rec.Time})
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return err
+	return nil
 }
 
 // requestsWhere returns the requests of tenant bucket tb that keep
@@ -318,7 +331,7 @@ func requestsWhere(tb *tenantTx, keep func(*Request) bool) ([]*Request, error) {
 
 // deleteRequest removes a request and its pending entry.
 func deleteRequest(tb *tenantTx, r *Request) error {
-	if _, timed := tb.tx.(Expirer); r.State == RequestPending && !timed {
+	if r.State == RequestPending && tb.tx.nat == nil {
 		if err := sub(tb, bPending).Delete(pendingKey(r)); err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ type Records struct {
 // cache) in one transaction, replacing records of the same keys, so that
 // a copy stopped half way can be run again.
 func (db *DB) Restore(ctx context.Context, tenant string, rs Records) error {
-	err := db.update(ctx, tenant, func(tb *tenantTx) error {
+	err := db.updateTenant(ctx, tenant, func(tb *tenantTx) error {
 		for _, r := range rs.Requests {
 			r.Tenant = tenant
 			old, _ := getRequest(tb, r.Key)

@@ -16,13 +16,13 @@
 //	tenants/<tenant>/sums/<id>          envelope(summary): what a history line needs
 //	tenants/<tenant>/text/<id>          " normalised claims + input ", for word search
 //	tenants/<tenant>/words/<word>\x00<id>           "": every distinct word of text/<id>
-//	tenants/<tenant>/by_channel/<channel>\x00<id>   "" (a Coverer's: the check's summary, as in sums/)
+//	tenants/<tenant>/by_channel/<channel>\x00<id>   "" (on the native path: the check's summary, as in sums/)
 //	tenants/<tenant>/by_user/<user>\x00<id>         "" (the same)
 //	tenants/<tenant>/by_verdict/<label>\x00<id>     "" (the same)
 //	tenants/<tenant>/feedback/<id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
 //	tenants/<tenant>/requests/<key>     envelope(Request)
-//	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  "": a pending request; on a driver that
-//	                                    keeps times (Expirer) its request's time is its creation instead (version 5)
+//	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  "": a pending request; on the native
+//	                                    path its request's time is its creation instead (version 5)
 //	tenants/<tenant>/verdicts/<normalised claim>    envelope(CachedVerdict)
 //	tenants/<tenant>/extractions/<normalised input> envelope(CachedExtraction)
 //	tenants/_web/webcache/<bucket>\x00<key>         envelope(webEntry): search answers, pages
@@ -32,8 +32,8 @@
 //
 // An envelope is {"v":<version>,"data":<record as JSON>}, compressed with
 // zstd when it is over 1 KiB (version 4; Open compresses an older file's
-// large records in place). Version 5 changed only how a driver that keeps
-// times lists pending requests: by their times, not the pending bucket.
+// large records in place). Version 5 changed only how the native path
+// lists pending requests: by their times, not the pending bucket.
 //
 // Records carry who could see where they were made (Visibility; see
 // (*Check).VisibleTo for the one rule of who may see a check in chat) and
@@ -56,6 +56,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -103,7 +104,10 @@ type Options struct {
 // DB is a factbot database: every rule of the store, over a Driver. It
 // is safe for concurrent use.
 type DB struct {
-	drv  Driver
+	drv Driver
+	// nat is the driver on the native path (driver.go), nil on the
+	// portable one.
+	nat  Native
 	path string
 	ttl  time.Duration
 	now  func() time.Time
@@ -112,9 +116,9 @@ type DB struct {
 	// memLeases keeps the requests' leases (see ClaimRequest) when the
 	// driver is used by one process; otherwise the driver does.
 	memLeases Driver
-	// timed: the driver keeps times beside records (Expirer), and the
-	// pending requests' creation times are their index.
-	timed      bool
+	// saves lets one check at a time wait to be saved on a driver of one
+	// writer (see SaveCheck); unused on a shared driver.
+	saves      sync.Mutex
 	afterPrune func(ctx context.Context, now time.Time) error
 }
 
@@ -149,21 +153,51 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 		opts.Now = time.Now
 	}
 	db := &DB{drv: d, ttl: opts.CacheTTL, now: opts.Now, afterPrune: opts.AfterPrune}
-	db.requests.drv = d
+	// The one place where the store picks its path (driver.go), and learns
+	// whether other processes use the driver.
+	db.nat, _ = d.(Native)
+	_, one := d.(interface{ OneProcess() })
+	db.requests.update = db.update
 	// A driver shared by processes runs transactions side by side
 	// (PostgreSQL): grouping them would queue every write behind one.
-	db.requests.solo = db.shared()
-	if !db.shared() {
+	db.requests.solo = !one
+	if one {
 		db.memLeases = NewMemoryDriver()
 	}
-	err := d.Update(ctx, func(tx Tx) error {
-		_, db.timed = tx.(Expirer)
-		return migrate(tx)
-	})
-	if err != nil {
+	if err := db.update(ctx, migrate); err != nil {
 		return nil, err
 	}
 	return db, nil
+}
+
+// Native reports whether the store runs over its native path (driver.go):
+// a driver that is Native as a whole.
+func (db *DB) Native() bool { return db.nat != nil }
+
+// txn is a transaction as the store's rules see it: the driver's, and on
+// the native path the same transaction as a NativeTx (nat; nil on the
+// portable path). The rules ask nat, never the Tx's type.
+type txn struct {
+	Tx
+	nat NativeTx
+}
+
+// run runs fn in a transaction of mode on the store's path. On the
+// portable path a read (ModeRead) is a view.
+func (db *DB) run(ctx context.Context, mode Mode, fn func(*txn) error) error {
+	if db.nat != nil {
+		return db.nat.Run(ctx, mode, func(tx NativeTx) error { return fn(&txn{tx, tx}) })
+	}
+	portable := func(tx Tx) error { return fn(&txn{Tx: tx}) }
+	if mode == ModeUpdate {
+		return db.drv.Update(ctx, portable)
+	}
+	return db.drv.View(ctx, portable)
+}
+
+// update runs fn in an update transaction.
+func (db *DB) update(ctx context.Context, fn func(*txn) error) error {
+	return db.run(ctx, ModeUpdate, fn)
 }
 
 // Close closes the driver (a bbolt file's lock is released).
@@ -194,12 +228,12 @@ var (
 
 // tenantTx is one tenant's buckets in a transaction.
 type tenantTx struct {
-	tx     Tx
+	tx     *txn
 	tenant string
 }
 
 // tenantBucket returns the tenant's buckets in tx.
-func tenantBucket(tx Tx, tenant string) (*tenantTx, error) {
+func tenantBucket(tx *txn, tenant string) (*tenantTx, error) {
 	if tenant == "" {
 		return nil, ErrNoTenant
 	}
@@ -208,24 +242,21 @@ func tenantBucket(tx Tx, tenant string) (*tenantTx, error) {
 
 // view runs fn on the tenant's buckets in a read transaction.
 func (db *DB) view(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
-	return db.drv.View(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })
+	return db.run(ctx, ModeView, func(tx *txn) error { return inTenant(tx, tenant, fn) })
 }
 
-// read runs fn on the tenant's buckets in reads without a transaction
-// where the driver can (Reader), or else in a view.
+// read runs fn on the tenant's buckets in reads without a transaction on
+// the native path (ModeRead), or else in a view.
 func (db *DB) read(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
-	if r, ok := db.drv.(Reader); ok {
-		return r.Read(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })
-	}
-	return db.view(ctx, tenant, fn)
+	return db.run(ctx, ModeRead, func(tx *txn) error { return inTenant(tx, tenant, fn) })
 }
 
-// update runs fn on the tenant's buckets in an update transaction.
-func (db *DB) update(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
-	return db.drv.Update(ctx, func(tx Tx) error { return inTenant(tx, tenant, fn) })
+// updateTenant runs fn on the tenant's buckets in an update transaction.
+func (db *DB) updateTenant(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
+	return db.update(ctx, func(tx *txn) error { return inTenant(tx, tenant, fn) })
 }
 
-func inTenant(tx Tx, tenant string, fn func(*tenantTx) error) error {
+func inTenant(tx *txn, tenant string, fn func(*tenantTx) error) error {
 	tb, err := tenantBucket(tx, tenant)
 	if err != nil {
 		return err
@@ -245,12 +276,12 @@ func (tb *tenantTx) DeleteBucket(name []byte) error {
 
 // bkt is one bucket in a transaction.
 type bkt struct {
-	tx Tx
+	tx *txn
 	b  Bucket
 }
 
 // global returns the global bucket name in tx.
-func global(tx Tx, name []byte) *bkt { return &bkt{tx: tx, b: Bucket{Name: string(name)}} }
+func global(tx *txn, name []byte) *bkt { return &bkt{tx: tx, b: Bucket{Name: string(name)}} }
 
 func (b *bkt) Get(k []byte) []byte   { return b.tx.Get(b.b, k) }
 func (b *bkt) Put(k, v []byte) error { return b.tx.Put(b.b, k, v) }

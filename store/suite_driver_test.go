@@ -192,8 +192,8 @@ func testDriverOrder(t *testing.T, d store.Driver) {
 				}
 			}
 		}
-		if rs, ok := c.(store.ReverseSeeker); ok {
-			testSeekBefore(t, rs, c, ks)
+		if n, ok := tx.(store.NativeTx); ok {
+			testSeekBefore(t, n, ks)
 		}
 		if k, _ := tx.Cursor(bB).First(); k != nil {
 			t.Errorf("empty bucket's first key = %q", k)
@@ -203,8 +203,8 @@ func testDriverOrder(t *testing.T, d store.Driver) {
 }
 
 // testSeekBefore: SeekBefore(k) is the last of the ordered keys ks below
-// k, and the cursor walks on from it both ways.
-func testSeekBefore(t *testing.T, rs store.ReverseSeeker, c store.Cursor, ks []string) {
+// k, and the cursor it returns walks on from it both ways.
+func testSeekBefore(t *testing.T, n store.NativeTx, ks []string) {
 	for _, seek := range []string{"a\x00", "a\x00a", "n050x", "", "\xff\xff\xff", ks[0]} {
 		i, _ := slices.BinarySearch(ks, seek) // ks[i] is the first key at or after seek
 		var want, prev, next string
@@ -217,7 +217,7 @@ func testSeekBefore(t *testing.T, rs store.ReverseSeeker, c store.Cursor, ks []s
 				prev = ks[i-2]
 			}
 		}
-		k, _ := rs.SeekBefore([]byte(seek))
+		c, k, _ := n.SeekBefore(bA, []byte(seek))
 		if string(k) != want {
 			t.Errorf("SeekBefore(%q) = %q, want %q", seek, k, want)
 			continue
@@ -228,7 +228,7 @@ func testSeekBefore(t *testing.T, rs store.ReverseSeeker, c store.Cursor, ks []s
 		if p, _ := c.Prev(); string(p) != prev {
 			t.Errorf("Prev after SeekBefore(%q) = %q, want %q", seek, p, prev)
 		}
-		rs.SeekBefore([]byte(seek))
+		c, _, _ = n.SeekBefore(bA, []byte(seek))
 		if n, _ := c.Next(); i < len(ks) && string(n) != next {
 			t.Errorf("Next after SeekBefore(%q) = %q, want %q", seek, n, next)
 		}

@@ -6,7 +6,7 @@ import "context"
 // tenant aside, for operators' views across tenants.
 func (db *DB) UserTenants(ctx context.Context) ([]string, error) {
 	var tenants []string
-	err := db.drv.View(ctx, func(tx Tx) error {
+	err := db.run(ctx, ModeView, func(tx *txn) error {
 		for _, k := range tx.Tenants() {
 			if k != WebTenant {
 				tenants = append(tenants, k)

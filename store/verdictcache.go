@@ -104,7 +104,7 @@ func (db *DB) putCached(ctx context.Context, tenant, kind, text string, e any) e
 	if len(key) == 0 {
 		return nil
 	}
-	err := db.update(ctx, tenant, func(tb *tenantTx) error { return sub(tb, refBucket[kind]).putRecord(key, e) })
+	err := db.updateTenant(ctx, tenant, func(tb *tenantTx) error { return sub(tb, refBucket[kind]).putRecord(key, e) })
 	if err != nil {
 		return fmt.Errorf("cache %s: %w", kind, err)
 	}

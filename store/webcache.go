@@ -62,7 +62,7 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 		}
 	}
 	k := []byte(webKey(bucket, key))
-	err = db.update(ctx, WebTenant, func(tb *tenantTx) error {
+	err = db.updateTenant(ctx, WebTenant, func(tb *tenantTx) error {
 		if err := sub(tb, bWebCache).Put(k, v); err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, err error)
 // pruneWeb removes web cache entries and snapshots stored before cutoff,
 // and records that do not decode, except the snapshots whose hash is in
 // keep.
-func pruneWeb(tx Tx, cutoff time.Time, keep map[string]bool) (int, error) {
+func pruneWeb(tx *txn, cutoff time.Time, keep map[string]bool) (int, error) {
 	wt := &tenantTx{tx, WebTenant}
 	n := 0
 	for _, name := range [][]byte{bWebCache, bSnapshots} {

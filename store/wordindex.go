@@ -10,7 +10,7 @@ import (
 // The word index (schema version 3): per tenant, words/<word>\x00<id> → ""
 // for every distinct word of a check's search text (see searchText), so a
 // word search seeks each query word's prefix range instead of reading the
-// text of every check. A driver that indexes words natively (WordIndexer)
+// text of every check. The native path (driver.go: NativeTx.IndexWords)
 // indexes the text/<id> records under the same words instead.
 
 var bWords = []byte("words")
@@ -58,8 +58,8 @@ func textWords(text []byte) []string {
 
 // putWords adds the index entries of one check's search text.
 func putWords(tb *tenantTx, id string, text []byte) error {
-	if ix, ok := tb.tx.(WordIndexer); ok {
-		return ix.IndexWords(sub(tb, bText).b, []byte(id), textWords(text))
+	if n := tb.tx.nat; n != nil {
+		return n.IndexWords(sub(tb, bText).b, []byte(id), textWords(text))
 	}
 	b := sub(tb, bWords)
 	for _, w := range textWords(text) {
@@ -72,7 +72,7 @@ func putWords(tb *tenantTx, id string, text []byte) error {
 
 // deleteWords removes the index entries of the check's stored search text.
 func deleteWords(tb *tenantTx, id []byte) error {
-	if _, ok := tb.tx.(WordIndexer); ok {
+	if tb.tx.nat != nil {
 		return nil // deleted with the record
 	}
 	text := sub(tb, bText).Get(id)
@@ -102,8 +102,8 @@ func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []
 	if b == nil {
 		return nil, nil, true // no check was ever indexed: nothing matches
 	}
-	if ix, ok := b.tx.(WordIndexer); ok {
-		return nativeCandidates(ix, Bucket{b.b.Tenant, string(bText)}, words, limit)
+	if n := b.tx.nat; n != nil {
+		return nativeCandidates(n, Bucket{b.b.Tenant, string(bText)}, words, limit)
 	}
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
 	var got [][]byte // a word's IDs; its memory serves the next word
@@ -142,9 +142,9 @@ func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []
 	return ids, confirm, true
 }
 
-// nativeCandidates is wordCandidates over a WordIndexer: the IDs with
+// nativeCandidates is wordCandidates on the native path: the IDs with
 // every word, unless there are more than limit of them.
-func nativeCandidates(ix WordIndexer, text Bucket, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
+func nativeCandidates(ix NativeTx, text Bucket, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
 	prefixes := make([]string, len(words))
 	for i, w := range words {
 		if prefixes[i] = indexedWord(w); prefixes[i] != w {
@@ -176,7 +176,7 @@ func intersectDesc(a, b [][]byte) [][]byte {
 
 // migrate2to3 builds the word index of every tenant from the stored search
 // texts, inserting in key order so the index's pages are packed.
-func migrate2to3(tx Tx) error {
+func migrate2to3(tx *txn) error {
 	for _, name := range tx.Tenants() {
 		tb := &tenantTx{tx, name}
 		text := tb.Bucket(bText)

@@ -207,7 +207,7 @@ func TestWordIndexMaintained(t *testing.T) {
 		}
 	}
 	mustf(t, db.checkInvariants(), "verify after prune")
-	db.drv.View(ctx, func(tx Tx) error {
+	db.run(ctx, ModeView, func(tx *txn) error {
 		tb, _ := tenantBucket(tx, "T1")
 		if n := countKeys(tb.Bucket(bWords)); n != len(textWords([]byte(" okapis are giraffids okapis are giraffids "))) {
 			t.Errorf("word index has %d entries after prune, want those of one check", n)
@@ -255,7 +255,7 @@ func TestMigrateFromV2(t *testing.T) {
 	if p, err := db.PendingRequests(ctx, "T1"); err != nil || len(p) != 1 {
 		t.Errorf("pending requests: %v, %v", p, err)
 	}
-	db.drv.View(ctx, func(tx Tx) error {
+	db.run(ctx, ModeView, func(tx *txn) error {
 		if s := global(tx, bMeta).Get(kSchema); string(s) != strconv.Itoa(schemaVersion) {
 			t.Errorf("schema after migration = %q", s)
 		}

@@ -17,28 +17,42 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-// driver is the store's Driver on PostgreSQL: one table, records, keyed
-// by tenant, bucket and key (bytea: bytewise order, NUL and all), the
-// value the record's bytes (see migrations/0004_records.sql). Updates are
+// driver is the store's Driver on PostgreSQL, and store.Native as a
+// whole (the store's native path): one table, records, keyed by tenant,
+// bucket and key (bytea: bytewise order, NUL and all), the value the
+// record's bytes (see migrations/0004_records.sql). Updates are
 // SERIALIZABLE and retried when PostgreSQL reports a conflict; views are
 // REPEATABLE READ READ ONLY, one snapshot.
 type driver struct{ pool *pgxpool.Pool }
+
+var (
+	_ store.Native   = (*driver)(nil)
+	_ store.NativeTx = (*tx)(nil)
+)
 
 // maxTries bounds the runs of an update that keeps conflicting.
 const maxTries = 20
 
 func (d *driver) View(ctx context.Context, fn func(store.Tx) error) error {
-	return d.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", false, fn)
-}
-
-// Read is store.Reader: fn's statements run as they are, each its own
-// snapshot.
-func (d *driver) Read(ctx context.Context, fn func(store.Tx) error) error {
-	return d.run(ctx, "", false, fn)
+	return d.Run(ctx, store.ModeView, func(t store.NativeTx) error { return fn(t) })
 }
 
 func (d *driver) Update(ctx context.Context, fn func(store.Tx) error) error {
-	return retry(func() error { return d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn) })
+	return d.Run(ctx, store.ModeUpdate, func(t store.NativeTx) error { return fn(t) })
+}
+
+// Run is store.Native: a view, an update, or (ModeRead) fn's statements
+// run as they are, each its own snapshot.
+func (d *driver) Run(ctx context.Context, mode store.Mode, fn func(store.NativeTx) error) error {
+	switch mode {
+	case store.ModeView:
+		return d.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", false, fn)
+	case store.ModeUpdate:
+		return retry(func() error { return d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn) })
+	case store.ModeRead:
+		return d.run(ctx, "", false, fn)
+	}
+	return fmt.Errorf("postgres: unknown transaction mode %d", mode)
 }
 
 // retry runs fn again, up to maxTries, while it conflicts.
@@ -64,7 +78,7 @@ func retryable(err error) bool {
 // sends (in one round trip with it): a transaction that reads one record
 // costs two round trips, that one and its COMMIT. With no begin (Read)
 // there is no transaction: one read is one round trip.
-func (d *driver) run(ctx context.Context, begin string, writable bool, fn func(store.Tx) error) error {
+func (d *driver) run(ctx context.Context, begin string, writable bool, fn func(store.NativeTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -204,7 +218,7 @@ func scanRow(r pgx.CollectableRow) (x row, err error) {
 	return x, err
 }
 
-// Prefetch is store.Prefetcher: b's records of keys read in one statement,
+// Prefetch is store.NativeTx's: b's records of keys read in one statement,
 // kept as the bucket's last batch for the Gets that follow.
 func (t *tx) Prefetch(b store.Bucket, keys [][]byte) {
 	if t.err != nil || !slices.ContainsFunc(keys, func(k []byte) bool { _, ok := t.recall(b, k); return !ok }) {
@@ -270,16 +284,13 @@ func (t *tx) Tenants() []string {
 
 func (t *tx) Writable() bool { return t.writable }
 
-// CoverIndexes is store.Coverer.
-func (t *tx) CoverIndexes() {}
-
-// IndexWords is store.WordIndexer: the words, as they are, are the
+// IndexWords is store.NativeTx's: the words, as they are, are the
 // record's tsvector (see migrations/0005_words.sql).
 func (t *tx) IndexWords(b store.Bucket, key []byte, words []string) error {
 	return t.exec("UPDATE records SET words = array_to_tsvector($4::text[]) WHERE tenant = $1 AND bucket = $2 AND key = $3", []byte(b.Tenant), b.Name, key, words)
 }
 
-// FindWords is store.WordIndexer: a tsquery of the prefixes (each quoted,
+// FindWords is store.NativeTx's: a tsquery of the prefixes (each quoted,
 // so taken as it is) over the GIN index.
 func (t *tx) FindWords(b store.Bucket, prefixes []string, limit int) [][]byte {
 	q := make([]string, len(prefixes))
@@ -289,7 +300,7 @@ func (t *tx) FindWords(b store.Bucket, prefixes []string, limit int) [][]byte {
 	return rowsOf(t, pgx.RowTo[[]byte], "SELECT key FROM records WHERE tenant = $1 AND bucket = $2 AND words @@ $3::tsquery ORDER BY key DESC LIMIT $4", []byte(b.Tenant), b.Name, strings.Join(q, " & "), limit)
 }
 
-// SetTimes is store.Expirer (see migrations/0006_times.sql).
+// SetTimes is store.NativeTx's (see migrations/0006_times.sql).
 func (t *tx) SetTimes(b store.Bucket, keys [][]byte, ts []time.Time) error {
 	ns := make([]int64, len(ts))
 	for i, at := range ts {
@@ -299,7 +310,7 @@ func (t *tx) SetTimes(b store.Bucket, keys [][]byte, ts []time.Time) error {
 WHERE r.tenant = $1 AND r.bucket = $2 AND r.key = u.key`, []byte(b.Tenant), b.Name, keys, ns)
 }
 
-// DeleteBefore is store.Expirer.
+// DeleteBefore is store.NativeTx's.
 func (t *tx) DeleteBefore(b store.Bucket, at time.Time) (int, [][]byte, error) {
 	if !t.writable || t.err != nil {
 		return 0, nil, cmp.Or(t.err, errReadOnly)
@@ -314,7 +325,7 @@ SELECT count(*) FROM d`, []byte(b.Tenant), b.Name, at.UnixNano())
 	return n[0], untimed, nil
 }
 
-// Timed is store.Expirer: over the index of times (records_at).
+// Timed is store.NativeTx's: over the index of times (records_at).
 func (t *tx) Timed(b store.Bucket, limit int) [][]byte {
 	lim := ""
 	if limit > 0 {
@@ -386,8 +397,12 @@ func (c *cursor) First() ([]byte, []byte)        { return c.fetch(">=", nil) }
 func (c *cursor) Last() ([]byte, []byte)         { return c.fetch("<=", nil) }
 func (c *cursor) Seek(k []byte) ([]byte, []byte) { return c.fetch(">=", slices.Clone(k)) }
 
-// SeekBefore is store.ReverseSeeker.
-func (c *cursor) SeekBefore(k []byte) ([]byte, []byte) { return c.fetch("<", slices.Clone(k)) }
+// SeekBefore is store.NativeTx's: one descending read from k.
+func (t *tx) SeekBefore(b store.Bucket, k []byte) (store.Cursor, []byte, []byte) {
+	c := &cursor{t: t, b: b}
+	key, v := c.fetch("<", slices.Clone(k))
+	return c, key, v
+}
 
 // move steps one row in direction desc.
 func (c *cursor) move(desc bool) ([]byte, []byte) {
@@ -413,7 +428,7 @@ func (c *cursor) move(desc bool) ([]byte, []byte) {
 func (c *cursor) Next() ([]byte, []byte) { return c.move(false) }
 func (c *cursor) Prev() ([]byte, []byte) { return c.move(true) }
 
-// Insert is store.Inserter: one statement, outside a serializable
+// Insert is store.Native's: one statement, outside a serializable
 // transaction (a blind insert has no reads to conflict over; retried if
 // the server's default isolation makes it conflict). The record's time is
 // its at_ns.
@@ -437,7 +452,7 @@ func unixNano(t time.Time) *int64 {
 	return &n
 }
 
-// Lease is store.Leaser: one statement, outside a transaction. INSERT …
+// Lease is store.Native's: one statement, outside a transaction. INSERT …
 // ON CONFLICT DO UPDATE locks the lease record and decides on its latest
 // version, so of two owners taking an expired lease at once one does.
 func (d *driver) Lease(ctx context.Context, l store.Lease) (read []byte, ok bool, err error) {

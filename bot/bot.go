@@ -49,6 +49,8 @@ type Store interface {
 	// SaveCheck saves c, assigning c.ID, and in the same write records
 	// c.ID as the CheckID of the request named c.RequestKey, if any (so a
 	// request resumed after a restart re-posts the saved answer).
+	// It is safe to call concurrently: the store serialises saves where its
+	// driver needs it.
 	SaveCheck(ctx context.Context, c *store.Check) error
 	Check(ctx context.Context, tenant, id string) (*store.Check, error)
 	History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error)

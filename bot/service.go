@@ -59,13 +59,6 @@ type Service struct {
 	metrics *Metrics
 	limits  *limits
 
-	// SAVE SERIALISATION (issue 31): saveMu lets one check at a time wait
-	// to be saved: the store has a single writer, and acknowledgements
-	// (whose writes are group-committed) should queue behind at most one
-	// check's save, not one per worker. It serialises saves on PostgreSQL
-	// too, which needs it not; it goes once the store serialises saves
-	// where a driver needs it (its one use: job.saveCheck, unsaved.go).
-	saveMu sync.Mutex
 	// unsaved are the checks answered but not yet saved (unsaved.go).
 	unsaved unsaved
 

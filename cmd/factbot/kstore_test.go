@@ -84,7 +84,8 @@ func TestEvalKnowledgeStore(t *testing.T) {
 // FACTBOT_CORPUS with FACTBOT_SEARCH=corpus: check searches and reads the
 // team's own folder and cites its files, with no web at all.
 func TestCheckCorpus(t *testing.T) {
-	dir := t.TempDir()
+	dir, cache := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache) // the index's folder (os.UserCacheDir)
 	if err := os.WriteFile(filepath.Join(dir, "wall.md"), []byte("# Wall facts\n\nAstronauts report that the Great Wall of China is not visible from space with the naked eye.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,10 @@ func TestCheckCorpus(t *testing.T) {
 	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || v.Evidence[0].SourceURL != doc || !v.Evidence[0].QuoteFound {
 		t.Errorf("verdict %s, evidence %+v; want contradicted citing %s with its quote found", v.Verdict, v.Evidence, doc)
 	}
-	if _, err := os.Stat(filepath.Join(dir, search.IndexFile)); err != nil {
-		t.Errorf("the corpus was not indexed: %v", err)
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("the corpus folder holds %d files after the check, want its one file: the index lives elsewhere", len(es))
+	}
+	if _, err := os.Stat(search.DefaultCorpusIndex(dir)); err != nil || !strings.HasPrefix(search.DefaultCorpusIndex(dir), cache) {
+		t.Errorf("the corpus was not indexed in the cache folder %s: %v", cache, err)
 	}
 }

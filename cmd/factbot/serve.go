@@ -207,8 +207,10 @@ func maintain(ctx context.Context, cfg *config.Config, db backend, log *slog.Log
 	}
 	adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log})
 	if err != nil {
-		// Maintenance from the CLI then needs the bot stopped; serving goes on.
-		log.Warn("admin socket not started: backup, prune and forget need the bot stopped", "err", err)
+		// Maintenance from the CLI then needs the bot stopped; serving goes
+		// on. The error says how to fix it (a folder others can write to, a
+		// socket someone else holds).
+		log.Error("admin socket not started: backup, prune, forget and the other commands need the bot stopped until this is fixed", "err", err)
 	}
 	return func() {
 		cancel()

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
+	"log/slog"
 	"net"
 	"sync"
 	"time"
@@ -28,11 +28,27 @@ type readiness struct {
 	// platforms say whether each adapter is connected.
 	platforms []interface{ Ready() error }
 	now       func() time.Time
+	// log receives the database's error in full when it stops answering
+	// (nil: not logged); /readyz only names the database.
+	log *slog.Logger
 
-	mu  sync.Mutex
-	at  time.Time
-	err error
+	mu     sync.Mutex
+	at     time.Time
+	err    error
+	dbDown bool
 }
+
+// downError is a dependency that does not answer. Its text names the
+// dependency only: /readyz is on the public listener, and the cause (a
+// PostgreSQL error names the user, database, host and port) is logged
+// instead. Unwrap gives the cause.
+type downError struct {
+	what string
+	err  error
+}
+
+func (e *downError) Error() string { return e.what + " is not answering (details in the log)" }
+func (e *downError) Unwrap() error { return e.err }
 
 // check implements /readyz's question, asking again at most every readyTTL.
 func (r *readiness) check(ctx context.Context) error {
@@ -48,9 +64,18 @@ func (r *readiness) ask(ctx context.Context) error {
 	var errs []error
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyTimeout)
 	defer cancel()
-	if err := r.ping(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("database: %w", err))
+	err := r.ping(ctx)
+	if err != nil {
+		errs = append(errs, &downError{what: "database", err: err})
 	}
+	if down := err != nil; down != r.dbDown && r.log != nil {
+		if down {
+			r.log.Error("readiness: the database does not answer", "err", err)
+		} else {
+			r.log.Info("readiness: the database answers again")
+		}
+	}
+	r.dbDown = err != nil
 	for _, p := range r.platforms {
 		errs = append(errs, p.Ready())
 	}

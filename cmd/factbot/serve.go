@@ -302,7 +302,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	reg := bot.NewRegistry()
 	// /readyz: the database answers a cheap question, every platform is connected.
-	ready := &readiness{ping: func(ctx context.Context) error { _, err := db.Tenants(ctx); return err }, now: time.Now}
+	ready := &readiness{ping: func(ctx context.Context) error { _, err := db.Tenants(ctx); return err }, now: time.Now, log: log}
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
 		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,

@@ -133,7 +133,9 @@ func TestEvalKnowledgeStoreClaimErrors(t *testing.T) {
 		error string
 	}{
 		{"missing", func(string) error { return nil }, "no such file"},
-		{"malformed", func(p string) error { return os.WriteFile(p, []byte("{\"url\": \"https://x.example/\", \"url2text\": [\n"), 0o644) }, "line 1"},
+		{"malformed", func(p string) error {
+			return os.WriteFile(p, []byte("{\"url\": \"https://x.example/\", \"url2text\": [\n"), 0o644)
+		}, "line 1"},
 		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "not a regular file"},
 		{"link out", func(p string) error { return os.Symlink("/proc/self/environ", p) }, "1.json"},
 	} {

@@ -13,8 +13,6 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/slack"
@@ -69,7 +67,7 @@ var defaultHTTPLimits = httpLimits{
 
 // newHTTPServer is the server of every serve listener, with l's bounds.
 // Bodies are capped by the handlers (http.MaxBytesReader); open
-// connections by the listener (netutil.LimitListener).
+// connections by the listener (budgetListener).
 func newHTTPServer(h http.Handler, l httpLimits, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -335,15 +333,16 @@ func runServe(ctx context.Context, a *app, args []string) error {
 
 // listenHTTP opens serve's public listener (mux) and, with
 // FACTBOT_METRICS_ADDR, the metrics listener (metricsMux), each bounded to
-// FACTBOT_MAX_CONNS connections and FACTBOT_MAX_CONNS_PER_IP from one
-// address.
+// FACTBOT_MAX_CONNS connections, half of them at most waiting for a
+// request's headers, and FACTBOT_MAX_CONNS_PER_IP from one address
+// (budgetListener, perAddrListener).
 func listenHTTP(cfg *config.Config, mux, metricsMux http.Handler) (pub, metrics *listener, err error) {
-	listen := func(addr string) (net.Listener, error) {
+	listen := func(addr string) (*budgetListener, error) {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			return nil, err
 		}
-		return netutil.LimitListener(limitPerAddr(ln, cfg.MaxConnsPerIP), cfg.MaxConns), nil
+		return newBudgetListener(limitPerAddr(ln, cfg.MaxConnsPerIP), cfg.MaxConns, cfg.MaxConns/2), nil
 	}
 	ln, err := listen(cfg.HTTPAddr)
 	if err != nil {
@@ -374,15 +373,22 @@ func replicaOwner() string {
 
 // listener is one HTTP listener of serve and its handler.
 type listener struct {
-	ln net.Listener
+	ln *budgetListener
 	h  http.Handler
+}
+
+// server is l's HTTP server.
+func (l *listener) server(log *slog.Logger) *http.Server {
+	srv := newHTTPServer(l.h, serveHTTPLimits, log)
+	l.ln.track(srv)
+	return srv
 }
 
 // serveUntilDone serves HTTP on pub (and metrics, if not nil) and runs the
 // adapters until ctx ends (nil) or an HTTP server or an adapter fails (its
 // error).
 func serveUntilDone(ctx context.Context, pub, metrics *listener, adapters []chatAdapter, log *slog.Logger) error {
-	srv := newHTTPServer(pub.h, serveHTTPLimits, log)
+	srv := pub.server(log)
 	httpErr := make(chan error, 2)
 	go func() { httpErr <- srv.Serve(pub.ln) }()
 	log.Info("factbot serve: listening", "addr", pub.ln.Addr().String())
@@ -391,7 +397,7 @@ func serveUntilDone(ctx context.Context, pub, metrics *listener, adapters []chat
 	}
 	var msrv *http.Server
 	if metrics != nil {
-		msrv = newHTTPServer(metrics.h, serveHTTPLimits, log)
+		msrv = metrics.server(log)
 		go func() { httpErr <- msrv.Serve(metrics.ln) }()
 		log.Info("factbot serve: metrics listening", "addr", metrics.ln.Addr().String())
 		if serveMetricsListening != nil {

@@ -293,6 +293,7 @@ func (l *budgetListener) setWaiting(c net.Conn, waiting bool) {
 	}
 	l.waiting.Remove(bc.elem)
 	bc.elem = nil
+	l.cond.Broadcast() // Accept may wait for room among the waiting
 }
 
 // budgetConnKey is the context key of a request's connection.

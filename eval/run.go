@@ -99,6 +99,11 @@ type Runner struct {
 	// CaseContext, if set, derives the context each case is checked in
 	// (the knowledge store learns which claim it serves from it).
 	CaseContext func(context.Context, Case) context.Context
+	// Hold, if set, is called before each case is checked, and the
+	// release it returns once the check is done (the knowledge store
+	// loads the claim's documents for the check and frees them after).
+	// Its error is the case's result: counted in the summary's errors.
+	Hold func(Case) (release func(), err error)
 }
 
 // input is what the checker is asked for case c.
@@ -157,7 +162,7 @@ loop:
 			if r.CaseContext != nil {
 				cctx = r.CaseContext(ctx, c)
 			}
-			rep, err := r.Checker.Check(cctx, in)
+			rep, err := r.check(cctx, c, in)
 			elapsed := now().Sub(start)
 			if err != nil && ctx.Err() != nil {
 				return // interrupted: not a result
@@ -181,6 +186,19 @@ loop:
 		st.firstErr = ctx.Err()
 	}
 	return out, st.firstErr
+}
+
+// check checks one case, holding what it needs (Hold) for the check
+// only.
+func (r *Runner) check(ctx context.Context, c Case, in factcheck.Input) (*factcheck.Report, error) {
+	if r.Hold != nil {
+		release, err := r.Hold(c)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	return r.Checker.Check(ctx, in)
 }
 
 // resume places the results of an earlier run (done) beside their cases and

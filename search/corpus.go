@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,29 +18,37 @@ import (
 
 // Corpus is a folder of a team's own documents (HTML, PDF, Markdown and
 // text files) searched like the web (FACTBOT_CORPUS, and "corpus" in
-// FACTBOT_SEARCH). The text of each file is extracted once into a
-// persistent index (IndexFile in the folder) and kept current: at most
-// every Refresh the folder is walked again, and files added, changed
-// (size or modification time) or removed are indexed or dropped. Search
-// ranks passages by BM25 like the knowledge store; a document's URL is its
-// file:// URL, which the corpus reader (CorpusReader) serves.
+// FACTBOT_SEARCH). The text of each file is extracted once into an index
+// and kept current: at most every Refresh the folder is walked again, and
+// files added, changed (size or modification time) or removed are indexed
+// or dropped. Search ranks passages by BM25 like the knowledge store; a
+// document's URL is its file:// URL, which the corpus reader
+// (CorpusReader) serves.
+//
+// Only regular files inside the folder are read: a link is followed only
+// while it stays inside, a device, FIFO or socket is never opened for
+// reading, and a file is read up to corpusMaxFile bytes, however large it
+// says it is. The folder is never written to: the index is kept in a file
+// elsewhere (CorpusOptions.Index), mode 0600, or only in memory.
 type Corpus struct {
-	dir string
+	dir   string
+	index string // the index file; "" for memory only
 	// Refresh is how often the folder is checked for changes (default
 	// one minute).
 	Refresh time.Duration
 
-	mu      sync.Mutex
-	files   map[string]*corpusFile // by absolute path
-	docs    *claimDocs
-	checked time.Time
+	mu       sync.Mutex
+	files    map[string]*corpusFile // by absolute path
+	docs     *claimDocs
+	checked  time.Time
+	indexErr error // why the index was last not saved
 }
-
-// IndexFile is the name of the corpus's index in its folder.
-const IndexFile = ".factbot-index.json"
 
 // corpusMaxFile bounds a file that is indexed.
 const corpusMaxFile = 32 << 20
+
+// corpusMaxIndex bounds the index file that is read back.
+const corpusMaxIndex = 1 << 30
 
 // corpusFile is one indexed file, as kept in the index.
 type corpusFile struct {
@@ -49,9 +59,44 @@ type corpusFile struct {
 	Text      string    `json:"text"`
 }
 
-// NewCorpus opens the corpus in dir: its index is read and brought up to
-// date.
+// CorpusOptions configures OpenCorpus.
+type CorpusOptions struct {
+	// Index is the file the index is kept in between runs, outside the
+	// folder (factbot serve keeps it beside its database, the other
+	// commands in the user's cache folder: DefaultCorpusIndex). Empty:
+	// the index is kept in memory only and every file is read again at
+	// the next start. An index that cannot be written is kept in memory
+	// too (IndexErr says why).
+	Index string
+}
+
+// DefaultCorpusIndex is the index file of the corpus in dir in the user's
+// cache folder (…/factbot/corpus-<hash of the folder>.json), or "" when
+// there is no cache folder.
+func DefaultCorpusIndex(dir string) string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "factbot", "corpus-"+hex.EncodeToString(sum[:8])+".json")
+}
+
+// NewCorpus opens the corpus in dir with its index in the user's cache
+// folder (DefaultCorpusIndex).
 func NewCorpus(dir string) (*Corpus, error) {
+	return OpenCorpus(dir, CorpusOptions{Index: DefaultCorpusIndex(dir)})
+}
+
+// OpenCorpus opens the corpus in dir: its index is read and brought up to
+// date. Only a dir that is not a folder is an error: one that cannot be
+// read, or an index that cannot be written, leaves a corpus that finds
+// what it could read.
+func OpenCorpus(dir string, opts CorpusOptions) (*Corpus, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -59,14 +104,37 @@ func NewCorpus(dir string) (*Corpus, error) {
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("corpus: %s is not a folder", dir)
 	}
-	c := &Corpus{dir: abs, files: map[string]*corpusFile{}}
-	if data, err := os.ReadFile(filepath.Join(abs, IndexFile)); err == nil {
-		_ = json.Unmarshal(data, &c.files) // a bad index is rebuilt
+	c := &Corpus{dir: abs, index: opts.Index, files: map[string]*corpusFile{}}
+	if c.index != "" {
+		if idx, err := filepath.Abs(c.index); err == nil && !insideDir(abs, idx) {
+			c.index = idx
+		} else {
+			c.index = "" // never inside the folder
+		}
 	}
-	if err := c.update(); err != nil {
-		return nil, err
+	if c.index != "" {
+		if data, err := readOwnFile(c.index, corpusMaxIndex); err == nil {
+			if json.Unmarshal(data, &c.files) != nil {
+				c.files = map[string]*corpusFile{} // a bad index is rebuilt
+			}
+		}
 	}
+	c.update()
 	return c, nil
+}
+
+// insideDir reports whether path is dir or under it.
+func insideDir(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// IndexErr says why the index was last not saved to its file (nil when it
+// was, or there is no file).
+func (c *Corpus) IndexErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.indexErr
 }
 
 // Name returns "corpus".
@@ -76,62 +144,106 @@ func (c *Corpus) Name() string { return "corpus" }
 var corpusKinds = map[string]string{".html": "html", ".htm": "html", ".pdf": "pdf", ".md": "text", ".markdown": "text", ".txt": "text"}
 
 // update walks the folder, re-indexes what changed, saves the index when
-// anything did, and rebuilds the passages.
-func (c *Corpus) update() error {
+// anything did, and rebuilds the passages. The walk stays in the folder
+// (os.Root): linked folders are not entered, and a linked file is read
+// only if it is inside. A folder that cannot be read leaves the index as
+// it is.
+func (c *Corpus) update() {
+	c.checked = time.Now()
+	root, err := os.OpenRoot(c.dir)
+	if err != nil {
+		if c.docs == nil {
+			c.rebuild()
+		}
+		return
+	}
+	defer root.Close()
 	seen := map[string]bool{}
 	changed := false
-	err := filepath.WalkDir(c.dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() && path != c.dir && strings.HasPrefix(d.Name(), ".") {
-			return fs.SkipDir
-		}
-		kind, ok := corpusKinds[strings.ToLower(filepath.Ext(path))]
-		if d.IsDir() || !ok || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() > corpusMaxFile {
-			return nil
-		}
-		seen[path] = true
-		if f := c.files[path]; f != nil && f.Size == info.Size() && f.ModTime.Equal(info.ModTime()) {
-			return nil
-		}
-		f, err := indexFile(path, kind, info)
+	fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return nil // unreadable: left out, tried again when it changes
+			if d != nil && d.IsDir() && rel != "." {
+				return fs.SkipDir
+			}
+			return nil // an unreadable file or folder is left out
 		}
-		c.files[path], changed = f, true
+		if d.IsDir() {
+			if rel != "." && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		kind, ok := corpusKinds[strings.ToLower(filepath.Ext(rel))]
+		if !ok || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
+			return nil // a device, FIFO or socket is not even opened
+		}
+		abs := filepath.Join(c.dir, filepath.FromSlash(rel))
+		f, err := c.indexOne(root, rel, abs, kind)
+		if err != nil {
+			return nil // unreadable, not a regular file, outside or too large: left out
+		}
+		seen[abs] = true
+		if f != nil {
+			c.files[abs], changed = f, true
+		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("corpus: %w", err)
-	}
-	for path := range c.files {
-		if !seen[path] {
-			delete(c.files, path)
+	for p := range c.files {
+		if !seen[p] {
+			delete(c.files, p)
 			changed = true
 		}
 	}
-	c.checked = time.Now()
 	if changed || c.docs == nil {
 		c.rebuild()
 	}
-	if !changed {
-		return nil
+	if changed && c.index != "" {
+		c.indexErr = c.save()
 	}
+}
+
+// indexOne opens the file at rel and extracts its text, or returns nil
+// when the index has it unchanged.
+func (c *Corpus) indexOne(root *os.Root, rel, abs, kind string) (*corpusFile, error) {
+	fh, info, err := openRegularIn(root, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	if info.Size() > corpusMaxFile {
+		return nil, errTooLarge
+	}
+	if f := c.files[abs]; f != nil && f.Size == info.Size() && f.ModTime.Equal(info.ModTime()) {
+		return nil, nil
+	}
+	body, err := readBounded(fh, corpusMaxFile)
+	if err != nil {
+		return nil, err
+	}
+	return indexFile(abs, kind, body, info)
+}
+
+// save writes the index to its file, mode 0600, atomically and without
+// following a link there.
+func (c *Corpus) save() error {
 	data, err := json.Marshal(c.files)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(c.dir, IndexFile), data, 0o644)
+	if err := os.MkdirAll(filepath.Dir(c.index), 0o700); err != nil {
+		return fmt.Errorf("corpus index: %w", err)
+	}
+	if err := writeFileAtomic(c.index, data); err != nil {
+		return fmt.Errorf("corpus index: %w", err)
+	}
+	return nil
 }
 
 // indexFile extracts one file's text with the page reader's extractors.
-func indexFile(path, kind string, info fs.FileInfo) (*corpusFile, error) {
-	body, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+func indexFile(path, kind string, body []byte, info fs.FileInfo) (*corpusFile, error) {
 	ct := map[string]string{"html": "text/html", "text": "text/plain; charset=utf-8", "pdf": "application/pdf"}[kind]
 	p, err := extract(body, kind, ct, fileURL(path))
 	if err != nil {
@@ -179,9 +291,7 @@ func (c *Corpus) current() (*claimDocs, error) {
 		refresh = time.Minute
 	}
 	if time.Since(c.checked) >= refresh {
-		if err := c.update(); err != nil {
-			return nil, err
-		}
+		c.update()
 	}
 	return c.docs, nil
 }

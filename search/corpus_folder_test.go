@@ -23,7 +23,8 @@ func TestCorpusFolder(t *testing.T) {
 	write("minutes.html", `<html><head><title>Board minutes</title></head><body><article><p>The board approved the new budget of 4.2 million euros on 3 May 2024.</p><p>The vote was unanimous.</p></article></body></html>`)
 	write("notes.txt", "Unrelated notes about the garden.\n")
 	write("image.png", "not indexed")
-	c, err := NewCorpus(dir)
+	index := filepath.Join(t.TempDir(), "corpus.json")
+	c, err := OpenCorpus(dir, CorpusOptions{Index: index})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestCorpusFolder(t *testing.T) {
 	if _, err := r.Read(context.Background(), "https://example.com/"); err == nil {
 		t.Error("a web URL was read with no Next reader")
 	}
-	if _, err := os.Stat(filepath.Join(dir, IndexFile)); err != nil {
+	if _, err := os.Stat(index); err != nil {
 		t.Fatalf("no persistent index: %v", err)
 	}
 
@@ -62,7 +63,7 @@ func TestCorpusFolder(t *testing.T) {
 	info, _ := os.Stat(filepath.Join(dir, "minutes.html"))
 	write("minutes.html", strings.Repeat("x", int(info.Size())))
 	os.Chtimes(filepath.Join(dir, "minutes.html"), info.ModTime(), info.ModTime())
-	c2, err := NewCorpus(dir)
+	c2, err := OpenCorpus(dir, CorpusOptions{Index: index})
 	if err != nil {
 		t.Fatal(err)
 	}

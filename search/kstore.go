@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,16 +22,30 @@ import (
 // each line {"claim_id", "type", "query", "url", "url2text": [sentences]}.
 // Search ranks the claim's documents by BM25 over passages of a few
 // sentences; Read returns a document's stored text. Which claim a call is
-// for comes from the context (WithStoreClaim). Nothing goes to the
-// network. The organisers collected the documents before the claim was
+// for comes from the context (WithStoreClaim). A run holds each claim
+// while it is checked (Hold) and releases it after, so that only the
+// claims being checked are in memory. Only regular files inside dir are
+// read, bounded in size. Nothing goes to the network. The organisers collected the documents before the claim was
 // made, so results and pages carry the as-of date of the context's
 // Restriction as their publication date: they pass a dated check.
 type KnowledgeStore struct {
 	dir string
 
 	mu     sync.Mutex
-	claims map[string]*claimDocs // loaded, by claim id
+	held   map[string]*heldClaim // claims being checked (Hold), by id
+	lastID string                // the last claim loaded without Hold
+	last   *claimDocs
 }
+
+// heldClaim is a claim's documents and how many holders it has.
+type heldClaim struct {
+	docs *claimDocs
+	n    int
+}
+
+// kstoreMaxFile bounds a claim's file as read (the largest of the released
+// stores is about 50 MB).
+const kstoreMaxFile = 1 << 30
 
 // NewKnowledgeStore serves the knowledge store in dir.
 func NewKnowledgeStore(dir string) (*KnowledgeStore, error) {
@@ -41,7 +56,43 @@ func NewKnowledgeStore(dir string) (*KnowledgeStore, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("knowledge store: %s is not a folder", dir)
 	}
-	return &KnowledgeStore{dir: dir, claims: map[string]*claimDocs{}}, nil
+	return &KnowledgeStore{dir: dir, held: map[string]*heldClaim{}}, nil
+}
+
+// Hold loads the documents of the claim with this id for the searches
+// and reads of its check, until release is called: a run holds each
+// claim while it is checked, so that only the claims being checked are
+// in memory. A missing, unreadable or malformed file is an error here,
+// before the check starts. Holding a held claim again shares it.
+func (k *KnowledgeStore) Hold(id string) (release func(), err error) {
+	if err := checkClaimID(id); err != nil {
+		return nil, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	h := k.held[id]
+	if h == nil {
+		d := k.last
+		if k.lastID != id || d == nil {
+			if d, err = k.load(id); err != nil {
+				return nil, err
+			}
+		}
+		k.lastID, k.last = "", nil
+		h = &heldClaim{docs: d}
+		k.held[id] = h
+	}
+	h.n++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			if h.n--; h.n == 0 {
+				delete(k.held, id)
+			}
+		})
+	}, nil
 }
 
 type storeClaimKey struct{}
@@ -76,33 +127,59 @@ type passage struct {
 // passageSentences is how many sentences make one passage.
 const passageSentences = 4
 
-// docs loads the claim's file once.
+// checkClaimID refuses an id that is not a plain file name.
+func checkClaimID(id string) error {
+	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+		return errors.New("knowledge store: no claim id for this search")
+	}
+	return nil
+}
+
+// docs returns the documents of the context's claim: the held ones, or
+// else loaded now and kept until another claim is loaded so.
 func (k *KnowledgeStore) docs(ctx context.Context) (*claimDocs, error) {
 	id, _ := ctx.Value(storeClaimKey{}).(string)
-	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
-		return nil, errors.New("knowledge store: no claim id for this search")
+	if err := checkClaimID(id); err != nil {
+		return nil, err
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if c, ok := k.claims[id]; ok {
-		return c, nil
+	if h := k.held[id]; h != nil {
+		return h.docs, nil
 	}
-	c, err := loadClaimDocs(filepath.Join(k.dir, id+".json"))
+	if k.lastID == id && k.last != nil {
+		return k.last, nil
+	}
+	k.lastID, k.last = "", nil // freed before the next is loaded
+	c, err := k.load(id)
 	if err != nil {
 		return nil, err
 	}
-	k.claims[id] = c
+	k.lastID, k.last = id, c
 	return c, nil
 }
 
-func loadClaimDocs(path string) (*claimDocs, error) {
-	f, err := os.Open(path)
+// load reads the claim's file: only a regular file inside the store's
+// folder, bounded as read.
+func (k *KnowledgeStore) load(id string) (*claimDocs, error) {
+	root, err := os.OpenRoot(k.dir)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge store: %w", err)
 	}
+	defer root.Close()
+	f, _, err := openRegularIn(root, id+".json")
+	if err != nil {
+		return nil, fmt.Errorf("knowledge store: claim %s: %w", id, err)
+	}
 	defer f.Close()
+	return readClaimDocs(f, filepath.Join(k.dir, id+".json"), kstoreMaxFile)
+}
+
+// readClaimDocs reads a claim's JSON Lines from r, at most max bytes.
+func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
+	lr := &io.LimitedReader{R: r, N: max + 1}
 	c := &claimDocs{docs: map[string]storeDoc{}, df: map[string]int{}}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for n := 1; sc.Scan(); n++ {
 		var line struct {
@@ -111,6 +188,9 @@ func loadClaimDocs(path string) (*claimDocs, error) {
 		}
 		if len(strings.TrimSpace(sc.Text())) == 0 {
 			continue
+		}
+		if lr.N <= 0 {
+			break
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return nil, fmt.Errorf("knowledge store: %s line %d: %w", path, n, err)
@@ -125,6 +205,9 @@ func loadClaimDocs(path string) (*claimDocs, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("knowledge store: %s: %w", path, err)
+	}
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("knowledge store: %s: %w (over %d bytes)", path, errTooLarge, max)
 	}
 	c.finish()
 	return c, nil

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/factcheck"
@@ -84,7 +86,8 @@ func TestEvalKnowledgeStore(t *testing.T) {
 // FACTBOT_CORPUS with FACTBOT_SEARCH=corpus: check searches and reads the
 // team's own folder and cites its files, with no web at all.
 func TestCheckCorpus(t *testing.T) {
-	dir := t.TempDir()
+	dir, cache := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache) // the index's folder (os.UserCacheDir)
 	if err := os.WriteFile(filepath.Join(dir, "wall.md"), []byte("# Wall facts\n\nAstronauts report that the Great Wall of China is not visible from space with the naked eye.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +109,91 @@ func TestCheckCorpus(t *testing.T) {
 	if v.Verdict != factcheck.Contradicted || len(v.Evidence) != 1 || v.Evidence[0].SourceURL != doc || !v.Evidence[0].QuoteFound {
 		t.Errorf("verdict %s, evidence %+v; want contradicted citing %s with its quote found", v.Verdict, v.Evidence, doc)
 	}
-	if _, err := os.Stat(filepath.Join(dir, search.IndexFile)); err != nil {
-		t.Errorf("the corpus was not indexed: %v", err)
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("the corpus folder holds %d files after the check, want its one file: the index lives elsewhere", len(es))
+	}
+	if _, err := os.Stat(search.DefaultCorpusIndex(dir)); err != nil || !strings.HasPrefix(search.DefaultCorpusIndex(dir), cache) {
+		t.Errorf("the corpus was not indexed in the cache folder %s: %v", cache, err)
+	}
+}
+
+// A claim whose file in the knowledge store is missing, malformed or not
+// a regular file is an error of that claim, in the summary's errors and
+// results, before the model is asked about it; the other claims are
+// checked, and a FIFO hangs nothing.
+func TestEvalKnowledgeStoreClaimErrors(t *testing.T) {
+	src := filepath.Join("..", "..", "eval", "testdata", "averitec_store", "0.json")
+	claim0, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		make  func(path string) error
+		error string
+	}{
+		{"missing", func(string) error { return nil }, "no such file"},
+		{"malformed", func(p string) error {
+			return os.WriteFile(p, []byte("{\"url\": \"https://x.example/\", \"url2text\": [\n"), 0o644)
+		}, "line 1"},
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "not a regular file"},
+		{"link out", func(p string) error { return os.Symlink("/proc/self/environ", p) }, "1.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := t.TempDir()
+			if err := os.WriteFile(filepath.Join(store, "0.json"), claim0, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.make(filepath.Join(store, "1.json")); err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			var other []string
+			w := newWorld(t, func(r *geminitest.Request) geminitest.Reply {
+				if !strings.Contains(r.FirstUserText(), "library") {
+					mu.Lock()
+					other = append(other, r.FirstUserText())
+					mu.Unlock()
+				}
+				return verdictReply("supported", "high", "The minutes record the vote.", map[string]any{
+					"source_url": "https://council.example/minutes", "source_title": "Minutes", "supports": true,
+					"quote_or_summary": "On 4 March 2019 the council approved the new library"})
+			})
+			dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_dev_fixture.json")
+			done := make(chan struct{})
+			var stdout, stderr string
+			var code int
+			go func() {
+				defer close(done)
+				stdout, stderr, code = w.run("eval", "--dataset", dataset, "--knowledge-store", store, "--limit", "2", "--json", "--quiet", "--concurrency", "1")
+			}()
+			select {
+			case <-done:
+			case <-time.After(60 * time.Second):
+				t.Fatal("eval hung")
+			}
+			if code == exitOK || !strings.Contains(stderr, "1 of 2 claims could not be checked") {
+				t.Errorf("exit %d, stderr %q; want 1 of 2 claims failed", code, stderr)
+			}
+			var s eval.Summary
+			if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+				t.Fatal(err)
+			}
+			if s.Errors != 1 || s.Scored != 1 {
+				t.Errorf("errors %d, scored %d; want 1 and 1", s.Errors, s.Scored)
+			}
+			var msg string
+			for _, r := range s.Results {
+				if r.ID == "1" {
+					msg = r.Error
+				}
+			}
+			if !strings.Contains(msg, tc.error) {
+				t.Errorf("claim 1's error %q, want it to say %q", msg, tc.error)
+			}
+			if len(other) > 0 {
+				t.Errorf("the model was asked about a claim without its store: %q", other)
+			}
+		})
 	}
 }

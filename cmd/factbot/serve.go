@@ -13,8 +13,6 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/slack"
@@ -65,7 +63,7 @@ var defaultHTTPLimits = httpLimits{
 
 // newHTTPServer is the server of every serve listener, with l's bounds.
 // Bodies are capped by the handlers (http.MaxBytesReader); open
-// connections by the listener (netutil.LimitListener).
+// connections by the listener (budgetListener).
 func newHTTPServer(h http.Handler, l httpLimits, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -203,8 +201,10 @@ func maintain(ctx context.Context, cfg *config.Config, db backend, log *slog.Log
 	}
 	adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log})
 	if err != nil {
-		// Maintenance from the CLI then needs the bot stopped; serving goes on.
-		log.Warn("admin socket not started: backup, prune and forget need the bot stopped", "err", err)
+		// Maintenance from the CLI then needs the bot stopped; serving goes
+		// on. The error says how to fix it (a folder others can write to, a
+		// socket someone else holds).
+		log.Error("admin socket not started: backup, prune, forget and the other commands need the bot stopped until this is fixed", "err", err)
 	}
 	return func() {
 		cancel()
@@ -296,7 +296,7 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	}
 	reg := bot.NewRegistry()
 	// /readyz: the database answers a cheap question, every platform is connected.
-	ready := &readiness{ping: func(ctx context.Context) error { _, err := db.Tenants(ctx); return err }, now: time.Now}
+	ready := &readiness{ping: func(ctx context.Context) error { _, err := db.Tenants(ctx); return err }, now: time.Now, log: log}
 	svc := bot.New(db, ck, bot.Options{
 		Workers: f.workers, UserLimit: cfg.UserLimit, NoUserLimit: cfg.UserLimit == (bot.Limit{}),
 		TenantLimit: cfg.TenantLimit, NoTenantLimit: cfg.TenantLimit == (bot.Limit{}), MaxQueue: cfg.MaxQueue,
@@ -329,15 +329,16 @@ func runServe(ctx context.Context, a *app, args []string) error {
 
 // listenHTTP opens serve's public listener (mux) and, with
 // FACTBOT_METRICS_ADDR, the metrics listener (metricsMux), each bounded to
-// FACTBOT_MAX_CONNS connections and FACTBOT_MAX_CONNS_PER_IP from one
-// address.
+// FACTBOT_MAX_CONNS connections, half of them at most waiting for a
+// request's headers, and FACTBOT_MAX_CONNS_PER_IP from one address
+// (budgetListener, perAddrListener).
 func listenHTTP(cfg *config.Config, mux, metricsMux http.Handler) (pub, metrics *listener, err error) {
-	listen := func(addr string) (net.Listener, error) {
+	listen := func(addr string) (*budgetListener, error) {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			return nil, err
 		}
-		return netutil.LimitListener(limitPerAddr(ln, cfg.MaxConnsPerIP), cfg.MaxConns), nil
+		return newBudgetListener(limitPerAddr(ln, cfg.MaxConnsPerIP), cfg.MaxConns, cfg.MaxConns/2), nil
 	}
 	ln, err := listen(cfg.HTTPAddr)
 	if err != nil {
@@ -368,15 +369,22 @@ func replicaOwner() string {
 
 // listener is one HTTP listener of serve and its handler.
 type listener struct {
-	ln net.Listener
+	ln *budgetListener
 	h  http.Handler
+}
+
+// server is l's HTTP server.
+func (l *listener) server(log *slog.Logger) *http.Server {
+	srv := newHTTPServer(l.h, serveHTTPLimits, log)
+	l.ln.track(srv)
+	return srv
 }
 
 // serveUntilDone serves HTTP on pub (and metrics, if not nil) and runs the
 // adapters until ctx ends (nil) or an HTTP server or an adapter fails (its
 // error).
 func serveUntilDone(ctx context.Context, pub, metrics *listener, adapters []chatAdapter, log *slog.Logger) error {
-	srv := newHTTPServer(pub.h, serveHTTPLimits, log)
+	srv := pub.server(log)
 	httpErr := make(chan error, 2)
 	go func() { httpErr <- srv.Serve(pub.ln) }()
 	log.Info("factbot serve: listening", "addr", pub.ln.Addr().String())
@@ -385,7 +393,7 @@ func serveUntilDone(ctx context.Context, pub, metrics *listener, adapters []chat
 	}
 	var msrv *http.Server
 	if metrics != nil {
-		msrv = newHTTPServer(metrics.h, serveHTTPLimits, log)
+		msrv = metrics.server(log)
 		go func() { httpErr <- msrv.Serve(metrics.ln) }()
 		log.Info("factbot serve: metrics listening", "addr", metrics.ln.Addr().String())
 		if serveMetricsListening != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // This file turns the configuration (internal/config, read once by
@@ -28,8 +29,9 @@ func newModel(ctx context.Context, m config.Model) (factcheck.Model, error) {
 	return gemini.New(ctx, gemini.Config{APIKey: m.GeminiKey, Model: m.Name, BaseURL: m.GeminiBaseURL})
 }
 
-// newProviders builds the search providers in failover order.
-func newProviders(ctx context.Context, cfg *config.Config) ([]search.Provider, error) {
+// newProviders builds the search providers in failover order. The corpus
+// keeps its index in corpusIndex ("" for memory only).
+func newProviders(ctx context.Context, cfg *config.Config, corpusIndex string) ([]search.Provider, error) {
 	if err := cfg.SearchErr(); err != nil {
 		return nil, err
 	}
@@ -44,7 +46,7 @@ func newProviders(ctx context.Context, cfg *config.Config) ([]search.Provider, e
 		case config.SearchSearXNG:
 			ps = append(ps, search.NewSearXNG(search.SearXNGConfig{BaseURL: s.SearXNGURL}))
 		case config.SearchCorpus:
-			c, err := search.NewCorpus(s.CorpusDir)
+			c, err := search.OpenCorpus(s.CorpusDir, search.CorpusOptions{Index: corpusIndex})
 			if err != nil {
 				return nil, &usererr.Config{Var: "FACTBOT_CORPUS", Msg: err.Error(), Hint: "a folder of HTML, PDF, Markdown and text files", Err: err}
 			}
@@ -68,7 +70,7 @@ func newChecker(ctx context.Context, cfg *config.Config, db backend) (*factcheck
 	if err != nil {
 		return nil, err
 	}
-	providers, err := newProviders(ctx, cfg)
+	providers, err := newProviders(ctx, cfg, corpusIndexFile(cfg, db))
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +94,17 @@ func newChecker(ctx context.Context, cfg *config.Config, db backend) (*factcheck
 		c.Reader = &search.CorpusReader{Corpus: corpus, Next: c.Reader}
 	}
 	return c, nil
+}
+
+// corpusIndexFile is where the team corpus keeps its index, never in the
+// corpus folder: beside the bbolt database serve holds (kept with it
+// across restarts), else in the user's cache folder, else nowhere (in
+// memory).
+func corpusIndexFile(cfg *config.Config, db backend) string {
+	if _, ok := db.(*store.DB); ok {
+		return cfg.DB + ".corpus-index.json"
+	}
+	return search.DefaultCorpusIndex(cfg.Search.CorpusDir)
 }
 
 // corpusOf returns the corpus among the providers, nil when there is none.

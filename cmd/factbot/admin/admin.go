@@ -53,15 +53,20 @@ var ErrNoServer = errors.New("no factbot serve admin socket")
 
 // Open returns what maintains and reads the database at dbPath: a client
 // of the admin socket when 'factbot serve' answers there (at once, without
-// waiting for the file's lock), else the database opened by open, or, when
+// waiting for the file's lock), an error when a socket there is not to
+// be trusted (ErrUntrustedSocket), else the database opened by open, or, when
 // open fails with store.ErrLocked because serve holds the file but had not
 // answered yet, a client after all. close releases either. A CLI command
 // uses it in one line:
 //
 //	st, closeStore, err := admin.Open(dbPath, func() (*store.DB, error) { return openExistingStore(a) })
 func Open(dbPath string, open func() (*store.DB, error)) (st Backend, close func() error, err error) {
-	if c, err := Dial(dbPath); err == nil {
+	c, err := Dial(dbPath)
+	if err == nil {
 		return c, c.Close, nil
+	}
+	if !errors.Is(err, ErrNoServer) {
+		return nil, nil, err // a socket not to be trusted, or one that cannot be asked about
 	}
 	db, err := open()
 	if err == nil {

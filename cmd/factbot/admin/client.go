@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -27,21 +29,80 @@ type Client struct {
 }
 
 // Dial connects to the admin socket of the database at dbPath, or returns
-// an error wrapping ErrNoServer if nothing answers there.
+// an error wrapping ErrNoServer if nothing answers there. A socket that is
+// not this user's own (or root's), or whose server runs as another user,
+// is an error wrapping ErrUntrustedSocket: the client never talks to it.
+// Every later connection is checked the same way.
 func Dial(dbPath string) (*Client, error) {
 	path := SocketPath(dbPath)
-	c, err := net.DialTimeout("unix", path, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
+	defer cancel()
+	c, err := dialTrusted(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
+		return nil, err
 	}
 	c.Close()
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", path)
+			return dialTrusted(ctx, path)
 		},
 	}
 	return &Client{path: path, hc: &http.Client{Transport: tr}}, nil
+}
+
+// dialTimeout bounds connecting to the socket.
+const dialTimeout = 5 * time.Second
+
+// ErrUntrustedSocket is wrapped by Dial (and Open) when the admin socket
+// was not made by a factbot serve of this user's (or root's).
+var ErrUntrustedSocket = errors.New("admin socket not trusted")
+
+// trustedUser reports whether a socket file owned by uid, or a server
+// running as uid, is trusted: this process's user or root. Tests replace
+// it.
+var trustedUser = func(uid uint32) bool { return uid == 0 || uid == uint32(os.Getuid()) }
+
+// dialTrusted connects to the socket at path after checking who owns it,
+// and checks who serves it once connected.
+func dialTrusted(ctx context.Context, path string) (net.Conn, error) {
+	info, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s", ErrNoServer, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("admin socket %s: %w", path, err)
+	}
+	if info.Mode().Type() != fs.ModeSocket {
+		return nil, untrusted(path, "is not a socket")
+	}
+	if uid, ok := fileOwner(info); ok && !trustedUser(uid) {
+		return nil, untrusted(path, fmt.Sprintf("belongs to user %d, not to you or root", uid))
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("%w at %s: %v", ErrNoServer, path, err)
+	}
+	if !credsChecked {
+		return c, nil
+	}
+	uid, err := peerUID(c)
+	if err != nil {
+		c.Close()
+		return nil, untrusted(path, fmt.Sprintf("cannot say who serves it (%v)", err))
+	}
+	if !trustedUser(uid) {
+		c.Close()
+		return nil, untrusted(path, fmt.Sprintf("is served by user %d, not by you or root", uid))
+	}
+	return c, nil
+}
+
+// untrusted is the error for a socket the client will not talk to.
+func untrusted(path, why string) error {
+	return fmt.Errorf("%w: %s %s: another user may have made it to receive what you send; "+
+		"stop here, check who made it (ls -l), remove it, and keep the database in a folder only its user can write",
+		ErrUntrustedSocket, path, why)
 }
 
 // Close releases the client's connections.

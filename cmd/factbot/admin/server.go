@@ -40,7 +40,9 @@ type Options struct {
 // Start listens on the admin socket of the database at dbPath (see
 // SocketPath) and serves st's maintenance on it until ctx ends or Close is
 // called. A stale socket file left by a crashed process is replaced; a
-// socket another process answers on is an error. factbot serve starts it
+// socket another process answers on is an error, and so is a folder other
+// users can write to (checkFolder): there, another user could put their
+// own socket in its place. factbot serve starts it
 // once the database is open:
 //
 //	srv, err := admin.Start(ctx, dbPath, db, admin.Options{Logger: log})
@@ -48,6 +50,9 @@ type Options struct {
 //	defer srv.Close()
 func Start(ctx context.Context, dbPath string, st Store, opts Options) (*Server, error) {
 	path := SocketPath(dbPath)
+	if err := checkFolder(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("admin socket %s not started: %w", path, err)
+	}
 	ln, err := listen(path)
 	if err != nil {
 		return nil, fmt.Errorf("admin socket: %w", err)
@@ -80,6 +85,26 @@ func (s *Server) Close() error {
 		os.Remove(s.path)
 	})
 	return s.closeErr
+}
+
+// checkFolder returns an error, saying how to fix it, when users other
+// than this one (or root) could create or replace files in dir: a folder
+// another user owns, or one its group or everyone can write to (sticky or
+// not: another user could take the socket's name first).
+func checkFolder(dir string) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if uid, ok := fileOwner(info); ok && !trustedUser(uid) {
+		return fmt.Errorf("the folder %s belongs to user %d, who could replace the socket; "+
+			"set FACTBOT_DB to a file in a folder of the bot's own user", dir, uid)
+	}
+	if perm := info.Mode().Perm(); perm&0o022 != 0 {
+		return fmt.Errorf("the folder %s can be written by other users (mode %v), who could put their own socket in its place; "+
+			"run chmod go-w %s, or set FACTBOT_DB to a file in a folder only the bot's user can write", dir, perm, dir)
+	}
+	return nil
 }
 
 // listen creates the socket at path, readable and writable by the owner

@@ -253,7 +253,9 @@ func TestUserInstallButtons(t *testing.T) {
 	if err := h.fake.Dispatch("INTERACTION_CREATE", submit); err != nil {
 		t.Fatal(err)
 	}
-	cb, err := h.fake.WaitRequests(h.ctx(), 1, func(q discordtest.Request) bool { return strings.HasPrefix(q.Path, "/interactions/630000000000000004/") })
+	cb, err := h.fake.WaitRequests(h.ctx(), 1, func(q discordtest.Request) bool {
+		return strings.HasPrefix(q.Path, "/interactions/630000000000000004/")
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,8 @@ func (a *Adapter) messageVisibility(ctx context.Context, m *discordgo.Message) s
 // interactionVisibility is who can read the channel an interaction comes
 // from. Outside a guild it is the bot's DM unless Discord says it comes
 // from another private channel (a user-installed app in someone's DM or
-// group DM), whose type is read.
+// group DM), whose type is read. Where only a user install authorized the
+// interaction, nothing is read (userInstallVisibility).
 func (a *Adapter) interactionVisibility(ctx context.Context, i *discordgo.Interaction) store.Visibility {
 	if interactionOnly(i) {
 		return userInstallVisibility(i)

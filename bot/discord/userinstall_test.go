@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -207,7 +208,7 @@ func TestUserInstallAnsweredThroughTheInteraction(t *testing.T) {
 // install's report (its interactions come from the user install too) are
 // answered through their interactions, with no channel call; the recheck
 // reads the message command's picture again from what its interaction
-// carried.
+// carried. /factcheck-history lists the check to its asker only.
 func TestUserInstallButtons(t *testing.T) {
 	h := newHarness(t)
 	picture := h.fake.AddFile("chart.png", pngBytes)
@@ -266,6 +267,28 @@ func TestUserInstallButtons(t *testing.T) {
 	c, err := h.store.Check(h.ctx(), strangerGuild, r.CheckID)
 	if err != nil || len(c.Feedback) != 1 || c.Feedback[0].Note != "The chart is a joke." {
 		t.Errorf("feedback = %+v, %v", c, err)
+	}
+
+	// /factcheck-history from the user install, in the same channel: the
+	// asker's lists the check; another member's does not.
+	listed := func(id, who string) []string {
+		hi := userInstalled(historyCmd(id, "", "", 0, ""), strangerGuild, strangerChannel, discordgo.InteractionContextGuild)
+		hi.Member.User = user(who)
+		hi.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall] = who
+		resp := h.respond(hi)
+		if resp.Data == nil || resp.Data.Flags != discordgo.MessageFlagsEphemeral {
+			t.Fatalf("history answer = %+v, want ephemeral", resp)
+		}
+		if len(resp.Data.Embeds) != 1 {
+			return nil
+		}
+		return historyIDs(t, &resp)
+	}
+	if ids := listed("630000000000000005", asker); !slices.Contains(ids, r.CheckID) {
+		t.Errorf("asker's history = %v, want %s", ids, r.CheckID)
+	}
+	if ids := listed("630000000000000006", otherMember); slices.Contains(ids, r.CheckID) {
+		t.Errorf("another member's history = %v lists the asker's private check", ids)
 	}
 	if cc := channelCalls(h.fake); len(cc) != 0 {
 		t.Errorf("channel calls for a user install: %v", cc)

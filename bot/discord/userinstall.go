@@ -37,18 +37,20 @@ const messagePrefix = "interaction:"
 // to answer.
 var errUserInstallExpired = errors.New("discord: the interaction can no longer be answered (token expired or not acknowledged), and a user install answers through its interaction only; a saved check is in /factcheck-history")
 
-// interactionOnly reports whether i comes from a user install where the
-// app is not installed to the server: Discord says the user install
-// authorized it, and no guild install did. In a server that installed the
-// bot (its id under the guild install) or in the bot's own DM ("0"), the
-// bot can use the channel as for any guild install.
+// interactionOnly reports whether i comes from a user install outside a
+// server that installed the app: Discord says the user install authorized
+// it (authorizing_integration_owners names the user under key 1), and no
+// server's guild install did (key 0 absent, or "0": the bot's own DM). In
+// a server that installed the bot (its id under key 0), the bot answers
+// as for any guild install; so it does everywhere when the user install
+// is not named.
 func interactionOnly(i *discordgo.Interaction) bool {
 	owners := i.AuthorizingIntegrationOwners
 	if _, user := owners[discordgo.ApplicationIntegrationUserInstall]; !user {
 		return false
 	}
-	_, guild := owners[discordgo.ApplicationIntegrationGuildInstall]
-	return !guild
+	g := owners[discordgo.ApplicationIntegrationGuildInstall]
+	return g == "" || g == "0"
 }
 
 // userInstall reports whether r came from a user install (interactionOnly).

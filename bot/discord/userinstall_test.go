@@ -82,6 +82,12 @@ func userInstalled(i *discordgo.Interaction, guildID, channelID string, ctx disc
 	return i
 }
 
+// bothInBotDM adds the guild install Discord names in the bot's DM ("0").
+func bothInBotDM(i *discordgo.Interaction) *discordgo.Interaction {
+	i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall] = "0"
+	return i
+}
+
 // channelCalls are the REST requests that used a channel endpoint (or
 // opened a DM): none is allowed for a user install.
 func channelCalls(fake *discordtest.Server) []string {
@@ -142,6 +148,8 @@ func TestUserInstallAnsweredThroughTheInteraction(t *testing.T) {
 		files  int
 	}{
 		{"/factcheck in the bot's DM", userInstalled(slash("620000000000000001", "Water boils at 100 °C.", false), "", dmChannel, discordgo.InteractionContextBotDM),
+			false, "dm:" + asker, store.VisibilityDM, 0},
+		{"/factcheck in the bot's DM, both installs named", bothInBotDM(userInstalled(slash("620000000000000008", "Berlin is in Germany.", false), "", dmChannel, discordgo.InteractionContextBotDM)),
 			false, "dm:" + asker, store.VisibilityDM, 0},
 		{"/factcheck in a DM with a friend", userInstalled(slash("620000000000000002", "Paris is in France.", false), "", friendDM, discordgo.InteractionContextPrivateChannel),
 			false, "dm:" + asker, store.VisibilityUnknown, 0},
@@ -392,5 +400,38 @@ func TestGuildInstallUnchangedWithUserInstall(t *testing.T) {
 	posts := h.fake.Matching("POST", "/channels/"+channel+"/messages")
 	if len(posts) != 1 || posts[0].JSON(&ms) != nil || ms.Reference == nil || ms.Reference.MessageID != target.ID {
 		t.Errorf("reply = %+v", posts)
+	}
+}
+
+// TestUserInstallAttachmentLinkExpired: a file whose link no longer
+// answers (Discord's attachment links expire) is noted, and the message's
+// text is checked alone, still with no channel call.
+func TestUserInstallAttachmentLinkExpired(t *testing.T) {
+	h := newHarness(t)
+	gone := strings.TrimSuffix(h.fake.APIURL(), discordtest.APIPrefix+"/") + "/attachments/1/gone.png"
+	target := &discordgo.Message{ID: "670000000000000100", ChannelID: strangerChannel, Content: "The Moon is made of cheese.",
+		Author: user(poster), Attachments: []*discordgo.MessageAttachment{{ID: "1", Filename: "gone.png", ContentType: "image/png", Size: 100, URL: gone}}}
+	i := userInstalled(&discordgo.Interaction{ID: "670000000000000001", AppID: h.fake.AppID, Type: discordgo.InteractionApplicationCommand, Token: "tok-670000000000000001",
+		Data: discordgo.ApplicationCommandInteractionData{ID: "cmd3", Name: discord.CommandMessage, CommandType: discordgo.MessageApplicationCommand,
+			TargetID: target.ID, Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Messages: map[string]*discordgo.Message{target.ID: target}}}},
+		strangerGuild, strangerChannel, discordgo.InteractionContextGuild)
+	if err := h.fake.InteractionCreate(i); err != nil {
+		t.Fatal(err)
+	}
+	r := h.waitDone(strangerGuild, "discord:interaction:"+i.ID)
+	calls := h.checker.Calls()
+	if r.State != store.RequestDone || len(calls) != 1 || calls[0].Text != target.Content || len(calls[0].Files) != 0 {
+		t.Fatalf("request %+v, checked %+v; want the text checked alone", r, calls)
+	}
+	if len(h.fake.Matching("GET", "/attachments/1/gone.png")) != 1 {
+		t.Error("the file's link was not tried")
+	}
+	o := h.fake.Original(i.Token)
+	b, _ := json.Marshal(o)
+	if !strings.Contains(string(b), "gone.png") {
+		t.Errorf("report = %s, want a note naming gone.png", b)
+	}
+	if cc := channelCalls(h.fake); len(cc) != 0 {
+		t.Errorf("channel calls for a user install: %v", cc)
 	}
 }

@@ -15,9 +15,22 @@ const (
 	CommandMessage   = "Fact-check" // message command (right-click → Apps)
 )
 
+// Where the commands may be installed and used: installed to a server
+// (guild install) or to a person's account (user install), and used in a
+// server, in a DM with the bot, or in other DMs and group DMs (a user
+// install only). Discord takes both for global commands only.
+var (
+	integrationTypes = []discordgo.ApplicationIntegrationType{
+		discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+	interactionContexts = []discordgo.InteractionContextType{
+		discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+)
+
 // Commands returns the application commands factbot registers, their
 // descriptions and the verdict choices in English and localized for every
-// Discord locale that has a catalog (bot.LangFor).
+// Discord locale that has a catalog (bot.LangFor). Each may be used from a
+// guild install and a user install, in servers, in the bot's DM and in
+// other DMs and group DMs (integration_types and contexts).
 func Commands() []*discordgo.ApplicationCommand {
 	minCount := float64(1)
 	en := bot.English.CommandWords()
@@ -33,7 +46,7 @@ func Commands() []*discordgo.ApplicationCommand {
 	factcheckDesc := desc(func(w bot.CommandWords) string { return w.Factcheck })
 	historyDesc := desc(func(w bot.CommandWords) string { return w.History })
 	messageName := desc(func(w bot.CommandWords) string { return bot.Truncate(w.Message, maxCommandName) })
-	return []*discordgo.ApplicationCommand{
+	cmds := []*discordgo.ApplicationCommand{
 		{
 			Name:                     CommandFactcheck,
 			Type:                     discordgo.ChatApplicationCommand,
@@ -67,6 +80,22 @@ func Commands() []*discordgo.ApplicationCommand {
 			Type:              discordgo.MessageApplicationCommand,
 		},
 	}
+	for _, c := range cmds {
+		types, contexts := slices.Clone(integrationTypes), slices.Clone(interactionContexts)
+		c.IntegrationTypes, c.Contexts = &types, &contexts
+	}
+	return cmds
+}
+
+// guildCommands are Commands() as registered in one server
+// (Config.GuildID): integration_types and contexts are for global commands
+// only, so a server's commands are the guild install's alone.
+func guildCommands() []*discordgo.ApplicationCommand {
+	cmds := Commands()
+	for _, c := range cmds {
+		c.IntegrationTypes, c.Contexts = nil, nil
+	}
+	return cmds
 }
 
 // Discord's limits on a command's description or a choice's name, and on

@@ -7,6 +7,10 @@
 //
 // Interactions can also arrive over HTTP (POST /discord/interactions) when
 // a public key is configured; requests are verified with Ed25519 first.
+//
+// The commands can be installed to a server or to a person's account; an
+// interaction from a user install is answered through the interaction
+// alone (userinstall.go).
 package discord
 
 import (
@@ -338,10 +342,16 @@ func (a *Adapter) startWithoutGateway(ctx context.Context) error {
 	return nil
 }
 
-// RegisterCommands overwrites the application's commands with Commands().
+// RegisterCommands overwrites the application's commands with Commands()
+// (globally), or in Config.GuildID's server without their integration
+// types and contexts, which Discord takes for global commands only.
 func (a *Adapter) RegisterCommands(ctx context.Context, appID string) error {
+	cmds := Commands()
+	if a.cfg.GuildID != "" {
+		cmds = guildCommands()
+	}
 	err := a.rest.do(ctx, func(o ...discordgo.RequestOption) error {
-		_, err := a.s.ApplicationCommandBulkOverwrite(appID, a.cfg.GuildID, Commands(), o...)
+		_, err := a.s.ApplicationCommandBulkOverwrite(appID, a.cfg.GuildID, cmds, o...)
 		return err
 	})
 	if err != nil {

@@ -185,7 +185,11 @@ func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond
 		if d.Resolved != nil {
 			if target := d.Resolved.Messages[d.TargetID]; target != nil {
 				r.Text = messageText(target.Content)
-				if len(target.Attachments) > 0 {
+				switch {
+				case len(target.Attachments) == 0:
+				case interactionOnly(i): // read as the interaction carries it, not over REST
+					r.Meta = map[string]string{bot.MetaMessage: carriedMessage(target)}
+				default:
 					r.Meta = map[string]string{bot.MetaMessage: messageRef(i.ChannelID, target.ID)}
 				}
 			}
@@ -338,11 +342,17 @@ func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
 	}
 	r.Key, r.Tenant, r.Platform = "discord:interaction:"+i.ID, tenant(i.GuildID, user.ID), Name
 	r.Channel, r.User = i.ChannelID, user.ID
+	if interactionOnly(i) {
+		// A user install where the bot cannot see who reads the place:
+		// the answer and the check are the asker's alone.
+		r.Meta[metaUserInstall] = "1"
+		r.Private = true
+	}
 }
 
 // acknowledgement is the interaction response for an accepted request.
 func acknowledgement(r *store.Request) *discordgo.InteractionResponse {
-	if r.Kind == bot.KindShortcut {
+	if r.Kind == bot.KindShortcut && !userInstall(r) {
 		return &discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{

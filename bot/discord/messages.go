@@ -107,7 +107,15 @@ func (a *Adapter) reactions() []string {
 // ReadMessage implements bot.MessageReader: GET the message named by
 // r.Meta[bot.MetaMessage] ("channel/message"). A thread's starter message
 // not found in the parent channel is read in the thread (a forum post's).
+// A message carried by a user install's interaction is read from it, with
+// no REST call.
 func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Posted, error) {
+	if p, ok, err := readCarried(r.Meta[bot.MetaMessage]); ok {
+		return p, err
+	}
+	if userInstall(r) {
+		return nil, bot.ErrMessageNotFound(errors.New("discord: a user install cannot read a channel's messages"))
+	}
 	channel, id, _ := strings.Cut(r.Meta[bot.MetaMessage], "/")
 	m, err := a.getMessage(ctx, channel, id)
 	if err != nil && isUnknown(err) && channel != id {

@@ -21,10 +21,11 @@ import (
 var errTokenExpired = errors.New("discord: interaction token expired")
 
 // answersInResponse reports whether r is answered by editing its
-// interaction response (slash command, "Check again"); mentions and the
-// message command are answered with a reply to the message.
+// interaction response (slash command, "Check again", anything from a
+// user install); mentions and a guild install's message command are
+// answered with a reply to the message.
 func answersInResponse(r *store.Request) bool {
-	return r.Meta[metaToken] != "" && r.Kind != bot.KindShortcut
+	return r.Meta[metaToken] != "" && (r.Kind != bot.KindShortcut || userInstall(r))
 }
 
 func (a *Adapter) tokenUsable(r *store.Request) bool {
@@ -52,8 +53,14 @@ func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (s
 			if err == nil {
 				return replyOriginal, nil
 			}
+			if userInstall(r) {
+				return "", fmt.Errorf("discord: edit interaction response: %w", err)
+			}
 			a.log.Warn("edit interaction response; sending a message instead", "key", r.Key, "err", err)
 		}
+	}
+	if userInstall(r) {
+		return "", errUserInstallExpired
 	}
 	return a.postMessage(ctx, r, rm)
 }
@@ -146,6 +153,9 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 		}
 		return a.editOriginal(ctx, r, rm)
 	}
+	if userInstall(r) {
+		return fmt.Errorf("discord: a user install's reply is its interaction response, not %q", reply)
+	}
 	rest, ok := strings.CutPrefix(reply, "msg:")
 	channel, id, ok2 := strings.Cut(rest, ":")
 	if !ok || !ok2 {
@@ -180,8 +190,8 @@ func (a *Adapter) Notify(ctx context.Context, r *store.Request, text string) err
 			})
 		}
 	}
-	if r.Thread == "" && r.Private {
-		return nil // nowhere private left to say it
+	if userInstall(r) || (r.Thread == "" && r.Private) {
+		return nil // nowhere (private) left to say it
 	}
 	_, err := a.postMessage(ctx, r, &rendered{Content: content})
 	return err

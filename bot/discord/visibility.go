@@ -44,8 +44,12 @@ func (a *Adapter) messageVisibility(ctx context.Context, m *discordgo.Message) s
 // interactionVisibility is who can read the channel an interaction comes
 // from. Outside a guild it is the bot's DM unless Discord says it comes
 // from another private channel (a user-installed app in someone's DM or
-// group DM), whose type is read.
+// group DM), whose type is read. Where only a user install authorized the
+// interaction, nothing is read (userInstallVisibility).
 func (a *Adapter) interactionVisibility(ctx context.Context, i *discordgo.Interaction) store.Visibility {
+	if interactionOnly(i) {
+		return userInstallVisibility(i)
+	}
 	if i.GuildID != "" {
 		return a.guildVisibility(ctx, i.GuildID, i.ChannelID)
 	}
@@ -59,6 +63,17 @@ func (a *Adapter) interactionVisibility(ctx context.Context, i *discordgo.Intera
 		return store.VisibilityDM
 	case c.Type == discordgo.ChannelTypeGroupDM:
 		return store.VisibilityGroup
+	}
+	return store.VisibilityUnknown
+}
+
+// userInstallVisibility is who can read the place a user install's
+// interaction comes from, told without reading the channel (the bot may
+// not): the bot's DM is a DM; a server the app is not installed to, or
+// another DM or group DM, is unknown (not public).
+func userInstallVisibility(i *discordgo.Interaction) store.Visibility {
+	if i.GuildID == "" && i.Context == discordgo.InteractionContextBotDM {
+		return store.VisibilityDM
 	}
 	return store.VisibilityUnknown
 }

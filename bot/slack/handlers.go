@@ -98,6 +98,9 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if w == nil {
 		return err
 	}
+	if ok, err := a.assistantEvent(ctx, w, team, enterprise, cb.EventID, ev.InnerEvent.Data); ok {
+		return err
+	}
 	if e, ok := ev.InnerEvent.Data.(*slackevents.ReactionAddedEvent); ok {
 		if r := a.reactionRequest(ctx, w, team, enterprise, e); r != nil {
 			_, err = a.core.Submit(ctx, r)
@@ -308,10 +311,18 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 	case bot.ActionReport, actionOpenHistory:
 		// Link buttons: Slack opens the page and tells of the click too;
 		// there is nothing to do.
-	case bot.ActionWrong:
+	case bot.ActionWrong, actionFeedback:
+		f, id := store.Feedback{User: r.User, Claim: -1}, act.Value
+		if act.ActionID == actionFeedback { // the assistant's thumbs-down, recorded once
+			var wrong bool
+			if id, wrong = feedbackPressed(act.Value); !wrong {
+				return nil
+			}
+			f.Once = onceThumbsDown
+		}
 		a.lookupAsker(ctx, w, cb.User.ID)(r) // the thank-you in the asker's language
 		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
-		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, by, store.Feedback{User: r.User, Claim: -1})
+		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, id, by, f)
 		if err != nil {
 			note = bot.LangFor(by.Locale).UserMessage(err)
 		}

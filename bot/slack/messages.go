@@ -70,7 +70,12 @@ func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Poste
 		return nil, err
 	}
 	ts := r.Meta[bot.MetaMessage]
-	m, err := a.findMessage(ctx, w, r, ts)
+	var m *slack.Message
+	if ts == latestMessage {
+		m, err = a.latestMessage(ctx, w, r)
+	} else {
+		m, err = a.findMessage(ctx, w, r, ts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +124,28 @@ func (a *Adapter) findMessage(ctx context.Context, w *workspace, r *store.Reques
 	for i := range msgs {
 		if msgs[i].Timestamp == ts {
 			return &msgs[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// latestMessage is the latest message people posted in the channel
+// r.Meta[metaFrom] (the assistant's "check the message I'm looking at");
+// nil if there is none.
+func (a *Adapter) latestMessage(ctx context.Context, w *workspace, r *store.Request) (*slack.Message, error) {
+	api := w.client()
+	var hist *slack.GetConversationHistoryResponse
+	err := a.call(ctx, r.Tenant, "", func(ctx context.Context) error {
+		var err error
+		hist, err = api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{ChannelID: r.Meta[metaFrom], Limit: 10})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("slack: conversations.history: %w", err)
+	}
+	for i := range hist.Messages {
+		if m := &hist.Messages[i]; m.BotID == "" && m.SubType == "" && m.User != a.botUserOf(w) {
+			return m, nil
 		}
 	}
 	return nil, nil

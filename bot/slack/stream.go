@@ -63,7 +63,9 @@ type task struct {
 
 func (a *Adapter) newStream(api API, r *store.Request, l bot.Lang) *stream {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &stream{a: a, api: api, r: r, lang: l, wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	checking := l.Text(words.StatusChecking, nil) // set by postAssistant
+	s := &stream{a: a, api: api, r: r, lang: l, status: checking, sentStatus: checking,
+		wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
 	go s.loop(ctx)
 	return s
 }
@@ -77,7 +79,6 @@ func (s *stream) track(e factcheck.Event) {
 		for i, c := range e.Claims {
 			s.tasks = append(s.tasks, &task{title: s.taskTitle(i, c.Claim), status: slack.TaskCardStatusInProgress, dirty: true})
 		}
-		s.status = s.lang.Text(words.LoadingSources, nil)
 	case factcheck.EventSearch:
 		s.status = s.lang.Text(words.StatusSearching, map[string]any{"Query": cut(bot.InertMentions(e.Text), maxStatus)})
 	case factcheck.EventRead:

@@ -321,3 +321,26 @@ func TestAssistantChecksTheMessageInView(t *testing.T) {
 		t.Errorf("report = %s", stop.Form.Get("blocks"))
 	}
 }
+
+// The stream's calls are paced like every call in a channel: at one a
+// second, each waits a second more than the one before (the fake sleep
+// returns at once, so the waits asked for add up).
+func TestAssistantStreamPaced(t *testing.T) {
+	fake := slacktest.NewServer()
+	t.Cleanup(fake.Close)
+	e := start(t, setup{fake: fake, checker: researching(t, fake), perChannel: 1})
+	id, _ := e.fake.Send("events_api", slacktest.AssistantMessage("EvP1", dm, "U1", "1700000100.000002", aThread, "The Eiffel Tower is 500 m tall"))
+	waitAck(t, e.fake, id)
+	waitCall(t, e.fake, func(c slacktest.Call) bool {
+		return c.Method == "assistant.threads.setStatus" && c.Form.Get("status") == ""
+	})
+	e.stop()
+	n := len(e.fake.Recorded("assistant.threads.setTitle", "assistant.threads.setStatus", "chat.startStream", "chat.appendStream", "chat.stopStream"))
+	var longest time.Duration
+	for _, d := range e.sleep.Slept() {
+		longest = max(longest, d)
+	}
+	if want := time.Duration(n-1)*time.Second - 500*time.Millisecond; n < 5 || longest < want {
+		t.Errorf("%d calls in the thread's channel; the longest wait asked %v, want at least %v", n, longest, want)
+	}
+}

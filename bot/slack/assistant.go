@@ -27,11 +27,12 @@ import (
 const (
 	// metaAssistant marks a request asked in the assistant.
 	metaAssistant = "slack_assistant"
-	// metaFrom is the channel whose message bot.MetaMessage names, when
-	// it is not the request's; MetaMessage latestMessage is its latest.
-	metaFrom      = "slack_from"
-	latestMessage = "latest"
 )
+
+// latestPrefix, then a channel id, is the bot.MetaMessage of the prompt
+// "check the message I'm looking at": the latest message people posted in
+// that channel, read when the request runs (and again by "Check again").
+const latestPrefix = "latest:"
 
 // The feedback buttons: their action id, the values of their buttons
 // (followed by the check id), and the Once of a thumbs-down's note.
@@ -86,7 +87,7 @@ func (a *Adapter) assistantRequest(ctx context.Context, w *workspace, team, ente
 	}
 	setAsker(r)
 	if ch := a.lookPrompt(r, e.Text); ch != "" { // the prompt "check the message I'm looking at"
-		r.Text, r.Meta[bot.MetaMessage], r.Meta[metaFrom] = "", latestMessage, ch
+		r.Text, r.Meta[bot.MetaMessage] = "", latestPrefix+ch
 	}
 	return r
 }

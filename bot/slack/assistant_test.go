@@ -309,9 +309,11 @@ func TestAssistantHTTPMode(t *testing.T) {
 }
 
 // The prompt "check the message I'm looking at" checks the latest message
-// people posted in the channel it names.
+// people posted in the channel it names, answered in the assistant's
+// thread; "Check again" checks it again there.
 func TestAssistantChecksTheMessageInView(t *testing.T) {
 	e := start(t, setup{})
+	e.fake.AddMessage(slacktest.Message{Channel: "C5", TS: "1700000040.000001", User: "U3", Text: "Older news"})
 	e.fake.AddMessage(slacktest.Message{Channel: "C5", TS: "1700000050.000001", User: "U2", Text: "Bananas are berries"})
 	id, _ := e.fake.Send("events_api", slacktest.AssistantMessage("EvL1", dm, "U1", "1700000100.000002", aThread,
 		"Check the latest message in <#C5|general>"))
@@ -319,6 +321,23 @@ func TestAssistantChecksTheMessageInView(t *testing.T) {
 	stop := waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.stopStream" })
 	if !strings.Contains(stop.Form.Get("blocks"), "Bananas are berries") {
 		t.Errorf("report = %s", stop.Form.Get("blocks"))
+	}
+	for _, c := range e.fake.Recorded("chat.startStream") {
+		if c.Form.Get("channel") != dm || c.Form.Get("thread_ts") != aThread {
+			t.Errorf("streamed to %s thread %s, want the assistant's thread", c.Form.Get("channel"), c.Form.Get("thread_ts"))
+		}
+	}
+	checkID, _ := strings.CutPrefix(feedbackValue(t, stop), "wrong:")
+	id, _ = e.fake.Send("interactive", map[string]any{
+		"type": "block_actions", "trigger_id": "trigRe", "team": map[string]any{"id": slacktest.TeamID},
+		"user": map[string]any{"id": "U1"}, "channel": map[string]any{"id": dm},
+		"container": map[string]any{"type": "message", "channel_id": dm, "message_ts": "1700000000.000009", "thread_ts": aThread},
+		"actions":   []any{map[string]any{"action_id": "factbot_recheck", "block_id": "factbot_actions", "type": "button", "value": checkID, "action_ts": "1"}},
+	})
+	waitAck(t, e.fake, id)
+	again := waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.update" && isFinal(c) })
+	if again.Form.Get("channel") != dm || !strings.Contains(again.Text(), "Bananas are berries") {
+		t.Errorf("check again = %s in %s", again.Text(), again.Form.Get("channel"))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -63,7 +64,8 @@ func (a *Adapter) withMessage(meta map[string]string, ts string) map[string]stri
 
 // ReadMessage implements bot.MessageReader: the message of r's channel
 // whose ts is r.Meta[bot.MetaMessage], with conversations.history (a
-// message of the channel) or conversations.replies (one in a thread).
+// message of the channel) or conversations.replies (one in a thread); for
+// latestPrefix and a channel, that channel's latest message.
 func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Posted, error) {
 	w, err := a.workspaceOf(ctx, r)
 	if err != nil {
@@ -71,8 +73,9 @@ func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Poste
 	}
 	ts := r.Meta[bot.MetaMessage]
 	var m *slack.Message
-	if ts == latestMessage {
-		m, err = a.latestMessage(ctx, w, r)
+	from, latest := strings.CutPrefix(ts, latestPrefix)
+	if latest {
+		m, err = a.latestMessage(ctx, w, r, from)
 	} else {
 		m, err = a.findMessage(ctx, w, r, ts)
 	}
@@ -83,7 +86,7 @@ func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Poste
 		return nil, bot.ErrMessageNotFound(nil)
 	}
 	p := &bot.Posted{Text: messageText(m.Text, a.botUserOf(w))}
-	if m.ThreadTimestamp != "" && m.ThreadTimestamp != m.Timestamp {
+	if m.ThreadTimestamp != "" && m.ThreadTimestamp != m.Timestamp && !latest {
 		p.Thread = m.ThreadTimestamp // a reply: its thread's first message
 	}
 	for _, f := range m.Files {
@@ -129,22 +132,24 @@ func (a *Adapter) findMessage(ctx context.Context, w *workspace, r *store.Reques
 	return nil, nil
 }
 
-// latestMessage is the latest message people posted in the channel
-// r.Meta[metaFrom] (the assistant's "check the message I'm looking at");
-// nil if there is none.
-func (a *Adapter) latestMessage(ctx context.Context, w *workspace, r *store.Request) (*slack.Message, error) {
+// latestMessage is the latest message people posted in channel (the
+// assistant's "check the message I'm looking at"); nil if there is none.
+// The answer stays in the assistant's thread.
+func (a *Adapter) latestMessage(ctx context.Context, w *workspace, r *store.Request, channel string) (*slack.Message, error) {
 	api := w.client()
 	var hist *slack.GetConversationHistoryResponse
 	err := a.call(ctx, r.Tenant, "", func(ctx context.Context) error {
 		var err error
-		hist, err = api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{ChannelID: r.Meta[metaFrom], Limit: 10})
+		hist, err = api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{ChannelID: channel, Limit: 10})
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("slack: conversations.history: %w", err)
 	}
 	for i := range hist.Messages {
-		if m := &hist.Messages[i]; m.BotID == "" && m.SubType == "" && m.User != a.botUserOf(w) {
+		m := &hist.Messages[i]
+		person := m.SubType == "" || m.SubType == "file_share" || m.SubType == "thread_broadcast"
+		if person && m.BotID == "" && m.User != "" && m.User != a.botUserOf(w) {
 			return m, nil
 		}
 	}

@@ -242,6 +242,16 @@ func (a *Adapter) updateAssistant(ctx context.Context, r *store.Request, reply s
 	return s.finish(ctx, m)
 }
 
+// stopStreams stops the streams' loops (the adapter stops): their
+// checks are resumed after a restart, their reports posted anew.
+func (a *Adapter) stopStreams() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, s := range a.streams {
+		s.cancel()
+	}
+}
+
 type streamError string
 
 func (e streamError) Error() string { return string(e) }
@@ -281,6 +291,34 @@ func feedbackBlock(l bot.Lang, checkID string) slack.Block {
 	bad := slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, l.Text(words.FeedbackBad, nil), false, false), feedbackWrong+checkID).
 		WithAccessibilityLabel(l.Text(words.FeedbackBad, nil))
 	return slack.NewContextActionsBlock("factbot_feedback_"+checkID, slack.NewFeedbackButtonsBlockElement(actionFeedback, good, bad))
+}
+
+// feedback records a "Wrong verdict?" click, or a press of the
+// assistant's feedback buttons: a thumbs-down is recorded the same way,
+// once (Feedback.Once) however often it is pressed; a thumbs-up records
+// nothing. The thank-you is shown to the asker after the ack.
+func (a *Adapter) feedback(ctx context.Context, w *workspace, r *store.Request, act *slack.BlockAction) {
+	f, id := store.Feedback{User: r.User, Claim: -1}, act.Value
+	if act.ActionID == actionFeedback {
+		var wrong bool
+		if id, wrong = feedbackPressed(act.Value); !wrong {
+			return
+		}
+		f.Once = onceThumbsDown
+	}
+	a.lookupAsker(ctx, w, r.User)(r) // the thank-you in the asker's language
+	by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
+	note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, id, by, f)
+	if err != nil {
+		note = bot.LangFor(by.Locale).UserMessage(err)
+	}
+	go func() { // after the ack
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := a.Notify(ctx, r, note); err != nil {
+			a.log.Warn("slack: feedback note", "err", err)
+		}
+	}()
 }
 
 // feedbackPressed is a press of the feedback buttons: a thumbs-down is a

@@ -312,27 +312,7 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 		// Link buttons: Slack opens the page and tells of the click too;
 		// there is nothing to do.
 	case bot.ActionWrong, actionFeedback:
-		f, id := store.Feedback{User: r.User, Claim: -1}, act.Value
-		if act.ActionID == actionFeedback { // the assistant's thumbs-down, recorded once
-			var wrong bool
-			if id, wrong = feedbackPressed(act.Value); !wrong {
-				return nil
-			}
-			f.Once = onceThumbsDown
-		}
-		a.lookupAsker(ctx, w, cb.User.ID)(r) // the thank-you in the asker's language
-		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
-		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, id, by, f)
-		if err != nil {
-			note = bot.LangFor(by.Locale).UserMessage(err)
-		}
-		go func() { // after the ack
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := a.Notify(ctx, r, note); err != nil {
-				a.log.Warn("slack: feedback note", "err", err)
-			}
-		}()
+		a.feedback(ctx, w, r, act)
 	}
 	return nil
 }
@@ -343,6 +323,7 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 // handles events until ctx ends. Without an app token (HTTP mode) it only
 // initialises and waits for ctx.
 func (a *Adapter) Run(ctx context.Context) error {
+	defer a.stopStreams()
 	if err := a.Init(ctx); err != nil {
 		a.conn.Down(err)
 		if ctx.Err() != nil {

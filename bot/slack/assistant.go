@@ -69,7 +69,7 @@ func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterp
 // nil for any other message (a DM outside a thread, an edit, a bot's).
 func (a *Adapter) assistantRequest(ctx context.Context, w *workspace, team, enterprise, eventID string, e *slackevents.MessageEvent) *store.Request {
 	botUser := a.botUserOf(w)
-	if !e.IsIM() || e.ThreadTimeStamp == "" || e.ThreadTimeStamp == e.TimeStamp || (e.SubType != "" && e.SubType != "file_share") ||
+	if !e.IsIM() || e.ThreadTimeStamp == "" || (e.SubType != "" && e.SubType != "file_share") ||
 		e.BotID != "" || e.User == "" || e.User == botUser {
 		return nil
 	}

@@ -133,3 +133,13 @@ type Platform interface {
 	// Notify shows a short note to the asker only (a refusal, a thank-you).
 	Notify(ctx context.Context, r *store.Request, text string) error
 }
+
+// Tracker is implemented by a Platform that shows a check's research as it
+// runs (Slack's assistant: a status line, a task card per claim). Track is
+// called with each progress event of the check answering r, reply being
+// the handle Post returned for it, before the final Update; it must not
+// block (the engine waits for it) and may keep e (its Claims and Verdict
+// are the Tracker's own copies).
+type Tracker interface {
+	Track(r *store.Request, reply string, e factcheck.Event)
+}

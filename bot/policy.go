@@ -129,10 +129,13 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 // the user may not see (Audience) is answered as unknown; errors wrap
 // store.ErrNotFound then. by is who sends it, for the per-person feedback
 // limit; over it, nothing is recorded and the error says so. The answers
-// are in by's language (Person.Locale), else English.
+// are in by's language (Person.Locale), else English. A note with
+// f.Once is recorded once per person: pressed again, it is thanked for and
+// not recorded.
 func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string, by Person, f store.Feedback) (string, error) {
 	lang := LangFor(by.Locale)
-	if c, err := s.store.Check(ctx, tenant, checkID); err != nil || !c.VisibleTo(Audience(f.User, channel)) {
+	c, err := s.store.Check(ctx, tenant, checkID)
+	if err != nil || !c.VisibleTo(Audience(f.User, channel)) {
 		if err == nil {
 			err = store.ErrNotFound
 		}
@@ -145,6 +148,10 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 	}
 	if f.At.IsZero() {
 		f.At = s.opts.Now()
+	}
+	thanks := lang.Text(words.FeedbackThanks, map[string]any{"ID": checkID})
+	if c.Recorded(f) { // pressed again: recorded once, and no limit spent
+		return thanks, nil
 	}
 	if !s.admitFeedback(ctx, by, tenant, f.User, s.opts.Now()) {
 		return "", &usererr.Error{Msg: lang.Text(words.FeedbackLimit, nil), Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
@@ -161,8 +168,11 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 		if errors.Is(err, store.ErrFeedbackLimit) {
 			return "", &usererr.Error{Msg: lang.Text(words.FeedbackFull, nil), Err: err}
 		}
+		if errors.Is(err, store.ErrFeedbackExists) { // pressed twice at once
+			return thanks, nil
+		}
 		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
 		return "", &usererr.Error{Msg: lang.Text(words.FeedbackFailed, nil), Err: err}
 	}
-	return lang.Text(words.FeedbackThanks, map[string]any{"ID": checkID}), nil
+	return thanks, nil
 }

@@ -23,6 +23,7 @@ type progress struct {
 	done     chan struct{}
 	wait     time.Duration // how long stop waits for an update in flight
 	langOf   func(claims string) Lang
+	track    func(factcheck.Event) // the platform's Tracker, if any
 }
 
 func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Request, reply, text string) *progress {
@@ -31,6 +32,9 @@ func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Reques
 		lang:   RequestLang(r, "", text),
 		cancel: cancel, done: make(chan struct{}), wait: s.opts.ProgressTimeout}
 	pr.langOf = func(claims string) Lang { return RequestLang(r, claims, text) }
+	if t, ok := p.(Tracker); ok && reply != "" {
+		pr.track = func(e factcheck.Event) { t.Track(r, reply, e) }
+	}
 	if reply == "" {
 		close(pr.done)
 		return pr
@@ -58,6 +62,9 @@ func (s *Service) startProgress(ctx context.Context, p Platform, r *store.Reques
 }
 
 func (pr *progress) event(e factcheck.Event) {
+	if pr.track != nil {
+		pr.track(trackedCopy(e))
+	}
 	pr.mu.Lock()
 	switch e.Kind {
 	case factcheck.EventClaims:
@@ -93,4 +100,16 @@ func (pr *progress) stop() {
 	case <-pr.done:
 	case <-t.C:
 	}
+}
+
+// trackedCopy is e with its own copies of the claims and the verdict, for
+// a Tracker that keeps them.
+func trackedCopy(e factcheck.Event) factcheck.Event {
+	e.Claims = append([]factcheck.ExtractedClaim(nil), e.Claims...)
+	if e.Verdict != nil {
+		v := *e.Verdict
+		v.Evidence = append([]factcheck.Evidence(nil), v.Evidence...)
+		e.Verdict = &v
+	}
+	return e
 }

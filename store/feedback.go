@@ -31,11 +31,35 @@ type Feedback struct {
 	Claim int       `json:"claim"` // index into Report.Claims, -1 for the whole check
 	Note  string    `json:"note"`
 	At    time.Time `json:"at"`
+	// Once, if set, records the note once: a note of the same User with
+	// the same Once on the check makes AddFeedback refuse it with
+	// ErrFeedbackExists (a button pressed again, e.g. Slack's feedback
+	// buttons).
+	Once string `json:"once,omitempty"`
+}
+
+// ErrFeedbackExists is wrapped by AddFeedback when the check already has
+// the person's note of the same Feedback.Once.
+var ErrFeedbackExists = errors.New("feedback already recorded")
+
+// Recorded says whether c already has f's note of the same Once (always
+// false when f.Once is empty).
+func (c *Check) Recorded(f Feedback) bool {
+	if f.Once == "" {
+		return false
+	}
+	for _, g := range c.Feedback {
+		if g.User == f.User && g.Once == f.Once {
+			return true
+		}
+	}
+	return false
 }
 
 // AddFeedback records feedback on a check, or returns an error wrapping
-// ErrNotFound, or ErrFeedbackLimit when the check already has
-// MaxFeedbackPerCheck notes or f.User MaxFeedbackPerUser of them. A note is
+// ErrNotFound, ErrFeedbackExists (see Feedback.Once), or ErrFeedbackLimit
+// when the check already has MaxFeedbackPerCheck notes or f.User
+// MaxFeedbackPerUser of them. A note is
 // a record of its own (Check returns it with the check's Feedback); the
 // check is not rewritten, and a refused click writes nothing.
 func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedback) error {
@@ -44,12 +68,12 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 	}
 	// Most refusals are found without taking the writer lock.
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
-		_, err := feedbackSlot(tb, checkID, f.User)
+		_, err := feedbackSlot(tb, checkID, f)
 		return err
 	})
 	if err == nil {
 		err = db.updateTenant(ctx, tenant, func(tb *tenantTx) error {
-			seq, err := feedbackSlot(tb, checkID, f.User)
+			seq, err := feedbackSlot(tb, checkID, f)
 			if err != nil {
 				return err
 			}
@@ -66,13 +90,17 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 // in tenant bucket tb, or an error wrapping ErrNotFound or
 // ErrFeedbackLimit. Notes stored in the check record itself (before
 // feedback had its bucket) count too.
-func feedbackSlot(tb *tenantTx, checkID, user string) (uint32, error) {
+func feedbackSlot(tb *tenantTx, checkID string, nf Feedback) (uint32, error) {
+	user := nf.User
 	var c Check
 	if err := getRecord(sub(tb, bChecks), []byte(checkID), &c); err != nil {
 		return 0, err
 	}
 	if err := readFeedback(tb, &c); err != nil {
 		return 0, err
+	}
+	if c.Recorded(nf) {
+		return 0, fmt.Errorf("%w: %s's %q note", ErrFeedbackExists, user, nf.Once)
 	}
 	if len(c.Feedback) >= MaxFeedbackPerCheck {
 		return 0, fmt.Errorf("%w: the check has %d notes", ErrFeedbackLimit, len(c.Feedback))

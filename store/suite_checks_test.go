@@ -85,6 +85,38 @@ func testSaveCheckOncePerRequest(t *testing.T, b Backend, clk *storetest.Clock) 
 	}
 }
 
+// testFeedbackOnce: a note with Feedback.Once is recorded once per person
+// (again: store.ErrFeedbackExists, nothing written); another person's, or
+// one without Once, is recorded.
+func testFeedbackOnce(t *testing.T, b Backend, clk *storetest.Clock) {
+	c := check("T1", "C1", "U1", "The Eiffel Tower is 330 m tall", clk.Now(), map[string]factcheck.Label{"The Eiffel Tower is 330 m tall": factcheck.Supported})
+	mustf(t, b.SaveCheck(ctx, c), "save")
+	var want []store.Feedback
+	for i, f := range []store.Feedback{
+		{User: "U2", Claim: -1, Note: "wrong verdict", Once: "thumbs_down"},
+		{User: "U2", Claim: -1, Note: "wrong verdict", Once: "thumbs_down"},
+		{User: "U3", Claim: -1, Note: "wrong verdict", Once: "thumbs_down"},
+		{User: "U2", Claim: -1, Note: "wrong verdict"},
+	} {
+		clk.Add(time.Second)
+		err := b.AddFeedback(ctx, "T1", c.ID, f)
+		if i == 1 {
+			if !errors.Is(err, store.ErrFeedbackExists) {
+				t.Errorf("the same note again: %v, want ErrFeedbackExists", err)
+			}
+			continue
+		}
+		mustf(t, err, "note %d", i)
+		f.At = clk.Now()
+		want = append(want, f)
+	}
+	got, err := b.Check(ctx, "T1", c.ID)
+	mustf(t, err, "check")
+	if diff := cmp.Diff(want, got.Feedback, cmpOpts); diff != "" {
+		t.Errorf("feedback (-want +got):\n%s", diff)
+	}
+}
+
 // testFeedbackLimit: AddFeedback refuses, with store.ErrFeedbackLimit and
 // without storing anything, a person's note beyond
 // store.MaxFeedbackPerUser on one check and any note beyond

@@ -60,6 +60,7 @@ func Run(t *testing.T, open Opener) {
 		{"SaveCheckAndShow", testSaveCheckAndShow},
 		{"SaveCheckOncePerRequest", testSaveCheckOncePerRequest},
 		{"FeedbackLimit", testFeedbackLimit},
+		{"FeedbackOnce", testFeedbackOnce},
 		{"History", testHistory},
 		{"HistoryDefaultLimit", testHistoryDefaultLimit},
 		{"HistoryHidesOthersPrivateChecks", testHistoryHidesOthersPrivateChecks},

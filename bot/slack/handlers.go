@@ -98,6 +98,9 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if w == nil {
 		return err
 	}
+	if ok, err := a.assistantEvent(ctx, w, team, enterprise, cb.EventID, ev.InnerEvent.Data); ok {
+		return err
+	}
 	if e, ok := ev.InnerEvent.Data.(*slackevents.ReactionAddedEvent); ok {
 		if r := a.reactionRequest(ctx, w, team, enterprise, e); r != nil {
 			_, err = a.core.Submit(ctx, r)
@@ -308,20 +311,8 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 	case bot.ActionReport, actionOpenHistory:
 		// Link buttons: Slack opens the page and tells of the click too;
 		// there is nothing to do.
-	case bot.ActionWrong:
-		a.lookupAsker(ctx, w, cb.User.ID)(r) // the thank-you in the asker's language
-		by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
-		note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, act.Value, by, store.Feedback{User: r.User, Claim: -1})
-		if err != nil {
-			note = bot.LangFor(by.Locale).UserMessage(err)
-		}
-		go func() { // after the ack
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			if err := a.Notify(ctx, r, note); err != nil {
-				a.log.Warn("slack: feedback note", "err", err)
-			}
-		}()
+	case bot.ActionWrong, actionFeedback:
+		a.feedback(ctx, w, r, act)
 	}
 	return nil
 }
@@ -332,6 +323,7 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 // handles events until ctx ends. Without an app token (HTTP mode) it only
 // initialises and waits for ctx.
 func (a *Adapter) Run(ctx context.Context) error {
+	defer a.stopStreams()
 	if err := a.Init(ctx); err != nil {
 		a.conn.Down(err)
 		if ctx.Err() != nil {

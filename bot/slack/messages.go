@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -63,14 +64,21 @@ func (a *Adapter) withMessage(meta map[string]string, ts string) map[string]stri
 
 // ReadMessage implements bot.MessageReader: the message of r's channel
 // whose ts is r.Meta[bot.MetaMessage], with conversations.history (a
-// message of the channel) or conversations.replies (one in a thread).
+// message of the channel) or conversations.replies (one in a thread); for
+// latestPrefix and a channel, that channel's latest message.
 func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Posted, error) {
 	w, err := a.workspaceOf(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	ts := r.Meta[bot.MetaMessage]
-	m, err := a.findMessage(ctx, w, r, ts)
+	var m *slack.Message
+	from, latest := strings.CutPrefix(ts, latestPrefix)
+	if latest {
+		m, err = a.latestMessage(ctx, w, r, from)
+	} else {
+		m, err = a.findMessage(ctx, w, r, ts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +86,7 @@ func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Poste
 		return nil, bot.ErrMessageNotFound(nil)
 	}
 	p := &bot.Posted{Text: messageText(m.Text, a.botUserOf(w))}
-	if m.ThreadTimestamp != "" && m.ThreadTimestamp != m.Timestamp {
+	if m.ThreadTimestamp != "" && m.ThreadTimestamp != m.Timestamp && !latest {
 		p.Thread = m.ThreadTimestamp // a reply: its thread's first message
 	}
 	for _, f := range m.Files {
@@ -119,6 +127,30 @@ func (a *Adapter) findMessage(ctx context.Context, w *workspace, r *store.Reques
 	for i := range msgs {
 		if msgs[i].Timestamp == ts {
 			return &msgs[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// latestMessage is the latest message people posted in channel (the
+// assistant's "check the message I'm looking at"); nil if there is none.
+// The answer stays in the assistant's thread.
+func (a *Adapter) latestMessage(ctx context.Context, w *workspace, r *store.Request, channel string) (*slack.Message, error) {
+	api := w.client()
+	var hist *slack.GetConversationHistoryResponse
+	err := a.call(ctx, r.Tenant, "", func(ctx context.Context) error {
+		var err error
+		hist, err = api.GetConversationHistoryContext(ctx, &slack.GetConversationHistoryParameters{ChannelID: channel, Limit: 10})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("slack: conversations.history: %w", err)
+	}
+	for i := range hist.Messages {
+		m := &hist.Messages[i]
+		person := m.SubType == "" || m.SubType == "file_share" || m.SubType == "thread_broadcast"
+		if person && m.BotID == "" && m.User != "" && m.User != a.botUserOf(w) {
+			return m, nil
 		}
 	}
 	return nil, nil

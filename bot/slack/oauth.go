@@ -36,7 +36,7 @@ const (
 // BotScopes are the bot scopes the install asks for: those of
 // deploy/slack-manifest.yaml (a test keeps them equal).
 var BotScopes = []string{
-	"app_mentions:read", "chat:write", "chat:write.public", "commands",
+	"app_mentions:read", "assistant:write", "chat:write", "chat:write.public", "commands",
 	"channels:read", "groups:read", "im:read", "mpim:read",
 	"channels:history", "groups:history", "im:history", "mpim:history", "files:read", "reactions:read",
 	"users:read",

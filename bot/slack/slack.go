@@ -57,6 +57,14 @@ type API interface {
 	// request is about (messages.go).
 	GetConversationHistoryContext(ctx context.Context, params *slack.GetConversationHistoryParameters) (*slack.GetConversationHistoryResponse, error)
 	GetConversationRepliesContext(ctx context.Context, params *slack.GetConversationRepliesParameters) ([]slack.Message, bool, string, error)
+	// The assistant (assistant.go): its threads' prompts, status and
+	// title, and the streamed answer (stream.go).
+	SetAssistantThreadsSuggestedPromptsContext(ctx context.Context, params slack.AssistantThreadsSetSuggestedPromptsParameters) error
+	SetAssistantThreadsStatusContext(ctx context.Context, params slack.AssistantThreadsSetStatusParameters) error
+	SetAssistantThreadsTitleContext(ctx context.Context, params slack.AssistantThreadsSetTitleParameters) error
+	StartStreamContext(ctx context.Context, channelID string, options ...slack.MsgOption) (string, string, error)
+	AppendStreamContext(ctx context.Context, channelID, timestamp string, options ...slack.MsgOption) (string, string, error)
+	StopStreamContext(ctx context.Context, channelID, timestamp string, options ...slack.MsgOption) (string, string, error)
 }
 
 // Config configures the adapter. BotToken, or ClientID with ClientSecret,
@@ -127,6 +135,7 @@ type Adapter struct {
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter
 	botUser  string
+	streams  map[string]*stream // the assistant's answers being streamed, by reply
 
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
 	users    *memo.Cache[asker]            // by workspace and user (people.go)
@@ -347,6 +356,9 @@ func msgOptions(m *bot.Message) []slack.MsgOption {
 // Post implements bot.Platform: a threaded reply, or an ephemeral one for
 // private requests.
 func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
+	if isAssistant(r) {
+		return a.postAssistant(ctx, r, m)
+	}
 	if r.Private {
 		return replyEphemeral, a.postPrivate(ctx, r, m)
 	}
@@ -388,6 +400,9 @@ func isNotInChannel(err error) bool {
 // response_url answers cannot be edited: only the final one is sent, as a
 // new message.
 func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
+	if strings.HasPrefix(reply, streamPrefix) {
+		return a.updateAssistant(ctx, r, reply, m)
+	}
 	switch reply {
 	case replyEphemeral:
 		if !m.Final {
@@ -418,6 +433,9 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 
 // Notify implements bot.Platform: an ephemeral note to the asker.
 func (a *Adapter) Notify(ctx context.Context, r *store.Request, text string) error {
+	if isAssistant(r) {
+		return a.notifyAssistant(ctx, r, text)
+	}
 	m := &bot.Message{Final: true, Title: text}
 	return a.postPrivate(ctx, r, m)
 }

@@ -76,6 +76,8 @@ type setup struct {
 	// noTenantLimit lifts the per-tenant limit (benchmarks that send more
 	// than its 100 an hour).
 	noTenantLimit bool
+	// perChannel, if set, paces calls per channel (default: not at all).
+	perChannel rate.Limit
 }
 
 func start(t testing.TB, s setup) *env {
@@ -97,6 +99,9 @@ func start(t testing.TB, s setup) *env {
 		Reactions: slack.DefaultReactions}
 	if s.http {
 		cfg.AppToken = ""
+	}
+	if s.perChannel != 0 {
+		cfg.PerChannel = s.perChannel
 	}
 	var core bot.Core = e.svc
 	if s.core != nil {

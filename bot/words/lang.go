@@ -35,6 +35,7 @@ var (
 func loadBundle() *i18n.Bundle {
 	b := i18n.NewBundle(language.English)
 	b.MustAddMessages(language.English, messages...)
+	b.MustAddMessages(language.English, assistantWords...)
 	b.MustAddMessages(language.English, webWords...)
 	b.MustAddMessages(language.English, installWords...)
 	files, err := fs.Glob(catalogs, "locales/*.json")

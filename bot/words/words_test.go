@@ -51,7 +51,7 @@ func TestCatalogsComplete(t *testing.T) {
 			t.Fatal(err)
 		}
 		l := LangFor(tag.String())
-		for _, w := range slices.Concat(messages, webWords, installWords) {
+		for _, w := range slices.Concat(messages, webWords, installWords, assistantWords) {
 			tr, ok := raw[w.ID]
 			if !ok {
 				t.Errorf("%s: %s is not translated", tag, w.ID)
@@ -61,7 +61,7 @@ func TestCatalogsComplete(t *testing.T) {
 			checkTranslation(t, l, w, tr)
 		}
 		for id := range raw {
-			t.Errorf("%s: %s is not a message of messages.go, web.go or install.go", tag, id)
+			t.Errorf("%s: %s is not a message of messages.go, web.go, install.go or assistant.go", tag, id)
 		}
 	}
 }
@@ -85,7 +85,8 @@ func checkTranslation(t *testing.T, l Lang, w *i18n.Message, tr any) {
 	}
 	data := map[string]any{"Count": 1, "Done": 1, "Page": 3, "Date": "2026-11-28", "Budget": "x", "User": "u", "ID": "i", "N": 2, "Counts": "c", "Where": "w", "Window": "w", "Time": "12:00",
 		"Word": "x", "Usage": "u", "Verdict": "v", "Name": "a.png", "Max": 4, "Chars": 9000, "Notes": "n", "Why": "404", "Title": "t",
-		"Total": 9, "Model": "m", "Command": "/factcheck", "Default": 10, "Minutes": 10, "Error": "e", "Team": "Acme"}
+		"Total": 9, "Model": "m", "Command": "/factcheck", "Default": 10, "Minutes": 10, "Error": "e", "Team": "Acme",
+		"Channel": "<#C1>", "Query": "q", "Site": "example.org", "Claim": "c"}
 	counts := []any{nil}
 	if w.One != "" {
 		counts = []any{0, 1, 2, 3, 5, 11, 100, 101}

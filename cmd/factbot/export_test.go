@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,27 @@ func TestExportFeedback(t *testing.T) {
 	}
 	if stdout, stderr, code := e.run("export", "--feedback", "--tenant", "T0"); code != exitOK || stdout != "" || !strings.Contains(stderr, "Exported 0 flagged claims") {
 		t.Errorf("export --feedback of a tenant without feedback: code %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// A thumbs-down on Slack's feedback buttons is recorded as "Wrong
+// verdict?" is (bot.Service.Feedback with Once set, see bot/slack), and
+// export --feedback exports it like any other.
+func TestExportFeedbackThumbsDown(t *testing.T) {
+	e := newStEnv(t)
+	a := stCheck("T1", "ann", "The Eiffel Tower is 330 m tall", stT0, factcheck.Supported)
+	e.seed(a)
+	db, err := store.Open(e.path, store.Options{})
+	mustOK(t, err)
+	f := store.Feedback{User: "U5", Claim: -1, Note: "wrong verdict", Once: "slack_feedback_buttons", At: stT0.Add(time.Hour)}
+	mustOK(t, db.AddFeedback(context.Background(), "T1", a.ID, f))
+	if err := db.AddFeedback(context.Background(), "T1", a.ID, f); !errors.Is(err, store.ErrFeedbackExists) {
+		t.Errorf("the thumbs-down again: %v, want ErrFeedbackExists", err)
+	}
+	mustOK(t, db.Close())
+	stdout, stderr, code := e.run("export", "--feedback", "--tenant", "T1")
+	want := `{"id":"` + a.ID + `-1","claim":"The Eiffel Tower is 330 m tall","label":"","previous_verdict":"supported","notes":"flagged wrong by U5 at 2026-11-29T13:00:00Z: was supported; wrong verdict"}`
+	if code != exitOK || strings.TrimSpace(stdout) != want {
+		t.Errorf("export --feedback: code %d, stderr %q\n got %s\nwant %s", code, stderr, stdout, want)
 	}
 }

@@ -1,7 +1,8 @@
 // Package slacktest is a fake Slack for tests: an httptest Web API
 // (auth.test, chat.postMessage, chat.update, chat.postEphemeral,
 // conversations.info, users.info, conversations.history and .replies over the messages
-// added with AddMessage, apps.connections.open, oauth.v2.access), their
+// added with AddMessage, apps.connections.open, oauth.v2.access, the
+// assistant's assistant.threads.* and chat.*Stream, see assistant.go), their
 // files' downloads (with a token, as files.slack.com), the OAuth
 // authorize page, response_url endpoints, and a local websocket server
 // speaking Socket Mode (hello, envelopes, acks by envelope_id, pings).
@@ -97,9 +98,11 @@ type Server struct {
 	hang    map[string]int // method → calls still to hang
 	// messages are served by conversations.history and .replies.
 	messages []Message
-	seq      int
-	envSeq   int
-	conn     *websocket.Conn
+	// streaming are the streamed messages started and not yet stopped.
+	streaming map[string]bool
+	seq       int
+	envSeq    int
+	conn      *websocket.Conn
 
 	oauth   oauthState
 	writeMu sync.Mutex
@@ -344,6 +347,9 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	case "users.info":
 		s.record(c)
 		writeJSON(w, s.userInfo(c.Form.Get("user"), c.Form.Get("include_locale") == "true"))
+	case "assistant.threads.setSuggestedPrompts", "assistant.threads.setStatus", "assistant.threads.setTitle",
+		"chat.startStream", "chat.appendStream", "chat.stopStream":
+		s.assistant(w, c, ts)
 	default:
 		s.record(c)
 		writeJSON(w, map[string]any{"ok": false, "error": "unknown_method"})

@@ -1,0 +1,332 @@
+package slack
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/slack-go/slack"
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
+	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/store"
+)
+
+// Slack's assistant (Agents & AI Apps): the split view where a person
+// talks to factbot beside any channel. assistant_thread_started and
+// assistant_thread_context_changed get suggested prompts; a message in the
+// thread (message.im with its thread_ts) is a request like a mention,
+// answered with a status line while it runs and a streamed message (see
+// stream.go) ending with Slack's feedback buttons.
+
+// Meta keys of an assistant request.
+const (
+	// metaAssistant marks a request asked in the assistant.
+	metaAssistant = "slack_assistant"
+)
+
+// latestPrefix, then a channel id, is the bot.MetaMessage of the prompt
+// "check the message I'm looking at": the latest message people posted in
+// that channel, read when the request runs (and again by "Check again").
+const latestPrefix = "latest:"
+
+// The feedback buttons: their action id, the values of their buttons
+// (followed by the check id), and the Once of a thumbs-down's note.
+const (
+	actionFeedback = "factbot_feedback"
+	feedbackGood   = "good:"
+	feedbackWrong  = "wrong:"
+	onceThumbsDown = "slack_feedback_buttons"
+)
+
+var reChannelRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<#([CG][A-Z0-9]+)(?:\|[^>]*)?>`) })
+
+func isAssistant(r *store.Request) bool { return r.Meta[metaAssistant] != "" }
+
+// assistantEvent handles the assistant's events; false for any other event.
+func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterprise, eventID string, data any) (bool, error) {
+	switch e := data.(type) {
+	case *slackevents.AssistantThreadStartedEvent:
+		a.suggestLater(w, team, e.AssistantThread)
+	case *slackevents.AssistantThreadContextChangedEvent:
+		a.suggestLater(w, team, e.AssistantThread) // the prompt names the channel now in view
+	case *slackevents.MessageEvent:
+		if r := a.assistantRequest(ctx, w, team, enterprise, eventID, e); r != nil {
+			_, err := a.core.Submit(ctx, r)
+			return true, err
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// assistantRequest is the request of a message in an assistant thread;
+// nil for any other message (a DM outside a thread, an edit, a bot's).
+func (a *Adapter) assistantRequest(ctx context.Context, w *workspace, team, enterprise, eventID string, e *slackevents.MessageEvent) *store.Request {
+	botUser := a.botUserOf(w)
+	if !e.IsIM() || e.ThreadTimeStamp == "" || (e.SubType != "" && e.SubType != "file_share") ||
+		e.BotID != "" || e.User == "" || e.User == botUser {
+		return nil
+	}
+	text := messageText(e.Text, botUser)
+	setAsker := a.lookupAsker(ctx, w, e.User)
+	r := &store.Request{
+		Key: "slack:event:" + eventID, Tenant: team, Platform: Name, Kind: bot.KindMention,
+		Channel: e.Channel, Thread: e.ThreadTimeStamp, User: e.User, Text: text,
+		Visibility: a.visibility(ctx, w, e.Channel, store.VisibilityDM),
+		Meta:       a.meta(enterprise, team, e.User),
+	}
+	r.Meta[metaAssistant] = "1"
+	if e.Message != nil && len(e.Message.Files) > 0 {
+		r.Meta[bot.MetaMessage] = e.TimeStamp
+	}
+	setAsker(r)
+	if ch := a.lookPrompt(r, e.Text); ch != "" { // the prompt "check the message I'm looking at"
+		r.Text, r.Meta[bot.MetaMessage] = "", latestPrefix+ch
+	}
+	return r
+}
+
+// lookPrompt is the channel of the prompt "Check the latest message in
+// #channel" when text is that prompt in the asker's language or English.
+func (a *Adapter) lookPrompt(r *store.Request, text string) string {
+	g := reChannelRef().FindStringSubmatch(text)
+	if g == nil {
+		return ""
+	}
+	ref := "<#" + g[1] + ">"
+	norm := strings.TrimSpace(strings.Replace(text, g[0], ref, 1))
+	for _, l := range []bot.Lang{bot.RequestLang(r, "", ""), bot.LangFor("en")} {
+		if norm == l.Text(words.PromptLookMessage, map[string]any{"Channel": ref}) {
+			return g[1]
+		}
+	}
+	return ""
+}
+
+// suggestLater sets the thread's suggested prompts after the ack.
+func (a *Adapter) suggestLater(w *workspace, team string, t slackevents.AssistantThread) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := a.suggest(ctx, w, team, t); err != nil {
+			a.log.Warn("slack: assistant.threads.setSuggestedPrompts", "err", err)
+		}
+	}()
+}
+
+// suggest sets the prompts of an assistant thread, in its person's
+// language: check a claim (an example) and, when they are viewing a
+// channel, check its latest message.
+func (a *Adapter) suggest(ctx context.Context, w *workspace, team string, t slackevents.AssistantThread) error {
+	if t.ChannelID == "" || t.ThreadTimeStamp == "" {
+		return nil
+	}
+	r := &store.Request{}
+	a.lookupAsker(ctx, w, t.UserID)(r)
+	l := bot.RequestLang(r, "", "")
+	p := slack.AssistantThreadsSetSuggestedPromptsParameters{Title: l.Text(words.AssistantPrompts, nil), ChannelID: t.ChannelID, ThreadTS: t.ThreadTimeStamp}
+	p.AddPrompt(l.Text(words.PromptClaimTitle, nil), l.Text(words.PromptClaimMessage, nil))
+	if ch := t.Context.ChannelID; ch != "" && !strings.HasPrefix(ch, "D") {
+		p.AddPrompt(l.Text(words.PromptLookTitle, nil), l.Text(words.PromptLookMessage, map[string]any{"Channel": "<#" + ch + ">"}))
+	}
+	api := w.client()
+	return a.call(ctx, team, t.ChannelID, func(ctx context.Context) error {
+		return api.SetAssistantThreadsSuggestedPromptsContext(ctx, p)
+	})
+}
+
+// setStatus sets (or with "" clears) an assistant thread's status line;
+// a failure is only logged.
+func (a *Adapter) setStatus(ctx context.Context, api API, r *store.Request, status string, loading []string) {
+	err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+		return api.SetAssistantThreadsStatusContext(ctx, slack.AssistantThreadsSetStatusParameters{
+			ChannelID: r.Channel, ThreadTS: r.Thread, Status: status, LoadingMessages: loading})
+	})
+	if err != nil && ctx.Err() == nil {
+		a.log.Debug("slack: assistant.threads.setStatus", "key", r.Key, "err", err)
+	}
+}
+
+// postAssistant answers an assistant request: the placeholder names the
+// thread after the claim, shows the status line and opens the stream the
+// check's progress goes to (Track); a final message without a stream (an
+// answer from before a restart) is posted whole.
+func (a *Adapter) postAssistant(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
+	w, err := a.workspaceOf(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	api := w.client()
+	if m.Final {
+		return a.postAssistantFinal(ctx, api, r, m)
+	}
+	l := m.Lang
+	if t := strings.TrimSpace(r.Text); t != "" {
+		err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+			return api.SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
+				ChannelID: r.Channel, ThreadTS: r.Thread, Title: cut(bot.InertMentions(t), 100)})
+		})
+		if err != nil {
+			a.log.Debug("slack: assistant.threads.setTitle", "key", r.Key, "err", err)
+		}
+	}
+	a.setStatus(ctx, api, r, l.Text(words.StatusChecking, nil), []string{
+		l.Text(words.LoadingClaims, nil), l.Text(words.LoadingSources, nil), l.Text(words.LoadingWeighing, nil)})
+	reply := streamPrefix + r.Key
+	s := a.newStream(api, r, l)
+	a.mu.Lock()
+	if a.streams == nil {
+		a.streams = map[string]*stream{}
+	}
+	if old := a.streams[reply]; old != nil {
+		old.cancel()
+	}
+	a.streams[reply] = s
+	a.mu.Unlock()
+	return reply, nil
+}
+
+// postAssistantFinal posts m in the thread, with the feedback buttons.
+func (a *Adapter) postAssistantFinal(ctx context.Context, api API, r *store.Request, m *bot.Message) (string, error) {
+	blocks, text := Render(assistantMessage(m))
+	if m.CheckID != "" {
+		blocks = append(blocks, feedbackBlock(m.Lang, m.CheckID))
+	}
+	var ts string
+	err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+		var err error
+		_, ts, err = api.PostMessageContext(ctx, r.Channel, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...), slack.MsgOptionTS(r.Thread))
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	a.setStatus(ctx, api, r, "", nil)
+	return ts, nil
+}
+
+// Track implements bot.Tracker: the progress of an assistant request's
+// check goes to its stream.
+func (a *Adapter) Track(r *store.Request, reply string, e factcheck.Event) {
+	if s := a.stream(reply); s != nil {
+		s.track(e)
+	}
+}
+
+func (a *Adapter) stream(reply string) *stream {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.streams[reply]
+}
+
+// updateAssistant ends the stream with the final message; progress goes
+// through Track, so other updates do nothing. Without the stream (lost in
+// a restart) it fails, and the core posts the answer anew.
+func (a *Adapter) updateAssistant(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
+	if !m.Final {
+		return nil
+	}
+	s := a.stream(reply)
+	if s == nil {
+		return errStreamGone
+	}
+	a.mu.Lock()
+	delete(a.streams, reply)
+	a.mu.Unlock()
+	return s.finish(ctx, m)
+}
+
+// stopStreams stops the streams' loops (the adapter stops): their
+// checks are resumed after a restart, their reports posted anew.
+func (a *Adapter) stopStreams() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, s := range a.streams {
+		s.cancel()
+	}
+}
+
+type streamError string
+
+func (e streamError) Error() string { return string(e) }
+
+const errStreamGone = streamError("slack: the assistant's stream is gone (restarted)")
+
+// notifyAssistant shows a note in the assistant thread: a message there
+// (the thread is the asker's own).
+func (a *Adapter) notifyAssistant(ctx context.Context, r *store.Request, text string) error {
+	w, err := a.workspaceOf(ctx, r)
+	if err != nil {
+		return err
+	}
+	m := &bot.Message{Final: true, Title: text}
+	_, err = a.postAssistantFinal(ctx, w.client(), r, m)
+	return err
+}
+
+// assistantMessage is m without its "Wrong verdict?" button, which the
+// feedback buttons replace.
+func assistantMessage(m *bot.Message) *bot.Message {
+	c := *m
+	c.Actions = nil
+	for _, act := range m.Actions {
+		if act.ID != bot.ActionWrong {
+			c.Actions = append(c.Actions, act)
+		}
+	}
+	return &c
+}
+
+// feedbackBlock is Slack's feedback buttons (thumbs up, thumbs down) for
+// the check checkID.
+func feedbackBlock(l bot.Lang, checkID string) slack.Block {
+	good := slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, l.Text(words.FeedbackGood, nil), false, false), feedbackGood+checkID).
+		WithAccessibilityLabel(l.Text(words.FeedbackGood, nil))
+	bad := slack.NewFeedbackButton(slack.NewTextBlockObject(slack.PlainTextType, l.Text(words.FeedbackBad, nil), false, false), feedbackWrong+checkID).
+		WithAccessibilityLabel(l.Text(words.FeedbackBad, nil))
+	return slack.NewContextActionsBlock("factbot_feedback_"+checkID, slack.NewFeedbackButtonsBlockElement(actionFeedback, good, bad))
+}
+
+// feedback records a "Wrong verdict?" click, or a press of the
+// assistant's feedback buttons: a thumbs-down is recorded the same way,
+// once (Feedback.Once) however often it is pressed; a thumbs-up records
+// nothing. The thank-you is shown to the asker after the ack.
+func (a *Adapter) feedback(ctx context.Context, w *workspace, r *store.Request, act *slack.BlockAction) {
+	f, id := store.Feedback{User: r.User, Claim: -1}, act.Value
+	if act.ActionID == actionFeedback {
+		var wrong bool
+		if id, wrong = feedbackPressed(act.Value); !wrong {
+			return
+		}
+		f.Once = onceThumbsDown
+	}
+	a.lookupAsker(ctx, w, r.User)(r) // the thank-you in the asker's language
+	by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
+	note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, id, by, f)
+	if err != nil {
+		note = bot.LangFor(by.Locale).UserMessage(err)
+	}
+	go func() { // after the ack
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := a.Notify(ctx, r, note); err != nil {
+			a.log.Warn("slack: feedback note", "err", err)
+		}
+	}()
+}
+
+// feedbackPressed is a press of the feedback buttons: a thumbs-down is a
+// "Wrong verdict?" recorded once (Feedback.Once), however often pressed;
+// a thumbs-up records nothing.
+func feedbackPressed(value string) (checkID string, wrong bool) {
+	if id, ok := strings.CutPrefix(value, feedbackWrong); ok {
+		return id, true
+	}
+	return "", false
+}

@@ -235,6 +235,7 @@ func TestExcludedArchivedCopies(t *testing.T) {
 		{"https://archive.is/AbCdE", true}, // opaque
 		{"https://perma.cc/88KW-Y98C", true},
 		{"https://web.archive.org/web/2020/https://www-factcheck-org.translate.goog/x?_x_tr_sl=en", true},
+		{"https://web.archive.org/web/20210116000000/https://www.icirnigeria.org/claim-that-x-is-false/", true},
 		// Archived records, reporting and posts.
 		{"https://web.archive.org/web/20201129141238/https://scoopertino.com/exposed-x/", false},
 		{"https://web.archive.org/web/20210905081440/https://twitter.com/ImranKhanPTI/status/1320286665785704448", false},

@@ -168,3 +168,30 @@ func TestCheckExcludeURLs(t *testing.T) {
 		t.Error("the site's other page never reached the model")
 	}
 }
+
+// A leak-free check refuses a page that declares itself a published
+// fact-check (ClaimReview mark-up) whatever its address; a check that is
+// not leak-free reads it.
+func TestCheckRefusesClaimReviewPages(t *testing.T) {
+	const page = "https://www.news.example/politics/2020/10/14/made-up-slug/"
+	for _, leakFree := range []bool{true, false} {
+		s := &fct.Searcher{Results: map[string][]search.Result{"wall": {{Title: "Column", URL: page, Snippet: "a column"}}}}
+		r := &fct.Reader{Pages: map[string]*search.Page{page: {Title: "Column", Text: "VERDICT-TEXT", ClaimReview: true}}}
+		m := &fct.Model{Handle: fct.Script(
+			fct.Call("web_search", map[string]string{"query": "wall"}),
+			fct.Call("read_page", map[string]string{"url": page}),
+			fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r", Evidence: []fct.Evidence{}}),
+		)}
+		c := &factcheck.Checker{Model: m, Search: s, Reader: r, ExcludeFactCheckPaths: leakFree, Options: factcheck.Options{NoRecheck: true}}
+		if _, err := c.Check(context.Background(), factcheck.Input{Text: "The wall is old", AsClaim: true}); err != nil {
+			t.Fatal(err)
+		}
+		saw := false
+		for _, req := range m.Requests() {
+			saw = saw || strings.Contains(requestText(t, req), "VERDICT-TEXT")
+		}
+		if saw == leakFree {
+			t.Errorf("leak-free %v: the ClaimReview page reached the model: %v", leakFree, saw)
+		}
+	}
+}

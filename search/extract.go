@@ -212,9 +212,11 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 
 // extractHTML fills p from a parsed page: the main text (mainText), the
 // title, byline and site from trafilatura's metadata, the date from
-// htmldate (metadata, JSON-LD, the URL, then dates shown on the page).
+// htmldate (metadata, JSON-LD, the URL, then dates shown on the page),
+// and whether it declares a ClaimReview (hasClaimReview).
 func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	docTitle := titleOf(doc)
+	p.ClaimReview = hasClaimReview(doc)
 	date, err := htmldate.FromDocument(doc, htmldate.Options{
 		URL:                 pageURL.String(),
 		UseOriginalDate:     true,

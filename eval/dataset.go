@@ -34,6 +34,9 @@ type Case struct {
 	Date    time.Time `json:"date,omitzero"`
 	Speaker string    `json:"speaker,omitempty"`
 	Source  string    `json:"source,omitempty"`
+	// Article is the claim's own published fact-check (AVeriTeC's
+	// fact_checking_article), "" when unknown.
+	Article string `json:"fact_checking_article,omitempty"`
 }
 
 // Format names a dataset format.
@@ -161,6 +164,7 @@ func LoadAVeriTeC(r io.Reader) ([]Case, error) {
 		ClaimDate       string  `json:"claim_date"`
 		Speaker         *string `json:"speaker"`
 		ReportingSource *string `json:"reporting_source"`
+		Article         *string `json:"fact_checking_article"`
 	}
 	if err := dec.Decode(&items); err != nil {
 		return nil, fmt.Errorf("not an AVeriTeC file (a JSON array of {\"claim\", \"label\", …}): %w", err)
@@ -175,7 +179,7 @@ func LoadAVeriTeC(r io.Reader) ([]Case, error) {
 		if !ok {
 			return nil, fmt.Errorf("item %d: unknown AVeriTeC label %q (want Supported, Refuted, Conflicting Evidence/Cherrypicking or Not Enough Evidence; the unlabeled test set cannot be scored)", i, it.Label)
 		}
-		c := Case{ID: strconv.Itoa(i), Claim: claim, Label: l, Date: averitecDate(it.ClaimDate), Speaker: str(it.Speaker), Source: str(it.ReportingSource)}
+		c := Case{ID: strconv.Itoa(i), Claim: claim, Label: l, Date: averitecDate(it.ClaimDate), Speaker: str(it.Speaker), Source: str(it.ReportingSource), Article: str(it.Article)}
 		if it.ClaimDate != "" {
 			c.Notes = "claim date " + it.ClaimDate
 		}

@@ -302,9 +302,11 @@ func TestLoadAVeriTeC(t *testing.T) {
 	}
 	want := []Case{
 		{ID: "0", Claim: "The town council of Exampleton approved a new library in 2019.", Label: factcheck.Supported, Notes: "claim date 12-3-2019",
-			Date: time.Date(2019, 3, 12, 0, 0, 0, 0, time.UTC), Speaker: "A council member", Source: "Facebook"},
+			Date: time.Date(2019, 3, 12, 0, 0, 0, 0, time.UTC), Speaker: "A council member", Source: "Facebook",
+			Article: "https://factcheck.example/exampleton-library"},
 		{ID: "1", Claim: "Exampleton's river is the longest in the country.", Label: factcheck.Contradicted, Notes: "claim date 1-6-2020",
-			Date: time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC), Speaker: "A tourism leaflet", Source: "Website"},
+			Date: time.Date(2020, 6, 1, 0, 0, 0, 0, time.UTC), Speaker: "A tourism leaflet", Source: "Website",
+			Article: "https://factcheck.example/river"},
 		{ID: "2", Claim: "Crime in Exampleton doubled last year.", Label: factcheck.Contested, Notes: "claim date 5-1-2021",
 			Date: time.Date(2021, 1, 5, 0, 0, 0, 0, time.UTC), Speaker: "A candidate"},
 		{ID: "3", Claim: "The mayor of Exampleton wrote a novel under a pen name.", Label: factcheck.Unverifiable, Speaker: "An anonymous post"},
@@ -529,22 +531,27 @@ func TestRunnerAsGivenAsOf(t *testing.T) {
 	tests := []struct {
 		name           string
 		asGiven, asOf  bool
+		exclude        bool // Runner.ExcludeArticle
 		wantLib, wantM factcheck.Input
 	}{
-		{"as given, as of", true, true,
+		{"leak-free: its own article excluded", true, true, true,
+			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, AsOf: lib.Date, Speaker: "A council member", Source: "Facebook",
+				ExcludeURLs: []string{"https://factcheck.example/exampleton-library"}},
+			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
+		{"as given, as of", true, true, false,
 			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, AsOf: lib.Date, Speaker: "A council member", Source: "Facebook"},
 			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
-		{"as given, no date", true, false,
+		{"as given, no date", true, false, false,
 			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, AsClaim: true, Speaker: "A council member", Source: "Facebook"},
 			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, AsClaim: true, Speaker: "An anonymous post"}},
-		{"extracted", false, false,
+		{"extracted", false, false, false,
 			factcheck.Input{Tenant: Tenant, Text: lib.Claim, Fresh: true, Speaker: "A council member", Source: "Facebook"},
 			factcheck.Input{Tenant: Tenant, Text: mayor.Claim, Fresh: true, Speaker: "An anonymous post"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &inputRecorder{ins: map[string]factcheck.Input{}}
-			r := &Runner{Checker: rec, AsGiven: tc.asGiven, AsOf: tc.asOf}
+			r := &Runner{Checker: rec, AsGiven: tc.asGiven, AsOf: tc.asOf, ExcludeArticle: tc.exclude}
 			res, err := r.Run(context.Background(), cases, nil)
 			if err != nil {
 				t.Fatal(err)

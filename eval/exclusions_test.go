@@ -17,9 +17,12 @@ var leakFree = search.Restriction{ExcludeSites: search.FactCheckers(), FactCheck
 // claims' own articles behind a news site's fact-check section, a
 // translation proxy, archive.today, Wayback copies (percent-encoded,
 // scheme-less) and an archive.today short link are caught; a BBC article
-// and a Wayback copy of a Washington Post column with nothing in its
-// address to name it are not, and are named by their own hosts. Archived
-// copies of records and posts are kept; a short link's evidence is lost.
+// and Wayback copies of Washington Post columns with nothing in their
+// address to name them are not, and are named by their own hosts. Archived
+// copies of records and posts are kept; a short link's evidence, and a
+// fact-checker's page cited as evidence, are lost. With each claim's own
+// article excluded by address too, every article goes, and so does the
+// live copy of one that a claim cites as its evidence.
 func TestExclusionsFixture(t *testing.T) {
 	f, err := os.Open("testdata/averitec_exclusions.json")
 	if err != nil {
@@ -31,13 +34,15 @@ func TestExclusionsFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &ExclusionReport{
-		Claims: 8, Articles: 8, ArticlesExcluded: 6, Evidence: 8, EvidenceExcluded: 2,
+		Claims: 9, Articles: 9, ArticlesExcluded: 6, Evidence: 10, EvidenceExcluded: 3,
+		OwnURL: OwnURLCounts{ArticlesExcluded: 9, EvidenceExcluded: 4},
 		Missed: []HostCount{
+			{Host: "washingtonpost.com", Count: 2, Via: []HostCount{{Host: "web.archive.org", Count: 2}}},
 			{Host: "bbc.com", Count: 1},
-			{Host: "washingtonpost.com", Count: 1, Via: []HostCount{{Host: "web.archive.org", Count: 1}}},
 		},
 		Lost: []HostCount{
 			{Host: "archive.ph", Count: 1},
+			{Host: "icirnigeria.org", Count: 1},
 			{Host: "politifact.com", Count: 1, Via: []HostCount{{Host: "web.archive.org", Count: 1}}},
 		},
 	}
@@ -48,14 +53,16 @@ func TestExclusionsFixture(t *testing.T) {
 	if err := WriteExclusions(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	wantOut := `claims: 8
-own fact-checking article excluded: 6 of 8 (75.0%; goal ≥ 98%: NOT met)
-gold evidence URLs excluded: 2 of 8 (25.0%; goal ≤ 5%: NOT met)
+	wantOut := `claims: 9
+own fact-checking article excluded: 6 of 9 (66.7%; goal ≥ 98%: NOT met)
+gold evidence URLs excluded: 3 of 10 (30.0%; goal ≤ 5%: NOT met)
+with each claim's own article also excluded by address (leak-free AVeriTeC runs): articles 9 of 9 (100.0%), gold evidence 4 of 10 (40.0%)
 articles let through, by the page's own host:
+     2  washingtonpost.com (2 via web.archive.org)
      1  bbc.com
-     1  washingtonpost.com (1 via web.archive.org)
 evidence excluded, by the page's own host:
      1  archive.ph
+     1  icirnigeria.org
      1  politifact.com (1 via web.archive.org)
 `
 	if d := cmp.Diff(wantOut, b.String()); d != "" {

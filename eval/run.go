@@ -96,6 +96,10 @@ type Runner struct {
 	AsGiven bool
 	// AsOf checks each case that has a Date as of that date.
 	AsOf bool
+	// ExcludeArticle keeps each case's own Article (its published
+	// fact-check) and its copies on mirrors out of the check's searches
+	// and page reads, by address: a leak-free run on AVeriTeC sets it.
+	ExcludeArticle bool
 	// CaseContext, if set, derives the context each case is checked in
 	// (the knowledge store learns which claim it serves from it).
 	CaseContext func(context.Context, Case) context.Context
@@ -111,6 +115,9 @@ func (r *Runner) input(c Case) factcheck.Input {
 	in := factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true, AsClaim: r.AsGiven, Speaker: c.Speaker, Source: c.Source}
 	if r.AsOf {
 		in.AsOf = c.Date
+	}
+	if r.ExcludeArticle && c.Article != "" {
+		in.ExcludeURLs = []string{c.Article}
 	}
 	return in
 }

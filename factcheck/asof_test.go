@@ -129,3 +129,69 @@ func (c *recordingCache) Extraction(context.Context, string, string, time.Durati
 func (c *recordingCache) PutExtraction(context.Context, string, string, *factcheck.Extraction) error {
 	return nil
 }
+
+// Input.ExcludeURLs keeps a claim's own fact-check out of the check, by
+// address, whichever copy of it the search returns or the model asks for;
+// the rest of its site stays.
+func TestCheckExcludeURLs(t *testing.T) {
+	const own = "https://www.news.example/politics/2020/10/14/made-up-slug/"
+	const archived = "https://web.archive.org/web/20201015000000/" + own
+	const other = "https://www.news.example/politics/2020/10/14/other-slug/"
+	s := &fct.Searcher{Results: map[string][]search.Result{"wall": {
+		{Title: "Own", URL: "http://news.example/politics/2020/10/14/made-up-slug", Snippet: "OWN-SNIPPET"},
+		{Title: "Other", URL: other, Snippet: "OTHER-SNIPPET"},
+	}}}
+	r := &fct.Reader{Pages: map[string]*search.Page{archived: {Title: "Own", Text: "OWN-PAGE-TEXT"}}}
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call("web_search", map[string]string{"query": "wall"}),
+		fct.Call("read_page", map[string]string{"url": archived}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r", Evidence: []fct.Evidence{}}),
+	)}
+	c := &factcheck.Checker{Model: m, Search: s, Reader: r, Options: factcheck.Options{NoRecheck: true}}
+	if _, err := c.Check(context.Background(), factcheck.Input{Text: "The wall is old", AsClaim: true, ExcludeURLs: []string{archived}}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Calls() != 0 {
+		t.Errorf("pages fetched = %d; want 0 (the excluded page is refused before fetching)", r.Calls())
+	}
+	sawOther := false
+	for _, req := range m.Requests() {
+		text := requestText(t, req)
+		for _, banned := range []string{"OWN-SNIPPET", "OWN-PAGE-TEXT"} {
+			if strings.Contains(text, banned) {
+				t.Errorf("%q reached the model", banned)
+			}
+		}
+		sawOther = sawOther || strings.Contains(text, "OTHER-SNIPPET")
+	}
+	if !sawOther {
+		t.Error("the site's other page never reached the model")
+	}
+}
+
+// A leak-free check refuses a page that declares itself a published
+// fact-check (ClaimReview mark-up) whatever its address; a check that is
+// not leak-free reads it.
+func TestCheckRefusesClaimReviewPages(t *testing.T) {
+	const page = "https://www.news.example/politics/2020/10/14/made-up-slug/"
+	for _, leakFree := range []bool{true, false} {
+		s := &fct.Searcher{Results: map[string][]search.Result{"wall": {{Title: "Column", URL: page, Snippet: "a column"}}}}
+		r := &fct.Reader{Pages: map[string]*search.Page{page: {Title: "Column", Text: "VERDICT-TEXT", ClaimReview: true}}}
+		m := &fct.Model{Handle: fct.Script(
+			fct.Call("web_search", map[string]string{"query": "wall"}),
+			fct.Call("read_page", map[string]string{"url": page}),
+			fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r", Evidence: []fct.Evidence{}}),
+		)}
+		c := &factcheck.Checker{Model: m, Search: s, Reader: r, ExcludeFactCheckPaths: leakFree, Options: factcheck.Options{NoRecheck: true}}
+		if _, err := c.Check(context.Background(), factcheck.Input{Text: "The wall is old", AsClaim: true}); err != nil {
+			t.Fatal(err)
+		}
+		saw := false
+		for _, req := range m.Requests() {
+			saw = saw || strings.Contains(requestText(t, req), "VERDICT-TEXT")
+		}
+		if saw == leakFree {
+			t.Errorf("leak-free %v: the ClaimReview page reached the model: %v", leakFree, saw)
+		}
+	}
+}

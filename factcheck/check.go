@@ -69,6 +69,11 @@ type Input struct {
 	// (e.g. "a council member", "Facebook"); the model reads them as the
 	// claim's context.
 	Speaker, Source string
+	// ExcludeURLs are pages kept out of the check's searches and page
+	// reads by address, with their copies on mirrors (see
+	// search.Restriction.ExcludeURLs): an evaluation passes a claim's
+	// own published fact-check so.
+	ExcludeURLs []string
 	// Files are attached to the text: pictures are given to the model with
 	// it (when it reads pictures), a PDF's text is checked with it. Text
 	// may then be empty.
@@ -81,10 +86,11 @@ type claimContext struct {
 	asOf            time.Time
 	speaker, source string
 	language        string // the claim's BCP 47 tag, "" when unknown
+	excludeURLs     []string
 }
 
 func (in Input) claimContext() claimContext {
-	return claimContext{asOf: in.AsOf, speaker: strings.TrimSpace(in.Speaker), source: strings.TrimSpace(in.Source)}
+	return claimContext{asOf: in.AsOf, speaker: strings.TrimSpace(in.Speaker), source: strings.TrimSpace(in.Source), excludeURLs: in.ExcludeURLs}
 }
 
 // Checker verifies claims: extraction, then one verification loop per

@@ -112,7 +112,7 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	r := &researcher{
 		c: c, b: c.Budget.withDefaults(), claim: claim, lib: lib, trace: trace, index: index, emit: emit, today: today,
 		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
-		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths},
+		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths, ExcludeURLs: cc.excludeURLs},
 		plan:       p.questions, questions: rankQueries(p.questions, claim), compactOn: !c.Options.NoCompact,
 		langs: newSearchLangs(cc.language, claim),
 	}

@@ -192,6 +192,10 @@ func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObserva
 		r.trace.note("read " + u + ": dropped, it redirected to an excluded site")
 		return nil, fmt.Errorf("refused: %s redirects to a site excluded from this check", u)
 	}
+	if p.ClaimReview && r.restrict.FactCheckPaths {
+		r.trace.note("read " + u + ": dropped, the page declares itself a published fact-check (ClaimReview)")
+		return nil, fmt.Errorf("refused: %s is a published fact-check (its page carries ClaimReview mark-up), excluded from this check", u)
+	}
 	if pub := pagePublished(p); r.restrict.After(pub) {
 		day := r.restrict.Before.UTC().Format(time.DateOnly)
 		r.trace.note(fmt.Sprintf("read %s: dropped, published %s, after %s", u, pub.UTC().Format(time.DateOnly), day))

@@ -235,6 +235,7 @@ func TestExcludedArchivedCopies(t *testing.T) {
 		{"https://archive.is/AbCdE", true}, // opaque
 		{"https://perma.cc/88KW-Y98C", true},
 		{"https://web.archive.org/web/2020/https://www-factcheck-org.translate.goog/x?_x_tr_sl=en", true},
+		{"https://web.archive.org/web/20210116000000/https://www.icirnigeria.org/claim-that-x-is-false/", true},
 		// Archived records, reporting and posts.
 		{"https://web.archive.org/web/20201129141238/https://scoopertino.com/exposed-x/", false},
 		{"https://web.archive.org/web/20210905081440/https://twitter.com/ImranKhanPTI/status/1320286665785704448", false},
@@ -310,4 +311,41 @@ func FuzzUnwrap(f *testing.F) {
 		_ = OpaqueCopy(s)
 		_ = r.Excluded(s)
 	})
+}
+
+// TestExcludedOwnURL: a page excluded by address (a claim's own
+// fact-check) goes with its copies on mirrors and its other spellings;
+// the rest of its site stays.
+func TestExcludedOwnURL(t *testing.T) {
+	own := "https://web.archive.org/web/20210118000000/https://www.washingtonpost.com/politics/2020/10/14/a-made-up-slug/"
+	r := Restriction{ExcludeURLs: []string{own}}
+	tests := []struct {
+		url  string
+		want bool
+	}{
+		{own, true},
+		{"https://www.washingtonpost.com/politics/2020/10/14/a-made-up-slug/", true},
+		{"http://washingtonpost.com/politics/2020/10/14/a-made-up-slug", true},
+		{"https://www.washingtonpost.com/politics/2020/10/14/a-made-up-slug/#comments", true},
+		{"https://web.archive.org/web/2022id_/https://www.washingtonpost.com/politics/2020/10/14/a-made-up-slug/", true},
+		{"https://archive.ph/newest/https://www.washingtonpost.com/politics/2020/10/14/a-made-up-slug/", true},
+		{"https://www-washingtonpost-com.translate.goog/politics/2020/10/14/a-made-up-slug/?_x_tr_sl=en", true},
+		{"https://archive.ph/AbCdE", true}, // opaque: it may be a copy
+		// The rest of the site, and the same path on another, stay.
+		{"https://www.washingtonpost.com/politics/2020/10/14/another-made-up-slug/", false},
+		{"https://www.washingtonpost.com/politics/2020/10/14/a-made-up-slug/?page=2", false},
+		{"https://www.example.com/politics/2020/10/14/a-made-up-slug/", false},
+		{"https://web.archive.org/web/2021/https://www.bbc.co.uk/news/election-us-2020-12345678", false},
+	}
+	for _, tt := range tests {
+		if got := r.Excluded(tt.url); got != tt.want {
+			t.Errorf("Excluded(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+	if r.IsZero() || r.key() == (Restriction{}).key() {
+		t.Error("a restriction by address alone counts as no restriction")
+	}
+	if (Restriction{ExcludeURLs: []string{"https://x.org/a"}}).key() == r.key() {
+		t.Error("restrictions excluding different pages share a cache key")
+	}
 }

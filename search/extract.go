@@ -227,10 +227,12 @@ func extractWith(opts trafilatura.Options, body []byte, kind, contentType string
 
 // extractHTML fills p from a parsed page: the main text and the title,
 // byline and site from go-trafilatura, the date from htmldate (metadata,
-// JSON-LD, the URL, then dates shown on the page). A page where the
-// library finds no main text is read with no text.
+// JSON-LD, the URL, then dates shown on the page), and whether it
+// declares a ClaimReview (hasClaimReview). A page where the library finds
+// no main text is read with no text.
 func extractHTML(opts trafilatura.Options, doc *html.Node, pageURL *url.URL, p *Page) {
 	docTitle := titleOf(doc)
+	p.ClaimReview = hasClaimReview(doc)
 	date, err := htmldate.FromDocument(doc, htmldate.Options{
 		URL:                 pageURL.String(),
 		UseOriginalDate:     true,

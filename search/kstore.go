@@ -312,7 +312,7 @@ func (k *KnowledgeStore) Search(ctx context.Context, query string, max int) (*Re
 		res[i].Provider = k.Name()
 		res[i].Published, res[i].PublishedAt = storeDate(rs)
 	}
-	res, _, excluded := Restriction{ExcludeSites: rs.ExcludeSites, FactCheckPaths: rs.FactCheckPaths}.Filter(res)
+	res, _, excluded := Restriction{ExcludeSites: rs.ExcludeSites, FactCheckPaths: rs.FactCheckPaths, ExcludeURLs: rs.ExcludeURLs}.Filter(res)
 	if max = clampMax(max, DefaultMaxResults, 50); len(res) > max {
 		res = res[:max]
 	}

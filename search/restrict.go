@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -27,11 +28,17 @@ type Restriction struct {
 	// FactCheckPaths also excludes the fact-check sections of any site,
 	// named by their host or path (usatoday.com/story/news/factcheck/…).
 	FactCheckPaths bool
+	// ExcludeURLs are pages excluded by address, and so are their copies
+	// on mirrors: an address is compared once unwrapped (Unwrap), by host
+	// (no "www."), path (no trailing slash) and query, whatever its scheme
+	// and fragment. An evaluation on AVeriTeC passes a claim's own
+	// fact_checking_article so.
+	ExcludeURLs []string
 }
 
 // IsZero reports whether r restricts nothing.
 func (r Restriction) IsZero() bool {
-	return r.Before.IsZero() && len(r.ExcludeSites) == 0 && !r.FactCheckPaths
+	return r.Before.IsZero() && len(r.ExcludeSites) == 0 && !r.FactCheckPaths && len(r.ExcludeURLs) == 0
 }
 
 // key is r as part of a cache key: answers to restricted searches are
@@ -47,6 +54,9 @@ func (r Restriction) key() string {
 	s += "\x00" + strings.Join(r.ExcludeSites, ",")
 	if r.FactCheckPaths {
 		s += "\x00paths"
+	}
+	if len(r.ExcludeURLs) > 0 {
+		s += "\x00urls\x00" + strings.Join(r.ExcludeURLs, "\x00")
 	}
 	return s
 }
@@ -72,7 +82,7 @@ func (r Restriction) After(t time.Time) bool {
 // anything is: it may be a copy of an excluded page, and nothing says
 // otherwise.
 func (r Restriction) Excluded(rawURL string) bool {
-	if len(r.ExcludeSites) == 0 && !r.FactCheckPaths {
+	if len(r.ExcludeSites) == 0 && !r.FactCheckPaths && len(r.ExcludeURLs) == 0 {
 		return false
 	}
 	u, err := parseURL(Unwrap(rawURL))
@@ -82,6 +92,14 @@ func (r Restriction) Excluded(rawURL string) bool {
 	if opaqueCopy(u) {
 		return true
 	}
+	if len(r.ExcludeURLs) > 0 {
+		key := pageKey(u)
+		for _, x := range r.ExcludeURLs {
+			if xu, err := parseURL(Unwrap(x)); err == nil && pageKey(xu) == key {
+				return true
+			}
+		}
+	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	for _, d := range r.ExcludeSites {
 		if host == d || strings.HasSuffix(host, "."+d) {
@@ -89,6 +107,21 @@ func (r Restriction) Excluded(rawURL string) bool {
 		}
 	}
 	return r.FactCheckPaths && factCheckPath(u)
+}
+
+// pageKey is what ExcludeURLs compares of an (unwrapped) address: host
+// without "www." or a trailing dot, path without a trailing slash, and
+// query.
+func pageKey(u *url.URL) string {
+	host := strings.TrimRight(strings.ToLower(u.Hostname()), ".")
+	for strings.HasPrefix(host, "www.") {
+		host = strings.TrimPrefix(host, "www.")
+	}
+	k := host + strings.TrimRight(u.EscapedPath(), "/")
+	if u.RawQuery != "" {
+		k += "?" + u.RawQuery
+	}
+	return k
 }
 
 // Filter returns the results r allows, and how many it dropped because

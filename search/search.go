@@ -71,6 +71,10 @@ type Page struct {
 	// Truncated is set when the body was longer than the reader's size
 	// cap and only its start was read.
 	Truncated bool `json:"truncated,omitempty"`
+	// ClaimReview is set when an HTML page declares itself a published
+	// fact-check (schema.org ClaimReview, in JSON-LD or microdata): a
+	// leak-free check refuses it, whatever its address.
+	ClaimReview bool `json:"claim_review,omitempty"`
 	// Cached is set when the page came from the page cache, not the site;
 	// FetchedAt then says when it was fetched.
 	Cached bool `json:"cached,omitempty"`

@@ -198,7 +198,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := &eval.Runner{Checker: checker, Concurrency: f.conc, AsGiven: averitec, AsOf: !f.noAsOf}
+	r := &eval.Runner{Checker: checker, Concurrency: f.conc, AsGiven: averitec, AsOf: !f.noAsOf, ExcludeArticle: engine.leakFree}
 	if engine.store != nil {
 		r.CaseContext = func(ctx context.Context, c eval.Case) context.Context { return search.WithStoreClaim(ctx, c.ID) }
 		r.Hold = func(c eval.Case) (func(), error) { return engine.store.Hold(c.ID) }

@@ -62,11 +62,11 @@ const (
 // tools returns the research tools in the order they are offered.
 func (r *researcher) tools() []Tool {
 	ts := []Tool{
-		NewTool(ToolWebSearch, "Search the web.",
+		NewTool(ToolWebSearch, "",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
 				return r.webSearch(ctx, r.languageQuery(a.Query))
 			}),
-		NewTool(ToolReadPage, "Read a page.",
+		NewTool(ToolReadPage, "",
 			r.readPage),
 	}
 	if r.factChecks {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -82,12 +83,12 @@ func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) st
 	pk := personOf(r).key(r.Tenant, r.User)
 	ok, next := s.limits.user.allow(ctx, pk, now)
 	if !ok {
-		return lang.limitRefusal(wUserLimit, s.opts.UserLimit, next)
+		return lang.limitRefusal(words.UserLimit, s.opts.UserLimit, next)
 	}
 	tk := r.Platform + "\x00" + r.Tenant
 	if ok, next := s.limits.tenant.allow(ctx, tk, now); !ok {
 		s.limits.user.undo(ctx, pk, now)
-		return lang.limitRefusal(wTenantLimit, s.opts.TenantLimit, next)
+		return lang.limitRefusal(words.TenantLimit, s.opts.TenantLimit, next)
 	}
 	s.mu.Lock()
 	full := s.opts.MaxQueue > 0 && len(s.queue) >= s.opts.MaxQueue
@@ -95,7 +96,7 @@ func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) st
 	if full {
 		s.limits.user.undo(ctx, pk, now)
 		s.limits.tenant.undo(ctx, tk, now)
-		return lang.text(wBusy, nil)
+		return lang.Text(words.Busy, nil)
 	}
 	return ""
 }
@@ -107,10 +108,10 @@ func (s *Service) admitFeedback(ctx context.Context, p Person, tenant, user stri
 	return ok
 }
 
-// limitRefusal is refusal m (wUserLimit, wTenantLimit) of limit l in
+// limitRefusal is refusal m (words.UserLimit, words.TenantLimit) of limit l in
 // language lang: its count, its window and next, when one is allowed again.
 func (lang Lang) limitRefusal(m *i18n.Message, l Limit, next time.Time) string {
-	return lang.text(m, map[string]any{"Count": l.N, "Window": lang.window(l.Window), "Time": next.UTC().Format("15:04")})
+	return lang.Text(m, map[string]any{"Count": l.N, "Window": lang.window(l.Window), "Time": next.UTC().Format("15:04")})
 }
 
 // window is d in words: "hour", "10 minutes"; a window of seconds is
@@ -118,9 +119,9 @@ func (lang Lang) limitRefusal(m *i18n.Message, l Limit, next time.Time) string {
 func (lang Lang) window(d time.Duration) string {
 	switch {
 	case d > 0 && d%time.Hour == 0:
-		return lang.count(wWindowHours, int(d/time.Hour), nil)
+		return lang.Count(words.WindowHours, int(d/time.Hour), nil)
 	case d > 0 && d%time.Minute == 0:
-		return lang.count(wWindowMinutes, int(d/time.Minute), nil)
+		return lang.Count(words.WindowMinutes, int(d/time.Minute), nil)
 	}
 	return d.String()
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -110,11 +111,11 @@ func pickAttachments(fs []Attachment) ([]Attachment, []factcheck.Note) {
 	for _, f := range fs {
 		switch {
 		case !attachmentTypes[mediaType(f.MIME)]:
-			notes = append(notes, attachmentNote(noteAttachmentType, f.Name, 0))
+			notes = append(notes, words.AttachmentNote(words.NoteAttachmentType, f.Name, 0))
 		case f.Size > MaxAttachmentBytes:
-			notes = append(notes, attachmentNote(noteAttachmentSize, f.Name, MaxAttachmentBytes>>20))
+			notes = append(notes, words.AttachmentNote(words.NoteAttachmentSize, f.Name, MaxAttachmentBytes>>20))
 		case len(keep) == MaxAttachments:
-			notes = append(notes, attachmentNote(noteAttachmentCount, f.Name, MaxAttachments))
+			notes = append(notes, words.AttachmentNote(words.NoteAttachmentCount, f.Name, MaxAttachments))
 		default:
 			keep = append(keep, f)
 		}
@@ -131,16 +132,16 @@ func (j *job) download(mr MessageReader, f Attachment) (factcheck.File, *factche
 	var n factcheck.Note
 	switch {
 	case errors.Is(err, ErrTooLarge):
-		n = attachmentNote(noteAttachmentSize, f.Name, MaxAttachmentBytes>>20)
+		n = words.AttachmentNote(words.NoteAttachmentSize, f.Name, MaxAttachmentBytes>>20)
 	case err != nil:
 		j.log.Warn("download attachment", "file", f.Name, "err", err)
-		n = attachmentNote(noteAttachmentFailed, f.Name, 0)
+		n = words.AttachmentNote(words.NoteAttachmentFailed, f.Name, 0)
 	default:
 		sniffed := mediaType(http.DetectContentType(data))
 		if attachmentTypes[sniffed] {
 			return factcheck.File{Name: f.Name, MIME: sniffed, Data: data}, nil
 		}
-		n = attachmentNote(noteAttachmentType, f.Name, 0)
+		n = words.AttachmentNote(words.NoteAttachmentType, f.Name, 0)
 	}
 	return factcheck.File{}, &n
 }
@@ -148,10 +149,10 @@ func (j *job) download(mr MessageReader, f Attachment) (factcheck.File, *factche
 // readMessage is the text shown when the message asked about could not be
 // read.
 func (l Lang) readMessage(err error) string {
-	if msg, ok := l.shown(err); ok {
+	if msg, ok := l.Shown(err); ok {
 		return msg
 	}
-	return l.text(wMessageUnreadable, nil)
+	return l.Text(words.MessageUnreadable, nil)
 }
 
 // mediaType is a MIME type without its parameters, in lower case.

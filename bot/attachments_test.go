@@ -34,7 +34,7 @@ func TestPickAttachments(t *testing.T) {
 	var texts, es []string
 	for _, n := range notes {
 		texts = append(texts, n.Text)
-		es = append(es, LangFor("es").note(n))
+		es = append(es, LangFor("es").Note(n))
 	}
 	if diff := cmp.Diff(texts, want); diff != "" {
 		t.Errorf("notes (-got +want):\n%s", diff)

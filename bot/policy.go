@@ -7,37 +7,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
 
-// The English wording of the apologies the core shows users; every
-// language's is in the catalogs (words.go).
-const (
-	// MsgNotStored answers a request that could not be stored.
-	MsgNotStored = "Sorry, I could not take this request right now. Please try again in a moment."
-	// MsgInternal is the fixed apology for any failure whose text is not
-	// safe to show.
-	MsgInternal = "Sorry, something went wrong on factbot's side. It has been logged; please try again later."
-
-	// LabelOpenHistory is the English label of the link to the history's
-	// web page (Lang.OpenHistory in other languages).
-	LabelOpenHistory = "Open history"
-)
+// LabelOpenHistory is the English label of the link to the history's web
+// page (Lang.OpenHistory in other languages).
+const LabelOpenHistory = "Open history"
 
 // checkMessage is the short, honest error shown for a failed check.
 func (l Lang) checkMessage(err error) string {
-	if msg, ok := l.shown(err); ok {
+	if msg, ok := l.Shown(err); ok {
 		return msg
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return l.text(wCheckTimeout, nil)
+		return l.Text(words.CheckTimeout, nil)
 	}
 	if errors.Is(err, factcheck.ErrRateLimited) {
-		return l.text(wCheckRateLimited, nil)
+		return l.Text(words.CheckRateLimited, nil)
 	}
-	return l.text(wCheckInternal, nil)
+	return l.Text(words.CheckInternal, nil)
 }
 
 // History limits: chat lists DefaultHistory checks unless asked for more,
@@ -75,7 +66,7 @@ func ParseHistoryArgs(s string) (HistoryArgs, error) {
 		} else if l := factcheck.Label(strings.ToLower(f)); l.Valid() {
 			a.Verdict = string(l)
 		} else {
-			return HistoryArgs{}, said(wHistoryArgs, map[string]any{"Word": strconv.Quote(f), "Usage": HistoryUsage}, nil)
+			return HistoryArgs{}, words.Said(words.HistoryArgs, map[string]any{"Word": strconv.Quote(f), "Usage": HistoryUsage}, nil)
 		}
 	}
 	return a, nil
@@ -115,7 +106,7 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 	if args.Verdict != "" {
 		q.Verdict = factcheck.Label(strings.ToLower(args.Verdict))
 		if !q.Verdict.Valid() {
-			return nil, said(wUnknownVerdict, map[string]any{"Verdict": strconv.Quote(args.Verdict)}, nil)
+			return nil, words.Said(words.UnknownVerdict, map[string]any{"Verdict": strconv.Quote(args.Verdict)}, nil)
 		}
 	}
 	if args.Mine {
@@ -124,7 +115,7 @@ func (s *Service) History(ctx context.Context, tenant, viewer, channel string, a
 	sums, err := s.store.History(ctx, tenant, q)
 	if err != nil {
 		s.log.Error("history", "tenant", tenant, "err", err)
-		return nil, said(wHistoryFailed, nil, fmt.Errorf("bot: history of %s: %w", tenant, err))
+		return nil, words.Said(words.HistoryFailed, nil, fmt.Errorf("bot: history of %s: %w", tenant, err))
 	}
 	h := &History{Verdict: q.Verdict, Mine: args.Mine, Lines: HistoryLines(sums)}
 	if s.opts.Links != nil {
@@ -147,16 +138,16 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 		}
 		err = fmt.Errorf("bot: feedback on %s by %s: %w", checkID, f.User, err)
 		if errors.Is(err, store.ErrNotFound) {
-			return "", &usererr.Error{Msg: lang.text(wFeedbackNotFound, nil), Err: err}
+			return "", &usererr.Error{Msg: lang.Text(words.FeedbackNotFound, nil), Err: err}
 		}
 		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
-		return "", &usererr.Error{Msg: lang.text(wFeedbackFailed, nil), Err: err}
+		return "", &usererr.Error{Msg: lang.Text(words.FeedbackFailed, nil), Err: err}
 	}
 	if f.At.IsZero() {
 		f.At = s.opts.Now()
 	}
 	if !s.admitFeedback(ctx, by, tenant, f.User, s.opts.Now()) {
-		return "", &usererr.Error{Msg: lang.text(wFeedbackLimit, nil), Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
+		return "", &usererr.Error{Msg: lang.Text(words.FeedbackLimit, nil), Err: fmt.Errorf("bot: feedback on %s: %w", checkID, ErrFeedbackLimit)}
 	}
 	f.Note = strings.TrimSpace(f.Note)
 	if f.Note == "" {
@@ -165,13 +156,13 @@ func (s *Service) Feedback(ctx context.Context, tenant, channel, checkID string,
 	if err := s.store.AddFeedback(ctx, tenant, checkID, f); err != nil {
 		err = fmt.Errorf("bot: feedback on %s: %w", checkID, err)
 		if errors.Is(err, store.ErrNotFound) {
-			return "", &usererr.Error{Msg: lang.text(wFeedbackNotFound, nil), Err: err}
+			return "", &usererr.Error{Msg: lang.Text(words.FeedbackNotFound, nil), Err: err}
 		}
 		if errors.Is(err, store.ErrFeedbackLimit) {
-			return "", &usererr.Error{Msg: lang.text(wFeedbackFull, nil), Err: err}
+			return "", &usererr.Error{Msg: lang.Text(words.FeedbackFull, nil), Err: err}
 		}
 		s.log.Error("feedback", "tenant", tenant, "check", checkID, "err", err)
-		return "", &usererr.Error{Msg: lang.text(wFeedbackFailed, nil), Err: err}
+		return "", &usererr.Error{Msg: lang.Text(words.FeedbackFailed, nil), Err: err}
 	}
-	return lang.text(wFeedbackThanks, map[string]any{"ID": checkID}), nil
+	return lang.Text(words.FeedbackThanks, map[string]any{"ID": checkID}), nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -113,7 +114,7 @@ type Action struct {
 // ReportLink is the "Full report" button opening url, the check's web
 // page, labelled in l.
 func (l Lang) ReportLink(url string) Action {
-	return Action{ID: ActionReport, Label: l.text(wButtonFullReport, nil), URL: url}
+	return Action{ID: ActionReport, Label: l.Text(words.ButtonFullReport, nil), URL: url}
 }
 
 // ReportLink is the English "Full report" button opening url.
@@ -148,34 +149,6 @@ func Emoji(l factcheck.Label) string {
 // LabelText returns the verdict's display name in English.
 func LabelText(l factcheck.Label) string { return English.Label(l) }
 
-// Label returns the verdict's display name ("Checking…" for none).
-func (l Lang) Label(v factcheck.Label) string {
-	switch v {
-	case factcheck.Supported:
-		return l.text(wLabelSupported, nil)
-	case factcheck.Contradicted:
-		return l.text(wLabelContradicted, nil)
-	case factcheck.Contested:
-		return l.text(wLabelContested, nil)
-	case factcheck.Unverifiable:
-		return l.text(wLabelUnverifiable, nil)
-	}
-	return l.text(wLabelChecking, nil)
-}
-
-// Confidence says the confidence, e.g. "high confidence"; "" for none.
-func (l Lang) Confidence(c factcheck.Confidence) string {
-	switch c {
-	case factcheck.High:
-		return l.text(wConfidenceHigh, nil)
-	case factcheck.Medium:
-		return l.text(wConfidenceMedium, nil)
-	case factcheck.Low:
-		return l.text(wConfidenceLow, nil)
-	}
-	return ""
-}
-
 // Stance returns the evidence's stance as a value: "supports", "refutes"
 // or "context" (CSS classes, JSON).
 func (e EvidenceView) Stance() string {
@@ -183,15 +156,7 @@ func (e EvidenceView) Stance() string {
 }
 
 // Stance says the evidence's stance toward its claim in l's words.
-func (l Lang) Stance(e EvidenceView) string {
-	switch factcheck.Stance(e.Stance()) {
-	case factcheck.StanceSupports:
-		return l.text(wStanceSupports, nil)
-	case factcheck.StanceContext:
-		return l.text(wStanceContext, nil)
-	}
-	return l.text(wStanceRefutes, nil)
-}
+func (l Lang) Stance(e EvidenceView) string { return l.Lang.Stance(factcheck.Stance(e.Stance())) }
 
 // StanceEmoji marks a stance: ✅ supports, ❌ refutes, ⚠️ context.
 func StanceEmoji(s string) string {
@@ -209,7 +174,7 @@ func StanceEmoji(s string) string {
 // there is no quote. Every report (Slack, Discord, the terminal, the web
 // view) uses these words; this is them in English.
 func QuoteNote(e factcheck.Evidence) string {
-	return English.quoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
+	return words.QuoteNote(e)
 }
 
 // QuoteNote is the package-level QuoteNote for a view.
@@ -217,37 +182,7 @@ func (e EvidenceView) QuoteNote() string { return English.QuoteNote(e) }
 
 // QuoteNote says where e's quote was found, in l.
 func (l Lang) QuoteNote(e EvidenceView) string {
-	return l.quoteNote(e.Quote, e.QuoteFound, e.QuoteMatch)
-}
-
-func (l Lang) quoteNote(quote string, found bool, m factcheck.QuoteMatch) string {
-	if strings.TrimSpace(quote) == "" {
-		return ""
-	}
-	switch m.Place {
-	case factcheck.QuoteOnPage:
-		return l.text(wQuoteOnPage, nil)
-	case factcheck.QuoteInPDF:
-		if m.Page > 0 {
-			return l.text(wQuoteOnPDFPage, map[string]any{"Page": m.Page})
-		}
-		return l.text(wQuoteInPDF, nil)
-	case factcheck.QuoteInSnippet:
-		return l.text(wQuoteSnippet, nil)
-	case factcheck.QuoteInTitle:
-		if !found {
-			return l.text(wQuoteTitleOnly, nil)
-		}
-		return l.text(wQuoteTitle, nil)
-	case factcheck.QuoteInSummary:
-		return l.text(wQuoteSummary, nil)
-	}
-	if found {
-		// Saved before matches had a place, or a place this version
-		// does not know.
-		return l.text(wQuoteRetrieved, nil)
-	}
-	return l.text(wQuoteNotFound, nil)
+	return l.Lang.QuoteNote(e.Quote, e.QuoteFound, e.QuoteMatch)
 }
 
 // everyoneRE matches the plain-text mentions of everyone both platforms
@@ -267,25 +202,6 @@ func InertMentions(s string) string {
 
 // StoppedText explains a budget that ended a run, or "", in English.
 func StoppedText(by string) string { return English.Stopped(by) }
-
-// Stopped explains a budget that ended a run, or "".
-func (l Lang) Stopped(by string) string {
-	switch by {
-	case "":
-		return ""
-	case factcheck.BudgetSteps:
-		return l.text(wStoppedSteps, nil)
-	case factcheck.BudgetSearches:
-		return l.text(wStoppedSearches, nil)
-	case factcheck.BudgetReads:
-		return l.text(wStoppedReads, nil)
-	case factcheck.BudgetPromptTokens:
-		return l.text(wStoppedTokens, nil)
-	case factcheck.BudgetTime:
-		return l.text(wStoppedTime, nil)
-	}
-	return l.text(wStoppedOther, map[string]any{"Budget": by})
-}
 
 // NotCheckedLines lists the parts of m's text that were not checked, with
 // why, for a chat report: at most five, each part and reason on one line
@@ -321,100 +237,37 @@ func Truncate(s string, n int) string {
 	return strings.TrimRightFunc(string(r[:n-1]), func(r rune) bool { return r == ' ' }) + "…"
 }
 
-// MoreSources is the summary line for n sources that did not fit.
-func (l Lang) MoreSources(n int) string { return l.count(wMoreSources, n, nil) }
-
 // MoreClaims is the summary line for n claims that did not fit: in the
 // full report when the message links to it.
 func (m *Message) MoreClaims(n int) string {
 	if m.ReportURL() != "" {
-		return m.Lang.count(wMoreClaimsInReport, n, nil)
+		return m.Lang.Count(words.MoreClaimsInReport, n, nil)
 	}
-	return m.Lang.count(wMoreClaims, n, nil)
+	return m.Lang.Count(words.MoreClaims, n, nil)
 }
 
 // SourcesElsewhere says where the sources that did not fit are: in the
 // full report when the message links to it, else nowhere in chat.
 func (m *Message) SourcesElsewhere() string {
 	if m.ReportURL() != "" {
-		return m.Lang.text(wSourcesInReport, nil)
+		return m.Lang.Text(words.SourcesInReport, nil)
 	}
-	return m.Lang.text(wSourcesNotShown, nil)
-}
-
-// SourceLink is the label of a link to a source.
-func (l Lang) SourceLink() string { return l.text(wSourceLink, nil) }
-
-// ClaimPending heads claim i (from 0) while it is being checked.
-func (l Lang) ClaimPending(i int) string { return l.text(wClaimPending, map[string]any{"N": i + 1}) }
-
-// AskedBy says who asked, given how the platform shows them.
-func (l Lang) AskedBy(who string) string { return l.text(wAskedBy, map[string]any{"User": who}) }
-
-// NotCheckableHeading heads the parts of the text not checked.
-func (l Lang) NotCheckableHeading() string { return l.text(wNotCheckable, nil) }
-
-// CheckRef names a saved check, e.g. "Check 2026-…".
-func (l Lang) CheckRef(id string) string { return l.text(wCheckRef, map[string]any{"ID": id}) }
-
-// AckPrivate, AckChannel and AckReply acknowledge a command: the report
-// will be seen by the asker alone, in the channel, or as a reply to the
-// message checked.
-func (l Lang) AckPrivate() string { return l.text(wAckPrivate, nil) }
-
-// AckChannel: see AckPrivate.
-func (l Lang) AckChannel() string { return l.text(wAckChannel, nil) }
-
-// AckReply: see AckPrivate.
-func (l Lang) AckReply() string { return l.text(wAckReply, nil) }
-
-// WrongVerdict is the "Wrong verdict?" form: its title, question and
-// example answer.
-func (l Lang) WrongVerdict() (title, question, example string) {
-	return l.text(wButtonWrong, nil), l.text(wFeedbackQuestion, nil), l.text(wFeedbackExample, nil)
-}
-
-// Where a history lists the checks of (HistoryTitle, HistoryEmpty).
-const (
-	WhereWorkspace = "workspace" // a Slack workspace
-	WhereServer    = "server"    // a Discord server
-	WhereDMs       = "dms"       // the direct messages with the bot
-)
-
-func (l Lang) where(w string) string {
-	switch w {
-	case WhereServer:
-		return l.text(wWhereServer, nil)
-	case WhereDMs:
-		return l.text(wWhereDMs, nil)
-	}
-	return l.text(wWhereWorkspace, nil)
+	return m.Lang.Text(words.SourcesNotShown, nil)
 }
 
 // HistoryTitle heads a history answer of the checks in where
 // (WhereWorkspace…): the viewer's own when h.Mine, of h.Verdict if set.
 func (l Lang) HistoryTitle(h *History, where string) string {
-	m := wHistoryLatest
+	m := words.HistoryLatest
 	if h.Mine {
-		m = wHistoryYours
+		m = words.HistoryYours
 	}
-	t := l.text(m, map[string]any{"Where": l.where(where)})
+	t := l.Text(m, map[string]any{"Where": l.Where(where)})
 	if h.Verdict != "" {
 		t += " (" + l.Label(h.Verdict) + ")"
 	}
 	return t
 }
-
-// HistoryEmpty answers a history with no checks in where.
-func (l Lang) HistoryEmpty(where string) string {
-	return l.text(wHistoryEmpty, map[string]any{"Where": l.where(where)})
-}
-
-// HistoryCached marks a cached check in a history.
-func (l Lang) HistoryCached() string { return l.text(wHistoryCached, nil) }
-
-// OpenHistory is the label of the link to the history's web page.
-func (l Lang) OpenHistory() string { return l.text(wButtonOpenHistory, nil) }
 
 // FitEvidence keeps the first max pieces of evidence and says how many were
 // left out.
@@ -434,7 +287,7 @@ func (l Lang) CheckedAt(c ClaimView) string {
 	if !c.Cached || c.CheckedAt.IsZero() {
 		return ""
 	}
-	return l.text(wCachedOn, map[string]any{"Date": c.CheckedAt.UTC().Format("2006-01-02")})
+	return l.Text(words.CachedOn, map[string]any{"Date": c.CheckedAt.UTC().Format("2006-01-02")})
 }
 
 // ClaimFromVerdict turns a verdict into its view, in English.
@@ -452,13 +305,13 @@ func (l Lang) ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 		StoppedBy:  v.StoppedBy,
 	}
 	if v.Error != "" {
-		c.Error = l.claimFailed(v.Failed)
-		if c.Error != l.text(wClaimFailed, nil) {
+		c.Error = l.ClaimFailed(v.Failed)
+		if c.Error != l.Text(words.ClaimFailed, nil) {
 			c.Reasoning = "" // the engine's English words for the same
 		}
 	}
 	if v.Picture > 0 { // marked in the claim's line, which every renderer shows
-		c.Claim += " " + l.text(wFromPicture, map[string]any{"N": v.Picture})
+		c.Claim += " " + l.Text(words.FromPicture, map[string]any{"N": v.Picture})
 	}
 	if !c.Label.Valid() {
 		c.Label = factcheck.Unverifiable
@@ -480,7 +333,7 @@ func RenderReport(rep *factcheck.Report, checkID string) *Message {
 
 // RenderReport renders a finished report saved as checkID.
 func (l Lang) RenderReport(rep *factcheck.Report, checkID string) *Message {
-	m := &Message{Final: true, CheckID: checkID, Notice: l.notice(rep), Lang: l}
+	m := &Message{Final: true, CheckID: checkID, Notice: l.Notice(rep), Lang: l}
 	for _, v := range rep.Claims {
 		if v == nil {
 			continue
@@ -489,22 +342,22 @@ func (l Lang) RenderReport(rep *factcheck.Report, checkID string) *Message {
 	}
 	for _, nc := range rep.NotCheckable {
 		if t := strings.TrimSpace(nc.Text); t != "" {
-			m.NotCheckable = append(m.NotCheckable, NotCheckableView{Text: t, Reason: l.reason(nc)})
+			m.NotCheckable = append(m.NotCheckable, NotCheckableView{Text: t, Reason: l.Reason(nc)})
 		}
 	}
 	if n := len(m.Claims); n == 0 {
-		m.Title = l.text(wTitleNoClaims, nil)
+		m.Title = l.Text(words.TitleNoClaims, nil)
 		if m.Notice == "" {
-			m.Notice = l.text(wNoticeNoClaims, nil)
+			m.Notice = l.Text(words.NoticeNoClaims, nil)
 		}
 	} else {
-		m.Title = l.count(wTitleClaims, n, nil)
+		m.Title = l.Count(words.TitleClaims, n, nil)
 	}
 	m.Summary = l.summary(m.Title, m.Claims)
 	if checkID != "" {
 		m.Actions = []Action{
-			{ID: ActionRecheck, Label: l.text(wButtonRecheck, nil), Value: checkID},
-			{ID: ActionWrong, Label: l.text(wButtonWrong, nil), Value: checkID},
+			{ID: ActionRecheck, Label: l.Text(words.ButtonRecheck, nil), Value: checkID},
+			{ID: ActionWrong, Label: l.Text(words.ButtonWrong, nil), Value: checkID},
 		}
 	}
 	return m
@@ -524,15 +377,15 @@ func (l Lang) summary(title string, claims []ClaimView) string {
 	for _, c := range claims {
 		n[c.Label]++
 	}
-	counts := map[factcheck.Label]*i18n.Message{factcheck.Supported: wCountSupported, factcheck.Contradicted: wCountContradicted,
-		factcheck.Contested: wCountContested, factcheck.Unverifiable: wCountUnverifiable}
+	counts := map[factcheck.Label]*i18n.Message{factcheck.Supported: words.CountSupported, factcheck.Contradicted: words.CountContradicted,
+		factcheck.Contested: words.CountContested, factcheck.Unverifiable: words.CountUnverifiable}
 	var parts []string
 	for _, lb := range factcheck.Labels {
 		if n[lb] > 0 {
-			parts = append(parts, l.count(counts[lb], n[lb], nil))
+			parts = append(parts, l.Count(counts[lb], n[lb], nil))
 		}
 	}
-	return l.count(wSummary, len(claims), map[string]any{"Counts": strings.Join(parts, l.text(wListSeparator, nil))})
+	return l.Count(words.Summary, len(claims), map[string]any{"Counts": strings.Join(parts, l.Text(words.ListSeparator, nil))})
 }
 
 // RenderPlaceholder is the first "Checking…" message, in English.
@@ -540,7 +393,7 @@ func RenderPlaceholder() *Message { return English.RenderPlaceholder() }
 
 // RenderPlaceholder is the first "Checking…" message.
 func (l Lang) RenderPlaceholder() *Message {
-	return &Message{Title: l.text(wTitleChecking, nil), Lang: l}
+	return &Message{Title: l.Text(words.TitleChecking, nil), Lang: l}
 }
 
 // RenderProgress renders a check in progress in English.
@@ -567,9 +420,9 @@ func (l Lang) RenderProgress(claims []factcheck.ExtractedClaim, verdicts map[int
 		m.Claims = append(m.Claims, c)
 	}
 	if n == 0 {
-		m.Title = l.text(wTitleChecking, nil)
+		m.Title = l.Text(words.TitleChecking, nil)
 	} else {
-		m.Title = l.count(wTitleProgress, n, map[string]any{"Done": done})
+		m.Title = l.Count(words.TitleProgress, n, map[string]any{"Done": done})
 	}
 	return m
 }
@@ -587,7 +440,7 @@ func RenderError(text string) *Message { return English.RenderError(text) }
 
 // RenderError renders a failed check: a short honest message.
 func (l Lang) RenderError(text string) *Message {
-	return &Message{Final: true, Title: l.text(wTitleFailed, nil), Error: text, Summary: text, Lang: l}
+	return &Message{Final: true, Title: l.Text(words.TitleFailed, nil), Error: text, Summary: text, Lang: l}
 }
 
 // HistoryLine is one line of a history listing.

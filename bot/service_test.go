@@ -303,8 +303,7 @@ func TestMux(t *testing.T) {
 		return
 	}
 	// The Go and process collectors: the open and most file descriptors
-	// are read from /proc by procfs (third_party/procfs, whose expressions
-	// are compiled on first use).
+	// are read from /proc by procfs.
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/internal/wait"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -52,6 +53,9 @@ func (u *unsaved) take(key string) *unsavedCheck {
 func (j *job) saveCheck(c *store.Check) error {
 	s := j.s
 	for i := 0; ; i++ {
+		// SAVE SERIALISATION (issue 31): the bot-level mutex (Service.saveMu)
+		// around the save; remove these two lines with it once the store
+		// serialises saves where its driver needs it.
 		s.saveMu.Lock()
 		err := s.store.SaveCheck(j.ctx, c)
 		s.saveMu.Unlock()
@@ -79,7 +83,7 @@ func (j *job) deliverCheck(c *store.Check) {
 		if j.ctx.Err() == nil {
 			j.log.Error("save check failed; the request stays pending and is tried again", "err", err)
 			m := s.report(r, c.Report, "")
-			m.Notice = joinNotice(m.Notice, m.Lang.text(wNotSaved, nil))
+			m.Notice = joinNotice(m.Notice, m.Lang.Text(words.NotSaved, nil))
 			j.answer(m)
 		}
 		s.unsaved.put(r.Key, &unsavedCheck{check: c, reply: j.reply})

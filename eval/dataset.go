@@ -152,7 +152,7 @@ func AVeriTeCLabel(s string) (factcheck.Label, bool) {
 // objects with "claim", "label" and other fields this package ignores.
 // A case's id is its index in the array, as AVeriTeC's scorer counts them.
 // AVeriTeC's licence forbids redistributing it: users download it
-// themselves (see eval/README-section.md).
+// themselves (see docs/evaluation.md, AVeriTeC).
 func LoadAVeriTeC(r io.Reader) ([]Case, error) {
 	dec := json.NewDecoder(r)
 	var items []struct {

@@ -29,9 +29,11 @@ type corpusPage struct {
 	with, without  []string
 }
 
-// heldOut says whether a page is held out of tuning: the first byte of
-// the SHA-256 of its file name is odd. The split was fixed before any
-// rule was measured; rules are tuned on the other pages only.
+// heldOut says whether a page is in a corpus's validation half, held out
+// of tuning: the first byte of the SHA-256 of its file name (KEY.html.gz
+// for a news benchmark, FILE for a snippet set) is odd. The split was
+// fixed before any rule was measured; rules are tuned on the other half
+// only, and kept only where they win on the validation halves.
 func heldOut(file string) bool {
 	sum := sha256.Sum256([]byte(file))
 	return sum[0]%2 == 1
@@ -92,27 +94,46 @@ func sortPages(pages []corpusPage) []corpusPage {
 	return pages
 }
 
-// corpusExtractors are what TestCorpusScore measures: the reader, and
-// go-trafilatura called plainly (its own charset handling and text) in
-// its default and favour-recall modes, for comparison.
-var corpusExtractors = []struct {
+// corpusExtractor is one extractor that TestCorpusScore measures.
+type corpusExtractor struct {
 	name string
 	run  func(body []byte, u *url.URL) (text string, dated bool, err error)
-}{
-	{"reader", func(body []byte, u *url.URL) (string, bool, error) {
-		p, err := extract(body, "html", "text/html", u)
+}
+
+// corpusExtractors are what TestCorpusScore measures: the reader (the
+// library's default mode with its fall-backs, readerOptions); go-trafilatura
+// called plainly (its own charset handling and parsing), in its default
+// and favour-recall modes, with and without its fall-backs, as
+// ../shared/tools/baseline-reader runs it; and the reader with the other
+// three of those settings.
+func corpusExtractors() []corpusExtractor {
+	recall := trafilatura.Options{Focus: trafilatura.FavorRecall}
+	return []corpusExtractor{
+		{"reader", readerExtractor(readerOptions)},
+		{"trafilatura", plainTrafilatura(trafilatura.Options{})},
+		{"trafilatura-recall", plainTrafilatura(recall)},
+		{"trafilatura-fallback", plainTrafilatura(trafilatura.Options{EnableFallback: true})},
+		{"trafilatura-recall-fallback", plainTrafilatura(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
+		{"reader-nofallback", readerExtractor(trafilatura.Options{})},
+		{"reader-recall", readerExtractor(recall)},
+		{"reader-recall-fallback", readerExtractor(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
+	}
+}
+
+func readerExtractor(opts trafilatura.Options) func([]byte, *url.URL) (string, bool, error) {
+	return func(body []byte, u *url.URL) (string, bool, error) {
+		p, err := extractWith(opts, body, "html", "text/html", u)
 		if err != nil {
 			return "", false, err
 		}
 		return p.Text, !p.PublishedAt.IsZero(), nil
-	}},
-	{"trafilatura", plainTrafilatura(trafilatura.Balanced)},
-	{"trafilatura-recall", plainTrafilatura(trafilatura.FavorRecall)},
+	}
 }
 
-func plainTrafilatura(focus trafilatura.ExtractionFocus) func([]byte, *url.URL) (string, bool, error) {
+func plainTrafilatura(opts trafilatura.Options) func([]byte, *url.URL) (string, bool, error) {
 	return func(body []byte, u *url.URL) (string, bool, error) {
-		res, err := trafilatura.Extract(bytes.NewReader(body), trafilatura.Options{OriginalURL: u, Focus: focus})
+		opts.OriginalURL = u
+		res, err := trafilatura.Extract(bytes.NewReader(body), opts)
 		if err != nil {
 			return "", false, err
 		}
@@ -121,23 +142,48 @@ func plainTrafilatura(focus trafilatura.ExtractionFocus) func([]byte, *url.URL) 
 }
 
 // TestCorpusScore measures main-text extraction on a scoring corpus
-// (FACTBOT_READER_CORPUS, either layout of loadCorpus) and logs F1, precision
-// and recall of the reader and of plain go-trafilatura on the pages held
-// out of tuning, the others and all. A news benchmark is scored with its
-// own rule (word 4-gram shingles, per-page precision and recall
-// averaged); a snippet set by trafilatura's (a snippet counts when its
-// white-space-normalised text is in the extracted text). With
-// FACTBOT_PREDICTIONS set, the reader's text is also written there as
-// {"KEY": {"articleBody": text}} for the corpus's own scorer. Skipped
-// when FACTBOT_READER_CORPUS is unset.
+// (FACTBOT_READER_CORPUS, either layout of loadCorpus) and logs F1,
+// precision and recall of each extractor of corpusExtractors (all, or
+// those named in FACTBOT_EXTRACTORS, comma-separated) on the validation
+// half (heldOut), the tuning half and all pages. A news benchmark is
+// scored with its own rule (word 4-gram shingles, per-page precision and
+// recall averaged); a snippet set by trafilatura's (a snippet counts when
+// its white-space-normalised text is in the extracted text).
+//
+// FACTBOT_PREDICTIONS names a file for the reader's text, or an existing
+// directory for every measured extractor's (NAME.json), written as
+// {"KEY": {"articleBody": text}} for the corpus's own scorer.
+// FACTBOT_SCORE names prediction files of that shape (comma-separated;
+// ../shared/tools/baseline-reader writes them) to score on the same
+// halves. Skipped when FACTBOT_READER_CORPUS is unset.
 func TestCorpusScore(t *testing.T) {
 	dir := os.Getenv("FACTBOT_READER_CORPUS")
 	if dir == "" {
 		t.Skip("FACTBOT_READER_CORPUS is not set")
 	}
 	kind, pages := loadCorpus(t, dir)
+	for _, f := range strings.Split(os.Getenv("FACTBOT_SCORE"), ",") {
+		if f == "" {
+			continue
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pred map[string]struct {
+			Body string `json:"articleBody"`
+		}
+		if err := json.Unmarshal(raw, &pred); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		texts := make([]string, len(pages))
+		for i, pg := range pages {
+			texts[i] = pred[pg.key].Body
+		}
+		logScores(t, filepath.Base(f), kind, pages, texts)
+	}
 	only := os.Getenv("FACTBOT_EXTRACTORS")
-	for _, ex := range corpusExtractors {
+	for _, ex := range corpusExtractors() {
 		if only != "" && !slices.Contains(strings.Split(only, ","), ex.name) {
 			continue
 		}
@@ -160,27 +206,36 @@ func TestCorpusScore(t *testing.T) {
 				t.Logf("%s %s: %v", ex.name, pg.key, err)
 			}
 		}
-		for _, split := range []string{"held-out", "tuned", "all"} {
-			var s corpusScore
-			n := 0
-			for i, pg := range pages {
-				if split == "all" || heldOut(pg.file) == (split == "held-out") {
-					s.add(kind, pg, texts[i])
-					n++
-				}
-			}
-			t.Logf("%-18s %-8s %3d pages: %s", ex.name, split, n, s.String(kind))
-		}
-		t.Logf("%-18s %d pages in %s (%.0f pages/s), %d with a publication date", ex.name, len(pages), spent.Round(time.Millisecond), float64(len(pages))/spent.Seconds(), dated)
-		if ex.name == "reader" {
-			writePredictions(t, pages, texts)
-		}
+		logScores(t, ex.name, kind, pages, texts)
+		t.Logf("%-28s %d pages in %s (%.0f pages/s), %d with a publication date", ex.name, len(pages), spent.Round(time.Millisecond), float64(len(pages))/spent.Seconds(), dated)
+		writePredictions(t, ex.name, pages, texts)
 	}
 }
 
-func writePredictions(t *testing.T, pages []corpusPage, texts []string) {
+// logScores logs an extractor's scores on the validation half, the
+// tuning half and all pages.
+func logScores(t *testing.T, name, kind string, pages []corpusPage, texts []string) {
+	for _, split := range []string{"validation", "tuning", "all"} {
+		var s corpusScore
+		n := 0
+		for i, pg := range pages {
+			if split == "all" || heldOut(pg.file) == (split == "validation") {
+				s.add(kind, pg, texts[i])
+				n++
+			}
+		}
+		t.Logf("%-28s %-10s %3d pages: %s", name, split, n, s.String(kind))
+	}
+}
+
+func writePredictions(t *testing.T, name string, pages []corpusPage, texts []string) {
 	out := os.Getenv("FACTBOT_PREDICTIONS")
 	if out == "" {
+		return
+	}
+	if info, err := os.Stat(out); err == nil && info.IsDir() {
+		out = filepath.Join(out, name+".json")
+	} else if name != "reader" {
 		return
 	}
 	pred := map[string]map[string]string{}

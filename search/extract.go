@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"codeberg.org/readeck/go-readability/v2/render"
 	"github.com/markusmobius/go-htmldate"
@@ -176,6 +175,22 @@ func checkTree(doc *html.Node) error {
 
 // extract reads a body already known to be HTML, text or PDF.
 func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+	return extractWith(readerOptions, body, kind, contentType, pageURL)
+}
+
+// readerOptions are go-trafilatura's options for the main text: its
+// default mode with its readability and DOM Distiller fall-backs. Nothing
+// is added to the library's extraction, which is only laid out as
+// paragraphs (nodeText): every rule the reader once added (page-furniture
+// removal, precision mode with a balanced retry, the visible text as a
+// last resort, ExcludeComments) was measured against the plain library on
+// pages it was not tuned on and did not beat it on both kinds of page
+// (docs/reader.md).
+var readerOptions = trafilatura.Options{EnableFallback: true}
+
+// extractWith is extract with the given go-trafilatura options (the
+// corpus harness measures other settings of the library with it).
+func extractWith(opts trafilatura.Options, body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
 	if kind == "pdf" {
 		p, err := extractPDF(body)
 		if err != nil {
@@ -206,14 +221,15 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 	if err := checkTree(doc); err != nil {
 		return nil, err
 	}
-	extractHTML(doc, pageURL, p)
+	extractHTML(opts, doc, pageURL, p)
 	return p, nil
 }
 
-// extractHTML fills p from a parsed page: the main text (mainText), the
-// title, byline and site from trafilatura's metadata, the date from
-// htmldate (metadata, JSON-LD, the URL, then dates shown on the page).
-func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
+// extractHTML fills p from a parsed page: the main text and the title,
+// byline and site from go-trafilatura, the date from htmldate (metadata,
+// JSON-LD, the URL, then dates shown on the page). A page where the
+// library finds no main text is read with no text.
+func extractHTML(opts trafilatura.Options, doc *html.Node, pageURL *url.URL, p *Page) {
 	docTitle := titleOf(doc)
 	date, err := htmldate.FromDocument(doc, htmldate.Options{
 		URL:                 pageURL.String(),
@@ -225,8 +241,9 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	if err != nil {
 		date = htmldate.Result{}
 	}
-	removeFurniture(doc)
-	if res := mainText(doc, pageURL, &date); res != nil {
+	opts.OriginalURL = pageURL
+	opts.HtmlDateOverride = &date
+	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)
@@ -239,52 +256,9 @@ func extractHTML(doc *html.Node, pageURL *url.URL, p *Page) {
 	if !date.IsZero() {
 		setPublished(p, date.DateTime, date.HasTime)
 	}
-	if p.Text == "" {
-		// Nothing looked like an article: fall back to the visible text.
-		stripNodes(doc)
-		p.Text = nodeText(doc)
-	}
 	if p.Title == "" {
 		p.Title = docTitle
 	}
-}
-
-// minMainText is trafilatura's own MinExtractedSize: below it, in
-// runes, an extraction may have missed the article.
-const minMainText = 250
-
-// mainText extracts the main text with trafilatura favouring precision,
-// which compares its own extraction with readability's and DOM
-// Distiller's and keeps the more plausible. When that keeps less than
-// minMainText, it extracts again in trafilatura's balanced mode, whose
-// last resort (JSON-LD, the article element, the page's paragraphs)
-// precision mode skips, and takes that only when it is more than twice
-// as long, the rule trafilatura itself uses between candidates. It
-// returns nil when neither found any text.
-func mainText(doc *html.Node, pageURL *url.URL, date *htmldate.Result) *trafilatura.ExtractResult {
-	opts := trafilatura.Options{
-		OriginalURL:      pageURL,
-		EnableFallback:   true,
-		Focus:            trafilatura.FavorPrecision,
-		ExcludeComments:  true,
-		HtmlDateOverride: date,
-	}
-	res, err := trafilatura.ExtractDocument(doc, opts)
-	if err != nil {
-		res = nil
-	}
-	kept := 0
-	if res != nil {
-		kept = utf8.RuneCountInString(res.ContentText)
-	}
-	if kept >= minMainText {
-		return res
-	}
-	opts.Focus = trafilatura.Balanced
-	if more, err := trafilatura.ExtractDocument(doc, opts); err == nil && more != nil && utf8.RuneCountInString(more.ContentText) > 2*kept {
-		return more
-	}
-	return res
 }
 
 // setPublished records when the page says it was published: PublishedAt,
@@ -298,64 +272,15 @@ func setPublished(p *Page, t time.Time, hasTime bool) {
 	}
 }
 
-// nodeText renders a tree as text the way a browser lays it out: blocks
-// as paragraphs separated by a blank line, words as written.
+// nodeText lays the library's content out as text the way a browser
+// does: blocks as paragraphs separated by a blank line, words as written.
+// go-trafilatura's own ContentText runs every block into one line, which
+// scores the same (both corpora's scorers ignore white space) but loses
+// the paragraphs, which finding a quoted sentence on the page and the
+// model both rely on.
 func nodeText(n *html.Node) string {
 	if n == nil {
 		return ""
 	}
 	return tidyText(render.InnerText(n))
-}
-
-// removeFurniture drops advertising, sponsor, cookie and newsletter boxes,
-// which some sites put inside the article body where extractors keep
-// them: elements with an ad network's attributes, or a class or id that
-// names them (the token itself, or a token starting with it). It walks
-// the tree once; the same rule as a CSS selector for trafilatura's
-// PruneSelector cost a sixth of the extraction time.
-func removeFurniture(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode && isFurniture(c) {
-			n.RemoveChild(c)
-		} else {
-			removeFurniture(c)
-		}
-		c = next
-	}
-}
-
-func isFurniture(n *html.Node) bool {
-	if n.Data == "body" || n.Data == "html" || n.Data == "article" || n.Data == "main" {
-		return false
-	}
-	for _, a := range n.Attr {
-		switch a.Key {
-		case "data-ad-unit", "data-ad-slot", "data-ad-client":
-			return true
-		case "aria-label":
-			if strings.EqualFold(a.Val, "advertisement") {
-				return true
-			}
-		case "class", "id":
-			for _, tok := range strings.Fields(strings.ToLower(a.Val)) {
-				if furnitureToken(tok) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func furnitureToken(t string) bool {
-	switch {
-	case t == "ad" || t == "ads" || t == "adsbygoogle" || t == "advertisement":
-		return true
-	case strings.HasPrefix(t, "ad-") || strings.HasPrefix(t, "ads-") || strings.HasPrefix(t, "ad_") || strings.HasPrefix(t, "advert"):
-		return true
-	case strings.HasPrefix(t, "sponsor") || strings.HasPrefix(t, "cookie") || strings.HasPrefix(t, "newsletter"):
-		return true
-	}
-	return false
 }

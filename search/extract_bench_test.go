@@ -1,12 +1,15 @@
 package search
 
 import (
+	"bytes"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	trafilatura "github.com/markusmobius/go-trafilatura"
 )
 
 func savedPages(tb testing.TB) map[string][]byte {
@@ -59,6 +62,28 @@ func BenchmarkReadSavedPage(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := extract(body, "html", "text/html; charset=utf-8", u); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
+
+// BenchmarkLibrarySavedPage measures go-trafilatura on the same pages,
+// called as ../shared/tools/baseline-reader -fallback calls it (its own
+// charset handling and parsing; the reader's options: the default mode
+// with the fall-backs), so that the reader's time per page can be
+// compared with the library's in one run:
+// -bench 'ReadSavedPage|LibrarySavedPage'.
+func BenchmarkLibrarySavedPage(b *testing.B) {
+	u, _ := url.Parse("https://www.dailyexample.com/news/story")
+	for name, body := range savedPages(b) {
+		b.Run(strings.TrimSuffix(name, ".html"), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := trafilatura.Extract(bytes.NewReader(body), trafilatura.Options{OriginalURL: u, EnableFallback: true}); err != nil {
 					b.Fatal(err)
 				}
 			}

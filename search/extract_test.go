@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -168,36 +167,6 @@ func TestRunBoundedSlots(t *testing.T) {
 	}
 }
 
-func TestExtractPrunesFurniture(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`<html><head><title>Rents rise</title></head><body><article><h1>Rents rise</h1>`)
-	for i := range 5 {
-		fmt.Fprintf(&b, "<p>Rents in the city rose by 4.1 per cent in the year to March, paragraph %d of the council's report says, the fastest rise in a decade.</p>\n", i+1)
-		switch i {
-		case 1:
-			b.WriteString(`<div class="Newsletter-signup"><p>Sign up to our morning briefing and get the news first, every weekday morning.</p></div>`)
-		case 2:
-			b.WriteString(`<div data-ad-slot="123"><p>Limited time offer: half price on all subscriptions this week only.</p></div>`)
-		case 3:
-			b.WriteString(`<div id="cookie-banner"><p>We use cookies to improve your experience on our website and services.</p></div>`)
-		}
-	}
-	b.WriteString(`</article></body></html>`)
-	u, _ := url.Parse("https://news.example/rents")
-	p, err := extract([]byte(b.String()), "html", "text/html; charset=utf-8", u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, junk := range []string{"morning briefing", "Limited time offer", "We use cookies"} {
-		if strings.Contains(p.Text, junk) {
-			t.Errorf("text keeps %q:\n%s", junk, p.Text)
-		}
-	}
-	if got := strings.Count(p.Text, "Rents in the city rose by 4.1 per cent"); got != 5 {
-		t.Errorf("text has %d of the 5 paragraphs:\n%s", got, p.Text)
-	}
-}
-
 func TestReaderExtractTimeout(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -211,32 +180,23 @@ func TestReaderExtractTimeout(t *testing.T) {
 	}
 }
 
-// TestExtractRules reads small pages that each exercise one rule of the
-// reader, and checks what their text keeps and drops.
+// TestExtractRules reads small pages that each exercise one setting of
+// the reader's go-trafilatura options, and checks what their text keeps
+// and drops.
 func TestExtractRules(t *testing.T) {
 	tests := []struct {
 		page       string
 		keep, drop []string
 	}{
-		{ // removeFurniture: ad, sponsor, cookie and newsletter boxes inside the article
-			page: "furniture.html",
-			keep: []string{"rose by 4.1 per cent", "1,180 pounds", "build more homes", "next housing report in September"},
-			drop: []string{"morning briefing", "Limited time offer", "We use cookies", "Your advert here", "best mortgage deals"},
-		},
 		{ // EnableFallback: trafilatura's own extraction misses a story in divs of a box named like page furniture; readability or DOM Distiller finds it
 			page: "fallback.html",
 			keep: []string{"open on Sundays from April", "from 11:00 to 16:00", "18,000 euros a year"},
 			drop: []string{"© Town Post", "Most read", "Bridge closed for repairs"},
 		},
-		{ // mainText: precision mode finds nothing; balanced mode's extraction is taken
+		{ // the library's default mode: a story that its precision mode misses is read
 			page: "precision-misses.html",
 			keep: []string{"leaves at 7:40 instead of 7:15", "from 18:30 to 19:05"},
 			drop: []string{"© Harbour Notes", "Contact", "Most read", "Harbour crane sold"},
-		},
-		{ // mainText: a short post stays as precision mode read it, not balanced mode's whole article element
-			page: "short-post.html",
-			keep: []string{"Auch auf dem Wissenscamp 2019 in Berlin", "Eindrücke vom Camp erzählen."},
-			drop: []string{"Teilen mit", "Twitter", "Impressum"},
 		},
 	}
 	u, _ := url.Parse("https://news.example/story")

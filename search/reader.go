@@ -370,20 +370,3 @@ func titleOf(doc *html.Node) string {
 	}
 	return walk(doc)
 }
-
-// stripNodes removes elements that are never main text.
-func stripNodes(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode {
-			switch c.Data {
-			case "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "template", "svg", "iframe":
-				n.RemoveChild(c)
-				c = next
-				continue
-			}
-		}
-		stripNodes(c)
-		c = next
-	}
-}

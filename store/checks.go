@@ -48,6 +48,11 @@ type Check struct {
 	// "Check again" reads it, and its attachments, again. The SHA-256 of
 	// each attachment read is in Report.Attachments.
 	Message string `json:"message,omitempty"`
+	// Speaker and ClaimDate are who made the claim and when, where the
+	// asker said (factbot check --speaker and --as-of): the reviewed
+	// claim's author and date in its ClaimReview markup.
+	Speaker   string    `json:"speaker,omitempty"`
+	ClaimDate time.Time `json:"claim_date,omitzero"`
 }
 
 // SaveCheck assigns c.ID (and CreatedAt) if empty and stores the check with

@@ -20,7 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var screenshots = flag.Bool("screenshots", false, "write the README's screenshots to ../docs/web-check.png and ../docs/web-history.png")
+var screenshots = flag.Bool("screenshots", false, "write the screenshots of docs/web.md to ../docs/web-check.png, ../docs/web-history.png and ../docs/web-check-phone.png")
 
 // chromiumPath finds Debian's chromium, or skips the test.
 func chromiumPath(t *testing.T) string {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
@@ -36,6 +37,9 @@ type checkPage struct {
 	EvidenceN    int
 	// Tally counts the claims of each verdict, in display order.
 	Tally []tally
+	// ClaimReviews are the verdicts as schema.org markup, each written
+	// in a JSON-LD block (html/template escapes it as JSON in a script).
+	ClaimReviews []ClaimReview
 }
 
 // notCheckable is a sentence not checked and why, in the page's language.
@@ -50,7 +54,7 @@ type claimView struct {
 	N          int
 	V          *factcheck.Verdict
 	Evidence   []evidenceView
-	Stopped    string // bot.StoppedText
+	Stopped    string // words.English.Stopped
 	TokensUsed int
 }
 
@@ -136,6 +140,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request, a *access) {
 	p.pageBase = s.base(a, tenant, "")
 	p.Lang = pageLang(r, c)
 	p.Title = p.Lang.CheckRef(c.ID)
+	p.ClaimReviews = ClaimReviews(c, s.reviewSite(r))
 	s.fillCheck(r, p)
 	s.render(w, r, "check.html", p)
 }
@@ -234,7 +239,7 @@ func (p *checkPage) fillClaims(rep *factcheck.Report, read *pagesRead) {
 // sourceRows is the sources table: one row per URL retrieved, in the order
 // first retrieved, with the claims that cite it (else those that
 // retrieved it) and where each one's quote was found, in l.
-func sourceRows(l bot.Lang, rep *factcheck.Report, read *pagesRead) []sourceRow {
+func sourceRows(l words.Lang, rep *factcheck.Report, read *pagesRead) []sourceRow {
 	var rows []sourceRow
 	index := map[string]int{}
 	cited := map[string][]int{}
@@ -406,4 +411,18 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, dat
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(b.Bytes())
+}
+
+// reviewSite is the site for a check page's ClaimReviews: the configured
+// public address, else the one the request came to.
+func (s *Server) reviewSite(r *http.Request) ReviewSite {
+	site := s.site
+	if site.PublicURL == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		site.PublicURL = scheme + "://" + r.Host
+	}
+	return site
 }

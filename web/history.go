@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -20,7 +20,7 @@ const pageSize = 25
 type pageBase struct {
 	Title string
 	// Lang is the language of the page's words (pageLang).
-	Lang  bot.Lang
+	Lang  words.Lang
 	Admin bool
 	// Tenant is the page's tenant ("" on the operators' view of all).
 	Tenant string

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -11,7 +12,7 @@ import (
 // pageLang is the language of a page's words: the first of the browser's
 // languages (Accept-Language) with a catalog, then the check's claims'
 // language (c may be nil: a page of no one check), then English.
-func pageLang(r *http.Request, c *store.Check) bot.Lang {
+func pageLang(r *http.Request, c *store.Check) words.Lang {
 	var claims, text string
 	if c != nil {
 		text = c.Text
@@ -22,10 +23,10 @@ func pageLang(r *http.Request, c *store.Check) bot.Lang {
 			}
 		}
 	}
-	return bot.ViewerLang(r.Header.Get("Accept-Language"), claims, text)
+	return words.ViewerLang(r.Header.Get("Accept-Language"), claims, text)
 }
 
-// T is the page's word id in its language (bot.Lang.Word).
+// T is the page's word id in its language (words.Lang.Word).
 func (p *pageBase) T(id string, kv ...any) (string, error) { return p.Lang.Word(id, kv...) }
 
 // HTMLLang is the page's <html lang>.
@@ -49,14 +50,14 @@ func (p *pageBase) Badge(l factcheck.Label) badge {
 func (p *pageBase) Confidence(c factcheck.Confidence) string { return p.Lang.Confidence(c) }
 
 // stance is e's stance in l (supports, refutes, context).
-func stance(l bot.Lang, e factcheck.Evidence) string {
-	return l.Stance(bot.EvidenceView{Side: e.StanceOf()})
+func stance(l words.Lang, e factcheck.Evidence) string {
+	return l.Stance(e.StanceOf())
 }
 
 // quoteHow says where a piece of evidence's quote was matched (page text,
 // PDF page N, snippet, title) or that it was not, in chat's words in l.
-func quoteHow(l bot.Lang, e factcheck.Evidence) string {
-	return l.QuoteNote(bot.EvidenceView{Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, QuoteMatch: e.QuoteMatch})
+func quoteHow(l words.Lang, e factcheck.Evidence) string {
+	return l.QuoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
 }
 
 // FromPicture marks a claim read from picture n, in the page's language.
@@ -72,7 +73,7 @@ type stanceKey struct{ Class, Text string }
 func (p *pageBase) Stances() []stanceKey {
 	var keys []stanceKey
 	for _, s := range []factcheck.Stance{factcheck.StanceSupports, factcheck.StanceRefutes, factcheck.StanceContext} {
-		keys = append(keys, stanceKey{Class: string(s), Text: p.Lang.Stance(bot.EvidenceView{Side: s})})
+		keys = append(keys, stanceKey{Class: string(s), Text: p.Lang.Stance(s)})
 	}
 	return keys
 }

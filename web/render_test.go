@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
@@ -55,7 +55,7 @@ func TestEvidenceMap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := drawMap(bot.English, tt.claims, isPDF)
+			m := drawMap(words.English, tt.claims, isPDF)
 			svg := renderMap(t, m)
 			got := []int{strings.Count(svg, `<path class="edge`), strings.Count(svg, `class="node source`), strings.Count(svg, `unverified"`)}
 			if diff := cmp.Diff([]int{tt.edges, tt.sources, tt.dashed}, got); diff != "" {
@@ -68,11 +68,11 @@ func TestEvidenceMap(t *testing.T) {
 			}
 		})
 	}
-	if m := drawMap(bot.English, []*factcheck.Verdict{{Claim: "a"}}, isPDF); m != nil {
+	if m := drawMap(words.English, []*factcheck.Verdict{{Claim: "a"}}, isPDF); m != nil {
 		t.Errorf("a map without evidence: %+v, want none", m)
 	}
 	// Marks: the fact-check and the PDF.
-	svg := renderMap(t, drawMap(bot.English, c.Report.Claims, isPDF))
+	svg := renderMap(t, drawMap(words.English, c.Report.Claims, isPDF))
 	for _, want := range []string{`class="node source factcheck"`, `class="node source pdf"`, "fact-check: False", ">PDF<"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("map lacks %s", want)
@@ -83,7 +83,7 @@ func TestEvidenceMap(t *testing.T) {
 const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>`
 
 func TestEvidenceMapEscapes(t *testing.T) {
-	svg := renderMap(t, drawMap(bot.English, []*factcheck.Verdict{{
+	svg := renderMap(t, drawMap(words.English, []*factcheck.Verdict{{
 		Claim: hostile, Verdict: factcheck.Contradicted,
 		Evidence: []factcheck.Evidence{{SourceURL: "https://x.test/\"><script>", SourceTitle: hostile, QuoteOrSummary: hostile, Rating: "</text><script>"}},
 	}}, isPDF))

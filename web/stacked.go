@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -24,7 +25,7 @@ const (
 
 // drawStackedMap lays the evidence of the claims out in one column, its
 // words in l; nil when there is no evidence to draw.
-func drawStackedMap(l bot.Lang, claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
+func drawStackedMap(l words.Lang, claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
 	m := &evidenceMap{Width: stackWidth, Class: "stacked", lang: l}
 	y, edges := 8, 0
 	for i, v := range claims {
@@ -58,7 +59,7 @@ func drawStackedMap(l bot.Lang, claims []*factcheck.Verdict, pdf func(url string
 }
 
 // stackedClaim is claim i's node at y, full width.
-func stackedClaim(lang bot.Lang, i int, v *factcheck.Verdict, y int) mapNode {
+func stackedClaim(lang words.Lang, i int, v *factcheck.Verdict, y int) mapNode {
 	lines := wrap(fmt.Sprintf("%d. %s", i+1, v.Claim), stackClaimChars, stackClaimLines)
 	n := mapNode{X: 8, Y: y, W: stackClaimW, H: 2*nodePad + 18 + lineHeight*len(lines), Class: "claim v-" + string(v.Verdict), Title: v.Claim,
 		Badge: bot.Emoji(v.Verdict) + " " + lang.Label(v.Verdict)}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/web/webtest"
 )
@@ -40,7 +40,7 @@ func TestWrap(t *testing.T) {
 // its sources, within its width.
 func TestStackedMap(t *testing.T) {
 	c, _ := webtest.Sample("T1", "C1", "U1", t0)
-	m := drawStackedMap(bot.English, c.Report.Claims, func(string) bool { return false })
+	m := drawStackedMap(words.English, c.Report.Claims, func(string) bool { return false })
 	evidence := 0
 	for _, v := range c.Report.Claims {
 		evidence += len(v.Evidence)
@@ -56,7 +56,7 @@ func TestStackedMap(t *testing.T) {
 	if !strings.Contains(renderMap(t, m), `class="evmap stacked"`) {
 		t.Error("the stacked map is not drawn as the stacked SVG")
 	}
-	if drawStackedMap(bot.English, []*factcheck.Verdict{{Claim: "a"}}, nil) != nil {
+	if drawStackedMap(words.English, []*factcheck.Verdict{{Claim: "a"}}, nil) != nil {
 		t.Error("a map without evidence is drawn")
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/bottest"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/internal/goldentest"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -22,7 +22,7 @@ func TestRenderStances(t *testing.T) {
 	rep := bottest.StancesReport()
 	p := &checkPage{Check: &store.Check{Report: rep}}
 	read := &pagesRead{}
-	p.Map = drawMap(bot.English, rep.Claims, read.isPDF)
+	p.Map = drawMap(words.English, rep.Claims, read.isPDF)
 	p.fillClaims(rep, read)
 	var b bytes.Buffer
 	if err := pages().ExecuteTemplate(&b, "check.html", p); err != nil {

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -21,7 +22,7 @@ type evidenceMap struct {
 	Claims        []mapNode
 	Sources       []mapNode
 	Edges         []mapEdge
-	lang          bot.Lang // the language of its words
+	lang          words.Lang // the language of its words
 }
 
 type mapNode struct {
@@ -63,7 +64,7 @@ const (
 
 // drawMap lays out the evidence of the claims, its words in l; pdf says which source URLs
 // are PDFs. It returns nil when there is no evidence to draw.
-func drawMap(l bot.Lang, claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
+func drawMap(l words.Lang, claims []*factcheck.Verdict, pdf func(url string) bool) *evidenceMap {
 	m := &evidenceMap{Width: mapWidth, Class: "wide", lang: l}
 	links, claimsHeight := m.placeClaims(claims, pdf)
 	if len(links) == 0 {
@@ -178,7 +179,7 @@ func (m *evidenceMap) drawEdges(links []link) {
 
 // evidenceEdge is the edge of a piece of evidence of claim (from 0),
 // without its path: its class (stance, quote not found) and its title.
-func evidenceEdge(lang bot.Lang, e factcheck.Evidence, claim int) mapEdge {
+func evidenceEdge(lang words.Lang, e factcheck.Evidence, claim int) mapEdge {
 	class := "edge " + string(e.StanceOf())
 	if !e.QuoteFound {
 		class += " unverified"
@@ -190,7 +191,7 @@ func evidenceEdge(lang bot.Lang, e factcheck.Evidence, claim int) mapEdge {
 	return mapEdge{Class: class, Title: title}
 }
 
-func sourceNode(lang bot.Lang, e factcheck.Evidence, isPDF bool) mapNode {
+func sourceNode(lang words.Lang, e factcheck.Evidence, isPDF bool) mapNode {
 	n := mapNode{X: srcX, W: colWidth, Class: "source", Title: e.SourceURL, Lines: sourceLines(e, sourceChars)}
 	var marks []string
 	if e.Publisher != "" || e.Rating != "" {

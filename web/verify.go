@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 )
 
 // VerifyLink opens link, a URL made by Links, through this server in
@@ -28,7 +28,7 @@ func (s *Server) VerifyLink(ctx context.Context, link string) error {
 	if rec.status != http.StatusOK {
 		msg := http.StatusText(rec.status)
 		if id, ok := errorWords[rec.status]; ok {
-			msg = bot.English.MustWord(id + "Text")
+			msg = words.English.MustWord(id + "Text")
 		}
 		return fmt.Errorf("the link would answer %d: %s", rec.status, msg)
 	}

@@ -60,6 +60,13 @@ type Options struct {
 	// DefaultBurst).
 	Rate  rate.Limit
 	Burst int
+	// PublicURL is where people reach the view (FACTBOT_PUBLIC_URL): the
+	// absolute url of each check page's ClaimReview markup. Empty takes
+	// the request's own scheme and host.
+	PublicURL string
+	// Organization publishes the verdicts: the ClaimReviews' author
+	// (FACTBOT_ORGANIZATION; empty is DefaultOrganization).
+	Organization string
 	// Now is the clock (default time.Now).
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -76,6 +83,7 @@ type Server struct {
 	now      func() time.Time
 	log      *slog.Logger
 	mux      *http.ServeMux
+	site     ReviewSite
 
 	rate    rate.Limit
 	burst   int
@@ -98,7 +106,7 @@ func New(o Options) *Server {
 		o.Burst = DefaultBurst
 	}
 	s := &Server{st: o.Store, signer: NewSigner(o.Secret, o.Now), noSecret: o.Secret == "", now: o.Now, log: o.Logger,
-		rate: o.Rate, burst: o.Burst, buckets: map[string]*rate.Limiter{}}
+		rate: o.Rate, burst: o.Burst, buckets: map[string]*rate.Limiter{}, site: ReviewSite{PublicURL: o.PublicURL, Organization: o.Organization}}
 	if o.AdminToken != "" {
 		s.admin = sha256.Sum256([]byte(o.AdminToken))
 	}
@@ -250,7 +258,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int) {
 	}
 }
 
-// errorWords name the title of each status's error page (bot.Lang.Word);
+// errorWords name the title of each status's error page (words.Lang.Word);
 // its message is the word with "Text" after it.
 var errorWords = map[int]string{
 	http.StatusForbidden:       "WebForbidden",

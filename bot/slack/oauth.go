@@ -16,6 +16,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -125,40 +126,53 @@ func (a *Adapter) serveInstall(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, a.authorizeURL()+"?"+q.Encode(), http.StatusFound)
 }
 
-// page is what the install's pages show.
+// page is what the install's pages show: a title and a text, given by
+// their word ids (words.Lang.Word, bot/words/install.go) and the values the
+// text takes, in the language of the installer's browser.
 type page struct {
-	Title, Text string
+	title, text string
+	data        []any // the text's values: name, value pairs
 	OK          bool
 	Team        string
+
+	Title, Text string
 	Command     string
 	Install     string
+	Lang        words.Lang
 }
+
+// T is the page's word id in its language.
+func (p *page) T(id string, kv ...any) (string, error) { return p.Lang.Word(id, kv...) }
 
 var pageTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<html lang="{{.Lang.Tag}}" dir="{{.Lang.Dir}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>factbot: {{.Title}}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d3557}code{background:#eef;padding:0 .2em}</style>
 </head><body>
 <h1>{{.Title}}</h1>
 <p>{{.Text}}</p>
-{{if .OK}}<p>What to do next{{with .Team}} in {{.}}{{end}}:</p>
+{{if .OK}}<p>{{with .Team}}{{$.T "InstallNextIn" "Team" .}}{{else}}{{.T "InstallNext"}}{{end}}</p>
 <ul>
-<li>Invite factbot to a channel: <code>/invite @factbot</code></li>
-<li>Mention it with a claim: <code>@factbot The Eiffel Tower is 330 m tall</code></li>
-<li>See everything it does: <code>{{.Command}} help</code></li>
+<li>{{.T "InstallInvite"}} <code>/invite @factbot</code></li>
+<li>{{.T "InstallMention"}} <code>@factbot {{.T "InstallMentionExample"}}</code></li>
+<li>{{.T "InstallHelp"}} <code>{{.Command}} help</code></li>
 </ul>
-{{else}}<p><a href="{{.Install}}">Start the installation again</a></p>{{end}}
+{{else}}<p><a href="{{.Install}}">{{.T "InstallAgain"}}</a></p>{{end}}
 </body></html>
 `))
 })
 
-func (a *Adapter) writePage(w http.ResponseWriter, status int, p page) {
+// writePage answers with page p in the language of the browser
+// (Accept-Language), else English.
+func (a *Adapter) writePage(w http.ResponseWriter, r *http.Request, status int, p page) {
+	p.Lang = words.ViewerLang(r.Header.Get("Accept-Language"), "", "")
+	p.Title, p.Text = p.Lang.MustWord(p.title), p.Lang.MustWord(p.text, p.data...)
 	p.Command, p.Install = a.cfg.Command, InstallPath
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	if err := pageTmpl().Execute(w, p); err != nil {
+	if err := pageTmpl().Execute(w, &p); err != nil {
 		a.log.Warn("slack: install page", "err", err)
 	}
 }
@@ -169,26 +183,23 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	switch err := checkState(a.stateKey, q.Get("state"), a.cfg.Now()); {
 	case errors.Is(err, errStateExpired):
-		a.writePage(w, http.StatusBadRequest, page{Title: "This install link has expired",
-			Text: "The installation was started more than 10 minutes ago, so it was not completed and nothing was stored."})
+		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallExpired", text: "InstallExpiredText", data: []any{"Minutes", int(StateTTL / time.Minute)}})
 		return
 	case err != nil:
 		a.log.Warn("slack: install callback with a bad state", "err", err)
-		a.writePage(w, http.StatusBadRequest, page{Title: "This install request could not be verified",
-			Text: "Its state parameter was not issued by this factbot (tampered with, or from another installation), so nothing was stored."})
+		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallUnverified", text: "InstallTamperedText"})
 		return
 	}
 	if !a.acceptState(w, r, q.Get("state")) {
 		return
 	}
 	if e := q.Get("error"); e != "" {
-		a.writePage(w, http.StatusBadRequest, page{Title: "factbot was not installed",
-			Text: "Slack said: " + e + ". Nothing was stored."})
+		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallFailed", text: "InstallSlackSaid", data: []any{"Error", e}})
 		return
 	}
 	code := q.Get("code")
 	if code == "" {
-		a.writePage(w, http.StatusBadRequest, page{Title: "factbot was not installed", Text: "Slack sent no code. Nothing was stored."})
+		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallFailed", text: "InstallNoCode"})
 		return
 	}
 	res, err := slack.GetOAuthV2ResponseContext(r.Context(), a.hc, a.cfg.ClientID, a.cfg.ClientSecret, code, a.redirectURL(), slack.OAuthOptionAPIURL(a.apiURL()))
@@ -197,29 +208,26 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		a.log.Error("slack: oauth.v2.access", "err", err)
-		a.writePage(w, http.StatusBadGateway, page{Title: "factbot was not installed",
-			Text: "Slack did not accept the installation (" + err.Error() + "). Nothing was stored."})
+		a.writePage(w, r, http.StatusBadGateway, page{title: "InstallFailed", text: "InstallRefused", data: []any{"Error", err.Error()}})
 		return
 	}
 	inst := installation(res, a.cfg.Now())
 	if inst.ID == "" {
-		a.writePage(w, http.StatusBadGateway, page{Title: "factbot was not installed", Text: "Slack's answer named no workspace. Nothing was stored."})
+		a.writePage(w, r, http.StatusBadGateway, page{title: "InstallFailed", text: "InstallNoWorkspace"})
 		return
 	}
 	if err := a.cfg.Installs.Put(r.Context(), inst); err != nil {
 		a.log.Error("slack: store installation", "installation", inst.ID, "err", err)
-		a.writePage(w, http.StatusInternalServerError, page{Title: "factbot was not installed",
-			Text: "The workspace's token could not be stored. Try again; if it persists, the operator should look at factbot's log."})
+		a.writePage(w, r, http.StatusInternalServerError, page{title: "InstallFailed", text: "InstallNotStored"})
 		return
 	}
 	a.forgetWorkspace(inst.ID)
 	a.log.Info("slack: installed", "installation", inst.ID, "name", inst.Name, "org_wide", inst.Enterprise, "rotating", inst.RefreshToken != "")
-	name := inst.Name
-	text := "factbot is installed in " + name + "."
+	text := "InstalledIn"
 	if inst.Enterprise {
-		text = "factbot is installed in every workspace of " + name + "."
+		text = "InstalledEverywhere"
 	}
-	a.writePage(w, http.StatusOK, page{Title: "factbot is installed", Text: text, OK: true, Team: name})
+	a.writePage(w, r, http.StatusOK, page{title: "Installed", text: text, data: []any{"Team", inst.Name}, OK: true, Team: inst.Name})
 }
 
 // acceptState uses the callback's (signed, fresh) state once, from the
@@ -232,16 +240,13 @@ func (a *Adapter) acceptState(w http.ResponseWriter, r *http.Request, state stri
 		return true
 	case errors.Is(err, errStateOtherBrowser):
 		a.log.Warn("slack: install callback without the state's cookie")
-		a.writePage(w, http.StatusBadRequest, page{Title: "This install request could not be verified",
-			Text: "It did not come back to the browser that started it, so nothing was stored."})
+		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallUnverified", text: "InstallOtherBrowserText"})
 	case errors.Is(err, errStateUsed):
 		a.log.Warn("slack: install callback with a state used before")
-		a.writePage(w, http.StatusBadRequest, page{Title: "This install link was already used",
-			Text: "Each install link completes one installation, so nothing was stored."})
+		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallUsed", text: "InstallUsedText"})
 	default:
 		a.log.Error("slack: record the install state", "err", err)
-		a.writePage(w, http.StatusInternalServerError, page{Title: "factbot was not installed",
-			Text: "The install could not be recorded, so nothing was stored. Try again; if it persists, the operator should look at factbot's log."})
+		a.writePage(w, r, http.StatusInternalServerError, page{title: "InstallFailed", text: "InstallNotRecorded"})
 	}
 	return false
 }

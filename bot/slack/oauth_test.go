@@ -581,3 +581,34 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// The install's pages speak the installer's browser's language (its
+// Accept-Language), from the catalogs, and English otherwise.
+func TestInstallPagesInTheBrowsersLanguage(t *testing.T) {
+	e := startMulti(t, false)
+	for _, tt := range []struct {
+		accept string
+		want   []string
+	}{
+		{"", []string{`<html lang="en" dir="ltr">`, "This install request could not be verified", "Start the installation again"}},
+		{"fr-FR,fr;q=0.9", []string{`<html lang="fr" dir="ltr">`, "Cette demande d’installation n’a pas pu être vérifiée", "Recommencer l’installation"}},
+		{"ar", []string{`<html lang="ar" dir="rtl">`, "تعذّر التحقق من طلب التثبيت هذا"}},
+		{"ko-KR", []string{`<html lang="en" dir="ltr">`, "This install request could not be verified"}}, // no Korean catalog
+	} {
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+slack.CallbackPath+"?code=c", nil)
+		if tt.accept != "" {
+			req.Header.Set("Accept-Language", tt.accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, w := range tt.want {
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), w) {
+				t.Errorf("Accept-Language %q: %d, want 400 and a page with %q:\n%s", tt.accept, resp.StatusCode, w, b)
+			}
+		}
+	}
+}

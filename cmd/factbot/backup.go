@@ -9,13 +9,6 @@ import (
 	"github.com/factbot-dev/factbot/store/postgres"
 )
 
-func init() {
-	register("backup", command{
-		summary: "copy the database consistently, even while the bot runs: factbot backup FILE",
-		run:     runBackup,
-	})
-}
-
 func runBackup(ctx context.Context, a *app, args []string) error {
 	fs, _ := newStoreFlags(a, "backup", "factbot backup FILE\n\nWrites a consistent copy of FACTBOT_DB to FILE (which must not exist) from one read transaction.")
 	pos, err := parseStoreFlags(a, fs, args, 1)

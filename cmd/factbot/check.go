@@ -21,13 +21,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("check", command{
-		summary: "check a claim or a paragraph: factbot check [--json] [--fresh] [--no-store] [--quiet] [--user U] [--as-of YYYY-MM-DD [--allow-fact-checks] [--keep-undated]] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)",
-		run:     runCheck,
-	})
-}
-
 // maxStdin bounds what `check -` reads; the engine's own input limit then
 // gives the clear message.
 const maxStdin = 1 << 20
@@ -124,7 +117,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	fs := checkFlagSet(&f)
 	fs.SetOutput(a.stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see the README for search keys.\n\nFlags:")
+		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see docs/configuration-guide.md for search keys.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)
@@ -163,31 +156,65 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		checker.ExcludeSites = exclude
 	}
 	f.restrict(checker, asOf)
-	var db admin.Backend
+	runner := &checkRunner{cfg: cfg, checker: checker, tenant: cliTenant, platform: "cli", warn: a.stderr, command: "check"}
 	if !f.noStore {
-		if db, err = openData(ctx, cfg, false); err != nil {
+		if runner.db, err = openData(ctx, cfg, false); err != nil {
 			return err
 		}
-		defer db.Close()
-		useStore(cfg, checker, db)
+		defer runner.db.Close()
+		useStore(cfg, checker, runner.db)
 	}
-	in := factcheck.Input{Tenant: cliTenant, Text: text, Fresh: f.fresh, AsOf: asOf, Speaker: f.speaker, Source: f.source}
+	in := factcheck.Input{Text: text, Fresh: f.fresh, AsOf: asOf, Speaker: f.speaker, Source: f.source}
 	if !f.quiet {
 		in.Progress = progressPrinter(a.stderr)
 	}
-	rep, err := checker.Check(ctx, in)
-	err = explainModelFailure(cfg, err)
-	if rep == nil || usererr.IsConfig(err) {
-		return checkFailed(err)
+	c, err := runner.run(ctx, f.user, in)
+	if c == nil {
+		return err
 	}
-	id := saveCheck(ctx, a, db, f.user, text, rep)
-	if werr := writeCheckOutput(a, rep, id, f.json); werr != nil {
+	if werr := writeCheckOutput(a, c.Report, c.ID, f.json); werr != nil {
 		return werr
 	}
 	if err != nil {
 		return fmt.Errorf("the check failed: %w", err)
 	}
 	return nil
+}
+
+// checkRunner runs a check and keeps it in history: the one path of
+// factbot check and of factbot mcp's check tool, each in its tenant.
+type checkRunner struct {
+	cfg     *config.Config
+	checker *factcheck.Checker
+	// db keeps the checks; nil keeps none (--no-store).
+	db               admin.Backend
+	tenant, platform string
+	// warn is told, as the command (check, mcp), when a check could not
+	// be saved.
+	warn    io.Writer
+	command string
+}
+
+// run checks in for user and saves the check. It returns nil and the
+// error (checkFailed's) when the check produced no report; otherwise the
+// check, saved unless there is no database or saving failed (then its ID
+// is empty), and the engine's error when every claim failed.
+func (r *checkRunner) run(ctx context.Context, user string, in factcheck.Input) (*store.Check, error) {
+	in.Tenant = r.tenant
+	rep, err := r.checker.Check(ctx, in)
+	err = explainModelFailure(r.cfg, err)
+	if rep == nil || usererr.IsConfig(err) {
+		return nil, checkFailed(err)
+	}
+	c := &store.Check{Tenant: r.tenant, Platform: r.platform, User: user, Text: in.Text, Report: rep,
+		Speaker: strings.TrimSpace(in.Speaker), ClaimDate: in.AsOf}
+	if r.db != nil {
+		if serr := r.db.SaveCheck(ctx, c); serr != nil {
+			fmt.Fprintf(r.warn, "factbot %s: warning: the check was not saved to history: %v\n", r.command, serr)
+			c.ID = ""
+		}
+	}
+	return c, err
 }
 
 // checkText returns the text to check: the arguments, or standard input
@@ -234,20 +261,6 @@ func cliUser(cfg *config.Config) string {
 		return u.Username
 	}
 	return "uid-" + strconv.Itoa(os.Getuid())
-}
-
-// saveCheck keeps the check in history and returns its id; "" without a
-// database or when saving failed, which is only warned about.
-func saveCheck(ctx context.Context, a *app, db admin.Backend, user, text string, rep *factcheck.Report) string {
-	if db == nil {
-		return ""
-	}
-	c := &store.Check{Tenant: cliTenant, Platform: "cli", User: user, Text: text, Report: rep}
-	if err := db.SaveCheck(ctx, c); err != nil {
-		fmt.Fprintf(a.stderr, "factbot check: warning: the check was not saved to history: %v\n", err)
-		return ""
-	}
-	return c.ID
 }
 
 // writeCheckOutput prints the report on stdout, as text or JSON.

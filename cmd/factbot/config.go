@@ -14,13 +14,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("config", command{
-		summary: "print the effective configuration, what it enables and what is missing",
-		run:     runConfig,
-	})
-}
-
 func runConfig(ctx context.Context, a *app, args []string) error {
 	if err := parseNoArgs(a, "config", "Usage: factbot config\n\nPrints every setting with its value (secrets masked) and whether it is the\ndefault, which platforms and modes are enabled, and what is missing for the\nrest. Exit status 0 when the configuration is valid, 2 when not.", args); err != nil {
 		return err

@@ -16,13 +16,6 @@ import (
 	"github.com/factbot-dev/factbot/search"
 )
 
-func init() {
-	register("eval", command{
-		summary: "measure verdict quality on labeled claims: factbot eval [--dataset FILE] [--out RESULTS --resume] [--html FILE] [--exclude-sites FILE]; --compare A B; --fit RESULTS",
-		run:     runEval,
-	})
-}
-
 // evalEngine is how an evaluation sets up the engine beyond the
 // configuration.
 type evalEngine struct {
@@ -117,7 +110,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 
 Checks each labeled claim (fresh, no cache) and reports accuracy, per-label
 precision, recall and F1, macro-F1, the confusion matrix, provenance, effort
-and cost. AVeriTeC's dev.json is downloaded separately: see the README. Its
+and cost. AVeriTeC's dev.json is downloaded separately: see docs/evaluation.md. Its
 claims are verified as given (no extraction), with their speaker and source,
 as of their claim date. Every run is leak-free unless --allow-fact-checks:
 the shipped fact-checking sites, the fact-check sections of news sites and

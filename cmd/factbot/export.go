@@ -13,15 +13,10 @@ import (
 
 	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/factbot-dev/factbot/web"
 )
-
-func init() {
-	register("export", command{
-		summary: "export a tenant's checks, or its \"wrong verdict\" feedback as an eval dataset: factbot export [--format jsonl|csv] [--feedback] [--tenant T] > file",
-		run:     runExport,
-	})
-}
 
 // csvHeader names the columns of the CSV export: one row per claim (a
 // check without claims has one row with empty claim columns).
@@ -29,29 +24,78 @@ var csvHeader = []string{"id", "created_at", "tenant", "platform", "channel", "t
 	"claim_index", "claim", "verdict", "confidence", "cached", "checked_at", "model", "reasoning", "evidence", "sources"}
 
 func runExport(ctx context.Context, a *app, args []string) error {
-	fs, tenant := newStoreFlags(a, "export", "factbot export [--format jsonl|csv] [--tenant T]\n       factbot export --feedback [--tenant T]\n\nWrites a tenant's checks to standard output, oldest first. With --feedback it writes instead the claims people flagged as wrongly judged, as a factbot eval dataset (JSON Lines): {\"id\": \"CHECK-N\", \"claim\", \"label\": \"\", \"previous_verdict\", \"notes\"}, N counting claims from 1. The label is empty because nobody has said yet what is right: fill it in (supported, contradicted, contested or unverifiable) before factbot eval --dataset, which refuses empty labels.")
-	format := fs.String("format", "jsonl", "jsonl (one JSON check per line, everything) or csv (one row per claim, for spreadsheets)")
+	fs, tenant := newStoreFlags(a, "export", "factbot export [--format jsonl|csv|claimreview] [--tenant T]\n       factbot export --feedback [--tenant T]\n\nWrites a tenant's checks to standard output, oldest first. With --feedback it writes instead the claims people flagged as wrongly judged, as a factbot eval dataset (JSON Lines): {\"id\": \"CHECK-N\", \"claim\", \"label\": \"\", \"previous_verdict\", \"notes\"}, N counting claims from 1. The label is empty because nobody has said yet what is right: fill it in (supported, contradicted, contested or unverifiable) before factbot eval --dataset, which refuses empty labels.")
+	format := fs.String("format", "jsonl", "jsonl (one JSON check per line, everything), csv (one row per claim, for spreadsheets) or claimreview (a JSON array of schema.org ClaimReview objects, one per claim: see docs/claimreview.md)")
 	feedback := fs.Bool("feedback", false, "export the claims flagged by \"wrong verdict?\" feedback as an eval dataset (JSON Lines) to label")
 	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {
 		return err
 	}
-	if *format != "jsonl" && *format != "csv" {
-		return usagef("--format %q: want jsonl or csv", *format)
+	if *format != "jsonl" && *format != "csv" && *format != "claimreview" {
+		return usagef("--format %q: want jsonl, csv or claimreview", *format)
 	}
 	formatSet := false
 	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
 	if *feedback && formatSet && *format != "jsonl" {
 		return usagef("--feedback writes JSON Lines (the eval dataset format); drop --format")
 	}
+	var site web.ReviewSite
+	if *format == "claimreview" {
+		cfg, err := a.config()
+		if err != nil {
+			return err
+		}
+		if cfg.Web.PublicURL == "" {
+			return &usererr.Config{Var: "FACTBOT_PUBLIC_URL", Msg: "not set, and each ClaimReview's url is the check's page, an absolute address",
+				Hint: "the https:// address people open the web view at, e.g. https://factbot.example.org"}
+		}
+		site = web.ReviewSite{PublicURL: cfg.Web.PublicURL, Organization: cfg.Web.Organization}
+	}
 	db, err := loadAndOpen(ctx, a)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if *feedback {
+	switch {
+	case *feedback:
 		return exportFeedback(ctx, a, db, *tenant)
+	case *format == "claimreview":
+		return exportClaimReviews(ctx, a, db, *tenant, site)
 	}
 	return exportChecks(ctx, a, db, *tenant, *format)
+}
+
+// exportClaimReviews writes the ClaimReview of every checked claim of the
+// tenant, oldest check first, as one JSON array: the objects each check's
+// page carries (web.ClaimReviews).
+func exportClaimReviews(ctx context.Context, a *app, db admin.Backend, tenant string, site web.ReviewSite) error {
+	bw := bufio.NewWriter(a.stdout)
+	n, checks := 0, 0
+	bw.WriteString("[")
+	err := db.EachCheck(ctx, tenant, func(c *store.Check) error {
+		checks++
+		for _, r := range web.ClaimReviews(c, site) {
+			b, err := json.MarshalIndent(r, "  ", "  ") // escapes <, > and & as \u003c…
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				bw.WriteString(",")
+			}
+			n++
+			bw.WriteString("\n  ")
+			bw.Write(b)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteString("\n]\n")
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "Exported %d ClaimReviews of %d checks of tenant %s.\n", n, checks, tenant)
+	return nil
 }
 
 // exportChecks writes every check of tenant as JSON Lines or CSV.

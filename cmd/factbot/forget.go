@@ -10,13 +10,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("forget", command{
-		summary: "delete what one user asked and what it caused (privacy requests), in every tenant or one, or a whole tenant: factbot forget --user U [--tenant T] | --tenant T",
-		run:     runForget,
-	})
-}
-
 func runForget(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "forget", "factbot forget --user U [--tenant T]\n       factbot forget --tenant T\n\nDeletes what the user asked and everything their requests caused: checks, feedback, requests, cached verdicts and extractions, and the search answers, pages and snapshots no other check cites. Without --tenant, in every tenant, each named with what was deleted there; with it, in that tenant only. With --tenant alone, deletes everything of that tenant (a workspace or server that left).")
 	user := fs.String("user", "", "the user id as shown by factbot history (required)")

@@ -13,13 +13,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("history", command{
-		summary: "list past checks, newest first: factbot history [--json] [--user U] [--verdict V] [--search WORDS] …",
-		run:     runHistory,
-	})
-}
-
 func runHistory(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "history", "factbot history [--json] [--tenant T] [--channel C] [--user U] [--verdict V] [--since DATE] [--search WORDS] [--limit N]")
 	jsonOut := fs.Bool("json", false, "print a JSON array")

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 
 	"github.com/factbot-dev/factbot/internal/config"
@@ -46,21 +45,45 @@ func (a *app) config() (*config.Config, error) {
 	return a.cfg, a.cfgErr
 }
 
-// command is one subcommand. Each lives in its own file and registers
-// itself in init. run returns nil on success; exitStatus maps any error
-// to the exit status and reports it.
+// command is one subcommand: its name, the line `factbot help` shows and
+// what runs it (each in its own file). run returns nil on success;
+// exitStatus maps any error to the exit status and reports it.
 type command struct {
+	name    string
 	summary string
 	run     func(ctx context.Context, a *app, args []string) error
 }
 
-var commands = map[string]command{}
-
-func register(name string, c command) {
-	if _, dup := commands[name]; dup {
-		panic("factbot: duplicate command " + name)
+// commands is every subcommand, in the order `factbot help` lists them. It
+// is built when asked for, so that starting the program builds nothing.
+func commands() []command {
+	return []command{
+		{"backup", "copy the database consistently, even while the bot runs: factbot backup FILE", runBackup},
+		{"check", "check a claim or a paragraph: factbot check [--json] [--fresh] [--no-store] [--quiet] [--user U] [--as-of YYYY-MM-DD [--allow-fact-checks] [--keep-undated]] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)", runCheck},
+		{"config", "print the effective configuration, what it enables and what is missing", runConfig},
+		{"eval", "measure verdict quality on labeled claims: factbot eval [--dataset FILE] [--out RESULTS --resume] [--html FILE] [--exclude-sites FILE]; --compare A B; --fit RESULTS", runEval},
+		{"export", "export a tenant's checks, or its \"wrong verdict\" feedback as an eval dataset: factbot export [--format jsonl|csv|claimreview] [--feedback] [--tenant T] > file", runExport},
+		{"forget", "delete what one user asked and what it caused (privacy requests), in every tenant or one, or a whole tenant: factbot forget --user U [--tenant T] | --tenant T", runForget},
+		{"history", "list past checks, newest first: factbot history [--json] [--user U] [--verdict V] [--search WORDS] …", runHistory},
+		{"mcp", "serve the tools check, history and show to AI agents over MCP: on stdio, or with --addr HOST:PORT over HTTP at /mcp", runMCP},
+		{"migrate", "apply the PostgreSQL schema, or copy a bbolt file into PostgreSQL: factbot migrate --from factbot.db --to postgres://…", runMigrate},
+		{"prune", "remove old checks, finished requests, cached verdicts and web pages: factbot prune --older-than 90d", runPrune},
+		{"read", "show what the bot reads on a page or PDF: final URL, title, site, date, pages and text", runRead},
+		{"rotate-key", "re-encrypt the stored workspace tokens with FACTBOT_ENCRYPTION_KEY (the previous key in FACTBOT_ENCRYPTION_KEY_OLD)", runRotateKey},
+		{"serve", "run the Slack and Discord bots (and /healthz, /readyz, /metrics)", runServe},
+		{"show", "show one past check in full: factbot show ID [--json] [--tenant T] [--page SHA256]", runShow},
+		{"web", "serve the web view of checks and history alone, or print a signed link", runWeb},
 	}
-	commands[name] = c
+}
+
+// lookup returns the subcommand called name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 func main() {
@@ -78,7 +101,7 @@ func run(ctx context.Context, a *app, args []string) int {
 		}
 		return exitOK
 	}
-	c, ok := commands[args[0]]
+	c, ok := lookup(args[0])
 	if !ok {
 		fmt.Fprintf(a.stderr, "factbot: unknown command %q\n\n", args[0])
 		usage(a.stderr)
@@ -164,13 +187,8 @@ func configErrors(err error) []*usererr.Config {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "factbot: a fact-checking bot for Slack and Discord.\n\nUsage: factbot COMMAND [flags] [args]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'factbot COMMAND -h' for a command's flags.")
 }

@@ -13,13 +13,6 @@ import (
 	"github.com/factbot-dev/factbot/store/postgres"
 )
 
-func init() {
-	register("migrate", command{
-		summary: "apply the PostgreSQL schema, or copy a bbolt file into PostgreSQL: factbot migrate --from factbot.db --to postgres://…",
-		run:     runMigrate,
-	})
-}
-
 const migrateUsage = `factbot migrate [--to postgres://…] [--from FILE]
 
 Without --from, applies the schema migrations the PostgreSQL database

@@ -6,13 +6,6 @@ import (
 	"time"
 )
 
-func init() {
-	register("prune", command{
-		summary: "remove old checks, finished requests, cached verdicts and web pages: factbot prune --older-than 90d",
-		run:     runPrune,
-	})
-}
-
 func runPrune(ctx context.Context, a *app, args []string) error {
 	fs, _ := newStoreFlags(a, "prune", "factbot prune --older-than DURATION\n\nIn every tenant removes checks, finished requests and cached verdicts and extractions older than DURATION (30d, 720h), then the search answers, pages and page snapshots retrieved from the web before then. Pending requests are kept, and so are the snapshots of pages that a remaining check cites.")
 	older := fs.String("older-than", "", "age of the records to remove, e.g. 30d or 720h (required)")

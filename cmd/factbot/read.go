@@ -12,10 +12,6 @@ import (
 	"github.com/factbot-dev/factbot/search"
 )
 
-func init() {
-	register("read", command{summary: "show what the bot reads on a page or PDF: final URL, title, site, date, pages and text", run: runRead})
-}
-
 // readResult is the --json output of factbot read.
 type readResult struct {
 	*search.Page

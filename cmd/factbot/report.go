@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -21,7 +21,7 @@ var labelMarks = map[factcheck.Label]string{
 
 // writeReport prints a report for a terminal: per claim the verdict,
 // confidence, reasoning and evidence map, each quote with where it was
-// found (bot.QuoteNote, the words the chat reports use). Text from the user, the model and
+// found (words.QuoteNote, the words the chat reports use). Text from the user, the model and
 // web pages goes through termText, so it cannot drive the terminal.
 func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 	if rep.Notice != "" {
@@ -56,7 +56,7 @@ func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 			fmt.Fprintf(w, "    %s  %s\n", stance, termText(title))
 			fmt.Fprintf(w, "              %s\n", termText(e.SourceURL))
 			if e.QuoteOrSummary != "" {
-				fmt.Fprintf(w, "              “%s” (%s)\n", wrap(termText(e.QuoteOrSummary), 60, "               "), bot.QuoteNote(e))
+				fmt.Fprintf(w, "              “%s” (%s)\n", wrap(termText(e.QuoteOrSummary), 60, "               "), words.QuoteNote(e))
 			}
 		}
 		fmt.Fprintln(w)

@@ -9,13 +9,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("rotate-key", command{
-		summary: "re-encrypt the stored workspace tokens with FACTBOT_ENCRYPTION_KEY (the previous key in FACTBOT_ENCRYPTION_KEY_OLD)",
-		run:     runRotateKey,
-	})
-}
-
 func runRotateKey(ctx context.Context, a *app, args []string) error {
 	if err := parseNoArgs(a, "rotate-key", "Usage: factbot rotate-key\n\nRe-encrypts every stored installation (the tokens of the Slack workspaces\ninstalled by OAuth) with FACTBOT_ENCRYPTION_KEY, opening those sealed with\nthe previous key with FACTBOT_ENCRYPTION_KEY_OLD. All or nothing: a record\nsealed with a key neither holds fails it. Stop factbot serve first; start it\nagain with the new key (it also reads FACTBOT_ENCRYPTION_KEY_OLD until you\nunset it).", args); err != nil {
 		return err

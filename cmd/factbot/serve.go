@@ -24,10 +24,6 @@ import (
 	"github.com/factbot-dev/factbot/store"
 )
 
-func init() {
-	register("serve", command{summary: "run the Slack and Discord bots (and /healthz, /readyz, /metrics)", run: runServe})
-}
-
 // chatAdapter is one chat platform run by serve: the core's Platform, plus
 // Run, which connects (Socket Mode, gateway) and blocks until ctx ends.
 type chatAdapter interface {

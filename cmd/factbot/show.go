@@ -8,20 +8,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
-
-func init() {
-	register("show", command{
-		summary: "show one past check in full: factbot show ID [--json] [--tenant T] [--page SHA256]",
-		run:     runShow,
-	})
-}
 
 func runShow(ctx context.Context, a *app, args []string) error {
 	fs, tenant := newStoreFlags(a, "show", "factbot show ID [--json] [--tenant T] [--page SHA256]\n\nPrints a past check: who asked, what they sent, each verdict with its evidence, every source retrieved (with its fetch time, content hash and whether a snapshot of the page is kept) and the trace. With --page, prints instead the kept snapshot of one page the check read, as it was read.")
@@ -278,7 +271,7 @@ func writeClaimRecord(w io.Writer, c *store.Check, i int, v *factcheck.Verdict, 
 			fmt.Fprintf(w, "      fact-check by %s: %s\n", orDash(e.Publisher), orDash(e.Rating))
 		}
 		if e.QuoteOrSummary != "" {
-			fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, bot.QuoteNote(e))
+			fmt.Fprintf(w, "      %q (%s)\n", e.QuoteOrSummary, words.QuoteNote(e))
 		}
 	}
 	writeSources(w, c, v.Sources, kept)

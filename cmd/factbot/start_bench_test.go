@@ -23,8 +23,10 @@ import (
 // and system: what the wall time is on an idle machine, less affected by
 // other work on a busy one) and the largest resident set of the command
 // (max-rss-MB: VmHWM, read as the process exits; the binary's pages mapped
-// from the file count, shared and clean as they are). The goal is 50 ms and
-// 30 MB.
+// from the file count, shared and clean as they are). The budget is
+// startBudgetWallMS and startBudgetRSSMB (50 ms and 35 MB) on a quiet
+// machine; a run over it is logged beside the budget, not failed: the wall
+// time of a busy machine says little (compare the CPU time).
 //
 // The binary's pages are dropped from the page cache once it is built, so
 // that every build is measured in the same state: read in by the kernel as
@@ -44,7 +46,7 @@ func BenchmarkStart(b *testing.B) {
 		{"help", built, "help"}, {"config", built, "config"},
 		{"release-help", released, "help"}, {"release-config", released, "config"},
 	} {
-		bin, cmd := run.bin, run.cmd
+		name, bin, cmd := run.name, run.bin, run.cmd
 		b.Run(run.name, func(b *testing.B) {
 			command := func() *exec.Cmd {
 				c := exec.Command(bin, cmd)
@@ -70,10 +72,15 @@ func BenchmarkStart(b *testing.B) {
 				}
 				peak = max(peak, kib)
 			}
-			b.ReportMetric(float64(wall.Microseconds())/1000/float64(b.N), "ms/run")
+			ms, rss := float64(wall.Microseconds())/1000/float64(b.N), float64(peak)/1024
+			b.ReportMetric(ms, "ms/run")
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/run")
-			b.ReportMetric(float64(peak)/1024, "max-rss-MB")
+			b.ReportMetric(rss, "max-rss-MB")
 			b.ReportMetric(0, "ns/op")
+			if ms > startBudgetWallMS || rss > startBudgetRSSMB {
+				b.Logf("%s: %.1f ms and %.1f MB per run, over the budget of %d ms and %d MB on a quiet machine (load average now: %s)",
+					name, ms, rss, startBudgetWallMS, startBudgetRSSMB, loadAverage())
+			}
 		})
 	}
 }
@@ -168,4 +175,14 @@ func vmHWM(pid int) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}
+
+// loadAverage is the machine's load over the last minute, five and fifteen
+// (/proc/loadavg), or "unknown".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }

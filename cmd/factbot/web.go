@@ -17,10 +17,6 @@ import (
 	"github.com/factbot-dev/factbot/web"
 )
 
-func init() {
-	register("web", command{summary: "serve the web view of checks and history alone, or print a signed link", run: runWeb})
-}
-
 // webListening, if set, is told the web server's address (tests).
 var webListening func(addr net.Addr)
 
@@ -58,7 +54,8 @@ func mountWeb(cfg *config.Config, db web.Store, mux *http.ServeMux, log *slog.Lo
 	if !cfg.Web.Enabled() {
 		return
 	}
-	mux.Handle("/web/", web.New(web.Options{Store: db, Secret: cfg.Web.Secret, AdminToken: cfg.Web.AdminToken, Logger: log}))
+	mux.Handle("/web/", web.New(web.Options{Store: db, Secret: cfg.Web.Secret, AdminToken: cfg.Web.AdminToken, Logger: log,
+		PublicURL: cfg.Web.PublicURL, Organization: cfg.Web.Organization}))
 	log.Info("web view: enabled", "url", cfg.Web.PublicURL+"/web/", "operators", cfg.Web.AdminToken != "")
 }
 

@@ -3,12 +3,14 @@
 package archtest
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,7 +70,9 @@ func moduleFiles(t *testing.T) []parsed {
 	return out
 }
 
-// TestDependenciesPointOneWay: cmd → bot adapters → bot → factcheck, store;
+// TestDependenciesPointOneWay: cmd → bot adapters → bot → bot/words,
+// factcheck, store;
+// cmd → mcp → factcheck, store;
 // factcheck knows no chat or storage, search no verdicts, store no chat;
 // factcheck/evidence is below the rest of factcheck;
 // nothing imports the binary's packages, and only tests the test helpers.
@@ -80,6 +84,22 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		{"search", "bot", "search knows nothing of chat"},
 		{"search", "store", "search declares the cache it needs"},
 		{"store", "bot", "the store knows nothing of chat"},
+		// The words are below the chat core: bot, its adapters, the web
+		// view and the binary take their words from bot/words.
+		{"bot/words", "bot", "the words know nothing of the chat core"},
+		{"bot/words", "store", "the words know nothing of storage"},
+		{"factcheck", "bot/words", "the engine says its notices by codes, which bot/words puts in words"},
+		// mcp only translates MCP tool calls into checks and records: it
+		// knows the engine and the store, not chat or the web view; and
+		// only the binary wires it.
+		{"mcp", "bot", "mcp translates for the engine and the store; it knows no chat"},
+		{"mcp", "web", "mcp translates for the engine and the store; it knows no web view"},
+		{"mcp", "search", "mcp translates for the engine and the store"},
+		{"bot", "mcp", "only the binary wires the MCP server"},
+		{"web", "mcp", "only the binary wires the MCP server"},
+		{"factcheck", "mcp", "only the binary wires the MCP server"},
+		{"store", "mcp", "only the binary wires the MCP server"},
+		{"search", "mcp", "only the binary wires the MCP server"},
 		// internal/config is the binary's configuration: it may name what it
 		// configures; the other internal packages are below everything.
 		{"internal", "bot", "internal packages are below the core"},
@@ -113,7 +133,7 @@ func TestDependenciesPointOneWay(t *testing.T) {
 			}
 			// The chat core never imports an adapter; adapters never import
 			// each other.
-			if from == "bot" && within(to, "bot") && to != "bot" {
+			if from == "bot" && within(to, "bot") && to != "bot" && to != "bot/words" {
 				t.Errorf("%s imports %s: the core knows no adapter", f.path, path)
 			}
 			for _, a := range []string{"bot/slack", "bot/discord"} {
@@ -152,5 +172,46 @@ func TestFunctionsAreShort(t *testing.T) {
 				t.Errorf("%s is %d lines (at most %d): split it into named steps", name, n, maxLines)
 			}
 		}
+	}
+}
+
+// maxFileLines bounds a hand-written Go file outside tests (test helpers
+// such as the fake servers included): a longer one is split into files
+// named for what they hold. Generated files are exempt.
+const maxFileLines = 600
+
+// generated is the standard line that marks a generated Go file
+// (https://go.dev/s/generatedcode).
+var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
+
+func TestFilesAreShort(t *testing.T) {
+	for _, f := range moduleFiles(t) {
+		b, err := os.ReadFile(filepath.Join(root, f.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if generated.Match(b) {
+			continue
+		}
+		if n := bytes.Count(b, []byte("\n")); n > maxFileLines {
+			t.Errorf("%s is %d lines (at most %d): split it into files named for what they hold", f.path, n, maxFileLines)
+		}
+	}
+}
+
+// The file-length check knows a generated file by its standard line.
+func TestGeneratedFilesRecognised(t *testing.T) {
+	var gen []string
+	for _, f := range moduleFiles(t) {
+		b, err := os.ReadFile(filepath.Join(root, f.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if generated.Match(b) {
+			gen = append(gen, f.path)
+		}
+	}
+	if !slices.Contains(gen, "factcheck/langnames.go") {
+		t.Errorf("generated files %q do not include factcheck/langnames.go", gen)
 	}
 }

@@ -1,16 +1,15 @@
 // Package config reads factbot's settings from the environment, in one
-// place, into one typed and validated value. Every variable of the README's
-// configuration table is in Vars; nothing else in the program reads the
-// environment for configuration.
+// place, into one typed and validated value. Every variable is one row of
+// one table (Vars, in vars.go): its name, default, whether it is secret,
+// how it is read and what it is for. The table drives Load, `factbot
+// config` (Settings) and the reference docs/configuration.md (Reference);
+// nothing else in the program reads the environment for configuration.
 package config
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,9 +18,6 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/internal/usererr"
-	"github.com/factbot-dev/factbot/search"
-	"github.com/factbot-dev/factbot/store"
-	"github.com/factbot-dev/factbot/web"
 )
 
 // Model providers (FACTBOT_LLM).
@@ -116,6 +112,10 @@ type Config struct {
 	EncryptionKey, EncryptionKeyOld []byte
 	// Web is the web view of checks and history.
 	Web Web
+	// MCPToken is the Bearer token factbot mcp --addr requires of every
+	// HTTP request (FACTBOT_MCP_TOKEN); without it, it serves loopback
+	// addresses only.
+	MCPToken string
 
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
@@ -227,6 +227,10 @@ type Web struct {
 	// CheckTTL and HistoryTTL are how long links to one check and to a
 	// history stay valid (FACTBOT_WEB_LINK_TTL, "check[,history]").
 	CheckTTL, HistoryTTL time.Duration
+	// Organization is who publishes the verdicts, the author of their
+	// ClaimReview markup (FACTBOT_ORGANIZATION); "" is
+	// web.DefaultOrganization.
+	Organization string
 }
 
 // minWebSecret is the shortest FACTBOT_WEB_SECRET accepted.
@@ -235,55 +239,11 @@ const minWebSecret = 32
 // Enabled reports whether the web view is on.
 func (w Web) Enabled() bool { return w.PublicURL != "" && w.Secret != "" }
 
-// Var is one variable of the configuration table.
-type Var struct {
-	Name string
-	// Secret values are never printed whole.
-	Secret bool
-}
-
-// Vars lists every variable factbot reads, in the README's order.
-var Vars = []Var{
-	{"GEMINI_API_KEY", true}, {"GOOGLE_API_KEY", true},
-	{"FACTBOT_LLM", false}, {"FACTBOT_MODEL", false}, {"GOOGLE_GEMINI_BASE_URL", false},
-	{"OPENAI_API_KEY", true}, {"OPENAI_BASE_URL", false}, {"OPENAI_IMAGES", false},
-	{"TAVILY_API_KEY", true}, {"FACTBOT_TAVILY_URL", false},
-	{"BRAVE_API_KEY", true}, {"FACTBOT_BRAVE_URL", false},
-	{"SEARXNG_URL", false},
-	{"FACTBOT_CORPUS", false},
-	{"FACTCHECK_API_KEY", true},
-	{"FACTBOT_SEARCH", false},
-	{"FACTBOT_TEMPERATURE", false},
-	{"FACTBOT_QUESTIONS", false}, {"FACTBOT_COMPACT", false}, {"FACTBOT_RECHECK", false}, {"FACTBOT_SCORES", false}, {"FACTBOT_CRITIC", false},
-	{"FACTBOT_CRITIC_SKIP", false},
-	{"FACTBOT_EXCLUDE_SITES", false},
-	{"FACTBOT_CALIBRATION", false},
-	{"FACTBOT_ALLOW_PRIVATE_FETCH", false},
-	{"FACTBOT_DB", false},
-	{"FACTBOT_CACHE_TTL", false},
-	{"FACTBOT_RETENTION", false},
-	{"FACTBOT_LEASE", false},
-	{"FACTBOT_HTTP_ADDR", false},
-	{"FACTBOT_METRICS_ADDR", false},
-	{"FACTBOT_MAX_CONNS", false},
-	{"FACTBOT_MAX_CONNS_PER_IP", false},
-	{"FACTBOT_USER_LIMIT", false},
-	{"FACTBOT_TENANT_LIMIT", false},
-	{"FACTBOT_MAX_QUEUE", false},
-	{"FACTBOT_REACTION", false},
-	{"FACTBOT_PUBLIC_URL", false}, {"FACTBOT_WEB_SECRET", true}, {"FACTBOT_WEB_LINK_TTL", false}, {"FACTBOT_WEB_ADMIN_TOKEN", true},
-	{"SLACK_BOT_TOKEN", true}, {"SLACK_APP_TOKEN", true}, {"SLACK_SIGNING_SECRET", true}, {"SLACK_API_URL", false},
-	{"SLACK_CLIENT_ID", false}, {"SLACK_CLIENT_SECRET", true}, {"FACTBOT_ENCRYPTION_KEY", true}, {"FACTBOT_ENCRYPTION_KEY_OLD", true},
-	{"DISCORD_BOT_TOKEN", true}, {"DISCORD_APP_ID", false}, {"DISCORD_PUBLIC_KEY", false}, {"DISCORD_GUILD_ID", false}, {"DISCORD_API_URL", false},
-	{"FACTBOT_DISCORD_SHARD", false}, {"FACTBOT_DISCORD_SHARDS", false}, {"FACTBOT_DISCORD_GATEWAY", false}, {"FACTBOT_DISCORD_MESSAGE_CONTENT", false},
-	{"USER", false},
-	{"OTEL_EXPORTER_OTLP_ENDPOINT", false},
-}
-
 // Load reads the configuration through getenv (os.Getenv in the program)
-// and checks every value that is set. Its error joins one *usererr.Config
-// per problem; the Config is returned even then, holding what could be
-// read, so that `factbot config` can show it.
+// and checks every value that is set, variable by variable of the table
+// (Vars). Its error joins one *usererr.Config per problem; the Config is
+// returned even then, holding what could be read, so that `factbot config`
+// can show it.
 //
 // What a command needs beyond well-formed values — a model key for the
 // engine, a complete chat platform for serve — is checked by EngineErr and
@@ -291,352 +251,22 @@ var Vars = []Var{
 // without them.
 func Load(getenv func(string) string) (*Config, error) {
 	c := &Config{env: map[string]string{}}
-	for _, v := range Vars {
+	vars := Vars()
+	for _, v := range vars {
 		if s := strings.TrimSpace(getenv(v.Name)); s != "" {
 			c.env[v.Name] = s
 		}
 	}
 	var errs []error
-	add := func(err error) {
+	for _, v := range vars {
+		err := v.parse(c, c.env[v.Name])
 		if j, ok := err.(interface{ Unwrap() []error }); ok {
 			errs = append(errs, j.Unwrap()...) // one flat list, one error per problem
 		} else if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	add(c.loadModel())
-	add(c.loadSearch())
-	add(c.loadEngine())
-	add(c.loadStore())
-	add(c.loadChat())
-	add(c.loadReading())
-	add(c.loadWeb())
-	c.User = c.env["USER"]
-	c.OTLPEndpoint = c.env["OTEL_EXPORTER_OTLP_ENDPOINT"]
-	add(checkURL(c.env, "OTEL_EXPORTER_OTLP_ENDPOINT"))
 	return c, errors.Join(errs...)
-}
-
-func (c *Config) loadModel() error {
-	e := c.env
-	c.Model = Model{
-		Provider:      strings.ToLower(e["FACTBOT_LLM"]),
-		Name:          e["FACTBOT_MODEL"],
-		GeminiKey:     or(e["GEMINI_API_KEY"], e["GOOGLE_API_KEY"]),
-		GeminiBaseURL: e["GOOGLE_GEMINI_BASE_URL"],
-		OpenAIKey:     e["OPENAI_API_KEY"],
-		OpenAIBaseURL: e["OPENAI_BASE_URL"],
-	}
-	var errs []error
-	switch c.Model.Provider {
-	case "":
-		c.Model.Provider = LLMGemini
-	case LLMGemini, LLMOpenAI:
-	default:
-		errs = append(errs, c.Model.Err())
-	}
-	for _, name := range []string{"GOOGLE_GEMINI_BASE_URL", "OPENAI_BASE_URL"} {
-		errs = append(errs, checkURL(e, name))
-	}
-	return errors.Join(errs...)
-}
-
-// switches are the variables that turn a technique off with 0; each
-// sets the Options field it points to.
-func (c *Config) switches() map[string]*bool {
-	o := &c.Engine
-	return map[string]*bool{
-		"FACTBOT_QUESTIONS": &o.NoQuestions,
-		"FACTBOT_COMPACT":   &o.NoCompact,
-		"FACTBOT_RECHECK":   &o.NoRecheck,
-		"FACTBOT_SCORES":    &o.NoScores,
-		"FACTBOT_CRITIC":    &o.NoCritic,
-		// FACTBOT_CRITIC_SKIP=0: the critic reviews every verdict.
-		"FACTBOT_CRITIC_SKIP": &o.NoCriticSkip,
-	}
-}
-
-func (c *Config) loadEngine() error {
-	e := c.env
-	var errs []error
-	if s, ok := e["FACTBOT_TEMPERATURE"]; ok {
-		t, err := strconv.ParseFloat(s, 64)
-		if err != nil || t < 0 || t > 2 {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_TEMPERATURE", Msg: fmt.Sprintf("%q is not a number from 0 to 2", s), Hint: fmt.Sprintf("the model's sampling temperature; the default %g keeps verdicts repeatable", factcheck.DefaultTemperature)})
-		} else {
-			c.Engine.Temperature = &t
-		}
-	}
-	sw := c.switches()
-	for _, name := range slices.Sorted(maps.Keys(sw)) {
-		off := sw[name]
-		switch s := e[name]; s {
-		case "", "1":
-		case "0":
-			*off = true
-		default:
-			errs = append(errs, &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: "0 turns this step of verification off, to measure it against the baseline; leave it unset otherwise"})
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func (c *Config) loadSearch() error {
-	e := c.env
-	c.Search = Search{
-		TavilyKey: e["TAVILY_API_KEY"], TavilyURL: e["FACTBOT_TAVILY_URL"],
-		BraveKey: e["BRAVE_API_KEY"], BraveURL: e["FACTBOT_BRAVE_URL"],
-		SearXNGURL:   e["SEARXNG_URL"],
-		CorpusDir:    e["FACTBOT_CORPUS"],
-		FactCheckKey: or(e["FACTCHECK_API_KEY"], e["GOOGLE_API_KEY"]),
-	}
-	var errs []error
-	for _, name := range []string{"FACTBOT_TAVILY_URL", "FACTBOT_BRAVE_URL", "SEARXNG_URL"} {
-		errs = append(errs, checkURL(e, name))
-	}
-	if order, ok := e["FACTBOT_SEARCH"]; ok {
-		c.Search.Explicit = true
-		for _, n := range strings.Split(order, ",") {
-			n = strings.ToLower(strings.TrimSpace(n))
-			switch n {
-			case "":
-			case SearchTavily, SearchBrave, SearchSearXNG, SearchGemini, SearchCorpus:
-				c.Search.Order = append(c.Search.Order, n)
-			default:
-				errs = append(errs, &usererr.Config{Var: "FACTBOT_SEARCH", Msg: fmt.Sprintf("unknown provider %q", n), Hint: "use a comma-separated list of tavily, brave, searxng, gemini, corpus"})
-			}
-		}
-	}
-	if path, ok := e["FACTBOT_EXCLUDE_SITES"]; ok {
-		c.Search.ExcludeSitesFile = path
-		sites, err := search.ReadSitesFile(path)
-		if err != nil {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_EXCLUDE_SITES", Msg: err.Error(), Hint: "a file of domains to keep out of searches and page reads, one a line, # comments", Err: err})
-		}
-		c.Search.ExcludeSites = sites
-	}
-	if path, ok := e["FACTBOT_CALIBRATION"]; ok {
-		c.CalibrationFile = path
-		cal, err := factcheck.LoadCalibration(path)
-		if err != nil {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_CALIBRATION", Msg: err.Error(), Hint: "a file written by factbot eval --fit", Err: err})
-		}
-		c.Calibration = cal
-	}
-	if len(c.Search.Order) == 0 {
-		c.Search.Explicit = false
-		for _, n := range []string{SearchTavily, SearchBrave, SearchSearXNG} {
-			if c.Search.providerErr(n, "") == nil {
-				c.Search.Order = append(c.Search.Order, n)
-			}
-		}
-		if len(c.Search.Order) == 0 {
-			c.Search.Order = []string{SearchGemini}
-		}
-		if c.Search.CorpusDir != "" {
-			c.Search.Order = append([]string{SearchCorpus}, c.Search.Order...)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func (c *Config) loadStore() error {
-	e := c.env
-	c.DB = or(e["FACTBOT_DB"], DefaultDB)
-	c.CacheTTL = DefaultCacheTTL
-	var errs []error
-	if s, ok := e["FACTBOT_CACHE_TTL"]; ok {
-		d, err := ParseAge(s)
-		if err != nil || d <= 0 {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_CACHE_TTL", Msg: fmt.Sprintf("%q is not a positive duration", s), Hint: "e.g. 168h or 7d", Err: err})
-		} else {
-			c.CacheTTL = d
-		}
-	}
-	c.Retention = DefaultRetention
-	if s, ok := e["FACTBOT_RETENTION"]; ok {
-		d, err := ParseAge(s)
-		if err != nil || d < 0 {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_RETENTION", Msg: fmt.Sprintf("%q is not a duration", s), Hint: "e.g. 90d, or 0 to keep everything", Err: err})
-		} else {
-			c.Retention = d
-		}
-	}
-	c.Lease = DefaultLease
-	if s, ok := e["FACTBOT_LEASE"]; ok {
-		d, err := ParseAge(s)
-		if err != nil || d < time.Second {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_LEASE", Msg: fmt.Sprintf("%q is not a duration of a second or more", s), Hint: "e.g. 1m: replicas renew it every third of it", Err: err})
-		} else {
-			c.Lease = d
-		}
-	}
-	switch s := e["FACTBOT_ALLOW_PRIVATE_FETCH"]; s {
-	case "", "0":
-	case "1":
-		c.AllowPrivateFetch = true
-	default:
-		errs = append(errs, &usererr.Config{Var: "FACTBOT_ALLOW_PRIVATE_FETCH", Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: "1 lets the page reader reach loopback and private addresses; leave it unset otherwise"})
-	}
-	return errors.Join(errs...)
-}
-
-func (c *Config) loadChat() error {
-	e := c.env
-	c.HTTPAddr = or(e["FACTBOT_HTTP_ADDR"], DefaultHTTPAddr)
-	var errs []error
-	lim, err := bot.ParseLimit(or(e["FACTBOT_USER_LIMIT"], DefaultUserLimit))
-	if err != nil {
-		errs = append(errs, &usererr.Config{Var: "FACTBOT_USER_LIMIT", Msg: err.Error(), Hint: "checks per user per window, e.g. 10/10m; off disables", Err: err})
-	}
-	c.UserLimit = lim
-	if c.TenantLimit, err = bot.ParseLimit(or(e["FACTBOT_TENANT_LIMIT"], DefaultTenantLimit)); err != nil {
-		errs = append(errs, &usererr.Config{Var: "FACTBOT_TENANT_LIMIT", Msg: err.Error(), Hint: "checks per workspace or server per window, e.g. 100/1h; off disables", Err: err})
-	}
-	c.MetricsAddr = e["FACTBOT_METRICS_ADDR"]
-	c.MaxConns, err = positive(e, "FACTBOT_MAX_CONNS", DefaultMaxConns, "open HTTP connections at once, e.g. 256")
-	errs = append(errs, err)
-	c.MaxConnsPerIP, err = positive(e, "FACTBOT_MAX_CONNS_PER_IP", DefaultMaxConnsPerIP, "open HTTP connections from one address, e.g. 32")
-	errs = append(errs, err)
-	c.MaxQueue, err = positive(e, "FACTBOT_MAX_QUEUE", DefaultMaxQueue, "chat requests waiting for a worker, e.g. 100")
-	errs = append(errs, err)
-	c.Slack = Slack{BotToken: e["SLACK_BOT_TOKEN"], AppToken: e["SLACK_APP_TOKEN"], SigningSecret: e["SLACK_SIGNING_SECRET"], APIURL: e["SLACK_API_URL"],
-		ClientID: e["SLACK_CLIENT_ID"], ClientSecret: e["SLACK_CLIENT_SECRET"]}
-	for _, k := range []struct {
-		name string
-		dst  *[]byte
-	}{{"FACTBOT_ENCRYPTION_KEY", &c.EncryptionKey}, {"FACTBOT_ENCRYPTION_KEY_OLD", &c.EncryptionKeyOld}} {
-		if v, ok := e[k.name]; ok {
-			b, err := store.ParseKey(v)
-			if err != nil {
-				errs = append(errs, &usererr.Config{Var: k.name, Msg: err.Error(), Hint: hintKey})
-			}
-			*k.dst = b
-		}
-	}
-	if t := c.Slack.AppToken; t != "" && !strings.HasPrefix(t, "xapp-") {
-		errs = append(errs, &usererr.Config{Var: "SLACK_APP_TOKEN", Msg: "is not an app-level token (xapp-…)", Hint: "Basic Information → App-Level Tokens, scope connections:write"})
-	}
-	c.Discord = Discord{Token: e["DISCORD_BOT_TOKEN"], AppID: e["DISCORD_APP_ID"], PublicKey: e["DISCORD_PUBLIC_KEY"], GuildID: e["DISCORD_GUILD_ID"], APIURL: e["DISCORD_API_URL"]}
-	if k := c.Discord.PublicKey; k != "" {
-		if b, err := hex.DecodeString(k); err != nil || len(b) != 32 {
-			errs = append(errs, &usererr.Config{Var: "DISCORD_PUBLIC_KEY", Msg: "not a 64-digit hex Ed25519 key", Hint: "Discord Developer Portal → your application → General Information → Public Key"})
-		}
-	}
-	errs = append(errs, c.loadShard())
-	switch s := e["FACTBOT_DISCORD_GATEWAY"]; s {
-	case "", "1":
-	case "0":
-		c.Discord.NoGateway = true
-		if c.Discord.PublicKey == "" || c.Discord.AppID == "" {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_DISCORD_GATEWAY", Msg: "0 (HTTP interactions only) needs DISCORD_PUBLIC_KEY and DISCORD_APP_ID",
-				Hint: "both are on the Discord Developer Portal → your application → General Information"})
-		}
-	default:
-		errs = append(errs, &usererr.Config{Var: "FACTBOT_DISCORD_GATEWAY", Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: "0 serves Discord by HTTP interactions alone, with no gateway connection"})
-	}
-	for _, name := range []string{"SLACK_API_URL", "DISCORD_API_URL"} {
-		errs = append(errs, checkURL(e, name))
-	}
-	return errors.Join(errs...)
-}
-
-// DefaultReactions are FACTBOT_REACTION's default: 🔍 and 🔎.
-var DefaultReactions = []string{"mag", "mag_right"}
-
-// loadReading reads what lets factbot read messages other than mentions
-// and their pictures: reactions, Discord's message content intent, a
-// model's image input.
-func (c *Config) loadReading() error {
-	e := c.env
-	var errs []error
-	reactions := DefaultReactions
-	switch s := e["FACTBOT_REACTION"]; strings.ToLower(s) {
-	case "":
-	case "off", "0", "none":
-		reactions = nil
-	default:
-		reactions = nil
-		for _, r := range strings.Split(s, ",") {
-			if r = strings.Trim(strings.TrimSpace(r), ":"); r != "" {
-				reactions = append(reactions, r)
-			}
-		}
-	}
-	c.Slack.Reactions, c.Discord.Reactions = reactions, reactions
-	for _, b := range []struct {
-		name string
-		dst  *bool
-		hint string
-	}{
-		{"FACTBOT_DISCORD_MESSAGE_CONTENT", &c.Discord.MessageContent, "1 asks for Discord's privileged message content intent (enable it on the Developer Portal → Bot), which reactions need"},
-		{"OPENAI_IMAGES", &c.Model.OpenAIImages, "1 when the OpenAI-compatible model accepts image input"},
-	} {
-		switch s := e[b.name]; s {
-		case "", "0":
-		case "1":
-			*b.dst = true
-		default:
-			errs = append(errs, &usererr.Config{Var: b.name, Msg: fmt.Sprintf("%q is neither 1 nor 0", s), Hint: b.hint})
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// positive reads a variable holding a positive whole number, def when it
-// is unset.
-func positive(env map[string]string, name string, def int, hint string) (int, error) {
-	s, ok := env[name]
-	if !ok {
-		return def, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 {
-		return def, &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is not a positive whole number", s), Hint: hint, Err: err}
-	}
-	return n, nil
-}
-
-func (c *Config) loadWeb() error {
-	e := c.env
-	c.Web = Web{PublicURL: strings.TrimRight(e["FACTBOT_PUBLIC_URL"], "/"), Secret: e["FACTBOT_WEB_SECRET"], AdminToken: e["FACTBOT_WEB_ADMIN_TOKEN"],
-		CheckTTL: web.DefaultCheckTTL, HistoryTTL: web.DefaultHistoryTTL}
-	var errs []error
-	if err := checkURL(e, "FACTBOT_PUBLIC_URL"); err != nil {
-		errs = append(errs, &usererr.Config{Var: "FACTBOT_PUBLIC_URL", Msg: err.(*usererr.Config).Msg, Hint: "the https:// address people open, e.g. https://factbot.example.org (a TLS proxy in front of FACTBOT_HTTP_ADDR)"})
-	}
-	for _, name := range []string{"FACTBOT_WEB_SECRET", "FACTBOT_WEB_ADMIN_TOKEN"} {
-		if v, ok := e[name]; ok && len(v) < minWebSecret {
-			errs = append(errs, &usererr.Config{Var: name, Msg: fmt.Sprintf("too short (%d characters, at least %d)", len(v), minWebSecret), Hint: "make one with: openssl rand -hex 32"})
-		}
-	}
-	if s, ok := e["FACTBOT_WEB_LINK_TTL"]; ok {
-		ck, hist, two := strings.Cut(s, ",")
-		d1, err1 := ParseAge(ck)
-		d2, err2 := c.Web.HistoryTTL, error(nil)
-		if two {
-			d2, err2 = ParseAge(hist)
-		}
-		if err1 != nil || err2 != nil || d1 <= 0 || d2 <= 0 {
-			errs = append(errs, &usererr.Config{Var: "FACTBOT_WEB_LINK_TTL", Msg: fmt.Sprintf("%q is not one or two positive durations", s), Hint: "how long links stay valid: for one check, and optionally for a history after a comma, e.g. 7d or 7d,1h"})
-		} else {
-			c.Web.CheckTTL, c.Web.HistoryTTL = d1, d2
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// checkURL reports a variable that is set but not an http(s) URL.
-func checkURL(env map[string]string, name string) error {
-	s, ok := env[name]
-	if !ok {
-		return nil
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return &usererr.Config{Var: name, Msg: fmt.Sprintf("%q is not an http(s) URL", s), Hint: "e.g. http://localhost:8080", Err: err}
-	}
-	return nil
 }
 
 // ModelName is the model that will be asked: FACTBOT_MODEL or the
@@ -814,33 +444,4 @@ func or(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// loadShard reads FACTBOT_DISCORD_SHARD and FACTBOT_DISCORD_SHARDS: both
-// or neither, a shard count of at least 1 and a shard below it.
-func (c *Config) loadShard() error {
-	e := c.env
-	shard, hasShard := e["FACTBOT_DISCORD_SHARD"]
-	shards, hasShards := e["FACTBOT_DISCORD_SHARDS"]
-	if !hasShard && !hasShards {
-		return nil
-	}
-	const hint = "this replica's shard, from 0, and the number of shards, e.g. FACTBOT_DISCORD_SHARD=1 FACTBOT_DISCORD_SHARDS=2"
-	if !hasShard || !hasShards {
-		missing := "FACTBOT_DISCORD_SHARD"
-		if hasShard {
-			missing = "FACTBOT_DISCORD_SHARDS"
-		}
-		return &usererr.Config{Var: missing, Msg: "is needed with the other shard setting", Hint: hint}
-	}
-	n, err := strconv.Atoi(shards)
-	if err != nil || n < 1 {
-		return &usererr.Config{Var: "FACTBOT_DISCORD_SHARDS", Msg: fmt.Sprintf("%q is not a positive number", shards), Hint: hint}
-	}
-	id, err := strconv.Atoi(shard)
-	if err != nil || id < 0 || id >= n {
-		return &usererr.Config{Var: "FACTBOT_DISCORD_SHARD", Msg: fmt.Sprintf("%q is not a shard from 0 to %d", shard, n-1), Hint: hint}
-	}
-	c.Discord.Shard, c.Discord.Shards = id, n
-	return nil
 }

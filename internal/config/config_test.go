@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/goldentest"
 	"github.com/factbot-dev/factbot/internal/usererr"
 )
 
@@ -320,7 +322,7 @@ func TestMask(t *testing.T) {
 // Secrets are never shown whole, whatever their length.
 func TestSettingsMaskSecrets(t *testing.T) {
 	env := map[string]string{}
-	for _, v := range Vars {
+	for _, v := range Vars() {
 		if v.Secret {
 			env[v.Name] = "secret-" + v.Name + "-0123456789"
 		}
@@ -333,21 +335,14 @@ func TestSettingsMaskSecrets(t *testing.T) {
 	}
 }
 
-// The README's configuration table lists exactly the variables Load reads.
-func TestReadmeTable(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+// The configuration reference lists exactly the variables Load reads.
+func TestReferenceTable(t *testing.T) {
+	b, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sec := string(b)
-	i := strings.Index(sec, "\n## Configuration\n")
-	if i < 0 {
-		t.Fatal("README has no Configuration section")
-	}
-	sec = sec[i+1:]
-	sec = sec[:strings.Index(sec, "\n#")] // up to the next heading
 	var inTable []string
-	for _, line := range strings.Split(sec, "\n") {
+	for _, line := range strings.Split(string(b), "\n") {
 		if !strings.HasPrefix(line, "| `") {
 			continue
 		}
@@ -357,13 +352,35 @@ func TestReadmeTable(t *testing.T) {
 		}
 	}
 	var vars []string
-	for _, v := range Vars {
+	for _, v := range Vars() {
 		vars = append(vars, v.Name)
 	}
 	sort.Strings(inTable)
 	sort.Strings(vars)
 	if diff := cmp.Diff(vars, inTable); diff != "" {
-		t.Errorf("README's configuration table vs config.Vars (-Vars +README):\n%s", diff)
+		t.Errorf("docs/configuration.md's tables vs config.Vars (-Vars +docs):\n%s", diff)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite docs/configuration.md from the table")
+
+// docs/configuration.md is what Reference makes of the table: a variable
+// added, changed or removed without regenerating it fails here.
+func TestReference(t *testing.T) {
+	goldentest.Golden(t, "../../docs/configuration.md", Reference(), *update)
+}
+
+// Every variable has a way to read it and says what it is for, once.
+func TestTableComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, v := range Vars() {
+		if seen[v.Name] {
+			t.Errorf("%s is in the table twice", v.Name)
+		}
+		seen[v.Name] = true
+		if v.parse == nil || v.Doc == "" || v.group == "" {
+			t.Errorf("%s: parse set %v, doc %q, section %q", v.Name, v.parse != nil, v.Doc, v.group)
+		}
 	}
 }
 

@@ -4,15 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
-	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/usererr"
-	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -29,19 +26,22 @@ type Setting struct {
 // Settings returns every variable of Vars with its effective value.
 func (c *Config) Settings() []Setting {
 	var out []Setting
-	for _, v := range Vars {
+	for _, v := range Vars() {
 		s := Setting{Name: v.Name}
 		if val, ok := c.env[v.Name]; ok {
 			s.Value = val
 			if v.Secret {
 				s.Value = Mask(val)
 			}
-			if v.Name == "FACTBOT_DB" {
-				s.Value = RedactURL(val)
+			if v.show != nil {
+				s.Value = v.show(val)
 			}
 		} else {
 			s.Default = true
-			s.Value = c.defaultOf(v.Name)
+			s.Value = v.Default
+			if v.effective != nil {
+				s.Value = v.effective(c)
+			}
 		}
 		out = append(out, s)
 	}
@@ -60,77 +60,6 @@ func RedactURL(s string) string {
 	}
 	u.User = url.UserPassword(u.User.Username(), "xxxxx")
 	return u.String()
-}
-
-// defaultOf describes what an unset variable means.
-func (c *Config) defaultOf(name string) string {
-	switch name {
-	case "FACTBOT_LLM":
-		return LLMGemini
-	case "FACTBOT_MODEL":
-		return c.Model.ModelName()
-	case "GOOGLE_GEMINI_BASE_URL":
-		return "Google's"
-	case "OPENAI_BASE_URL":
-		return openai.DefaultBaseURL
-	case "FACTBOT_TAVILY_URL":
-		return search.DefaultTavilyURL
-	case "FACTBOT_BRAVE_URL":
-		return search.DefaultBraveURL
-	case "FACTCHECK_API_KEY":
-		if k := c.env["GOOGLE_API_KEY"]; k != "" {
-			return "GOOGLE_API_KEY's"
-		}
-	case "FACTBOT_SEARCH":
-		return strings.Join(c.Search.Order, ",")
-	case "FACTBOT_ALLOW_PRIVATE_FETCH":
-		return "0"
-	case "FACTBOT_TEMPERATURE":
-		return strconv.FormatFloat(factcheck.DefaultTemperature, 'g', -1, 64)
-	case "FACTBOT_QUESTIONS", "FACTBOT_COMPACT", "FACTBOT_RECHECK", "FACTBOT_SCORES", "FACTBOT_CRITIC", "FACTBOT_CRITIC_SKIP":
-		return "1"
-	case "FACTBOT_CALIBRATION":
-		return "no offsets"
-	case "FACTBOT_DB":
-		return DefaultDB
-	case "FACTBOT_CACHE_TTL":
-		return FormatDuration(DefaultCacheTTL)
-	case "FACTBOT_RETENTION":
-		return FormatDuration(DefaultRetention)
-	case "FACTBOT_LEASE":
-		return FormatDuration(DefaultLease)
-	case "FACTBOT_HTTP_ADDR":
-		return DefaultHTTPAddr
-	case "FACTBOT_USER_LIMIT":
-		return DefaultUserLimit
-	case "FACTBOT_WEB_LINK_TTL":
-		return FormatDuration(c.Web.CheckTTL) + "," + FormatDuration(c.Web.HistoryTTL)
-	case "FACTBOT_TENANT_LIMIT":
-		return DefaultTenantLimit
-	case "FACTBOT_MAX_QUEUE":
-		return fmt.Sprint(DefaultMaxQueue)
-	case "FACTBOT_MAX_CONNS":
-		return fmt.Sprint(DefaultMaxConns)
-	case "FACTBOT_MAX_CONNS_PER_IP":
-		return fmt.Sprint(DefaultMaxConnsPerIP)
-	case "FACTBOT_METRICS_ADDR":
-		return "FACTBOT_HTTP_ADDR's"
-	case "DISCORD_APP_ID":
-		return "from the gateway"
-	case "FACTBOT_DISCORD_SHARD":
-		return "0"
-	case "FACTBOT_DISCORD_SHARDS":
-		return "1"
-	case "FACTBOT_DISCORD_GATEWAY":
-		return "1"
-	case "FACTBOT_DISCORD_MESSAGE_CONTENT", "OPENAI_IMAGES":
-		return "0"
-	case "FACTBOT_REACTION":
-		return strings.Join(DefaultReactions, ",")
-	case "SLACK_API_URL", "DISCORD_API_URL":
-		return "the platform's"
-	}
-	return ""
 }
 
 // Mask shows a secret by at most its first 4 characters and its length;

@@ -1,3 +1,0 @@
-module github.com/ledongthuc/pdf
-
-go 1.24.1

@@ -1,3 +1,0 @@
-module github.com/RadhiFadlillah/whatlanggo
-
-go 1.21

@@ -96,9 +96,9 @@ type Runner struct {
 	AsGiven bool
 	// AsOf checks each case that has a Date as of that date.
 	AsOf bool
-	// CaseContext, if set, derives the context each case is checked in
-	// (the knowledge store learns which claim it serves from it).
-	CaseContext func(context.Context, Case) context.Context
+	// StoreClaims passes each case's ID as the claim the knowledge store
+	// serves (factcheck.Input.StoreClaim), with every search and read.
+	StoreClaims bool
 }
 
 // input is what the checker is asked for case c.
@@ -106,6 +106,9 @@ func (r *Runner) input(c Case) factcheck.Input {
 	in := factcheck.Input{Tenant: Tenant, Text: c.Claim, Fresh: true, AsClaim: r.AsGiven, Speaker: c.Speaker, Source: c.Source}
 	if r.AsOf {
 		in.AsOf = c.Date
+	}
+	if r.StoreClaims {
+		in.StoreClaim = c.ID
 	}
 	return in
 }
@@ -153,11 +156,7 @@ loop:
 			c := cases[i]
 			start := now()
 			in := r.input(c)
-			cctx := ctx
-			if r.CaseContext != nil {
-				cctx = r.CaseContext(ctx, c)
-			}
-			rep, err := r.Checker.Check(cctx, in)
+			rep, err := r.Checker.Check(ctx, in)
 			elapsed := now().Sub(start)
 			if err != nil && ctx.Err() != nil {
 				return // interrupted: not a result

@@ -188,12 +188,12 @@ func (c *Corpus) current() (*claimDocs, error) {
 
 // Search implements Provider: the corpus's best passages for the query,
 // one per document.
-func (c *Corpus) Search(ctx context.Context, query string, max int) ([]Result, error) {
+func (c *Corpus) Search(ctx context.Context, q Query) ([]Result, error) {
 	d, err := c.current()
 	if err != nil {
 		return nil, err
 	}
-	res := d.rank(query)
+	res, max := d.rank(q.Text), q.Max
 	c.mu.Lock()
 	for i := range res {
 		if path, ok := corpusPath(res[i].URL); ok && c.files[path] != nil {
@@ -211,18 +211,24 @@ func (c *Corpus) Search(ctx context.Context, query string, max int) ([]Result, e
 type CorpusReader struct {
 	Corpus *Corpus
 	Next   interface {
-		Read(ctx context.Context, url string) (*Page, error)
+		ReadPage(ctx context.Context, req PageRequest) (*Page, error)
 	}
 }
 
-// Read implements the engine's Reader.
+// Read reads the corpus's file:// URL, or another with Next.
 func (r *CorpusReader) Read(ctx context.Context, rawURL string) (*Page, error) {
+	return r.ReadPage(ctx, PageRequest{URL: rawURL})
+}
+
+// ReadPage implements the engine's Reader.
+func (r *CorpusReader) ReadPage(ctx context.Context, req PageRequest) (*Page, error) {
+	rawURL := req.URL
 	path, ok := corpusPath(rawURL)
 	if !ok {
 		if r.Next == nil {
 			return nil, errors.New("page reading is not configured")
 		}
-		return r.Next.Read(ctx, rawURL)
+		return r.Next.ReadPage(ctx, req)
 	}
 	r.Corpus.mu.Lock()
 	f := r.Corpus.files[path]

@@ -28,7 +28,7 @@ func TestCorpusFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Refresh = time.Nanosecond
-	res, err := c.Search(context.Background(), "budget approved by the board", 5)
+	res, err := c.Search(context.Background(), Query{Text: "budget approved by the board", Max: 5})
 	if err != nil || len(res) == 0 || !strings.HasSuffix(res[0].URL, "/minutes.html") || !strings.Contains(res[0].Snippet, "4.2 million euros") {
 		t.Fatalf("Search = %+v, %v; want the minutes first", res, err)
 	}
@@ -49,11 +49,11 @@ func TestCorpusFolder(t *testing.T) {
 	future := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(dir, "policy.md"), future, future)
 	os.Remove(filepath.Join(dir, "notes.txt"))
-	res, err = c.Search(context.Background(), "business class flights", 5)
+	res, err = c.Search(context.Background(), Query{Text: "business class flights", Max: 5})
 	if err != nil || len(res) == 0 || !strings.HasSuffix(res[0].URL, "/policy.md") || !strings.Contains(res[0].Snippet, "business class") {
 		t.Fatalf("after the change: %+v, %v", res, err)
 	}
-	if res, _ := c.Search(context.Background(), "garden notes", 5); len(res) != 0 {
+	if res, _ := c.Search(context.Background(), Query{Text: "garden notes", Max: 5}); len(res) != 0 {
 		t.Errorf("a removed file is still found: %+v", res)
 	}
 
@@ -66,7 +66,7 @@ func TestCorpusFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := c2.Search(context.Background(), "budget approved", 5); len(res) == 0 || !strings.Contains(res[0].Snippet, "4.2 million") {
+	if res, _ := c2.Search(context.Background(), Query{Text: "budget approved", Max: 5}); len(res) == 0 || !strings.Contains(res[0].Snippet, "4.2 million") {
 		t.Errorf("the reopened corpus did not use its index: %+v", res)
 	}
 }

@@ -20,11 +20,12 @@ import (
 // the web: a folder with one JSON Lines file per claim, <claim_id>.json,
 // each line {"claim_id", "type", "query", "url", "url2text": [sentences]}.
 // Search ranks the claim's documents by BM25 over passages of a few
-// sentences; Read returns a document's stored text. Which claim a call is
-// for comes from the context (WithStoreClaim). Nothing goes to the
-// network. The organisers collected the documents before the claim was
-// made, so results and pages carry the as-of date of the context's
-// Restriction as their publication date: they pass a dated check.
+// sentences; ReadPage returns a document's stored text. Which claim a call
+// is for is the request's Claim (Query.Claim, PageRequest.Claim). Nothing
+// goes to the network. The organisers collected the documents before the
+// claim was made, so results and pages carry the as-of date of the
+// request's Restriction as their publication date: they pass a dated
+// check.
 type KnowledgeStore struct {
 	dir string
 
@@ -42,14 +43,6 @@ func NewKnowledgeStore(dir string) (*KnowledgeStore, error) {
 		return nil, fmt.Errorf("knowledge store: %s is not a folder", dir)
 	}
 	return &KnowledgeStore{dir: dir, claims: map[string]*claimDocs{}}, nil
-}
-
-type storeClaimKey struct{}
-
-// WithStoreClaim returns a context whose knowledge-store calls are for
-// the claim with this id (its index in the dataset).
-func WithStoreClaim(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, storeClaimKey{}, id)
 }
 
 // Name returns "knowledge-store".
@@ -76,9 +69,8 @@ type passage struct {
 // passageSentences is how many sentences make one passage.
 const passageSentences = 4
 
-// docs loads the claim's file once.
-func (k *KnowledgeStore) docs(ctx context.Context) (*claimDocs, error) {
-	id, _ := ctx.Value(storeClaimKey{}).(string)
+// docs loads the file of the claim with this id once.
+func (k *KnowledgeStore) docs(id string) (*claimDocs, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return nil, errors.New("knowledge store: no claim id for this search")
 	}
@@ -213,18 +205,18 @@ func (c *claimDocs) rank(query string) []Result {
 	return out
 }
 
-// Search ranks the claim's documents for the query.
-func (k *KnowledgeStore) Search(ctx context.Context, query string, max int) (*Response, error) {
-	query = strings.TrimSpace(query)
+// Search ranks the documents of the query's claim for the query.
+func (k *KnowledgeStore) Search(ctx context.Context, q Query) (*Response, error) {
+	query := strings.TrimSpace(q.Text)
 	if query == "" {
 		return nil, fmt.Errorf("empty search query")
 	}
-	c, err := k.docs(ctx)
+	c, err := k.docs(q.Claim)
 	if err != nil {
 		return nil, err
 	}
 	res := c.rank(query)
-	rs := RestrictionFrom(ctx)
+	rs, max := q.Restriction, q.Max
 	for i := range res {
 		res[i].Provider = k.Name()
 		res[i].Published, res[i].PublishedAt = storeDate(rs)
@@ -236,19 +228,20 @@ func (k *KnowledgeStore) Search(ctx context.Context, query string, max int) (*Re
 	return &Response{Query: query, Results: res, Provider: k.Name(), Notes: restrictionNotes(k.Name(), 0, excluded)}, nil
 }
 
-// Read returns a stored document's text; a URL the claim's store lacks is
-// an error (there is no web to fall back on).
-func (k *KnowledgeStore) Read(ctx context.Context, u string) (*Page, error) {
-	c, err := k.docs(ctx)
+// ReadPage returns a stored document's text; a URL the claim's store
+// lacks is an error (there is no web to fall back on).
+func (k *KnowledgeStore) ReadPage(ctx context.Context, req PageRequest) (*Page, error) {
+	c, err := k.docs(req.Claim)
 	if err != nil {
 		return nil, err
 	}
+	u := req.URL
 	d, ok := c.docs[strings.TrimSpace(u)]
 	if !ok {
 		return nil, fmt.Errorf("%s is not in this claim's knowledge store", u)
 	}
 	p := &Page{URL: d.url, FinalURL: d.url, Title: d.title, Text: d.text, Bytes: len(d.text)}
-	p.Published, p.PublishedAt = storeDate(RestrictionFrom(ctx))
+	p.Published, p.PublishedAt = storeDate(req.Restriction)
 	return p, nil
 }
 

@@ -199,9 +199,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	r := &eval.Runner{Checker: checker, Concurrency: f.conc, AsGiven: averitec, AsOf: !f.noAsOf}
-	if engine.store != nil {
-		r.CaseContext = func(ctx context.Context, c eval.Case) context.Context { return search.WithStoreClaim(ctx, c.ID) }
-	}
+	r.StoreClaims = engine.store != nil
 	setup := evalSetup(a, f, engine, r, cases)
 	if outFile != nil {
 		r.Out = outFile

@@ -20,7 +20,8 @@ import (
 // persistent index (IndexFile in the folder) and kept current: at most
 // every Refresh the folder is walked again, and files added, changed
 // (size or modification time) or removed are indexed or dropped. Search
-// ranks passages by BM25 like the knowledge store; a document's URL is its
+// ranks passages as the knowledge store does (internal/textrank: Unicode
+// sentences and tokens, BM25); a document's URL is its
 // file:// URL, which the corpus reader (CorpusReader) serves.
 type Corpus struct {
 	dir string
@@ -148,9 +149,9 @@ func fileURL(path string) *url.URL { return &url.URL{Scheme: "file", Path: filep
 
 // rebuild cuts every file into passages.
 func (c *Corpus) rebuild() {
-	d := &claimDocs{docs: map[string]storeDoc{}, df: map[string]int{}}
+	d := &claimDocs{docs: map[string]storeDoc{}}
 	for path, f := range c.files {
-		d.add(fileURL(path).String(), sentences(f.Text))
+		d.add(fileURL(path).String(), strings.Split(f.Text, "\n"))
 		if doc, ok := d.docs[fileURL(path).String()]; ok {
 			doc.title = f.Title
 			d.docs[doc.url] = doc
@@ -158,15 +159,6 @@ func (c *Corpus) rebuild() {
 	}
 	d.finish()
 	c.docs = d
-}
-
-// sentences splits a text into lines and sentences for passages.
-func sentences(text string) []string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		out = append(out, strings.SplitAfter(line, ". ")...)
-	}
-	return out
 }
 
 // current returns the passages, checking the folder first when Refresh

@@ -6,14 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
+
+	"github.com/factbot-dev/factbot/internal/textrank"
 )
 
 // KnowledgeStore serves AVeriTeC's released knowledge store instead of
@@ -48,12 +48,12 @@ func NewKnowledgeStore(dir string) (*KnowledgeStore, error) {
 // Name returns "knowledge-store".
 func (k *KnowledgeStore) Name() string { return "knowledge-store" }
 
-// claimDocs are one claim's documents and their passages.
+// claimDocs are one claim's documents and their passages, ranked by the
+// module's one ranker (internal/textrank).
 type claimDocs struct {
 	docs     map[string]storeDoc // by URL
 	passages []passage
-	avgLen   float64
-	df       map[string]int
+	ranker   *textrank.Ranker
 }
 
 type storeDoc struct {
@@ -62,8 +62,6 @@ type storeDoc struct {
 
 type passage struct {
 	url, text string
-	terms     map[string]int
-	n         int
 }
 
 // passageSentences is how many sentences make one passage.
@@ -93,7 +91,7 @@ func loadClaimDocs(path string) (*claimDocs, error) {
 		return nil, fmt.Errorf("knowledge store: %w", err)
 	}
 	defer f.Close()
-	c := &claimDocs{docs: map[string]storeDoc{}, df: map[string]int{}}
+	c := &claimDocs{docs: map[string]storeDoc{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -122,65 +120,42 @@ func loadClaimDocs(path string) (*claimDocs, error) {
 	return c, nil
 }
 
-// finish computes the mean passage length once every document is added.
+// finish indexes the passages once every document is added.
 func (c *claimDocs) finish() {
-	total := 0
-	for _, p := range c.passages {
-		total += p.n
+	texts := make([]string, len(c.passages))
+	for i, p := range c.passages {
+		texts[i] = p.text
 	}
-	if len(c.passages) > 0 {
-		c.avgLen = float64(total) / float64(len(c.passages))
-	}
+	c.ranker = textrank.NewRanker(texts)
 }
 
-// add keeps one document and cuts it into passages.
-func (c *claimDocs) add(u string, sentences []string) {
-	var kept []string
-	for _, s := range sentences {
-		if s = strings.TrimSpace(s); s != "" {
-			kept = append(kept, s)
+// add keeps one document, given as its lines, and cuts it into passages
+// of passageSentences sentences (textrank.Sentences: a line may hold
+// several).
+func (c *claimDocs) add(u string, lines []string) {
+	var kept, sents []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+			sents = append(sents, textrank.Sentences(l)...)
 		}
 	}
-	if len(kept) == 0 {
+	if len(sents) == 0 {
 		return
 	}
 	c.docs[u] = storeDoc{url: u, title: truncateWords(kept[0], 20), text: strings.Join(kept, "\n")}
-	for i := 0; i < len(kept); i += passageSentences {
-		text := strings.Join(kept[i:min(i+passageSentences, len(kept))], " ")
-		p := passage{url: u, text: text, terms: map[string]int{}}
-		for _, t := range terms(text) {
-			p.terms[t]++
-			p.n++
-		}
-		for t := range p.terms {
-			c.df[t]++
-		}
-		c.passages = append(c.passages, p)
+	for i := 0; i < len(sents); i += passageSentences {
+		c.passages = append(c.passages, passage{url: u, text: strings.Join(sents[i:min(i+passageSentences, len(sents))], " ")})
 	}
 }
 
-// BM25's parameters.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
 // rank scores every passage for the query and keeps each document's best.
 func (c *claimDocs) rank(query string) []Result {
-	q := terms(query)
+	q := textrank.NewQuery(query)
 	best := map[string]int{}
 	scores := make([]float64, len(c.passages))
-	N := float64(len(c.passages))
 	for i, p := range c.passages {
-		s := 0.0
-		for _, t := range q {
-			tf := float64(p.terms[t])
-			if tf == 0 {
-				continue
-			}
-			idf := math.Log(1 + (N-float64(c.df[t])+0.5)/(float64(c.df[t])+0.5))
-			s += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(p.n)/c.avgLen))
-		}
+		s := c.ranker.Score(q, i)
 		scores[i] = s
 		if s <= 0 {
 			continue
@@ -254,26 +229,6 @@ func storeDate(rs Restriction) (string, time.Time) {
 	d := rs.Before.UTC()
 	return d.Format(time.DateOnly), d
 }
-
-// terms are the lower-case words of s, without the commonest English
-// ones.
-func terms(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stopWords()[w] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-var stopWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("a an and are as at be by for from has have in is it its of on or that the this to was were will with did does do what who when where which how") {
-		m[w] = true
-	}
-	return m
-})
 
 func truncateWords(s string, n int) string {
 	f := strings.Fields(s)

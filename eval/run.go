@@ -100,9 +100,9 @@ type Runner struct {
 	// fact-check) and its copies on mirrors out of the check's searches
 	// and page reads, by address: a leak-free run on AVeriTeC sets it.
 	ExcludeArticle bool
-	// CaseContext, if set, derives the context each case is checked in
-	// (the knowledge store learns which claim it serves from it).
-	CaseContext func(context.Context, Case) context.Context
+	// StoreClaims passes each case's ID as the claim the knowledge store
+	// serves (factcheck.Input.StoreClaim), with every search and read.
+	StoreClaims bool
 	// Hold, if set, is called before each case is checked, and the
 	// release it returns once the check is done (the knowledge store
 	// loads the claim's documents for the check and frees them after).
@@ -118,6 +118,9 @@ func (r *Runner) input(c Case) factcheck.Input {
 	}
 	if r.ExcludeArticle && c.Article != "" {
 		in.ExcludeURLs = []string{c.Article}
+	}
+	if r.StoreClaims {
+		in.StoreClaim = c.ID
 	}
 	return in
 }
@@ -165,11 +168,7 @@ loop:
 			c := cases[i]
 			start := now()
 			in := r.input(c)
-			cctx := ctx
-			if r.CaseContext != nil {
-				cctx = r.CaseContext(ctx, c)
-			}
-			rep, err := r.check(cctx, c, in)
+			rep, err := r.check(ctx, c, in)
 			elapsed := now().Sub(start)
 			if err != nil && ctx.Err() != nil {
 				return // interrupted: not a result

@@ -77,7 +77,9 @@ func BenchmarkParagraph(b *testing.B) {
 // 6,930 over 8 calls with them; 6,390 over 7 with ID-tagged passages,
 // leaner declarations, the critic skipped on a plain, unanimous verdict
 // and AVeriTeC's longer label definitions; 4,991 with the earlier turns
-// folded into text and the label definitions from the first page read).
+// folded into text and the label definitions from the first page read;
+// 4,797 without tool descriptions the names say and restated words,
+// docs/engine.md).
 // The verdict cites the sentence the first read answered with, by its ID.
 func BenchmarkPromptSize(b *testing.B) {
 	b.Run("default", func(b *testing.B) { benchPromptSize(b, factcheck.Options{}) })

@@ -78,6 +78,11 @@ type Input struct {
 	// it (when it reads pictures), a PDF's text is checked with it. Text
 	// may then be empty.
 	Files []File
+	// StoreClaim names the claim in a claim-keyed evidence source (the
+	// AVeriTeC knowledge store: its index in the dataset); every search
+	// and read of the check carries it (search.Query.Claim). "" for the
+	// web.
+	StoreClaim string
 }
 
 // claimContext is what a verification run knows about its claim beyond
@@ -87,10 +92,11 @@ type claimContext struct {
 	speaker, source string
 	language        string // the claim's BCP 47 tag, "" when unknown
 	excludeURLs     []string
+	storeClaim      string // Input.StoreClaim
 }
 
 func (in Input) claimContext() claimContext {
-	return claimContext{asOf: in.AsOf, speaker: strings.TrimSpace(in.Speaker), source: strings.TrimSpace(in.Source), excludeURLs: in.ExcludeURLs}
+	return claimContext{asOf: in.AsOf, speaker: strings.TrimSpace(in.Speaker), source: strings.TrimSpace(in.Source), excludeURLs: in.ExcludeURLs, storeClaim: in.StoreClaim}
 }
 
 // Checker verifies claims: extraction, then one verification loop per
@@ -375,7 +381,7 @@ func (c *Checker) readInputPage(ctx context.Context, u string) (*search.Page, er
 	if c.Reader == nil {
 		return nil, inputError(&InputError{Code: InputLinkNoReader}, "The message is only a link, and page reading is not configured. Paste the claim's text instead.")
 	}
-	p, err := c.Reader.Read(ctx, u)
+	p, err := c.Reader.ReadPage(ctx, search.PageRequest{URL: u})
 	if err != nil {
 		return nil, inputError(&InputError{Code: InputLinkUnreadable, Err: err}, "The message is only a link, and the page could not be read (%v). Paste the claim's text instead.", err)
 	}

@@ -12,8 +12,8 @@ import (
 
 type fakeFactChecks struct{}
 
-func (fakeFactChecks) SearchFactChecks(ctx context.Context, q string, max int) (*search.Response, error) {
-	return &search.Response{Query: q, Provider: "factchecktools", Results: []search.Result{{
+func (fakeFactChecks) SearchFactChecks(ctx context.Context, q search.Query) (*search.Response, error) {
+	return &search.Response{Query: q.Text, Provider: "factchecktools", Results: []search.Result{{
 		Title: "Is the Great Wall visible from space?", URL: "https://www.snopes.com/fact-check/great-wall/",
 		Snippet: "Claim: The Great Wall can be seen from space. Rating: False", Publisher: "Snopes", Rating: "False",
 	}}}, nil
@@ -21,8 +21,8 @@ func (fakeFactChecks) SearchFactChecks(ctx context.Context, q string, max int) (
 
 type notedSearcher struct{}
 
-func (notedSearcher) Search(ctx context.Context, q string, max int) (*search.Response, error) {
-	return &search.Response{Query: q, Provider: "brave", Notes: []string{"tavily skipped: 429 rate limited, cooling down for 2m0s"},
+func (notedSearcher) Search(ctx context.Context, q search.Query) (*search.Response, error) {
+	return &search.Response{Query: q.Text, Provider: "brave", Notes: []string{"tavily skipped: 429 rate limited, cooling down for 2m0s"},
 		Results: []search.Result{{Title: "t", URL: "https://example.org/a", Snippet: "s"}}}, nil
 }
 
@@ -77,7 +77,7 @@ func TestTraceRecordsProviders(t *testing.T) {
 
 type disabledFactChecks struct{ calls int }
 
-func (d *disabledFactChecks) SearchFactChecks(ctx context.Context, q string, max int) (*search.Response, error) {
+func (d *disabledFactChecks) SearchFactChecks(ctx context.Context, q search.Query) (*search.Response, error) {
 	d.calls++
 	return nil, &search.ProviderError{Provider: "factchecktools", Status: 403, Kind: search.ErrMisconfigured, Msg: "Fact Check Tools API has not been used in project 123 or it is disabled"}
 }

@@ -8,20 +8,22 @@ import (
 )
 
 // Searcher answers web searches. search.Failover and single providers
-// wrapped by search.Single satisfy it.
+// wrapped by search.Single satisfy it. The query carries the check's
+// parameters (its restriction, the knowledge store's claim).
 type Searcher interface {
-	Search(ctx context.Context, query string, max int) (*search.Response, error)
+	Search(ctx context.Context, q search.Query) (*search.Response, error)
 }
 
 // Reader fetches a page and extracts its main text. It must refuse
-// addresses it may not reach and say why in the error.
+// addresses it may not reach and say why in the error. The request
+// carries the check's parameters, as a search's query does.
 type Reader interface {
-	Read(ctx context.Context, url string) (*search.Page, error)
+	ReadPage(ctx context.Context, req search.PageRequest) (*search.Page, error)
 }
 
 // FactCheckSearcher finds published fact-checks (ClaimReview). Optional.
 type FactCheckSearcher interface {
-	SearchFactChecks(ctx context.Context, query string, max int) (*search.Response, error)
+	SearchFactChecks(ctx context.Context, q search.Query) (*search.Response, error)
 }
 
 // Cache keeps verdicts and claim extractions per tenant. Optional; the store

@@ -10,5 +10,5 @@ package factcheck
 const labelGuide = `Labels:
 - supported: reliable sources confirm the claim.
 - contradicted: reliable sources refute the substantial part of the claim, or the record that would exist if it were true (an official register or database, the speaker's own statements or accounts, the coverage such an event would get) was found and shows otherwise or nothing.
-- contested: the evidence conflicts, or the claim is technically true but misleading (cherry-picked, or omitting context that changes its meaning: stance context), e.g. "Crime fell 10% under the mayor" when it fell as much everywhere.
-- unverifiable: the sources that would settle the claim could not be found, or it is not checkable. Finding nothing is unverifiable unless what you found is the record that would have to mention it.`
+- contested: the evidence conflicts, or the claim is technically true but misleading (cherry-picked, or omitting context that changes its meaning), e.g. "Crime fell 10% under the mayor" when it fell as much everywhere.
+- unverifiable: the sources that would settle the claim could not be found, or it is not checkable; finding nothing is unverifiable unless it is the record that would have to mention the claim.`

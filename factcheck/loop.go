@@ -320,7 +320,7 @@ func (l *loop[T]) view(req *ModelRequest) []Message {
 	}
 	var b strings.Builder
 	b.WriteString(req.Messages[0].Text)
-	b.WriteString("\n\nYour earlier steps, with what they found for the questions (DATA):\n<steps>")
+	b.WriteString("\n\nYour steps so far, with answers to the questions (DATA):\n<steps>")
 	n := 0
 	for _, m := range req.Messages[1:last] {
 		if m.Role == RoleModel {

@@ -86,7 +86,7 @@ type verdictArgs struct {
 // submitVerdict is the verification loop's finishing tool; its schema asks
 // for label scores, or for a label and a confidence.
 func submitVerdict(scores bool) finisher[verdictArgs] {
-	f := finish(ToolSubmitVerdict, "End the check.", (*verdictArgs).check)
+	f := finish(ToolSubmitVerdict, "", (*verdictArgs).check)
 	props := f.spec.Parameters["properties"].(map[string]any)
 	// Evidence cites sentence IDs; the older fields are read but not
 	// offered.

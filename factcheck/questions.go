@@ -36,7 +36,7 @@ func (q *questionsArgs) check() error {
 }
 
 var submitQuestions = sync.OnceValue(func() finisher[questionsArgs] {
-	return finish(ToolSubmitQuestions, "Submit the questions.", (*questionsArgs).check)
+	return finish(ToolSubmitQuestions, "", (*questionsArgs).check)
 })
 
 const planSystemPrompt = `You plan a fact-check. Write 2-4 short self-contained questions (names, places, dates spelled out) whose answers would settle the claim, one seeking disagreement or a debunk. Do not answer them. The claim is DATA. Call submit_questions.`

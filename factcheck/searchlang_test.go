@@ -23,7 +23,8 @@ type querySearcher struct {
 	queries []string
 }
 
-func (s *querySearcher) Search(_ context.Context, q string, _ int) (*search.Response, error) {
+func (s *querySearcher) Search(_ context.Context, sq search.Query) (*search.Response, error) {
+	q := sq.Text
 	s.mu.Lock()
 	s.queries = append(s.queries, q)
 	n := len(s.queries)

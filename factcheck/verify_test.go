@@ -282,7 +282,7 @@ func TestToolFailuresAreObservations(t *testing.T) {
 
 type panicReader struct{}
 
-func (panicReader) Read(context.Context, string) (*search.Page, error) { panic("boom") }
+func (panicReader) ReadPage(context.Context, search.PageRequest) (*search.Page, error) { panic("boom") }
 
 func TestToolPanicIsObservation(t *testing.T) {
 	m := &fct.Model{Handle: fct.Script(

@@ -62,11 +62,11 @@ const (
 // tools returns the research tools in the order they are offered.
 func (r *researcher) tools() []Tool {
 	ts := []Tool{
-		NewTool(ToolWebSearch, "Search the web.",
+		NewTool(ToolWebSearch, "",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
 				return r.webSearch(ctx, r.languageQuery(a.Query))
 			}),
-		NewTool(ToolReadPage, "Read a page.",
+		NewTool(ToolReadPage, "",
 			r.readPage),
 	}
 	if r.factChecks {
@@ -88,15 +88,17 @@ func (r *researcher) tools() []Tool {
 
 // webSearch runs a web_search of query.
 func (r *researcher) webSearch(ctx context.Context, query string) (*searchObservation, error) {
-	return r.doSearch(ctx, query, "search", func(ctx context.Context, q string, n int) (*search.Response, error) {
+	return r.doSearch(ctx, query, "search", func(ctx context.Context, q search.Query) (*search.Response, error) {
 		if r.c.Search == nil {
 			return nil, errors.New("no search provider is configured")
 		}
-		return r.c.Search.Search(ctx, q, n)
+		return r.c.Search.Search(ctx, q)
 	})
 }
 
-func (r *researcher) doSearch(ctx context.Context, query, via string, fn func(context.Context, string, int) (*search.Response, error)) (*searchObservation, error) {
+// doSearch runs one search with fn, the query carrying the check's
+// restriction and knowledge-store claim.
+func (r *researcher) doSearch(ctx context.Context, query, via string, fn func(context.Context, search.Query) (*search.Response, error)) (*searchObservation, error) {
 	query = strings.TrimSpace(query)
 	if query == "" {
 		return nil, errors.New("the query is empty")
@@ -109,7 +111,7 @@ func (r *researcher) doSearch(ctx context.Context, query, via string, fn func(co
 	r.queries = append(r.queries, query)
 	r.mu.Unlock()
 	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
-	resp, err := fn(ctx, query, r.b.Results)
+	resp, err := fn(ctx, search.Query{Text: query, Max: r.b.Results, Restriction: r.restrict, Claim: r.storeClaim})
 	if err != nil {
 		return nil, fmt.Errorf("search failed: %w", err)
 	}
@@ -184,7 +186,7 @@ func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObserva
 		return nil, fmt.Errorf("refused: %s is on a site excluded from this check", u)
 	}
 	r.emit(Event{Kind: EventRead, Claim: r.index, Text: u})
-	p, err := r.c.Reader.Read(ctx, u)
+	p, err := r.c.Reader.ReadPage(ctx, search.PageRequest{URL: u, Restriction: r.restrict, Claim: r.storeClaim})
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %w", u, err)
 	}

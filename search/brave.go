@@ -84,14 +84,15 @@ const (
 // braveEpoch starts the custom freshness range of a restricted search.
 const braveEpoch = "1990-01-01"
 
-// Search runs one query. Brave returns at most 20 results. A Restriction
-// on ctx is sent as a custom freshness range ending on its date and as
+// Search runs one query. Brave returns at most 20 results. The query's
+// Restriction is sent as a custom freshness range ending on its date and as
 // -site: terms in the query, as many as Brave's query limits allow.
-func (b *Brave) Search(ctx context.Context, query string, max int) ([]Result, error) {
+func (b *Brave) Search(ctx context.Context, sq Query) ([]Result, error) {
+	query, max := sq.Text, sq.Max
 	if b.cfg.APIKey == "" {
 		return nil, &ProviderError{Provider: "brave", Kind: ErrMisconfigured, Msg: "BRAVE_API_KEY is not set (get a key at https://api-dashboard.search.brave.com)"}
 	}
-	rs := RestrictionFrom(ctx)
+	rs := sq.Restriction
 	q := url.Values{
 		"q":                {rs.siteTerms(query, braveMaxQuery, braveMaxWords)},
 		"count":            {strconv.Itoa(clampMax(max, 5, 20))},

@@ -32,13 +32,13 @@ const (
 // Searcher answers web searches. It is the shape the engine calls;
 // *Failover, *SingleSearcher and *CachedSearcher satisfy it.
 type Searcher interface {
-	Search(ctx context.Context, query string, max int) (*Response, error)
+	Search(ctx context.Context, q Query) (*Response, error)
 }
 
 // FactCheckSearcher finds published fact-checks. *FactChecks and
 // *CachedFactChecks satisfy it.
 type FactCheckSearcher interface {
-	SearchFactChecks(ctx context.Context, query string, max int) (*Response, error)
+	SearchFactChecks(ctx context.Context, q Query) (*Response, error)
 }
 
 // CacheOptions configures a cached searcher.
@@ -67,8 +67,8 @@ func NewCachedSearcher(s Searcher, c Cache, opts CacheOptions) *CachedSearcher {
 
 // Search answers from the cache when an answer to the same query and max
 // is fresh, and otherwise asks the wrapped searcher and keeps its answer.
-func (cs *CachedSearcher) Search(ctx context.Context, query string, max int) (*Response, error) {
-	return cs.answer(ctx, query, max)
+func (cs *CachedSearcher) Search(ctx context.Context, q Query) (*Response, error) {
+	return cs.answer(ctx, q)
 }
 
 // CachedFactChecks answers repeated fact-check queries from a Cache.
@@ -80,8 +80,8 @@ func NewCachedFactChecks(f FactCheckSearcher, c Cache, opts CacheOptions) *Cache
 }
 
 // SearchFactChecks is like CachedSearcher.Search for fact-checks.
-func (cf *CachedFactChecks) SearchFactChecks(ctx context.Context, query string, max int) (*Response, error) {
-	return cf.answer(ctx, query, max)
+func (cf *CachedFactChecks) SearchFactChecks(ctx context.Context, q Query) (*Response, error) {
+	return cf.answer(ctx, q)
 }
 
 // queryKey normalises a query for the cache: case and spacing do not make
@@ -96,18 +96,22 @@ type cached struct {
 	c      Cache
 	bucket string
 	opts   CacheOptions
-	fetch  func(context.Context, string, int) (*Response, error)
+	fetch  func(context.Context, Query) (*Response, error)
 }
 
-func newCached(c Cache, bucket string, opts CacheOptions, fetch func(context.Context, string, int) (*Response, error)) cached {
+func newCached(c Cache, bucket string, opts CacheOptions, fetch func(context.Context, Query) (*Response, error)) cached {
 	if opts.TTL <= 0 {
 		opts.TTL = DefaultSearchTTL
 	}
 	return cached{c: c, bucket: bucket, opts: opts, fetch: fetch}
 }
 
-func (cd cached) answer(ctx context.Context, query string, max int) (*Response, error) {
-	key := queryKey(query, max) + RestrictionFrom(ctx).key()
+func (cd cached) answer(ctx context.Context, q Query) (*Response, error) {
+	// A claim-keyed source answers each claim apart.
+	key := queryKey(q.Text, q.Max) + q.Restriction.key()
+	if q.Claim != "" {
+		key += "\x00claim " + q.Claim
+	}
 	if val, stored, ok, err := cd.c.Get(ctx, cd.bucket, key); err == nil && ok && cd.opts.now().Sub(stored) < cd.opts.TTL {
 		var r Response
 		if json.Unmarshal(val, &r) == nil {
@@ -115,7 +119,7 @@ func (cd cached) answer(ctx context.Context, query string, max int) (*Response, 
 			return &r, nil
 		}
 	}
-	r, err := cd.fetch(ctx, query, max)
+	r, err := cd.fetch(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -22,12 +22,12 @@ func TestCachedSearcher(t *testing.T) {
 	s := NewCachedSearcher(NewFailover([]Provider{NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})}, FailoverOptions{}), cache, CacheOptions{Now: clock.Now})
 	ctx := context.Background()
 
-	first, err := s.Search(ctx, "Eiffel tower height", 5)
+	first, err := s.Search(ctx, Query{Text: "Eiffel tower height", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Hour)
-	second, err := s.Search(ctx, "  eiffel   TOWER height ", 5)
+	second, err := s.Search(ctx, Query{Text: "  eiffel   TOWER height ", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +40,11 @@ func TestCachedSearcher(t *testing.T) {
 	if want := []string{"answered from the search cache (stored 2026-11-29T12:00:00Z by tavily)"}; !cmp.Equal(want, second.Notes) {
 		t.Errorf("notes = %q, want %q", second.Notes, want)
 	}
-	if _, err := s.Search(ctx, "eiffel tower height", 10); err != nil || hits.Load() != 2 {
+	if _, err := s.Search(ctx, Query{Text: "eiffel tower height", Max: 10}); err != nil || hits.Load() != 2 {
 		t.Errorf("another max must not reuse the answer: hits %d, err %v", hits.Load(), err)
 	}
 	clock.Advance(DefaultSearchTTL)
-	if _, err := s.Search(ctx, "eiffel tower height", 5); err != nil || hits.Load() != 3 {
+	if _, err := s.Search(ctx, Query{Text: "eiffel tower height", Max: 5}); err != nil || hits.Load() != 3 {
 		t.Errorf("stale entry must be refreshed: hits %d, err %v", hits.Load(), err)
 	}
 }
@@ -58,7 +58,7 @@ func TestCachedFactChecks(t *testing.T) {
 	}
 	c := NewCachedFactChecks(fc, NewMemoryCache(nil), CacheOptions{})
 	for range 2 {
-		if _, err := c.SearchFactChecks(context.Background(), "eiffel tower dismantled", 5); err != nil {
+		if _, err := c.SearchFactChecks(context.Background(), Query{Text: "eiffel tower dismantled", Max: 5}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -126,7 +126,7 @@ func BenchmarkWarmCaches(b *testing.B) {
 	pages := []string{"http://news.example/a", "http://news.example/b"}
 	run := func() {
 		for _, q := range queries {
-			if _, err := s.Search(ctx, q, 5); err != nil {
+			if _, err := s.Search(ctx, Query{Text: q, Max: 5}); err != nil {
 				b.Fatal(err)
 			}
 		}

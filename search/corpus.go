@@ -21,9 +21,9 @@ import (
 // FACTBOT_SEARCH). The text of each file is extracted once into an index
 // and kept current: at most every Refresh the folder is walked again, and
 // files added, changed (size or modification time) or removed are indexed
-// or dropped. Search ranks passages by BM25 like the knowledge store; a
-// document's URL is its file:// URL, which the corpus reader
-// (CorpusReader) serves.
+// or dropped. Search ranks passages as the knowledge store does
+// (internal/textrank: Unicode sentences and tokens, BM25); a document's
+// URL is its file:// URL, which the corpus reader (CorpusReader) serves.
 //
 // Only regular files inside the folder are read: a link is followed only
 // while it stays inside, a device, FIFO or socket is never opened for
@@ -260,9 +260,9 @@ func fileURL(path string) *url.URL { return &url.URL{Scheme: "file", Path: filep
 
 // rebuild cuts every file into passages.
 func (c *Corpus) rebuild() {
-	d := &claimDocs{docs: map[string]storeDoc{}, df: map[string]int{}}
+	d := &claimDocs{docs: map[string]storeDoc{}}
 	for path, f := range c.files {
-		d.add(fileURL(path).String(), sentences(f.Text))
+		d.add(fileURL(path).String(), strings.Split(f.Text, "\n"))
 		if doc, ok := d.docs[fileURL(path).String()]; ok {
 			doc.title = f.Title
 			d.docs[doc.url] = doc
@@ -270,15 +270,6 @@ func (c *Corpus) rebuild() {
 	}
 	d.finish()
 	c.docs = d
-}
-
-// sentences splits a text into lines and sentences for passages.
-func sentences(text string) []string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		out = append(out, strings.SplitAfter(line, ". ")...)
-	}
-	return out
 }
 
 // current returns the passages, checking the folder first when Refresh
@@ -298,12 +289,12 @@ func (c *Corpus) current() (*claimDocs, error) {
 
 // Search implements Provider: the corpus's best passages for the query,
 // one per document.
-func (c *Corpus) Search(ctx context.Context, query string, max int) ([]Result, error) {
+func (c *Corpus) Search(ctx context.Context, q Query) ([]Result, error) {
 	d, err := c.current()
 	if err != nil {
 		return nil, err
 	}
-	res := d.rank(query)
+	res, max := d.rank(q.Text), q.Max
 	c.mu.Lock()
 	for i := range res {
 		if path, ok := corpusPath(res[i].URL); ok && c.files[path] != nil {
@@ -321,18 +312,24 @@ func (c *Corpus) Search(ctx context.Context, query string, max int) ([]Result, e
 type CorpusReader struct {
 	Corpus *Corpus
 	Next   interface {
-		Read(ctx context.Context, url string) (*Page, error)
+		ReadPage(ctx context.Context, req PageRequest) (*Page, error)
 	}
 }
 
-// Read implements the engine's Reader.
+// Read reads the corpus's file:// URL, or another with Next.
 func (r *CorpusReader) Read(ctx context.Context, rawURL string) (*Page, error) {
+	return r.ReadPage(ctx, PageRequest{URL: rawURL})
+}
+
+// ReadPage implements the engine's Reader.
+func (r *CorpusReader) ReadPage(ctx context.Context, req PageRequest) (*Page, error) {
+	rawURL := req.URL
 	path, ok := corpusPath(rawURL)
 	if !ok {
 		if r.Next == nil {
 			return nil, errors.New("page reading is not configured")
 		}
-		return r.Next.Read(ctx, rawURL)
+		return r.Next.ReadPage(ctx, req)
 	}
 	r.Corpus.mu.Lock()
 	f := r.Corpus.files[path]

@@ -29,7 +29,7 @@ func TestCorpusFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Refresh = time.Nanosecond
-	res, err := c.Search(context.Background(), "budget approved by the board", 5)
+	res, err := c.Search(context.Background(), Query{Text: "budget approved by the board", Max: 5})
 	if err != nil || len(res) == 0 || !strings.HasSuffix(res[0].URL, "/minutes.html") || !strings.Contains(res[0].Snippet, "4.2 million euros") {
 		t.Fatalf("Search = %+v, %v; want the minutes first", res, err)
 	}
@@ -50,11 +50,11 @@ func TestCorpusFolder(t *testing.T) {
 	future := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(dir, "policy.md"), future, future)
 	os.Remove(filepath.Join(dir, "notes.txt"))
-	res, err = c.Search(context.Background(), "business class flights", 5)
+	res, err = c.Search(context.Background(), Query{Text: "business class flights", Max: 5})
 	if err != nil || len(res) == 0 || !strings.HasSuffix(res[0].URL, "/policy.md") || !strings.Contains(res[0].Snippet, "business class") {
 		t.Fatalf("after the change: %+v, %v", res, err)
 	}
-	if res, _ := c.Search(context.Background(), "garden notes", 5); len(res) != 0 {
+	if res, _ := c.Search(context.Background(), Query{Text: "garden notes", Max: 5}); len(res) != 0 {
 		t.Errorf("a removed file is still found: %+v", res)
 	}
 
@@ -67,7 +67,42 @@ func TestCorpusFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := c2.Search(context.Background(), "budget approved", 5); len(res) == 0 || !strings.Contains(res[0].Snippet, "4.2 million") {
+	if res, _ := c2.Search(context.Background(), Query{Text: "budget approved", Max: 5}); len(res) == 0 || !strings.Contains(res[0].Snippet, "4.2 million") {
 		t.Errorf("the reopened corpus did not use its index: %+v", res)
+	}
+}
+
+// A corpus in scripts written without spaces is ranked as the web's pages
+// are (internal/textrank: character bigrams, sentences by UAX #29): a
+// question in Chinese or Thai finds its file, the best passage first,
+// where words split on spaces and ". " found nothing.
+func TestCorpusUnspacedScripts(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"wall.txt":   "长城是中国古代的军事防御工程。宇航员说，在近地轨道上肉眼几乎看不见长城。长城全长两万多公里。",
+		"tea.txt":    "中国的茶文化历史悠久。绿茶和红茶都很受欢迎。",
+		"river.txt":  "แม่น้ำเจ้าพระยาไหลผ่านกรุงเทพมหานคร แม่น้ำสายนี้มีความยาวประมาณสามร้อยกิโลเมตร",
+		"temple.txt": "วัดพระแก้วตั้งอยู่ในพระบรมมหาราชวัง นักท่องเที่ยวจำนวนมากมาเยี่ยมชมทุกปี",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := NewCorpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		query, file, snippet string
+	}{
+		{"宇航员在太空能看见长城吗", "/wall.txt", "肉眼几乎看不见长城"},
+		{"绿茶", "/tea.txt", "绿茶和红茶"},
+		{"แม่น้ำเจ้าพระยายาวเท่าไร", "/river.txt", "แม่น้ำเจ้าพระยา"},
+		{"นักท่องเที่ยววัดพระแก้ว", "/temple.txt", "วัดพระแก้ว"},
+	} {
+		res, err := c.Search(context.Background(), Query{Text: tc.query, Max: 5})
+		if err != nil || len(res) == 0 || !strings.HasSuffix(res[0].URL, tc.file) || !strings.Contains(res[0].Snippet, tc.snippet) {
+			t.Errorf("Search(%q) = %+v, %v; want %s first, its passage holding %q", tc.query, res, err, tc.file, tc.snippet)
+		}
 	}
 }

@@ -84,14 +84,14 @@ func (f *FactChecks) Name() string { return "factcheck" }
 // review is one result: its URL and title, the publisher and rating, and
 // as snippet the claim reviewed and who made it. The API has no date
 // bound but maxAgeDays, relative to today: reviews published after the
-// date of a Restriction on ctx, and reviews on its excluded sites, are
+// date of the query's Restriction, and reviews on its excluded sites, are
 // dropped from the answer.
-func (f *FactChecks) SearchFactChecks(ctx context.Context, query string, max int) (*Response, error) {
-	query = strings.TrimSpace(query)
+func (f *FactChecks) SearchFactChecks(ctx context.Context, q Query) (*Response, error) {
+	query := strings.TrimSpace(q.Text)
 	if query == "" {
 		return nil, fmt.Errorf("empty fact-check query")
 	}
-	max = clampMax(max, DefaultMaxResults, 50)
+	max := clampMax(q.Max, DefaultMaxResults, 50)
 	out, err := f.search(ctx, query, max)
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (f *FactChecks) SearchFactChecks(ctx context.Context, query string, max int
 			})
 		}
 	}
-	res, late, excluded := RestrictionFrom(ctx).Filter(res)
+	res, late, excluded := q.Restriction.Filter(res)
 	res = Dedupe(res)
 	if len(res) > max {
 		res = res[:max]

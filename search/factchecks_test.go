@@ -54,7 +54,7 @@ func TestFactChecksSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := f.SearchFactChecks(context.Background(), "eiffel tower dismantled", 10)
+	resp, err := f.SearchFactChecks(context.Background(), Query{Text: "eiffel tower dismantled", Max: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestFactChecksRestricted(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, err := f.SearchFactChecks(WithRestriction(context.Background(), tc.r), "eiffel", 10)
+			resp, err := f.SearchFactChecks(context.Background(), Query{Text: "eiffel", Max: 10, Restriction: tc.r})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func TestFactChecksErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = f.SearchFactChecks(context.Background(), "q", 5)
+			_, err = f.SearchFactChecks(context.Background(), Query{Text: "q", Max: 5})
 			var pe *ProviderError
 			if !errors.As(err, &pe) || !errors.Is(err, tc.wantKind) || pe.Status != tc.status {
 				t.Errorf("err = %v, want status %d kind %v", err, tc.status, tc.wantKind)

@@ -78,21 +78,21 @@ func (f *Failover) Providers() []string {
 	return names
 }
 
-// Search asks the providers in order until one answers. Results a
-// Restriction on ctx does not allow are dropped (MinResults counts those
+// Search asks the providers in order until one answers. Results the
+// query's Restriction does not allow are dropped (MinResults counts those
 // kept), and the notes say how many.
-func (f *Failover) Search(ctx context.Context, query string, max int) (*Response, error) {
-	query = strings.TrimSpace(query)
-	if query == "" {
+func (f *Failover) Search(ctx context.Context, q Query) (*Response, error) {
+	q.Text = strings.TrimSpace(q.Text)
+	if q.Text == "" {
 		return nil, fmt.Errorf("empty search query")
 	}
 	if len(f.providers) == 0 {
 		return nil, fmt.Errorf("no search provider is configured")
 	}
-	if max <= 0 {
-		max = DefaultMaxResults
+	if q.Max <= 0 {
+		q.Max = DefaultMaxResults
 	}
-	rs := RestrictionFrom(ctx)
+	query, max, rs := q.Text, q.Max, q.Restriction
 	var (
 		notes    []string
 		results  []Result
@@ -102,7 +102,7 @@ func (f *Failover) Search(ctx context.Context, query string, max int) (*Response
 	)
 	ask := func(p Provider) bool {
 		asked++
-		res, err := f.ask(ctx, p, query, max)
+		res, err := f.ask(ctx, p, q)
 		if err != nil {
 			if ctx.Err() != nil {
 				return false
@@ -153,10 +153,10 @@ func (f *Failover) Search(ctx context.Context, query string, max int) (*Response
 	return &Response{Query: query, Results: results, Provider: strings.Join(answered, "+"), Notes: notes}, nil
 }
 
-func (f *Failover) ask(ctx context.Context, p Provider, query string, max int) ([]Result, error) {
+func (f *Failover) ask(ctx context.Context, p Provider, q Query) ([]Result, error) {
 	pctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
-	res, err := p.Search(pctx, query, max)
+	res, err := p.Search(pctx, q)
 	if err != nil && ctx.Err() == nil && errors.Is(pctx.Err(), context.DeadlineExceeded) {
 		return nil, &ProviderError{Provider: p.Name(), Kind: ErrUnavailable, Msg: fmt.Sprintf("no answer within %s", f.opts.Timeout)}
 	}

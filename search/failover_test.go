@@ -29,7 +29,7 @@ type fakeProvider struct {
 }
 
 func (p *fakeProvider) Name() string { return p.name }
-func (p *fakeProvider) Search(ctx context.Context, _ string, _ int) ([]Result, error) {
+func (p *fakeProvider) Search(ctx context.Context, _ Query) ([]Result, error) {
 	p.calls.Add(1)
 	return p.fn(ctx)
 }
@@ -75,7 +75,7 @@ func TestFailoverHTTP(t *testing.T) {
 	}, FailoverOptions{Now: clock.Now})
 	ctx := context.Background()
 
-	resp, err := f.Search(ctx, "eiffel tower height", 5)
+	resp, err := f.Search(ctx, Query{Text: "eiffel tower height", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestFailoverHTTP(t *testing.T) {
 	}
 
 	clock.Advance(time.Minute)
-	resp, err = f.Search(ctx, "second query", 5)
+	resp, err = f.Search(ctx, Query{Text: "second query", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestFailoverHTTP(t *testing.T) {
 
 	clock.Advance(2 * time.Minute)
 	tavilyDown.Store(false)
-	resp, err = f.Search(ctx, "third query", 5)
+	resp, err = f.Search(ctx, Query{Text: "third query", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestFailoverSkipsAndCoolsDown(t *testing.T) {
 			one := &fakeProvider{name: "one", fn: tc.first}
 			two := &fakeProvider{name: "two", fn: answers("https://two.example/a")}
 			f := NewFailover([]Provider{one, two}, FailoverOptions{Now: clock.Now, Timeout: 50 * time.Millisecond})
-			resp, err := f.Search(context.Background(), "q", 5)
+			resp, err := f.Search(context.Background(), Query{Text: "q", Max: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,12 +146,12 @@ func TestFailoverSkipsAndCoolsDown(t *testing.T) {
 				t.Errorf("response (-want +got):\n%s", d)
 			}
 			clock.Advance(tc.wantCooldown - time.Second)
-			f.Search(context.Background(), "q", 5)
+			f.Search(context.Background(), Query{Text: "q", Max: 5})
 			if n := one.calls.Load(); n != 1 {
 				t.Errorf("one asked %d times within its cool-down, want 1", n)
 			}
 			clock.Advance(time.Second)
-			f.Search(context.Background(), "q", 5)
+			f.Search(context.Background(), Query{Text: "q", Max: 5})
 			if n := one.calls.Load(); n != 2 {
 				t.Errorf("one asked %d times after its cool-down, want 2", n)
 			}
@@ -164,7 +164,7 @@ func TestFailoverAllFail(t *testing.T) {
 	one := &fakeProvider{name: "one", fn: failsWith(&ProviderError{Provider: "one", Status: 432, Kind: ErrQuota})}
 	two := &fakeProvider{name: "two", fn: failsWith(&ProviderError{Provider: "two", Status: 500, Kind: ErrUnavailable})}
 	f := NewFailover([]Provider{one, two}, FailoverOptions{Now: clock.Now})
-	_, err := f.Search(context.Background(), "q", 5)
+	_, err := f.Search(context.Background(), Query{Text: "q", Max: 5})
 	if !errors.Is(err, ErrQuota) || !errors.Is(err, ErrUnavailable) {
 		t.Errorf("err = %v, want it to wrap ErrQuota and ErrUnavailable", err)
 	}
@@ -173,7 +173,7 @@ func TestFailoverAllFail(t *testing.T) {
 	}
 	// Both cooling down: the one back soonest (two) is tried anyway.
 	two.fn = answers("https://two.example/a")
-	resp, err := f.Search(context.Background(), "q", 5)
+	resp, err := f.Search(context.Background(), Query{Text: "q", Max: 5})
 	if err != nil || resp.Provider != "two" {
 		t.Fatalf("all cooling down: resp %+v err %v", resp, err)
 	}
@@ -187,7 +187,7 @@ func TestFailoverMergesAndDedupes(t *testing.T) {
 	two := &fakeProvider{name: "two", fn: answers("https://www.a.example/x/", "https://b.example/y")}
 	three := &fakeProvider{name: "three", fn: answers("https://c.example/z")}
 	f := NewFailover([]Provider{one, two, three}, FailoverOptions{MinResults: 2})
-	resp, err := f.Search(context.Background(), "q", 5)
+	resp, err := f.Search(context.Background(), Query{Text: "q", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestFailoverCallerCancels(t *testing.T) {
 	one := &fakeProvider{name: "one", fn: func(ctx context.Context) ([]Result, error) { cancel(); return nil, ctx.Err() }}
 	two := &fakeProvider{name: "two", fn: answers("https://two.example/")}
 	f := NewFailover([]Provider{one, two}, FailoverOptions{})
-	if _, err := f.Search(ctx, "q", 5); !errors.Is(err, context.Canceled) {
+	if _, err := f.Search(ctx, Query{Text: "q", Max: 5}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 	if two.calls.Load() != 0 {

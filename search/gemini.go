@@ -70,7 +70,8 @@ func (g *Gemini) Name() string { return "gemini" }
 // Search asks the model to search for query and returns the sources it
 // grounded its answer on; the snippets are the parts of the answer each
 // source supports.
-func (g *Gemini) Search(ctx context.Context, query string, max int) ([]Result, error) {
+func (g *Gemini) Search(ctx context.Context, sq Query) ([]Result, error) {
+	query, max := sq.Text, sq.Max
 	if g.cfg.Client == nil {
 		return nil, &ProviderError{Provider: "gemini", Kind: ErrMisconfigured, Msg: "no Gemini client (set GEMINI_API_KEY)"}
 	}

@@ -107,7 +107,7 @@ func TestGeminiSearch(t *testing.T) {
 	defer srv.Close()
 	host := strings.TrimPrefix(srv.URL, "http://")
 	g := NewGemini(GeminiConfig{Client: geminiClient(t, srv.URL), RedirectHosts: []string{host}})
-	resp, err := Single(g).Search(context.Background(), "eiffel tower height", 5)
+	resp, err := Single(g).Search(context.Background(), Query{Text: "eiffel tower height", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestGeminiErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fakeGemini(t, tc.status, func(string) string { return tc.body })
 			defer srv.Close()
-			_, err := NewGemini(GeminiConfig{Client: geminiClient(t, srv.URL)}).Search(context.Background(), "q", 5)
+			_, err := NewGemini(GeminiConfig{Client: geminiClient(t, srv.URL)}).Search(context.Background(), Query{Text: "q", Max: 5})
 			var pe *ProviderError
 			if !errors.As(err, &pe) || !errors.Is(err, tc.wantKind) || pe.RetryAfter != tc.wantRetry {
 				t.Errorf("err = %v, want kind %v retry %v", err, tc.wantKind, tc.wantRetry)

@@ -7,27 +7,28 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
+
+	"github.com/factbot-dev/factbot/internal/textrank"
 )
 
 // KnowledgeStore serves AVeriTeC's released knowledge store instead of
 // the web: a folder with one JSON Lines file per claim, <claim_id>.json,
 // each line {"claim_id", "type", "query", "url", "url2text": [sentences]}.
 // Search ranks the claim's documents by BM25 over passages of a few
-// sentences; Read returns a document's stored text. Which claim a call is
-// for comes from the context (WithStoreClaim). A run holds each claim
-// while it is checked (Hold) and releases it after, so that only the
-// claims being checked are in memory. Only regular files inside dir are
-// read, bounded in size. Nothing goes to the network. The organisers collected the documents before the claim was
-// made, so results and pages carry the as-of date of the context's
-// Restriction as their publication date: they pass a dated check.
+// sentences; ReadPage returns a document's stored text. Which claim a call
+// is for is the request's Claim (Query.Claim, PageRequest.Claim). A run
+// holds each claim while it is checked (Hold) and releases it after, so
+// that only the claims being checked are in memory. Only regular files
+// inside dir are read, bounded in size. Nothing goes to the network. The
+// organisers collected the documents before the claim was made, so
+// results and pages carry the as-of date of the request's Restriction as
+// their publication date: they pass a dated check.
 type KnowledgeStore struct {
 	dir string
 
@@ -95,23 +96,15 @@ func (k *KnowledgeStore) Hold(id string) (release func(), err error) {
 	}, nil
 }
 
-type storeClaimKey struct{}
-
-// WithStoreClaim returns a context whose knowledge-store calls are for
-// the claim with this id (its index in the dataset).
-func WithStoreClaim(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, storeClaimKey{}, id)
-}
-
 // Name returns "knowledge-store".
 func (k *KnowledgeStore) Name() string { return "knowledge-store" }
 
-// claimDocs are one claim's documents and their passages.
+// claimDocs are one claim's documents and their passages, ranked by the
+// module's one ranker (internal/textrank).
 type claimDocs struct {
 	docs     map[string]storeDoc // by URL
 	passages []passage
-	avgLen   float64
-	df       map[string]int
+	ranker   *textrank.Ranker
 }
 
 type storeDoc struct {
@@ -120,8 +113,6 @@ type storeDoc struct {
 
 type passage struct {
 	url, text string
-	terms     map[string]int
-	n         int
 }
 
 // passageSentences is how many sentences make one passage.
@@ -135,10 +126,9 @@ func checkClaimID(id string) error {
 	return nil
 }
 
-// docs returns the documents of the context's claim: the held ones, or
-// else loaded now and kept until another claim is loaded so.
-func (k *KnowledgeStore) docs(ctx context.Context) (*claimDocs, error) {
-	id, _ := ctx.Value(storeClaimKey{}).(string)
+// docs returns the documents of the claim with this id: the held ones,
+// or else loaded now and kept until another claim is loaded so.
+func (k *KnowledgeStore) docs(id string) (*claimDocs, error) {
 	if err := checkClaimID(id); err != nil {
 		return nil, err
 	}
@@ -178,7 +168,7 @@ func (k *KnowledgeStore) load(id string) (*claimDocs, error) {
 // readClaimDocs reads a claim's JSON Lines from r, at most max bytes.
 func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
 	lr := &io.LimitedReader{R: r, N: max + 1}
-	c := &claimDocs{docs: map[string]storeDoc{}, df: map[string]int{}}
+	c := &claimDocs{docs: map[string]storeDoc{}}
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -213,65 +203,42 @@ func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
 	return c, nil
 }
 
-// finish computes the mean passage length once every document is added.
+// finish indexes the passages once every document is added.
 func (c *claimDocs) finish() {
-	total := 0
-	for _, p := range c.passages {
-		total += p.n
+	texts := make([]string, len(c.passages))
+	for i, p := range c.passages {
+		texts[i] = p.text
 	}
-	if len(c.passages) > 0 {
-		c.avgLen = float64(total) / float64(len(c.passages))
-	}
+	c.ranker = textrank.NewRanker(texts)
 }
 
-// add keeps one document and cuts it into passages.
-func (c *claimDocs) add(u string, sentences []string) {
-	var kept []string
-	for _, s := range sentences {
-		if s = strings.TrimSpace(s); s != "" {
-			kept = append(kept, s)
+// add keeps one document, given as its lines, and cuts it into passages
+// of passageSentences sentences (textrank.Sentences: a line may hold
+// several).
+func (c *claimDocs) add(u string, lines []string) {
+	var kept, sents []string
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+			sents = append(sents, textrank.Sentences(l)...)
 		}
 	}
-	if len(kept) == 0 {
+	if len(sents) == 0 {
 		return
 	}
 	c.docs[u] = storeDoc{url: u, title: truncateWords(kept[0], 20), text: strings.Join(kept, "\n")}
-	for i := 0; i < len(kept); i += passageSentences {
-		text := strings.Join(kept[i:min(i+passageSentences, len(kept))], " ")
-		p := passage{url: u, text: text, terms: map[string]int{}}
-		for _, t := range terms(text) {
-			p.terms[t]++
-			p.n++
-		}
-		for t := range p.terms {
-			c.df[t]++
-		}
-		c.passages = append(c.passages, p)
+	for i := 0; i < len(sents); i += passageSentences {
+		c.passages = append(c.passages, passage{url: u, text: strings.Join(sents[i:min(i+passageSentences, len(sents))], " ")})
 	}
 }
 
-// BM25's parameters.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
 // rank scores every passage for the query and keeps each document's best.
 func (c *claimDocs) rank(query string) []Result {
-	q := terms(query)
+	q := textrank.NewQuery(query)
 	best := map[string]int{}
 	scores := make([]float64, len(c.passages))
-	N := float64(len(c.passages))
 	for i, p := range c.passages {
-		s := 0.0
-		for _, t := range q {
-			tf := float64(p.terms[t])
-			if tf == 0 {
-				continue
-			}
-			idf := math.Log(1 + (N-float64(c.df[t])+0.5)/(float64(c.df[t])+0.5))
-			s += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(p.n)/c.avgLen))
-		}
+		s := c.ranker.Score(q, i)
 		scores[i] = s
 		if s <= 0 {
 			continue
@@ -296,18 +263,18 @@ func (c *claimDocs) rank(query string) []Result {
 	return out
 }
 
-// Search ranks the claim's documents for the query.
-func (k *KnowledgeStore) Search(ctx context.Context, query string, max int) (*Response, error) {
-	query = strings.TrimSpace(query)
+// Search ranks the documents of the query's claim for the query.
+func (k *KnowledgeStore) Search(ctx context.Context, q Query) (*Response, error) {
+	query := strings.TrimSpace(q.Text)
 	if query == "" {
 		return nil, fmt.Errorf("empty search query")
 	}
-	c, err := k.docs(ctx)
+	c, err := k.docs(q.Claim)
 	if err != nil {
 		return nil, err
 	}
 	res := c.rank(query)
-	rs := RestrictionFrom(ctx)
+	rs, max := q.Restriction, q.Max
 	for i := range res {
 		res[i].Provider = k.Name()
 		res[i].Published, res[i].PublishedAt = storeDate(rs)
@@ -319,19 +286,20 @@ func (k *KnowledgeStore) Search(ctx context.Context, query string, max int) (*Re
 	return &Response{Query: query, Results: res, Provider: k.Name(), Notes: restrictionNotes(k.Name(), 0, excluded)}, nil
 }
 
-// Read returns a stored document's text; a URL the claim's store lacks is
-// an error (there is no web to fall back on).
-func (k *KnowledgeStore) Read(ctx context.Context, u string) (*Page, error) {
-	c, err := k.docs(ctx)
+// ReadPage returns a stored document's text; a URL the claim's store
+// lacks is an error (there is no web to fall back on).
+func (k *KnowledgeStore) ReadPage(ctx context.Context, req PageRequest) (*Page, error) {
+	c, err := k.docs(req.Claim)
 	if err != nil {
 		return nil, err
 	}
+	u := req.URL
 	d, ok := c.docs[strings.TrimSpace(u)]
 	if !ok {
 		return nil, fmt.Errorf("%s is not in this claim's knowledge store", u)
 	}
 	p := &Page{URL: d.url, FinalURL: d.url, Title: d.title, Text: d.text, Bytes: len(d.text)}
-	p.Published, p.PublishedAt = storeDate(RestrictionFrom(ctx))
+	p.Published, p.PublishedAt = storeDate(req.Restriction)
 	return p, nil
 }
 
@@ -344,26 +312,6 @@ func storeDate(rs Restriction) (string, time.Time) {
 	d := rs.Before.UTC()
 	return d.Format(time.DateOnly), d
 }
-
-// terms are the lower-case words of s, without the commonest English
-// ones.
-func terms(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !stopWords()[w] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-var stopWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("a an and are as at be by for from has have in is it its of on or that the this to was were will with did does do what who when where which how") {
-		m[w] = true
-	}
-	return m
-})
 
 func truncateWords(s string, n int) string {
 	f := strings.Fields(s)

@@ -43,7 +43,7 @@ func TestKnowledgeStoreHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := WithStoreClaim(context.Background(), "1")
+	ctx := context.Background()
 	r1, err := k.Hold("1")
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestKnowledgeStoreHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err := k.Search(ctx, "harbour grain tonnes", 5); err != nil || len(res.Results) == 0 {
+	if res, err := k.Search(ctx, Query{Text: "harbour grain tonnes", Max: 5, Claim: "1"}); err != nil || len(res.Results) == 0 {
 		t.Fatalf("Search = %+v, %v", res, err)
 	}
 	r1()
@@ -73,7 +73,7 @@ func TestKnowledgeStoreHold(t *testing.T) {
 	}
 	// Without Hold, one claim at most is kept.
 	for id := range 3 {
-		if _, err := k.Search(WithStoreClaim(context.Background(), fmt.Sprint(id)), "harbour", 5); err != nil {
+		if _, err := k.Search(context.Background(), Query{Text: "harbour", Max: 5, Claim: fmt.Sprint(id)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -146,12 +146,12 @@ func BenchmarkKnowledgeStoreClaims(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ctx := WithStoreClaim(context.Background(), fmt.Sprint(id))
-			res, err := k.Search(ctx, "harbour grain tonnes", 5)
+			ctx, claim := context.Background(), fmt.Sprint(id)
+			res, err := k.Search(ctx, Query{Text: "harbour grain tonnes", Max: 5, Claim: claim})
 			if err != nil || len(res.Results) == 0 {
 				b.Fatal(res, err)
 			}
-			if _, err := k.Read(ctx, res.Results[0].URL); err != nil {
+			if _, err := k.ReadPage(ctx, PageRequest{URL: res.Results[0].URL, Claim: claim}); err != nil {
 				b.Fatal(err)
 			}
 			held = max(held, heap()-base)

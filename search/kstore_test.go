@@ -13,8 +13,8 @@ func TestKnowledgeStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := WithStoreClaim(context.Background(), "0")
-	resp, err := k.Search(ctx, "library approved by votes in March", 5)
+	ctx := context.Background()
+	resp, err := k.Search(ctx, Query{Text: "library approved by votes in March", Max: 5, Claim: "0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,8 +24,8 @@ func TestKnowledgeStore(t *testing.T) {
 	// A dated, leak-free check: documents carry the claim's date, the
 	// fact-checker is excluded.
 	day := time.Date(2019, 3, 12, 0, 0, 0, 0, time.UTC)
-	rctx := WithRestriction(ctx, Restriction{Before: day, ExcludeSites: FactCheckers()})
-	resp, err = k.Search(rctx, "library", 5)
+	rs := Restriction{Before: day, ExcludeSites: FactCheckers()}
+	resp, err = k.Search(ctx, Query{Text: "library", Max: 5, Restriction: rs, Claim: "0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,17 +34,17 @@ func TestKnowledgeStore(t *testing.T) {
 			t.Errorf("result %s published %v; want no fact-checker, each dated %v", r.URL, r.PublishedAt, day)
 		}
 	}
-	p, err := k.Read(rctx, "https://council.example/minutes")
+	p, err := k.ReadPage(ctx, PageRequest{URL: "https://council.example/minutes", Restriction: rs, Claim: "0"})
 	if err != nil || !strings.Contains(p.Text, "seven votes to two") || p.Published != "2019-03-12" {
 		t.Errorf("Read = %+v, %v", p, err)
 	}
-	if _, err := k.Read(rctx, "https://geo.example/rivers"); err == nil {
+	if _, err := k.ReadPage(ctx, PageRequest{URL: "https://geo.example/rivers", Restriction: rs, Claim: "0"}); err == nil {
 		t.Error("claim 0 read claim 1's document")
 	}
-	if _, err := k.Search(WithStoreClaim(context.Background(), "../0"), "x", 5); err == nil {
+	if _, err := k.Search(context.Background(), Query{Text: "x", Max: 5, Claim: "../0"}); err == nil {
 		t.Error("a claim id with a path was accepted")
 	}
-	if _, err := k.Search(context.Background(), "x", 5); err == nil {
+	if _, err := k.Search(context.Background(), Query{Text: "x", Max: 5}); err == nil {
 		t.Error("a search with no claim id was answered")
 	}
 }

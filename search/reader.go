@@ -127,6 +127,12 @@ func (r *Reader) checkRedirect(req *http.Request, via []*http.Request) error {
 	return checkURL(req.URL)
 }
 
+// ReadPage implements the engine's Reader: the web needs only the URL
+// (the engine applies the request's restriction to what it reads).
+func (r *Reader) ReadPage(ctx context.Context, req PageRequest) (*Page, error) {
+	return r.Read(ctx, req.URL)
+}
+
 // Read fetches rawURL and extracts its title, metadata and main text.
 // A URL it will not fetch gives a *RefusedError saying why.
 func (r *Reader) Read(ctx context.Context, rawURL string) (*Page, error) {

@@ -2,7 +2,6 @@ package search
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net/url"
@@ -157,25 +156,6 @@ func (r Restriction) siteTerms(query string, maxLen, maxWords int) string {
 		words++
 	}
 	return query
-}
-
-type restrictionKey struct{}
-
-// WithRestriction returns a context whose searches are restricted by r.
-// The engine sets it for one check; the providers, Failover and the
-// search cache read it with RestrictionFrom.
-func WithRestriction(ctx context.Context, r Restriction) context.Context {
-	if r.IsZero() {
-		return ctx
-	}
-	return context.WithValue(ctx, restrictionKey{}, r)
-}
-
-// RestrictionFrom returns the restriction set on ctx, the zero
-// Restriction when there is none.
-func RestrictionFrom(ctx context.Context) Restriction {
-	r, _ := ctx.Value(restrictionKey{}).(Restriction)
-	return r
 }
 
 // NormalizeSites lowercases the domains, strips a scheme, path, "www."

@@ -35,8 +35,8 @@ func TestTavilyRestricted(t *testing.T) {
 		io.WriteString(w, tavilyOK)
 	}))
 	defer srv.Close()
-	ctx := WithRestriction(context.Background(), Restriction{Before: day(2024, 2, 11), ExcludeSites: []string{"example.org"}})
-	resp, err := Single(NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, "eiffel tower height", 5)
+	ctx, rs := context.Background(), Restriction{Before: day(2024, 2, 11), ExcludeSites: []string{"example.org"}}
+	resp, err := Single(NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +60,8 @@ func TestBraveRestricted(t *testing.T) {
 		io.WriteString(w, braveOK)
 	}))
 	defer srv.Close()
-	ctx := WithRestriction(context.Background(), Restriction{Before: day(2024, 1, 31), ExcludeSites: []string{"example.org"}})
-	resp, err := Single(NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, "eiffel tower height", 5)
+	ctx, rs := context.Background(), Restriction{Before: day(2024, 1, 31), ExcludeSites: []string{"example.org"}}
+	resp, err := Single(NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestBraveUnrestrictedSendsNoFreshness(t *testing.T) {
 		io.WriteString(w, braveOK)
 	}))
 	defer srv.Close()
-	if _, err := NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL}).Search(context.Background(), "q", 5); err != nil {
+	if _, err := NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL}).Search(context.Background(), Query{Text: "q", Max: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if got.Has("freshness") || got.Get("q") != "q" {
@@ -96,8 +96,8 @@ func TestSearXNGRestricted(t *testing.T) {
 		io.WriteString(w, searxngOK)
 	}))
 	defer srv.Close()
-	ctx := WithRestriction(context.Background(), Restriction{Before: day(2024, 2, 11), ExcludeSites: []string{"other.example"}})
-	resp, err := Single(NewSearXNG(SearXNGConfig{BaseURL: srv.URL})).Search(ctx, "eiffel tower height", 5)
+	ctx, rs := context.Background(), Restriction{Before: day(2024, 2, 11), ExcludeSites: []string{"other.example"}}
+	resp, err := Single(NewSearXNG(SearXNGConfig{BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +113,8 @@ func TestSearXNGRestricted(t *testing.T) {
 func TestFailoverRestricted(t *testing.T) {
 	srv := cannedServer(t, nil, http.StatusOK, jsonType, tavilyOK)
 	f := NewFailover([]Provider{NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})}, FailoverOptions{})
-	ctx := WithRestriction(context.Background(), Restriction{Before: day(2024, 2, 11)})
-	resp, err := f.Search(ctx, "eiffel", 5)
+	ctx, rs := context.Background(), Restriction{Before: day(2024, 2, 11)}
+	resp, err := f.Search(ctx, Query{Text: "eiffel", Max: 5, Restriction: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,15 +172,15 @@ snopes.com
 
 func TestCachedSearcherKeepsRestrictedAnswersApart(t *testing.T) {
 	calls := 0
-	s := searcherFunc(func(ctx context.Context, q string, max int) (*Response, error) {
+	s := searcherFunc(func(ctx context.Context, q Query) (*Response, error) {
 		calls++
-		return &Response{Query: q, Provider: "fake"}, nil
+		return &Response{Query: q.Text, Provider: "fake"}, nil
 	})
 	cs := NewCachedSearcher(s, NewMemoryCache(nil), CacheOptions{})
 	ctx := context.Background()
-	restricted := WithRestriction(ctx, Restriction{Before: day(2024, 3, 1)})
-	for _, c := range []context.Context{ctx, restricted, ctx, restricted} {
-		if _, err := cs.Search(c, "q", 5); err != nil {
+	restricted := Restriction{Before: day(2024, 3, 1)}
+	for _, r := range []Restriction{{}, restricted, {}, restricted} {
+		if _, err := cs.Search(ctx, Query{Text: "q", Max: 5, Restriction: r}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -189,8 +189,8 @@ func TestCachedSearcherKeepsRestrictedAnswersApart(t *testing.T) {
 	}
 }
 
-type searcherFunc func(ctx context.Context, q string, max int) (*Response, error)
+type searcherFunc func(ctx context.Context, q Query) (*Response, error)
 
-func (f searcherFunc) Search(ctx context.Context, q string, max int) (*Response, error) {
-	return f(ctx, q, max)
+func (f searcherFunc) Search(ctx context.Context, q Query) (*Response, error) {
+	return f(ctx, q)
 }

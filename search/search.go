@@ -80,9 +80,36 @@ type Page struct {
 	Cached bool `json:"cached,omitempty"`
 }
 
+// Query is one search request, the same for every provider and searcher:
+// its words, how many results are wanted and the parameters of the check
+// it serves. Everything a search depends on is in it; nothing is read
+// from the context but cancellation and deadlines.
+type Query struct {
+	// Text is the query's words.
+	Text string
+	// Max is how many results are wanted; <= 0 means DefaultMaxResults.
+	Max int
+	// Restriction narrows the search: nothing published after its date,
+	// nothing from its excluded sites. The zero value restricts nothing.
+	Restriction Restriction
+	// Claim names the claim a claim-keyed source serves (the knowledge
+	// store: its index in the dataset); "" for the web.
+	Claim string
+}
+
+// PageRequest is one page read with the parameters of the check it
+// serves, as Query is for a search. The web reader needs only the URL;
+// the knowledge store reads the claim's own copy, dated by the
+// restriction.
+type PageRequest struct {
+	URL         string
+	Restriction Restriction
+	Claim       string
+}
+
 // Provider is one web search backend.
 type Provider interface {
 	// Name is a short lowercase name such as "tavily".
 	Name() string
-	Search(ctx context.Context, query string, max int) ([]Result, error)
+	Search(ctx context.Context, q Query) ([]Result, error)
 }

@@ -53,17 +53,18 @@ type searxngResponse struct {
 const searxngMaxQuery = 1000
 
 // Search runs one query. SearXNG has no result count parameter; the
-// first page is cut to max. Excluded sites of a Restriction on ctx become
+// first page is cut to max. Excluded sites of the query's Restriction become
 // -site: terms in the query (engines that do not understand them ignore
 // them). Its date cannot be sent: SearXNG's time_range is relative to
 // today (day, month, year), so a restricted search relies on the filter
 // of Failover, SingleSearcher and the engine, which drop results dated
 // later; results without a date pass.
-func (s *SearXNG) Search(ctx context.Context, query string, max int) ([]Result, error) {
+func (s *SearXNG) Search(ctx context.Context, sq Query) ([]Result, error) {
+	query, max := sq.Text, sq.Max
 	if s.cfg.BaseURL == "" {
 		return nil, &ProviderError{Provider: "searxng", Kind: ErrMisconfigured, Msg: "SEARXNG_URL is not set"}
 	}
-	q := url.Values{"q": {RestrictionFrom(ctx).siteTerms(query, searxngMaxQuery, 0)}, "format": {"json"}, "pageno": {"1"}, "categories": {"general"}}
+	q := url.Values{"q": {sq.Restriction.siteTerms(query, searxngMaxQuery, 0)}, "format": {"json"}, "pageno": {"1"}, "categories": {"general"}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.cfg.BaseURL+"/search?"+q.Encode(), nil)
 	if err != nil {
 		return nil, &ProviderError{Provider: "searxng", Msg: fmt.Sprintf("SEARXNG_URL %q is not a valid URL", s.cfg.BaseURL)}

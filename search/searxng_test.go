@@ -37,7 +37,7 @@ func TestSearXNGSearch(t *testing.T) {
 		io.WriteString(w, searxngOK)
 	}))
 	defer srv.Close()
-	resp, err := Single(NewSearXNG(SearXNGConfig{BaseURL: srv.URL + "/searx/"})).Search(context.Background(), "eiffel tower height", 5)
+	resp, err := Single(NewSearXNG(SearXNGConfig{BaseURL: srv.URL + "/searx/"})).Search(context.Background(), Query{Text: "eiffel tower height", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestSearXNGErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := cannedServer(t, nil, tc.status, nil, tc.body)
-			_, err := NewSearXNG(SearXNGConfig{BaseURL: srv.URL}).Search(context.Background(), "q", 5)
+			_, err := NewSearXNG(SearXNGConfig{BaseURL: srv.URL}).Search(context.Background(), Query{Text: "q", Max: 5})
 			if !errors.Is(err, tc.wantKind) || err.Error() != tc.wantMsg {
 				t.Errorf("err = %q, want %q wrapping %v", err, tc.wantMsg, tc.wantKind)
 			}

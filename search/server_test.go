@@ -55,7 +55,7 @@ func testProviderErrors(t *testing.T, newProvider func(url string) Provider, cas
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := cannedServer(t, nil, tc.status, tc.header, tc.body)
-			_, err := newProvider(srv.URL).Search(context.Background(), "q", 5)
+			_, err := newProvider(srv.URL).Search(context.Background(), Query{Text: "q", Max: 5})
 			var pe *ProviderError
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v, want *ProviderError", err)

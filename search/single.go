@@ -18,20 +18,21 @@ type SingleSearcher struct {
 func Single(p Provider) *SingleSearcher { return &SingleSearcher{p: p} }
 
 // Search runs the query on the provider and de-duplicates its results,
-// dropping those a Restriction on ctx does not allow.
-func (s *SingleSearcher) Search(ctx context.Context, query string, max int) (*Response, error) {
-	query = strings.TrimSpace(query)
-	if query == "" {
+// dropping those the query's Restriction does not allow.
+func (s *SingleSearcher) Search(ctx context.Context, q Query) (*Response, error) {
+	q.Text = strings.TrimSpace(q.Text)
+	if q.Text == "" {
 		return nil, fmt.Errorf("empty search query")
 	}
-	if max <= 0 {
-		max = DefaultMaxResults
+	if q.Max <= 0 {
+		q.Max = DefaultMaxResults
 	}
-	res, err := s.p.Search(ctx, query, max)
+	query, max := q.Text, q.Max
+	res, err := s.p.Search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	res, late, excluded := RestrictionFrom(ctx).Filter(res)
+	res, late, excluded := q.Restriction.Filter(res)
 	res = Dedupe(tagProvider(res, s.p.Name()))
 	if len(res) > max {
 		res = res[:max]

@@ -73,9 +73,10 @@ type tavilyResponse struct {
 	RequestID    string  `json:"request_id"`
 }
 
-// Search runs one query. Tavily returns at most 20 results. A
-// Restriction on ctx is sent as end_date and exclude_domains.
-func (t *Tavily) Search(ctx context.Context, query string, max int) ([]Result, error) {
+// Search runs one query. Tavily returns at most 20 results. The
+// query's Restriction is sent as end_date and exclude_domains.
+func (t *Tavily) Search(ctx context.Context, sq Query) ([]Result, error) {
+	query, max := sq.Text, sq.Max
 	if t.cfg.APIKey == "" {
 		return nil, &ProviderError{Provider: "tavily", Kind: ErrMisconfigured, Msg: "TAVILY_API_KEY is not set (get a key at https://app.tavily.com)"}
 	}
@@ -85,7 +86,7 @@ func (t *Tavily) Search(ctx context.Context, query string, max int) ([]Result, e
 		Topic:       "general",
 		MaxResults:  clampMax(max, 5, 20),
 	}
-	rs := RestrictionFrom(ctx)
+	rs := sq.Restriction
 	if !rs.Before.IsZero() {
 		body.EndDate = rs.Before.UTC().Format(time.DateOnly)
 	}

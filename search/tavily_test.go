@@ -47,7 +47,7 @@ func TestTavilySearch(t *testing.T) {
 	defer srv.Close()
 
 	s := Single(NewTavily(TavilyConfig{APIKey: "tvly-test", BaseURL: srv.URL + "/"}))
-	resp, err := s.Search(context.Background(), " eiffel tower height ", 3)
+	resp, err := s.Search(context.Background(), Query{Text: " eiffel tower height ", Max: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestTavilyErrors(t *testing.T) {
 }
 
 func TestTavilyNoKey(t *testing.T) {
-	_, err := NewTavily(TavilyConfig{}).Search(context.Background(), "q", 5)
+	_, err := NewTavily(TavilyConfig{}).Search(context.Background(), Query{Text: "q", Max: 5})
 	if !errors.Is(err, ErrMisconfigured) {
 		t.Errorf("err = %v, want ErrMisconfigured", err)
 	}

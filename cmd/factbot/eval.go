@@ -200,7 +200,7 @@ func runEval(ctx context.Context, a *app, args []string) error {
 	}
 	r := &eval.Runner{Checker: checker, Concurrency: f.conc, AsGiven: averitec, AsOf: !f.noAsOf, ExcludeArticle: engine.leakFree}
 	if engine.store != nil {
-		r.CaseContext = func(ctx context.Context, c eval.Case) context.Context { return search.WithStoreClaim(ctx, c.ID) }
+		r.StoreClaims = true
 		r.Hold = func(c eval.Case) (func(), error) { return engine.store.Hold(c.ID) }
 	}
 	setup := evalSetup(a, f, engine, r, cases)

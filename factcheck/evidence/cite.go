@@ -8,6 +8,7 @@ package evidence
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -17,8 +18,8 @@ import (
 // instead is still understood: the string is located in the sentences the
 // run saw for the source, and the quote shown becomes the whole
 // sentence(s) containing it, so that a "not", a denial, a condition or an
-// attribution around the words stays in view. An elision may only join
-// parts of one sentence. A title that is a question is never a quote; a
+// attribution around the words stays in view. An elision may only leave
+// out words within one sentence (see Locate). A title that is a question is never a quote; a
 // title alone, or a search summary a model wrote, never carries a stance.
 
 // Citation is a piece of evidence located in one source's passages.
@@ -92,10 +93,19 @@ const (
 // Both sides are normalised by quoteNormalize, so case, Unicode form, white
 // space, punctuation and typographic quotes or dashes do not matter, while
 // numbers (digits, decimal marks, signs) and symbols like % stay as written.
-// A quote must match whole words at both ends. A quote elided with "…" or
-// "..." is split into parts that must all be found in one sentence, in
-// order, without overlapping; a quote without elision may run across the
-// sentences of one text. The quote and each part must hold at least four
+// A quote must match whole words at both ends. A quote without elision
+// may run across the sentences of one text. A quote elided with "…" or
+// "..." is split into parts that must be found in one text in order,
+// without overlapping, where each elision — what lies between two parts —
+// leaves out words of one sentence only: a part ends in the sentence the
+// next part begins in. A part may itself run on into the next sentence,
+// as a quote without elision may, so an elided quote spans consecutive
+// sentences, as many as its own words run across, and all of them are
+// cited whole. The bound keeps a "…" from joining words of two sentences
+// (as "The vaccine is … approved for children" would from "The vaccine is
+// not approved. The other vaccine is approved for children"), the way
+// quoted words are shortened in writing, while what the quote left out is
+// always shown. The quote and each part must hold at least four
 // words, and there may be at most four parts; other quotes cannot be
 // verified and are not found. When several texts match, the best place
 // wins; among equals, the first seen.
@@ -138,22 +148,17 @@ func Locate(ps *Passages, titles []string, url, quote string) Citation {
 			return c
 		}
 	}
-	c.Problem = "the quote is not in the text retrieved for " + url + "; cite passage IDs (or copy a sentence verbatim; parts joined by … must come from one sentence)"
+	c.Problem = "the quote is not in the text retrieved for " + url + "; cite passage IDs (or copy a sentence verbatim; parts joined by … must come from one sentence: … may leave out words only within a sentence)"
 	return c
 }
 
-// findInGroup finds the quote's parts in consecutive sentences of one
-// text: a quote without elision anywhere in the text (it may run across
-// sentences), an elided one within a single sentence.
+// findInGroup finds the quote's parts in consecutive sentences of one text
+// (the rules are Locate's): the first place where the first part begins
+// and the rest follow, each beginning in the sentence the one before it
+// ends in. It returns the first and last sentence the parts touch.
 func findInGroup(ss []Sentence, parts []string) (first, last int, ok bool) {
-	if len(parts) > 1 {
-		for i, s := range ss {
-			if containsParts(s.Norm, parts) {
-				return i, i, true
-			}
-		}
-		return 0, 0, false
-	}
+	// The text's sentences as one normalised text; starts[i] is the
+	// space before sentence i's first token.
 	var b strings.Builder
 	b.WriteByte(' ')
 	starts := make([]int, len(ss))
@@ -161,20 +166,54 @@ func findInGroup(ss []Sentence, parts []string) (first, last int, ok bool) {
 		starts[i] = b.Len() - 1
 		b.WriteString(s.Norm[1:])
 	}
-	j := strings.Index(b.String(), parts[0])
-	if j < 0 {
-		return 0, 0, false
-	}
-	end := j + len(parts[0]) - 1
-	for i, st := range starts {
-		if st <= j {
-			first = i
+	text := b.String()
+	// startSent is the sentence of the token after the space at j,
+	// endSent that of the token before the space at end.
+	startSent := func(j int) int { return sort.SearchInts(starts, j+1) - 1 }
+	endSent := func(end int) int { return sort.SearchInts(starts, end) - 1 }
+	// place places parts[k:], parts[k] beginning at or after the space
+	// at from and in sentence in, and returns the sentence the last
+	// part ends in. Every part's occurrences are tried, so the search is
+	// exhaustive, and bounded by one sentence's length after the first.
+	var place func(k, from, in int) (int, bool)
+	place = func(k, from, in int) (int, bool) {
+		p := parts[k]
+		// parts[k] must begin before the space after sentence in.
+		limit := len(text)
+		if in+1 < len(starts) {
+			limit = min(limit, starts[in+1]+len(p)-1)
 		}
-		if st < end {
-			last = i
+		for pos := from; pos < limit; pos++ {
+			i := strings.Index(text[pos:limit], p)
+			if i < 0 {
+				break
+			}
+			pos += i
+			end := pos + len(p) - 1
+			if k == len(parts)-1 {
+				return endSent(end), true
+			}
+			if l, ok := place(k+1, end, endSent(end)); ok {
+				return l, true
+			}
+		}
+		return 0, false
+	}
+	for pos := 0; pos < len(text); pos++ {
+		i := strings.Index(text[pos:], parts[0])
+		if i < 0 {
+			break
+		}
+		pos += i
+		end := pos + len(parts[0]) - 1
+		if len(parts) == 1 {
+			return startSent(pos), endSent(end), true
+		}
+		if l, ok := place(1, end, endSent(end)); ok {
+			return startSent(pos), l, true
 		}
 	}
-	return first, last, true
+	return 0, 0, false
 }
 
 // widened reports whether the normalised sentences hold more than the

@@ -5,9 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
-	"github.com/rivo/uniseg"
+	"github.com/factbot-dev/factbot/internal/textrank"
 )
 
 // Passages: every text a tool returns (a page, a PDF page, a search
@@ -17,58 +16,12 @@ import (
 // tools show the model ID-tagged sentences; submit_verdict cites IDs, and
 // the quote shown to people is the cited sentences, verbatim.
 
-// maxSentenceBytes bounds one sentence: a longer run without a sentence
-// break (a list, a script that marks no full stops) is cut at the last
-// word break before it.
-const maxSentenceBytes = 400
+// maxSentenceBytes bounds one sentence (textrank.MaxSentenceBytes).
+const maxSentenceBytes = textrank.MaxSentenceBytes
 
-// splitSentences splits text into its sentences by UAX #29, each trimmed
-// of surrounding white space; empty ones are dropped. A sentence longer
-// than maxSentenceBytes is cut at a word break.
-func splitSentences(text string) []string {
-	var out []string
-	state := -1
-	for text != "" {
-		var s string
-		s, text, state = uniseg.FirstSentenceInString(text, state)
-		for _, part := range cutLong(strings.TrimSpace(s)) {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
-}
-
-// cutLong cuts s into pieces of at most maxSentenceBytes, at the last word
-// break (UAX #29) before the bound, or at a rune boundary when a single
-// word is longer.
-func cutLong(s string) []string {
-	if len(s) <= maxSentenceBytes {
-		return []string{s}
-	}
-	var out []string
-	for len(s) > maxSentenceBytes {
-		cut, state, rest := 0, -1, s
-		for rest != "" {
-			var w string
-			w, rest, state = uniseg.FirstWordInString(rest, state)
-			if cut+len(w) > maxSentenceBytes {
-				break
-			}
-			cut += len(w)
-		}
-		if cut == 0 { // one word longer than the bound
-			cut = maxSentenceBytes
-			for cut > 0 && !utf8.RuneStart(s[cut]) {
-				cut--
-			}
-		}
-		out = append(out, s[:cut])
-		s = s[cut:]
-	}
-	return append(out, s)
-}
+// splitSentences splits text into its sentences, the module's one way
+// (textrank.Sentences).
+func splitSentences(text string) []string { return textrank.Sentences(text) }
 
 // Sentence is one sentence of a text a tool returned for a source.
 type Sentence struct {

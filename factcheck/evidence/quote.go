@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/factbot-dev/factbot/internal/textrank"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -260,13 +261,7 @@ func asciiSpecial(c byte) bool {
 }
 
 // foldRune lower-cases r; a Greek final sigma folds to σ.
-func foldRune(r rune) rune {
-	r = unicode.ToLower(r)
-	if r == 'ς' {
-		return 'σ'
-	}
-	return r
-}
+func foldRune(r rune) rune { return textrank.FoldRune(r) }
 
 // digitAt reports whether s has a decimal digit at byte offset i.
 func digitAt(s string, i int) bool {
@@ -294,9 +289,4 @@ func symbolToken(r rune) bool {
 
 // unspacedScript reports whether r belongs to a script written without
 // spaces between words, where each character is matched as a token.
-func unspacedScript(r rune) bool {
-	if r < 0x0E00 {
-		return false
-	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
-}
+func unspacedScript(r rune) bool { return textrank.UnspacedScript(r) }

@@ -1,221 +1,36 @@
 package evidence
 
-import (
-	"math"
-	"sort"
-	"strings"
-	"sync"
-	"unicode"
-
-	"github.com/rivo/uniseg"
-	"golang.org/x/text/unicode/norm"
-)
+import "github.com/factbot-dev/factbot/internal/textrank"
 
 // The Ranker: what the model reads of a page or a snippet, and what the
 // compact transcript keeps, are the passages that best answer the plan's
-// questions by Okapi BM25 over the text's own sentences. Tokens are
-// Unicode-aware: words by UAX #29 word segmentation in scripts written
-// with spaces, overlapping character bigrams in scripts written without
-// (Han, kana, Thai, Lao, Khmer, Myanmar), so that a question in Chinese
-// finds its answer in a Chinese page as one in English does.
+// questions by BM25 over the text's own sentences, ranked by the module's
+// one ranker (internal/textrank), which the knowledge store and the team
+// corpus use too.
 
-// BM25's usual constants.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
-// rankTokens returns the tokens of s for ranking: lower-cased NFKC words
-// of letters or digits (English stop words and one-letter words left
-// out), and character bigrams (a lone character as itself) in unspaced
-// scripts.
-func rankTokens(s string) []string { return textTokens(s, true) }
-
-// textTokens returns the tokens of s: rankTokens when ranking is set,
-// else every word kept (for cue words such as "not" or "न").
-func textTokens(s string, ranking bool) []string {
-	s = norm.NFKC.String(s)
-	var out []string
-	var run []rune // the pending run of an unspaced script
-	flush := func() {
-		switch {
-		case len(run) == 1:
-			out = append(out, string(run))
-		case len(run) > 1:
-			for i := 0; i+1 < len(run); i++ {
-				out = append(out, string(run[i:i+2]))
-			}
-		}
-		run = run[:0]
-	}
-	state := -1
-	for s != "" {
-		var w string
-		w, s, state = uniseg.FirstWordInString(s, state)
-		letters := 0
-		for _, r := range w {
-			switch {
-			case unspacedScript(r):
-				run = append(run, foldRune(r))
-			case unicode.IsMark(r) && len(run) > 0:
-				// a Thai vowel or tone mark stays with the run
-			case unicode.IsLetter(r) || unicode.IsNumber(r):
-				letters++
-			}
-		}
-		if letters == 0 {
-			if len(run) == 0 || !hasUnspaced(w) {
-				flush()
-			}
-			continue
-		}
-		flush()
-		t := foldWord(w)
-		if ranking && (len([]rune(t)) < 2 && !isDigits(t) || stopwords()[t] || shortStopwords()[t]) {
-			continue
-		}
-		out = append(out, t)
-	}
-	flush()
-	return out
-}
-
-func hasUnspaced(w string) bool {
-	for _, r := range w {
-		if unspacedScript(r) {
-			return true
-		}
-	}
-	return false
-}
-
-// foldWord lower-cases a word and keeps its letters, digits and marks.
-func foldWord(w string) string {
-	rs := make([]rune, 0, len(w))
-	for _, r := range w {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) {
-			rs = append(rs, foldRune(r))
-		}
-	}
-	return string(rs)
-}
-
-// shortStopwords are frequent English words of two or three letters;
-// stopwords has the longer ones.
-var shortStopwords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range []string{"a", "an", "the", "of", "in", "on", "at", "to", "is", "are", "was", "be", "by", "for", "and", "or", "it", "its", "as", "do", "did", "has", "had", "not", "but", "he", "she", "we", "you", "who", "how", "why", "can", "any", "all", "so", "if", "no", "yes"} {
-		m[w] = true
-	}
-	return m
-})
-
-// Ranker scores the sentences of one text against queries by BM25.
-type Ranker struct {
-	tf  []map[string]int
-	len []int
-	df  map[string]int
-	avg float64
-}
-
-func NewRanker(sents []string) *Ranker {
-	rk := &Ranker{df: map[string]int{}}
-	total := 0
-	for _, s := range sents {
-		tf := map[string]int{}
-		toks := rankTokens(s)
-		for _, t := range toks {
-			if tf[t] == 0 {
-				rk.df[t]++
-			}
-			tf[t]++
-		}
-		rk.tf = append(rk.tf, tf)
-		rk.len = append(rk.len, len(toks))
-		total += len(toks)
-	}
-	if len(sents) > 0 {
-		rk.avg = float64(total) / float64(len(sents))
-	}
-	return rk
-}
+// Ranker scores the sentences of one text against queries.
+type Ranker = textrank.Ranker
 
 // Query is a question's distinct tokens.
-type Query []string
-
-func NewQuery(s string) Query {
-	seen := map[string]bool{}
-	var q Query
-	for _, t := range rankTokens(s) {
-		if !seen[t] {
-			seen[t] = true
-			q = append(q, t)
-		}
-	}
-	return q
-}
-
-// score is sentence i's BM25 score for q, and how many of q's tokens it
-// holds.
-func (rk *Ranker) score(q Query, i int) (float64, int) {
-	n := float64(len(rk.tf))
-	sc, matched := 0.0, 0
-	for _, t := range q {
-		f := float64(rk.tf[i][t])
-		if f == 0 {
-			continue
-		}
-		matched++
-		df := float64(rk.df[t])
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		sc += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(rk.len[i])/max(rk.avg, 1)))
-	}
-	return sc, matched
-}
-
-// answers reports whether a sentence holding matched of q's tokens may
-// answer it: two tokens in common, or all of a question of one.
-func (q Query) answers(matched int) bool { return matched > 0 && matched >= min(2, len(q)) }
+type Query = textrank.Query
 
 // Hit is a sentence's score for one query.
-type Hit struct {
-	I     int
-	Score float64
-}
+type Hit = textrank.Hit
 
-// Ranked returns, for each query, the sentences that may answer it, best
-// first (ties in text order).
-func (rk *Ranker) Ranked(qs []Query) [][]Hit {
-	out := make([][]Hit, len(qs))
-	for qi, q := range qs {
-		for i := range rk.tf {
-			if sc, m := rk.score(q, i); q.answers(m) {
-				out[qi] = append(out[qi], Hit{i, sc})
-			}
-		}
-		sort.SliceStable(out[qi], func(a, b int) bool { return out[qi][a].Score > out[qi][b].Score })
-	}
-	return out
-}
+// NewRanker indexes the sentences of one text.
+func NewRanker(sents []string) *Ranker { return textrank.NewRanker(sents) }
 
-func isDigits(s string) bool {
-	for _, r := range s {
-		if !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return s != ""
-}
+// NewQuery makes the query of a question.
+func NewQuery(s string) Query { return textrank.NewQuery(s) }
 
-// stopwords are frequent English words of four letters or more that say
-// nothing about a claim.
-var stopwords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`that this with from what when where which while there their they them then than have has
-		been were does did done into about would could should will more most some such only also over under very just
-		your yours whose whom these those being after before other each many much even ever here says said
-		true false claim claims really actually`) {
-		m[w] = true
+// rankTokens returns the tokens of s for ranking.
+func rankTokens(s string) []string { return textrank.Tokens(s) }
+
+// textTokens returns the tokens of s: rankTokens when ranking is set,
+// else every word kept (for cue words).
+func textTokens(s string, ranking bool) []string {
+	if ranking {
+		return textrank.Tokens(s)
 	}
-	return m
-})
+	return textrank.Words(s)
+}

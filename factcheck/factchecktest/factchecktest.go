@@ -202,7 +202,8 @@ type Searcher struct {
 }
 
 // Search implements factcheck.Searcher.
-func (s *Searcher) Search(ctx context.Context, q string, max int) (*search.Response, error) {
+func (s *Searcher) Search(ctx context.Context, sq search.Query) (*search.Response, error) {
+	q, max := sq.Text, sq.Max
 	s.mu.Lock()
 	s.calls++
 	s.mu.Unlock()
@@ -231,7 +232,12 @@ type Reader struct {
 	calls int
 }
 
-// Read implements factcheck.Reader.
+// ReadPage implements factcheck.Reader.
+func (r *Reader) ReadPage(ctx context.Context, req search.PageRequest) (*search.Page, error) {
+	return r.Read(ctx, req.URL)
+}
+
+// Read serves the page at u.
 func (r *Reader) Read(ctx context.Context, u string) (*search.Page, error) {
 	r.mu.Lock()
 	r.calls++

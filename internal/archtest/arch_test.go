@@ -74,7 +74,8 @@ func moduleFiles(t *testing.T) []parsed {
 // factcheck, store;
 // cmd → mcp → factcheck, store;
 // factcheck knows no chat or storage, search no verdicts, store no chat;
-// factcheck/evidence is below the rest of factcheck;
+// factcheck/evidence is below the rest of factcheck; internal/textrank
+// (the one sentence splitter and ranker) below factcheck and search;
 // nothing imports the binary's packages, and only tests the test helpers.
 func TestDependenciesPointOneWay(t *testing.T) {
 	forbidden := []struct{ from, to, why string }{
@@ -122,6 +123,11 @@ func TestDependenciesPointOneWay(t *testing.T) {
 			// imports no other part of factcheck.
 			if within(from, "factcheck/evidence") && within(to, "factcheck") && !within(to, "factcheck/evidence") {
 				t.Errorf("%s imports %s: the evidence package is below the engine", f.path, path)
+			}
+			// The one splitter and ranker sits below both factcheck and
+			// search, which both use it: it imports nothing of the module.
+			if within(from, "internal/textrank") {
+				t.Errorf("%s imports %s: internal/textrank is below factcheck and search", f.path, path)
 			}
 			// The binary's packages (its admin socket) are its own.
 			if within(to, "cmd") && !within(from, "cmd") {

@@ -116,7 +116,7 @@ func TestCorpusReadsOnlyItsFolder(t *testing.T) {
 		t.Errorf("indexed %v, want %v", got, want)
 	}
 	for _, q := range []string{secret, "FACTBOT_CORPUS_TEST_SECRET", "enormous ledger", "outside secret"} {
-		if res, err := c.Search(context.Background(), q, 10); err != nil || len(res) != 0 {
+		if res, err := c.Search(context.Background(), Query{Text: q, Max: 10}); err != nil || len(res) != 0 {
 			t.Errorf("Search(%q) = %+v, %v; want nothing", q, res, err)
 		}
 	}
@@ -127,7 +127,7 @@ func TestCorpusReadsOnlyItsFolder(t *testing.T) {
 	if strings.Contains(string(data), secret) || strings.Contains(string(data), "FACTBOT_CORPUS_TEST_SECRET") {
 		t.Error("the index holds text from outside the folder")
 	}
-	if res, err := c.Search(context.Background(), "economy class flights", 5); err != nil || len(res) == 0 {
+	if res, err := c.Search(context.Background(), Query{Text: "economy class flights", Max: 5}); err != nil || len(res) == 0 {
 		t.Errorf("the folder's own file is not found: %+v, %v", res, err)
 	}
 }
@@ -175,7 +175,7 @@ func TestCorpusIndexOutsideFolder(t *testing.T) {
 	if got := listDir(t, dir); !slices.Equal(got, before) {
 		t.Errorf("an index inside the folder was written: %v", got)
 	}
-	if res, _ := c.Search(context.Background(), "director salary euros", 5); len(res) == 0 {
+	if res, _ := c.Search(context.Background(), Query{Text: "director salary euros", Max: 5}); len(res) == 0 {
 		t.Error("the in-memory corpus finds nothing")
 	}
 }
@@ -199,7 +199,7 @@ func TestCorpusReadOnly(t *testing.T) {
 	if c.IndexErr() == nil {
 		t.Error("IndexErr = nil for an index that cannot be written")
 	}
-	if res, err := c.Search(context.Background(), "Thames London", 5); err != nil || len(res) == 0 {
+	if res, err := c.Search(context.Background(), Query{Text: "Thames London", Max: 5}); err != nil || len(res) == 0 {
 		t.Errorf("Search = %+v, %v; want the notes", res, err)
 	}
 	if got := listDir(t, dir); !slices.Equal(got, []string{"notes.md"}) {
@@ -228,7 +228,7 @@ func TestCorpusIgnoresForeignIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := openCorpusWithin(t, dir, CorpusOptions{Index: index})
-	if res, _ := c.Search(context.Background(), "forged poisoned", 5); len(res) != 0 {
+	if res, _ := c.Search(context.Background(), Query{Text: "forged poisoned", Max: 5}); len(res) != 0 {
 		t.Errorf("another user's index was read: %+v", res)
 	}
 }

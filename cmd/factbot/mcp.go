@@ -101,22 +101,8 @@ func serveMCPHTTP(ctx context.Context, cfg *config.Config, addr string, srv *sdk
 	}
 	mux := http.NewServeMux()
 	mux.Handle(mcp.Path, mcp.HTTPHandler(srv, cfg.MCPToken, log))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
 	log.Info("factbot mcp: listening", "url", "http://"+ln.Addr().String()+mcp.Path, "token", cfg.MCPToken != "", "db", redact(cfg.DB))
-	if mcpListening != nil {
-		mcpListening(ln.Addr())
-	}
-	select {
-	case <-ctx.Done():
-	case err := <-errc:
-		return fmt.Errorf("http: %w", err)
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	hs.Shutdown(sctx)
-	return nil
+	return serveHTTP(ctx, &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln, mcpListening)
 }
 
 // mcpChecks are the MCP tools' checks: factbot check's run and save

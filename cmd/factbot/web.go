@@ -131,12 +131,18 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", *addr, err), Hint: "a free host:port, also settable with --addr", Err: err}
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("factbot web: listening", "addr", ln.Addr().String(), "db", redact(cfg.DB))
+	return serveHTTP(ctx, &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln, webListening)
+}
+
+// serveHTTP serves srv on ln until ctx is done (then shuts it down,
+// waiting up to 5 seconds for requests in flight) or the server fails.
+// listening, if set, is told the address first (tests).
+func serveHTTP(ctx context.Context, srv *http.Server, ln net.Listener, listening func(net.Addr)) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	log.Info("factbot web: listening", "addr", ln.Addr().String(), "db", redact(cfg.DB))
-	if webListening != nil {
-		webListening(ln.Addr())
+	if listening != nil {
+		listening(ln.Addr())
 	}
 	select {
 	case <-ctx.Done():

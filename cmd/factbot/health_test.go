@@ -136,12 +136,7 @@ func TestServeHealthUnderSlowClients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test")
 	}
-	attacker := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: time.Second}
-	if c, err := attacker.Dial("tcp", "127.0.0.1:1"); err != nil && strings.Contains(err.Error(), "bind") {
-		t.Skipf("cannot connect from 127.0.0.2: %v", err)
-	} else if c != nil {
-		c.Close()
-	}
+	attacker := loopbackDialer(t, 2)
 	pub, _ := startServe(t, map[string]string{"FACTBOT_MAX_CONNS": "64", "FACTBOT_MAX_CONNS_PER_IP": "16"})
 
 	ctx, stop := context.WithTimeout(context.Background(), 3*time.Second)
@@ -225,4 +220,16 @@ func drip(ctx context.Context, d *net.Dialer, addr string) {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// loopbackDialer dials from 127.0.0.host (the whole of 127/8 is loopback
+// on Linux), skipping the test where the system cannot bind that address.
+func loopbackDialer(t testing.TB, host byte) *net.Dialer {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, host)}, Timeout: time.Second}
+	if c, err := d.Dial("tcp", "127.0.0.1:1"); err != nil && strings.Contains(err.Error(), "bind") {
+		t.Skipf("cannot connect from 127.0.0.%d: %v", host, err)
+	} else if c != nil {
+		c.Close()
+	}
+	return d
 }

@@ -165,8 +165,8 @@ func (j *job) check(text string, files []factcheck.File) (*factcheck.Report, err
 	cctx, cancel := context.WithTimeout(j.ctx, j.s.opts.CheckTimeout)
 	// Every cache entry the check reads or writes is recorded with it, so
 	// that forgetting the asker forgets what their request caused.
-	cctx, j.caches = store.RecordCaches(cctx)
-	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Files: files, Fresh: r.Fresh, Progress: prog.event})
+	j.caches = store.NewCacheRecorder()
+	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Files: files, Fresh: r.Fresh, Progress: prog.event, Recorder: j.caches})
 	cancel()
 	prog.stop()
 	if err == nil && rep == nil {

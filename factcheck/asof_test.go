@@ -112,21 +112,21 @@ func TestCheckAsOfSkipsCache(t *testing.T) {
 
 type recordingCache struct{ gets, puts int }
 
-func (c *recordingCache) Verdict(context.Context, string, string, time.Duration) (*factcheck.Verdict, bool, error) {
+func (c *recordingCache) Verdict(context.Context, string, string, time.Duration, search.Recorder) (*factcheck.Verdict, bool, error) {
 	c.gets++
 	return nil, false, nil
 }
 
-func (c *recordingCache) PutVerdict(context.Context, string, *factcheck.Verdict) error {
+func (c *recordingCache) PutVerdict(context.Context, string, *factcheck.Verdict, search.Recorder) error {
 	c.puts++
 	return nil
 }
 
-func (c *recordingCache) Extraction(context.Context, string, string, time.Duration) (*factcheck.Extraction, bool, error) {
+func (c *recordingCache) Extraction(context.Context, string, string, time.Duration, search.Recorder) (*factcheck.Extraction, bool, error) {
 	return nil, false, nil
 }
 
-func (c *recordingCache) PutExtraction(context.Context, string, string, *factcheck.Extraction) error {
+func (c *recordingCache) PutExtraction(context.Context, string, string, *factcheck.Extraction, search.Recorder) error {
 	return nil
 }
 

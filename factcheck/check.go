@@ -83,6 +83,11 @@ type Input struct {
 	// and read of the check carries it (search.Query.Claim). "" for the
 	// web.
 	StoreClaim string
+	// Recorder is told of every cache record the check reads or writes
+	// (its verdicts, its extraction, its searches and pages): the chat
+	// core keeps them with the check, so forgetting the asker forgets what
+	// their request caused. nil records nothing.
+	Recorder search.Recorder
 }
 
 // claimContext is what a verification run knows about its claim beyond
@@ -93,10 +98,11 @@ type claimContext struct {
 	language        string // the claim's BCP 47 tag, "" when unknown
 	excludeURLs     []string
 	storeClaim      string // Input.StoreClaim
+	recorder        search.Recorder
 }
 
 func (in Input) claimContext() claimContext {
-	return claimContext{asOf: in.AsOf, speaker: strings.TrimSpace(in.Speaker), source: strings.TrimSpace(in.Source), excludeURLs: in.ExcludeURLs, storeClaim: in.StoreClaim}
+	return claimContext{asOf: in.AsOf, speaker: strings.TrimSpace(in.Speaker), source: strings.TrimSpace(in.Source), excludeURLs: in.ExcludeURLs, storeClaim: in.StoreClaim, recorder: in.Recorder}
 }
 
 // Checker verifies claims: extraction, then one verification loop per
@@ -207,7 +213,7 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 		if text == "" && len(pictures) == 0 && pdfText == "" {
 			return nil, inputError(&InputError{Code: InputUnreadable, Notes: unreadableNotes(rep)}, "There is nothing to check: the message has no text, and its attachments could not be read (%s).", strings.TrimSpace(rep.Notice+" "+attachmentNotes(rep.Attachments)))
 		}
-		source, err := c.source(ctx, in.Text, rep, emit)
+		source, err := c.source(ctx, in, rep, emit)
 		if err != nil {
 			return nil, err
 		}
@@ -240,12 +246,13 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 
 // source returns the text claims are extracted from: the input, or the
 // page it links to when it is nothing but a link.
-func (c *Checker) source(ctx context.Context, input string, rep *Report, emit func(Event)) (string, error) {
+func (c *Checker) source(ctx context.Context, in Input, rep *Report, emit func(Event)) (string, error) {
+	input := in.Text
 	u := onlyURL(strings.TrimSpace(input))
 	if u == "" {
 		return input, nil
 	}
-	page, err := c.readInputPage(ctx, u)
+	page, err := c.readInputPage(ctx, u, in.Recorder)
 	if err != nil {
 		return "", err
 	}
@@ -314,7 +321,7 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 	// than the cached one about the same words.
 	cacheable := c.Cache != nil && in.AsOf.IsZero() && in.Speaker == "" && in.Source == ""
 	if cacheable && !in.Fresh {
-		v, ok, err := c.Cache.Verdict(ctx, in.Tenant, cl.Claim, c.cacheTTL())
+		v, ok, err := c.Cache.Verdict(ctx, in.Tenant, cl.Claim, c.cacheTTL(), in.Recorder)
 		if err == nil && ok {
 			v.Cached = true
 			return v
@@ -343,7 +350,7 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 		}
 	}
 	if cacheable {
-		_ = c.Cache.PutVerdict(ctx, in.Tenant, v) // a cache failure costs a re-check, nothing more
+		_ = c.Cache.PutVerdict(ctx, in.Tenant, v, in.Recorder) // a cache failure costs a re-check, nothing more
 	}
 	return v
 }
@@ -362,7 +369,7 @@ func (c *Checker) extract(ctx context.Context, in Input, text string, pictures [
 		return c.extractWith(ctx, text, pictures)
 	}
 	if c.Cache != nil && !in.Fresh {
-		if x, ok, err := c.Cache.Extraction(ctx, in.Tenant, text, c.cacheTTL()); err == nil && ok {
+		if x, ok, err := c.Cache.Extraction(ctx, in.Tenant, text, c.cacheTTL(), in.Recorder); err == nil && ok {
 			x.Usage = Usage{}
 			return x, nil
 		}
@@ -372,16 +379,16 @@ func (c *Checker) extract(ctx context.Context, in Input, text string, pictures [
 		return nil, err
 	}
 	if c.Cache != nil {
-		_ = c.Cache.PutExtraction(ctx, in.Tenant, text, x)
+		_ = c.Cache.PutExtraction(ctx, in.Tenant, text, x, in.Recorder)
 	}
 	return x, nil
 }
 
-func (c *Checker) readInputPage(ctx context.Context, u string) (*search.Page, error) {
+func (c *Checker) readInputPage(ctx context.Context, u string, rec search.Recorder) (*search.Page, error) {
 	if c.Reader == nil {
 		return nil, inputError(&InputError{Code: InputLinkNoReader}, "The message is only a link, and page reading is not configured. Paste the claim's text instead.")
 	}
-	p, err := c.Reader.ReadPage(ctx, search.PageRequest{URL: u})
+	p, err := c.Reader.ReadPage(ctx, search.PageRequest{URL: u, Recorder: rec})
 	if err != nil {
 		return nil, inputError(&InputError{Code: InputLinkUnreadable, Err: err}, "The message is only a link, and the page could not be read (%v). Paste the claim's text instead.", err)
 	}

@@ -30,10 +30,11 @@ type FactCheckSearcher interface {
 // package implements it on bbolt.
 type Cache interface {
 	// Verdict returns a cached verdict for the claim if one younger than
-	// maxAge exists.
-	Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*Verdict, bool, error)
-	PutVerdict(ctx context.Context, tenant string, v *Verdict) error
+	// maxAge exists. Each method tells rec (the check's Input.Recorder,
+	// may be nil) of the record it read or wrote.
+	Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration, rec search.Recorder) (*Verdict, bool, error)
+	PutVerdict(ctx context.Context, tenant string, v *Verdict, rec search.Recorder) error
 	// Extraction returns a cached extraction of the input text.
-	Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*Extraction, bool, error)
-	PutExtraction(ctx context.Context, tenant, text string, x *Extraction) error
+	Extraction(ctx context.Context, tenant, text string, maxAge time.Duration, rec search.Recorder) (*Extraction, bool, error)
+	PutExtraction(ctx context.Context, tenant, text string, x *Extraction, rec search.Recorder) error
 }

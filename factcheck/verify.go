@@ -65,8 +65,10 @@ type researcher struct {
 	// restrict is the run's date and excluded sites: what it allows is
 	// all the model sees.
 	restrict search.Restriction
-	// storeClaim is Input.StoreClaim, passed with every search and read.
+	// storeClaim is Input.StoreClaim and recorder Input.Recorder, passed
+	// with every search and read.
 	storeClaim string
+	recorder   search.Recorder
 	// plan are the plan's questions; questions, the same ranked against
 	// (the claim when there are none).
 	plan      []string
@@ -115,8 +117,8 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		c: c, b: c.Budget.withDefaults(), claim: claim, lib: lib, trace: trace, index: index, emit: emit, today: today,
 		factChecks: c.FactChecks != nil && !c.factChecksOff.Load(),
 		restrict:   search.Restriction{Before: cc.asOf, ExcludeSites: c.ExcludeSites, FactCheckPaths: c.ExcludeFactCheckPaths, ExcludeURLs: cc.excludeURLs},
-		storeClaim: cc.storeClaim,
-		plan:       p.questions, questions: rankQueries(p.questions, claim), compactOn: !c.Options.NoCompact,
+		storeClaim: cc.storeClaim, recorder: cc.recorder,
+		plan: p.questions, questions: rankQueries(p.questions, claim), compactOn: !c.Options.NoCompact,
 		langs: newSearchLangs(cc.language, claim),
 	}
 	res, err := r.research(ctx, prompt+questionsPrompt(p.questions), p.spent, start, prov)

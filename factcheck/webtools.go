@@ -111,7 +111,7 @@ func (r *researcher) doSearch(ctx context.Context, query, via string, fn func(co
 	r.queries = append(r.queries, query)
 	r.mu.Unlock()
 	r.emit(Event{Kind: EventSearch, Claim: r.index, Text: query})
-	resp, err := fn(ctx, search.Query{Text: query, Max: r.b.Results, Restriction: r.restrict, Claim: r.storeClaim})
+	resp, err := fn(ctx, search.Query{Text: query, Max: r.b.Results, Restriction: r.restrict, Claim: r.storeClaim, Recorder: r.recorder})
 	if err != nil {
 		return nil, fmt.Errorf("search failed: %w", err)
 	}
@@ -186,7 +186,7 @@ func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObserva
 		return nil, fmt.Errorf("refused: %s is on a site excluded from this check", u)
 	}
 	r.emit(Event{Kind: EventRead, Claim: r.index, Text: u})
-	p, err := r.c.Reader.ReadPage(ctx, search.PageRequest{URL: u, Restriction: r.restrict, Claim: r.storeClaim})
+	p, err := r.c.Reader.ReadPage(ctx, search.PageRequest{URL: u, Restriction: r.restrict, Claim: r.storeClaim, Recorder: r.recorder})
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %w", u, err)
 	}

@@ -14,10 +14,22 @@ import (
 // decided here, in package search, from the time Get reports.
 type Cache interface {
 	// Get returns the value stored under bucket/key and when it was
-	// stored; ok is false if there is none.
-	Get(ctx context.Context, bucket, key string) (val []byte, stored time.Time, ok bool, err error)
-	// Put stores val under bucket/key, stamped with the current time.
-	Put(ctx context.Context, bucket, key string, val []byte) error
+	// stored; ok is false if there is none. A cache that names its
+	// records tells rec of the one it read (rec may be nil).
+	Get(ctx context.Context, bucket, key string, rec Recorder) (val []byte, stored time.Time, ok bool, err error)
+	// Put stores val under bucket/key, stamped with the current time, and
+	// tells rec of the records it wrote (rec may be nil).
+	Put(ctx context.Context, bucket, key string, val []byte, rec Recorder) error
+}
+
+// A Recorder is told of each cache record one request reads or writes,
+// by the record's kind and key in the cache's own terms, so that the
+// cache's keeper can later name what the request caused (the store's
+// CacheRecorder is one, kept with the check it served). A request carries
+// its recorder (Query.Recorder, PageRequest.Recorder) down to the cache
+// calls it makes; nil is told nothing.
+type Recorder interface {
+	Record(kind, key string)
 }
 
 // Cache buckets and default lifetimes.
@@ -112,7 +124,7 @@ func (cd cached) answer(ctx context.Context, q Query) (*Response, error) {
 	if q.Claim != "" {
 		key += "\x00claim " + q.Claim
 	}
-	if val, stored, ok, err := cd.c.Get(ctx, cd.bucket, key); err == nil && ok && cd.opts.now().Sub(stored) < cd.opts.TTL {
+	if val, stored, ok, err := cd.c.Get(ctx, cd.bucket, key, q.Recorder); err == nil && ok && cd.opts.now().Sub(stored) < cd.opts.TTL {
 		var r Response
 		if json.Unmarshal(val, &r) == nil {
 			r.Notes = append(r.Notes, "answered from the search cache (stored "+stored.UTC().Format(time.RFC3339)+" by "+r.Provider+")")
@@ -126,7 +138,7 @@ func (cd cached) answer(ctx context.Context, q Query) (*Response, error) {
 	keep := *r
 	keep.Notes = nil // notes describe this run, not the answer
 	if val, err := json.Marshal(&keep); err == nil {
-		_ = cd.c.Put(ctx, cd.bucket, key, val) // a cache that fails only costs a repeat request
+		_ = cd.c.Put(ctx, cd.bucket, key, val, q.Recorder) // a cache that fails only costs a repeat request
 	}
 	return r, nil
 }
@@ -153,8 +165,8 @@ func NewMemoryCache(now func() time.Time) *MemoryCache {
 	return &MemoryCache{m: map[string]memEntry{}, now: now}
 }
 
-// Get implements Cache.
-func (m *MemoryCache) Get(_ context.Context, bucket, key string) ([]byte, time.Time, bool, error) {
+// Get implements Cache. It names no records: rec is told nothing.
+func (m *MemoryCache) Get(_ context.Context, bucket, key string, _ Recorder) ([]byte, time.Time, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.m[bucket+"\x00"+key]
@@ -165,7 +177,7 @@ func (m *MemoryCache) Get(_ context.Context, bucket, key string) ([]byte, time.T
 }
 
 // Put implements Cache.
-func (m *MemoryCache) Put(_ context.Context, bucket, key string, val []byte) error {
+func (m *MemoryCache) Put(_ context.Context, bucket, key string, val []byte, _ Recorder) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.m[bucket+"\x00"+key] = memEntry{val: append([]byte(nil), val...), stored: m.now()}

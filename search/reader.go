@@ -130,12 +130,17 @@ func (r *Reader) checkRedirect(req *http.Request, via []*http.Request) error {
 // ReadPage implements the engine's Reader: the web needs only the URL
 // (the engine applies the request's restriction to what it reads).
 func (r *Reader) ReadPage(ctx context.Context, req PageRequest) (*Page, error) {
-	return r.Read(ctx, req.URL)
+	return r.read(ctx, req.URL, req.Recorder)
 }
 
 // Read fetches rawURL and extracts its title, metadata and main text.
 // A URL it will not fetch gives a *RefusedError saying why.
 func (r *Reader) Read(ctx context.Context, rawURL string) (*Page, error) {
+	return r.read(ctx, rawURL, nil)
+}
+
+// read is Read, telling rec of the cache records it reads or writes.
+func (r *Reader) read(ctx context.Context, rawURL string, rec Recorder) (*Page, error) {
 	rawURL = strings.TrimSpace(rawURL)
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -145,7 +150,7 @@ func (r *Reader) Read(ctx context.Context, rawURL string) (*Page, error) {
 		return nil, err
 	}
 	if r.opts.Cache != nil {
-		if p := r.fromCache(ctx, r.cacheKey(rawURL)); p != nil {
+		if p := r.fromCache(ctx, r.cacheKey(rawURL), rec); p != nil {
 			return p, nil
 		}
 	}
@@ -155,7 +160,7 @@ func (r *Reader) Read(ctx context.Context, rawURL string) (*Page, error) {
 	}
 	if r.opts.Cache != nil {
 		if val, err := json.Marshal(p); err == nil {
-			_ = r.opts.Cache.Put(ctx, PageBucket, r.cacheKey(rawURL), val) // a failing cache only costs a refetch
+			_ = r.opts.Cache.Put(ctx, PageBucket, r.cacheKey(rawURL), val, rec) // a failing cache only costs a refetch
 		}
 	}
 	return p, nil
@@ -171,8 +176,8 @@ func (r *Reader) cacheKey(rawURL string) string {
 	return rawURL
 }
 
-func (r *Reader) fromCache(ctx context.Context, key string) *Page {
-	val, stored, ok, err := r.opts.Cache.Get(ctx, PageBucket, key)
+func (r *Reader) fromCache(ctx context.Context, key string, rec Recorder) *Page {
+	val, stored, ok, err := r.opts.Cache.Get(ctx, PageBucket, key, rec)
 	if err != nil || !ok || r.opts.Now().Sub(stored) >= r.opts.CacheTTL {
 		return nil
 	}

@@ -95,6 +95,9 @@ type Query struct {
 	// Claim names the claim a claim-keyed source serves (the knowledge
 	// store: its index in the dataset); "" for the web.
 	Claim string
+	// Recorder is told of the cache records the search reads or writes
+	// (see Cache); nil records nothing.
+	Recorder Recorder
 }
 
 // PageRequest is one page read with the parameters of the check it
@@ -105,6 +108,8 @@ type PageRequest struct {
 	URL         string
 	Restriction Restriction
 	Claim       string
+	// Recorder is told of the cache records the read reads or writes.
+	Recorder Recorder
 }
 
 // Provider is one web search backend.

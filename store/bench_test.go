@@ -161,7 +161,7 @@ func BenchmarkCacheLookup(b *testing.B) {
 	b.ResetTimer()
 	i := 0
 	for b.Loop() {
-		if _, ok, err := db.Verdict(ctx, "T1", claims[i%len(claims)], 1000*24*time.Hour); err != nil || !ok {
+		if _, ok, err := db.Verdict(ctx, "T1", claims[i%len(claims)], 1000*24*time.Hour, nil); err != nil || !ok {
 			b.Fatalf("miss: %v", err)
 		}
 		i++
@@ -171,7 +171,7 @@ func BenchmarkCacheLookup(b *testing.B) {
 func BenchmarkCacheMiss(b *testing.B) {
 	db, _ := benchFixture(b)
 	for b.Loop() {
-		if _, ok, _ := db.Verdict(ctx, "T1", "The moon is made of cheese.", 0); ok {
+		if _, ok, _ := db.Verdict(ctx, "T1", "The moon is made of cheese.", 0, nil); ok {
 			b.Fatal("hit")
 		}
 	}

@@ -310,7 +310,7 @@ func testConcurrentTakeOver(t *testing.T, db *store.DB, clk *storetest.Clock) {
 // since the last prune, or written again), and keeps the others.
 func testPruneCache(t *testing.T, db *store.DB) {
 	put := func(claim string, h int) {
-		mustf(t, db.PutVerdict(ctx, "T1", verdict(claim, factcheck.Supported, t0.Add(time.Duration(h)*time.Hour))), "put")
+		mustf(t, db.PutVerdict(ctx, "T1", verdict(claim, factcheck.Supported, t0.Add(time.Duration(h)*time.Hour)), nil), "put")
 	}
 	prune := func(h, want int) {
 		t.Helper()
@@ -328,7 +328,7 @@ func testPruneCache(t *testing.T, db *store.DB) {
 	put("e", 5)
 	prune(3, 3)
 	for claim, want := range map[string]bool{"a": false, "b": false, "c": false, "d": false, "e": true} {
-		if _, ok, err := db.Verdict(ctx, "T1", claim, 100*365*24*time.Hour); ok != want || err != nil {
+		if _, ok, err := db.Verdict(ctx, "T1", claim, 100*365*24*time.Hour, nil); ok != want || err != nil {
 			t.Errorf("Verdict(%s) after prunes: %v, %v; want %v", claim, ok, err, want)
 		}
 	}

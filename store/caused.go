@@ -2,7 +2,6 @@ package store
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -38,30 +37,46 @@ var refBucket = map[string][]byte{RefVerdict: bVerdicts, RefExtraction: bExtract
 
 // CacheRecorder collects the cache records that the store's cache methods
 // (Verdict, PutVerdict, Extraction, PutExtraction, Get, Put) read or write
-// under a context made by RecordCaches. It is safe for concurrent use.
+// for one request: it is the search.Recorder those methods are given. The
+// chat core makes one for each check, passes it as the check's
+// factcheck.Input.Recorder (the engine hands it to every cache call and
+// search it makes), and saves rec.Refs() as the check's CacheRefs, so
+// Forget can later find, e.g., the extraction of a linked page's text or
+// the search answers of the person's claims:
+//
+//	rec := store.NewCacheRecorder()
+//	rep, err := checker.Check(ctx, factcheck.Input{Text: text, Recorder: rec})
+//	c.CacheRefs = rec.Refs()
+//
+// It is safe for concurrent use.
 type CacheRecorder struct {
 	mu   sync.Mutex
 	seen map[CacheRef]bool
 }
 
-type recorderKey struct{}
+var _ search.Recorder = (*CacheRecorder)(nil)
 
-// RecordCaches returns a context under which the store records every cache
-// record used (a hit) or written, and the recorder that holds them. The
-// chat core runs a check under it and saves rec.Refs() as the check's
-// CacheRefs, so Forget can later find, e.g., the extraction of a linked
-// page's text or the search answers of the person's claims:
-//
-//	ctx, rec := store.RecordCaches(ctx)
-//	rep, err := checker.Check(ctx, in)
-//	c.CacheRefs = rec.Refs()
-func RecordCaches(ctx context.Context) (context.Context, *CacheRecorder) {
-	r := &CacheRecorder{seen: map[CacheRef]bool{}}
-	return context.WithValue(ctx, recorderKey{}, r), r
+// NewCacheRecorder returns an empty CacheRecorder.
+func NewCacheRecorder() *CacheRecorder {
+	return &CacheRecorder{seen: map[CacheRef]bool{}}
+}
+
+// Record implements search.Recorder: kind is a CacheRef kind, key the
+// record's key in its bucket. An empty key names nothing.
+func (r *CacheRecorder) Record(kind, key string) {
+	if r == nil || key == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen[CacheRef{Kind: kind, Key: key}] = true
 }
 
 // Refs returns the records seen so far, sorted.
 func (r *CacheRecorder) Refs() []CacheRef {
+	if r == nil {
+		return nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.SortedFunc(maps.Keys(r.seen), func(a, b CacheRef) int {
@@ -69,15 +84,11 @@ func (r *CacheRecorder) Refs() []CacheRef {
 	})
 }
 
-// record notes a cache record in ctx's recorder, if any.
-func record(ctx context.Context, kind string, key []byte) {
-	r, _ := ctx.Value(recorderKey{}).(*CacheRecorder)
-	if r == nil || len(key) == 0 {
-		return
+// record tells rec, if any, of a cache record.
+func record(rec search.Recorder, kind string, key []byte) {
+	if rec != nil && len(key) > 0 {
+		rec.Record(kind, string(key))
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.seen[CacheRef{Kind: kind, Key: string(key)}] = true
 }
 
 // webRefs is what a set of records names in the shared web cache, before

@@ -40,7 +40,7 @@ type Check struct {
 	// (unknown for older records: treated as not public). See VisibleTo.
 	Visibility Visibility `json:"visibility,omitempty"`
 	// CacheRefs are the cache records the check used or wrote (see
-	// RecordCaches), so Forget can delete them with the check.
+	// CacheRecorder), so Forget can delete them with the check.
 	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
 	// Message names, in its platform's terms, the message that was
 	// checked when it was read from the platform (a thread's first

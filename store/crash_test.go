@@ -54,7 +54,7 @@ func childWorker(path string, resumeOnly bool) int {
 			if err := db.SaveCheck(ctx, c); err != nil {
 				return err
 			}
-			if err := db.PutVerdict(ctx, r.Tenant, c.Report.Claims[0]); err != nil {
+			if err := db.PutVerdict(ctx, r.Tenant, c.Report.Claims[0], nil); err != nil {
 				return err
 			}
 		}

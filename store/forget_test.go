@@ -17,7 +17,7 @@ func TestForget(t *testing.T) {
 		clk.Add(time.Minute)
 		c := check("T1", "C1", u, "text "+string(rune('a'+i)), clk.Now(), map[string]factcheck.Label{"claim " + string(rune('a'+i)): factcheck.Supported})
 		mustf(t, db.SaveCheck(ctx, c), "save")
-		mustf(t, db.PutVerdict(ctx, "T1", c.Report.Claims[0]), "put verdict")
+		mustf(t, db.PutVerdict(ctx, "T1", c.Report.Claims[0], nil), "put verdict")
 		_, err := db.AcceptRequest(ctx, &Request{Key: c.ID, Tenant: "T1", User: u, Text: c.Text})
 		mustf(t, err, "accept")
 		if u == "U1" {
@@ -37,7 +37,7 @@ func TestForget(t *testing.T) {
 		if _, err := db.Check(ctx, "T1", c.ID); !errors.Is(err, ErrNotFound) {
 			t.Errorf("forgotten check %s: %v", c.ID, err)
 		}
-		if _, ok, _ := db.Verdict(ctx, "T1", c.Report.Claims[0].Claim, 0); ok {
+		if _, ok, _ := db.Verdict(ctx, "T1", c.Report.Claims[0].Claim, 0, nil); ok {
 			t.Errorf("cached verdict of a forgotten claim remains")
 		}
 	}

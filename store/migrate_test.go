@@ -102,7 +102,7 @@ func TestMigrateFromV1(t *testing.T) {
 		t.Errorf("migrated check: %+v", c)
 	}
 	// The verdict is found under the new normalisation (no full stop, other case).
-	v, ok, err := db.Verdict(ctx, "T1", "THE EIFFEL TOWER IS 330 M TALL", 0)
+	v, ok, err := db.Verdict(ctx, "T1", "THE EIFFEL TOWER IS 330 M TALL", 0, nil)
 	if err != nil || !ok || !v.Cached {
 		t.Errorf("migrated verdict: %v %v %v", v, ok, err)
 	}

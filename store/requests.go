@@ -45,7 +45,7 @@ type Request struct {
 	// the check made for the request copies it.
 	Visibility Visibility `json:"visibility,omitempty"`
 	// CacheRefs are the cache records a run for the request used or wrote
-	// (see RecordCaches), when no check was saved to carry them.
+	// (see CacheRecorder), when no check was saved to carry them.
 	CacheRefs []CacheRef `json:"cache_refs,omitempty"`
 	// Refused marks what is left of a refused request (see RefuseRequest):
 	// its key, for deduplication, and no content. Prune removes it after

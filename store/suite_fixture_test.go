@@ -29,10 +29,7 @@ type Fixture interface {
 	Check(ctx context.Context, tenant, id string) (*store.Check, error)
 	History(ctx context.Context, tenant string, q store.HistoryQuery) ([]store.CheckSummary, error)
 	AddFeedback(ctx context.Context, tenant, checkID string, f store.Feedback) error
-	PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error
-	Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*factcheck.Verdict, bool, error)
-	PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error
-	Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*factcheck.Extraction, bool, error)
+	factcheck.Cache
 	search.Cache
 	PageSnapshot(ctx context.Context, sha256 string) (*search.Page, error)
 }
@@ -88,17 +85,17 @@ func FillFixture(t testing.TB, f Fixture) {
 		must(t, first(f.AcceptRequest(ctx, r)))
 		must(t, f.SaveCheck(ctx, c))
 		must(t, f.FinishRequest(ctx, c.Tenant, c.RequestKey, store.RequestDone, c.ID))
-		must(t, f.PutVerdict(ctx, c.Tenant, c.Report.Claims[0]))
+		must(t, f.PutVerdict(ctx, c.Tenant, c.Report.Claims[0], nil))
 	}
 	must(t, f.AddFeedback(ctx, "T1", "20261130T090100Z-0002", fixtureFeedback))
 	must(t, first(f.AcceptRequest(ctx, &store.Request{Key: "req:pending", Tenant: "T1", Platform: "discord", Kind: "command", Channel: "C1", User: "U3", Text: "is the sky green?"})))
 	must(t, first(f.AcceptRequest(ctx, &store.Request{Key: "req:refused", Tenant: "T1", Platform: "slack", Kind: "mention", User: "U4", Text: "spam"})))
 	must(t, f.RefuseRequest(ctx, "T1", "req:refused"))
-	must(t, f.PutExtraction(ctx, "T1", "The moon is made of rock", &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: "The moon is made of rock"}}}))
+	must(t, f.PutExtraction(ctx, "T1", "The moon is made of rock", &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: "The moon is made of rock"}}}, nil))
 	page, err := json.Marshal(fixturePage)
 	must(t, err)
-	must(t, f.Put(ctx, search.PageBucket, "https://example.org/a", page))
-	must(t, f.Put(ctx, "search", "moon rock", []byte(`{"results":[{"url":"https://example.org/a"}]}`)))
+	must(t, f.Put(ctx, search.PageBucket, "https://example.org/a", page, nil))
+	must(t, f.Put(ctx, "search", "moon rock", []byte(`{"results":[{"url":"https://example.org/a"}]}`), nil))
 }
 
 // VerifyFixture reads back everything FillFixture wrote.
@@ -118,7 +115,7 @@ func VerifyFixture(t testing.TB, f Fixture) {
 		if err != nil || r.State != store.RequestDone || r.CheckID != want.ID {
 			t.Errorf("request %s: %+v, %v; want done with check %s", want.RequestKey, r, err, want.ID)
 		}
-		v, ok, err := f.Verdict(ctx, want.Tenant, want.Report.Claims[0].Claim, 1<<62)
+		v, ok, err := f.Verdict(ctx, want.Tenant, want.Report.Claims[0].Claim, 1<<62, nil)
 		if err != nil || !ok || v.Verdict != want.Report.Claims[0].Verdict {
 			t.Errorf("verdict cache of %s: %v, %v, %v", want.ID, v, ok, err)
 		}
@@ -137,10 +134,10 @@ func VerifyFixture(t testing.TB, f Fixture) {
 	if r, err := f.Request(ctx, "T1", "req:refused"); err != nil || !r.Refused || r.Text != "" {
 		t.Errorf("refused request: %+v, %v", r, err)
 	}
-	if x, ok, err := f.Extraction(ctx, "T1", "The moon is made of rock", 1<<62); err != nil || !ok || len(x.Claims) != 1 {
+	if x, ok, err := f.Extraction(ctx, "T1", "The moon is made of rock", 1<<62, nil); err != nil || !ok || len(x.Claims) != 1 {
 		t.Errorf("extraction: %+v, %v, %v", x, ok, err)
 	}
-	if v, _, ok, err := f.Get(ctx, "search", "moon rock"); err != nil || !ok || len(v) == 0 {
+	if v, _, ok, err := f.Get(ctx, "search", "moon rock", nil); err != nil || !ok || len(v) == 0 {
 		t.Errorf("web cache: %s, %v, %v", v, ok, err)
 	}
 	if p, err := f.PageSnapshot(ctx, "abc123"); err != nil || p.Text != fixturePage.Text {

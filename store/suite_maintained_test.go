@@ -71,7 +71,7 @@ func testForget(t *testing.T, db Maintained, clk *storetest.Clock) {
 		clk.Add(time.Minute)
 		c := check("T1", "C1", u, "text "+string(rune('a'+i)), clk.Now(), map[string]factcheck.Label{"claim " + string(rune('a'+i)): factcheck.Supported})
 		mustf(t, db.SaveCheck(ctx, c), "save")
-		mustf(t, db.PutVerdict(ctx, "T1", c.Report.Claims[0]), "put verdict")
+		mustf(t, db.PutVerdict(ctx, "T1", c.Report.Claims[0], nil), "put verdict")
 		_, err := db.AcceptRequest(ctx, &store.Request{Key: c.ID, Tenant: "T1", User: u, Text: c.Text})
 		mustf(t, err, "accept")
 		if u == "U1" {
@@ -90,7 +90,7 @@ func testForget(t *testing.T, db Maintained, clk *storetest.Clock) {
 		if _, err := db.Check(ctx, "T1", c.ID); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("forgotten check %s: %v", c.ID, err)
 		}
-		if _, ok, _ := db.Verdict(ctx, "T1", c.Report.Claims[0].Claim, 0); ok {
+		if _, ok, _ := db.Verdict(ctx, "T1", c.Report.Claims[0].Claim, 0, nil); ok {
 			t.Errorf("cached verdict of a forgotten claim remains")
 		}
 	}
@@ -134,36 +134,36 @@ const (
 	shaLink = "cccc"
 )
 
-// putPage stores a page the way search.Reader does, under ctx.
-func putPage(t *testing.T, ctx context.Context, db Maintained, url, sha string, at time.Time) *search.Page {
+// putPage stores a page the way search.Reader does, telling rec.
+func putPage(t *testing.T, rec search.Recorder, db Maintained, url, sha string, at time.Time) *search.Page {
 	t.Helper()
 	p := &search.Page{URL: url, FinalURL: url, Title: "Page " + sha, Text: "What the page said (" + sha + ").", FetchedAt: at, SHA256: sha, Bytes: 100}
 	val, err := json.Marshal(p)
 	mustf(t, err, "marshal")
-	mustf(t, db.Put(ctx, search.PageBucket, url, val), "put page")
+	mustf(t, db.Put(ctx, search.PageBucket, url, val, rec), "put page")
 	return p
 }
 
 // putSearch stores a search answer the way search.CachedSearcher does.
-func putSearch(t *testing.T, ctx context.Context, db Maintained, query string) {
+func putSearch(t *testing.T, rec search.Recorder, db Maintained, query string) {
 	t.Helper()
 	q := strings.Join(strings.Fields(strings.ToLower(query)), " ")
-	mustf(t, db.Put(ctx, search.SearchBucket, "5\x00"+q, []byte(`{"provider":"brave","results":[]}`)), "put search")
+	mustf(t, db.Put(ctx, search.SearchBucket, "5\x00"+q, []byte(`{"provider":"brave","results":[]}`), rec), "put search")
 }
 
 // run saves a check of tenant/user made the way the engine makes one:
-// every cache use under a recording context (unless record is false, as
-// before checks recorded them). Its one verdict cites the given pages.
+// every cache use told to the check's recorder (unless record is false,
+// as before checks recorded them). Its one verdict cites the given pages.
 func run(t *testing.T, db Maintained, record bool, tenant, user, text, claim, query string, pages map[string]string, link string) *store.Check {
 	t.Helper()
-	rctx, rec := store.RecordCaches(ctx)
+	rec := store.NewCacheRecorder()
 	source := text
 	if link != "" {
-		p := putPage(t, rctx, db, link, shaLink, time.Time{})
+		p := putPage(t, rec, db, link, shaLink, time.Time{})
 		source = p.Title + "\n\n" + p.Text
 	}
-	mustf(t, db.PutExtraction(rctx, tenant, source, &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: claim}}}), "put extraction")
-	putSearch(t, rctx, db, query)
+	mustf(t, db.PutExtraction(ctx, tenant, source, &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: claim}}}, rec), "put extraction")
+	putSearch(t, rec, db, query)
 	c := check(tenant, "C1", user, text, t0, map[string]factcheck.Label{claim: factcheck.Supported})
 	v := c.Report.Claims[0]
 	v.Sources = nil
@@ -175,13 +175,13 @@ func run(t *testing.T, db Maintained, record bool, tenant, user, text, claim, qu
 		}
 	}) {
 		sha := pages[u]
-		if _, _, ok, _ := db.Get(rctx, search.PageBucket, u); !ok {
-			putPage(t, rctx, db, u, sha, time.Time{})
+		if _, _, ok, _ := db.Get(ctx, search.PageBucket, u, rec); !ok {
+			putPage(t, rec, db, u, sha, time.Time{})
 		}
 		v.Sources = append(v.Sources, factcheck.Source{URL: u, Via: "read", SHA256: sha, Cited: true})
 	}
 	v.Trace = []factcheck.TraceEvent{{Kind: "tool", Tool: factcheck.ToolWebSearch, Args: `{"query":"` + query + `"}`}}
-	mustf(t, db.PutVerdict(rctx, tenant, v), "put verdict")
+	mustf(t, db.PutVerdict(ctx, tenant, v, rec), "put verdict")
 	if record {
 		c.CacheRefs = rec.Refs()
 	}
@@ -205,12 +205,12 @@ func (w *webWorld) webState(t *testing.T) map[string]bool {
 	t.Helper()
 	got := map[string]bool{}
 	for _, u := range []string{urlA, urlB, urlLink} {
-		_, _, ok, err := w.db.Get(ctx, search.PageBucket, u)
+		_, _, ok, err := w.db.Get(ctx, search.PageBucket, u, nil)
 		mustf(t, err, "get page")
 		got["page "+u] = ok
 	}
 	for _, q := range []string{"eiffel tower height", "story happened", "moon cheese", "tides moon"} {
-		_, _, ok, err := w.db.Get(ctx, search.SearchBucket, "5\x00"+q)
+		_, _, ok, err := w.db.Get(ctx, search.SearchBucket, "5\x00"+q, nil)
 		mustf(t, err, "get search")
 		got["search "+q] = ok
 	}
@@ -245,17 +245,17 @@ func testForgetWeb(t *testing.T, db Maintained, record bool) {
 	if diff := cmp.Diff(wantWeb, w.webState(t)); diff != "" {
 		t.Errorf("web cache after forget (-want +got):\n%s", diff)
 	}
-	if _, ok, _ := w.db.Extraction(ctx, "T1", "Page "+shaLink+"\n\nWhat the page said ("+shaLink+").", 0); ok {
+	if _, ok, _ := w.db.Extraction(ctx, "T1", "Page "+shaLink+"\n\nWhat the page said ("+shaLink+").", 0, nil); ok {
 		t.Error("the extraction of U1's linked page remains")
 	}
 	for _, c := range []*store.Check{w.u2, w.u3} {
 		if _, err := w.db.Check(ctx, c.Tenant, c.ID); err != nil {
 			t.Errorf("%s's check: %v", c.User, err)
 		}
-		if _, ok, _ := w.db.Extraction(ctx, c.Tenant, c.Text, 0); !ok {
+		if _, ok, _ := w.db.Extraction(ctx, c.Tenant, c.Text, 0, nil); !ok {
 			t.Errorf("%s's extraction was deleted", c.User)
 		}
-		if _, ok, _ := w.db.Verdict(ctx, c.Tenant, c.Report.Claims[0].Claim, 0); !ok {
+		if _, ok, _ := w.db.Verdict(ctx, c.Tenant, c.Report.Claims[0].Claim, 0, nil); !ok {
 			t.Errorf("%s's verdict was deleted", c.User)
 		}
 	}
@@ -321,8 +321,8 @@ func testForgetTenant(t *testing.T, db Maintained, clk *storetest.Clock) {
 func testPrune(t *testing.T, db Maintained, clk *storetest.Clock) {
 	old := check("T1", "C1", "U1", "old text", clk.Now(), map[string]factcheck.Label{"old claim": factcheck.Supported})
 	mustf(t, db.SaveCheck(ctx, old), "save")
-	mustf(t, db.PutVerdict(ctx, "T1", old.Report.Claims[0]), "put verdict")
-	mustf(t, db.PutExtraction(ctx, "T1", "old text", &factcheck.Extraction{}), "put extraction")
+	mustf(t, db.PutVerdict(ctx, "T1", old.Report.Claims[0], nil), "put verdict")
+	mustf(t, db.PutExtraction(ctx, "T1", "old text", &factcheck.Extraction{}, nil), "put extraction")
 	for _, k := range []string{"done-old", "pending-old"} {
 		_, err := db.AcceptRequest(ctx, &store.Request{Key: k, Tenant: "T1", Text: "t"})
 		mustf(t, err, "accept")
@@ -331,7 +331,7 @@ func testPrune(t *testing.T, db Maintained, clk *storetest.Clock) {
 	clk.Add(40 * 24 * time.Hour)
 	recent := check("T1", "C1", "U1", "new text", clk.Now(), map[string]factcheck.Label{"new claim": factcheck.Contradicted})
 	mustf(t, db.SaveCheck(ctx, recent), "save")
-	mustf(t, db.PutVerdict(ctx, "T1", recent.Report.Claims[0]), "put verdict")
+	mustf(t, db.PutVerdict(ctx, "T1", recent.Report.Claims[0], nil), "put verdict")
 	other := check("T2", "C1", "U1", "old other", t0, map[string]factcheck.Label{"x": factcheck.Supported})
 	mustf(t, db.SaveCheck(ctx, other), "save other tenant")
 
@@ -358,7 +358,7 @@ func testPrune(t *testing.T, db Maintained, clk *storetest.Clock) {
 	if _, err := db.Request(ctx, "T1", "pending-old"); err != nil {
 		t.Errorf("pending request was pruned: %v", err)
 	}
-	if _, ok, _ := db.Verdict(ctx, "T1", "new claim", 0); !ok {
+	if _, ok, _ := db.Verdict(ctx, "T1", "new claim", 0, nil); !ok {
 		t.Error("recent verdict pruned")
 	}
 }
@@ -403,15 +403,15 @@ func checkCiting(tenant, user, claim, sha string, at time.Time) *store.Check {
 // testPruneWeb: Prune removes web cache entries and snapshots stored
 // before the cutoff, except the snapshots a remaining check cites.
 func testPruneWeb(t *testing.T, db Maintained, clk *storetest.Clock) {
-	mustf(t, db.Put(ctx, "search", "tavily\x00old query", []byte(`{"results":[]}`)), "put search")
-	putPage(t, ctx, db, "https://example.org/old", "old0", clk.Now())
-	putPage(t, ctx, db, "https://example.org/cited", "cited0", clk.Now())
+	mustf(t, db.Put(ctx, "search", "tavily\x00old query", []byte(`{"results":[]}`), nil), "put search")
+	putPage(t, nil, db, "https://example.org/old", "old0", clk.Now())
+	putPage(t, nil, db, "https://example.org/cited", "cited0", clk.Now())
 	oldCheck := checkCiting("T1", "U1", "Old claim", "old0", clk.Now())
 	mustf(t, db.SaveCheck(ctx, oldCheck), "save old check")
 
 	clk.Add(40 * 24 * time.Hour)
-	mustf(t, db.Put(ctx, "search", "tavily\x00new query", []byte(`{"results":[]}`)), "put search")
-	putPage(t, ctx, db, "https://example.org/new", "new0", clk.Now())
+	mustf(t, db.Put(ctx, "search", "tavily\x00new query", []byte(`{"results":[]}`), nil), "put search")
+	putPage(t, nil, db, "https://example.org/new", "new0", clk.Now())
 	recent := checkCiting("T2", "U1", "Recent claim", "cited0", clk.Now())
 	mustf(t, db.SaveCheck(ctx, recent), "save recent check")
 
@@ -430,7 +430,7 @@ func testPruneWeb(t *testing.T, db Maintained, clk *storetest.Clock) {
 		{"search", "tavily\x00new query", true},
 		{search.PageBucket, "https://example.org/new", true},
 	} {
-		if _, _, ok, err := db.Get(ctx, k.bucket, k.key); ok != k.want || err != nil {
+		if _, _, ok, err := db.Get(ctx, k.bucket, k.key, nil); ok != k.want || err != nil {
 			t.Errorf("Get(%s, %q) after prune: found %v (%v), want %v", k.bucket, k.key, ok, err, k.want)
 		}
 	}

@@ -19,8 +19,8 @@ func TestTenancy(t *testing.T) {
 	_, err := db.AcceptRequest(ctx, &Request{Key: "slack:event:Ev1", Tenant: "A", Channel: "C1", User: "U1", Text: text})
 	mustf(t, err, "accept A")
 	mustf(t, db.SaveCheck(ctx, a), "save A")
-	mustf(t, db.PutVerdict(ctx, "A", a.Report.Claims[0]), "verdict A")
-	mustf(t, db.PutExtraction(ctx, "A", text, &factcheck.Extraction{}), "extraction A")
+	mustf(t, db.PutVerdict(ctx, "A", a.Report.Claims[0], nil), "verdict A")
+	mustf(t, db.PutExtraction(ctx, "A", text, &factcheck.Extraction{}, nil), "extraction A")
 	mustf(t, db.AddFeedback(ctx, "A", a.ID, Feedback{User: "U1", Note: "x"}), "feedback A")
 	// B exists too, with one unrelated record.
 	_, err = db.AcceptRequest(ctx, &Request{Key: "other", Tenant: "B", Text: "other"})
@@ -31,8 +31,8 @@ func TestTenancy(t *testing.T) {
 		name string
 		run  func(tenant string) (found bool, err error)
 	}{
-		{"Verdict", func(tn string) (bool, error) { _, ok, err := db.Verdict(ctx, tn, text, 0); return ok, err }},
-		{"Extraction", func(tn string) (bool, error) { _, ok, err := db.Extraction(ctx, tn, text, 0); return ok, err }},
+		{"Verdict", func(tn string) (bool, error) { _, ok, err := db.Verdict(ctx, tn, text, 0, nil); return ok, err }},
+		{"Extraction", func(tn string) (bool, error) { _, ok, err := db.Extraction(ctx, tn, text, 0, nil); return ok, err }},
 		{"EachCheck", func(tn string) (bool, error) {
 			n := 0
 			err := db.EachCheck(ctx, tn, func(*Check) error { n++; return nil })
@@ -58,7 +58,7 @@ func TestTenancy(t *testing.T) {
 	if _, err := db.Request(ctx, "A", "slack:event:Ev1"); err != nil {
 		t.Errorf("A's request after B's queries: %v", err)
 	}
-	if _, ok, err := db.Verdict(ctx, "A", text, 0); err != nil || !ok {
+	if _, ok, err := db.Verdict(ctx, "A", text, 0, nil); err != nil || !ok {
 		t.Errorf("A's cached verdict after B's queries: %v, %v", ok, err)
 	}
 	mustf(t, db.checkInvariants(), "invariants")

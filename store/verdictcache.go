@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/search"
 )
 
 var _ factcheck.Cache = (*DB)(nil)
@@ -28,9 +29,9 @@ type CachedExtraction struct {
 // Normalize) if it was made less than maxAge ago (maxAge <= 0: the
 // Options.CacheTTL). The verdict has Cached set and keeps its original
 // CheckedAt.
-func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*factcheck.Verdict, bool, error) {
+func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration, rec search.Recorder) (*factcheck.Verdict, bool, error) {
 	var e CachedVerdict
-	ok, err := db.getCached(ctx, tenant, RefVerdict, claim, maxAge, &e, &e.At)
+	ok, err := db.getCached(ctx, tenant, RefVerdict, claim, maxAge, &e, &e.At, rec)
 	if err != nil || !ok || e.Verdict == nil {
 		return nil, false, err
 	}
@@ -42,7 +43,7 @@ func (db *DB) Verdict(ctx context.Context, tenant, claim string, maxAge time.Dur
 // made (Error set) or its claim is empty. The trace stays with the check
 // that made the verdict. The cache time is v.CheckedAt (now if zero), so
 // re-putting a cached verdict does not make it fresher.
-func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
+func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict, rec search.Recorder) error {
 	if v == nil || v.Error != "" || strings.TrimSpace(v.Claim) == "" {
 		return nil
 	}
@@ -52,15 +53,15 @@ func (db *DB) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdic
 	}
 	c := *v
 	c.Cached, c.Trace = false, nil
-	return db.putCached(ctx, tenant, RefVerdict, v.Claim, &CachedVerdict{At: at.UTC(), Verdict: &c})
+	return db.putCached(ctx, tenant, RefVerdict, v.Claim, &CachedVerdict{At: at.UTC(), Verdict: &c}, rec)
 }
 
 // Extraction returns the tenant's cached extraction of text (matched after
 // Normalize) if it was made less than maxAge ago (maxAge <= 0: the
 // Options.CacheTTL).
-func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*factcheck.Extraction, bool, error) {
+func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration, rec search.Recorder) (*factcheck.Extraction, bool, error) {
 	var e CachedExtraction
-	ok, err := db.getCached(ctx, tenant, RefExtraction, text, maxAge, &e, &e.At)
+	ok, err := db.getCached(ctx, tenant, RefExtraction, text, maxAge, &e, &e.At, rec)
 	if err != nil || !ok || e.Extraction == nil {
 		return nil, false, err
 	}
@@ -69,17 +70,17 @@ func (db *DB) Extraction(ctx context.Context, tenant, text string, maxAge time.D
 
 // PutExtraction caches the extraction of text, unless there is none or the
 // text is empty.
-func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error {
+func (db *DB) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction, rec search.Recorder) error {
 	if x == nil || strings.TrimSpace(text) == "" {
 		return nil
 	}
-	return db.putCached(ctx, tenant, RefExtraction, text, &CachedExtraction{At: db.now().UTC(), Extraction: x})
+	return db.putCached(ctx, tenant, RefExtraction, text, &CachedExtraction{At: db.now().UTC(), Extraction: x}, rec)
 }
 
 // getCached reads the tenant's cache entry of text (of kind RefVerdict or
 // RefExtraction) into into, and says whether it is younger than maxAge by
-// its time, *at once read.
-func (db *DB) getCached(ctx context.Context, tenant, kind, text string, maxAge time.Duration, into any, at *time.Time) (bool, error) {
+// its time, *at once read; rec is told of a fresh entry.
+func (db *DB) getCached(ctx context.Context, tenant, kind, text string, maxAge time.Duration, into any, at *time.Time, rec search.Recorder) (bool, error) {
 	if maxAge <= 0 {
 		maxAge = db.ttl
 	}
@@ -94,12 +95,12 @@ func (db *DB) getCached(ctx context.Context, tenant, kind, text string, maxAge t
 	if db.now().Sub(*at) >= maxAge {
 		return false, nil
 	}
-	record(ctx, kind, key)
+	record(rec, kind, key)
 	return true, nil
 }
 
-// putCached writes the tenant's cache entry e of text.
-func (db *DB) putCached(ctx context.Context, tenant, kind, text string, e any) error {
+// putCached writes the tenant's cache entry e of text, and tells rec.
+func (db *DB) putCached(ctx context.Context, tenant, kind, text string, e any, rec search.Recorder) error {
 	key := cacheKey(text)
 	if len(key) == 0 {
 		return nil
@@ -108,6 +109,6 @@ func (db *DB) putCached(ctx context.Context, tenant, kind, text string, e any) e
 	if err != nil {
 		return fmt.Errorf("cache %s: %w", kind, err)
 	}
-	record(ctx, kind, key)
+	record(rec, kind, key)
 	return nil
 }

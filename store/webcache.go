@@ -29,8 +29,8 @@ type webEntry struct {
 	Val json.RawMessage `json:"val"`
 }
 
-// Get implements search.Cache.
-func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, bool, error) {
+// Get implements search.Cache. rec is told of the entry read, fresh or not.
+func (db *DB) Get(ctx context.Context, bucket, key string, rec search.Recorder) ([]byte, time.Time, bool, error) {
 	k := []byte(webKey(bucket, key))
 	e, err := db.webGet(ctx, bWebCache, k)
 	if errors.Is(err, ErrNotFound) {
@@ -39,14 +39,15 @@ func (db *DB) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, b
 	if err != nil {
 		return nil, time.Time{}, false, err
 	}
-	record(ctx, RefWeb, k)
+	record(rec, RefWeb, k)
 	return e.Val, e.At, true, nil
 }
 
 // Put implements search.Cache. A page (bucket search.PageBucket) is also
 // kept as a snapshot under its content hash, so an auditor can see what a
 // page said when a verdict cited it, even after the page cache moves on.
-func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
+// rec is told of the entry and the snapshot written.
+func (db *DB) Put(ctx context.Context, bucket, key string, val []byte, rec search.Recorder) error {
 	if !json.Valid(val) {
 		return fmt.Errorf("store: web cache value for %s is not JSON", bucket)
 	}
@@ -74,8 +75,8 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte) error {
 	if err != nil {
 		return err
 	}
-	record(ctx, RefWeb, k)
-	record(ctx, RefSnapshot, []byte(hash))
+	record(rec, RefWeb, k)
+	record(rec, RefSnapshot, []byte(hash))
 	return nil
 }
 

@@ -17,7 +17,7 @@ func putPage(t *testing.T, db *DB, url, sha string, at time.Time) *search.Page {
 	p := &search.Page{URL: url, FinalURL: url, Title: "Page " + sha, Text: "What the page said (" + sha + ").", FetchedAt: at, SHA256: sha, Bytes: 100}
 	val, err := json.Marshal(p)
 	mustf(t, err, "marshal")
-	mustf(t, db.Put(ctx, search.PageBucket, url, val), "put page")
+	mustf(t, db.Put(ctx, search.PageBucket, url, val, nil), "put page")
 	return p
 }
 
@@ -25,7 +25,7 @@ func TestWebCache(t *testing.T) {
 	db, clk := newDB(t)
 	want := putPage(t, db, "https://example.org/a", "aaaa", clk.Now())
 	clk.Add(time.Hour)
-	val, at, ok, err := db.Get(ctx, search.PageBucket, "https://example.org/a")
+	val, at, ok, err := db.Get(ctx, search.PageBucket, "https://example.org/a", nil)
 	if err != nil || !ok || !at.Equal(t0) {
 		t.Fatalf("Get = %v, %v, %v", at, ok, err)
 	}
@@ -47,7 +47,7 @@ func TestWebCache(t *testing.T) {
 	if _, err := db.PageSnapshot(ctx, "cccc"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown snapshot: %v, want ErrNotFound", err)
 	}
-	if err := db.Put(ctx, "search", "q", []byte("not json")); err == nil {
+	if err := db.Put(ctx, "search", "q", []byte("not json"), nil); err == nil {
 		t.Error("Put of a non-JSON value: no error")
 	}
 }

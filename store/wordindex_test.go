@@ -249,7 +249,7 @@ func TestMigrateFromV2(t *testing.T) {
 	if len(c.Feedback) != 1 || c.Report.Claims[0].Verdict != factcheck.Contradicted {
 		t.Errorf("migrated check: %+v", c)
 	}
-	if _, ok, err := db.Verdict(ctx, "T1", "the eiffel tower is 330 m tall", 1000*24*time.Hour); !ok || err != nil {
+	if _, ok, err := db.Verdict(ctx, "T1", "the eiffel tower is 330 m tall", 1000*24*time.Hour, nil); !ok || err != nil {
 		t.Errorf("version 2 cached verdict: %v, %v", ok, err)
 	}
 	if p, err := db.PendingRequests(ctx, "T1"); err != nil || len(p) != 1 {

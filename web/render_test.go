@@ -104,7 +104,7 @@ func TestHostileText(t *testing.T) {
 	ctx := t.Context()
 	page := webtest.Page("https://evil.test/page", hostile, hostile, hostile, "Page text "+hostile+"\n<style>body{display:none}</style>", t0)
 	b, _ := json.Marshal(page)
-	if err := f.db.Put(ctx, search.PageBucket, page.URL, b); err != nil {
+	if err := f.db.Put(ctx, search.PageBucket, page.URL, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := &store.Check{Tenant: "T1", Channel: "C1", User: "U1", Text: hostile, CreatedAt: t0.Add(time.Hour), Link: "javascript:alert(1)",
@@ -232,7 +232,7 @@ func TestPDFBySnapshot(t *testing.T) {
 	pg := webtest.Page("https://example.org/report?id=7", "Annual report", "Example", "", "page one\n\npage two", t0)
 	pg.PageCount, pg.Pages = 2, []search.PageText{{N: 1, Text: "page one"}, {N: 2, Text: "page two"}}
 	b, _ := json.Marshal(pg)
-	if err := f.db.Put(t.Context(), search.PageBucket, pg.URL, b); err != nil {
+	if err := f.db.Put(t.Context(), search.PageBucket, pg.URL, b, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := &store.Check{Tenant: "T1", Channel: "C1", User: "U1", Text: "x", CreatedAt: t0.Add(time.Hour), Visibility: store.VisibilityPublic,

@@ -27,11 +27,11 @@ func TestPruneCommand(t *testing.T) {
 	// A page read 40 days ago and one read an hour ago.
 	db, err := store.Open(e.path, store.Options{Now: func() time.Time { return time.Now().Add(-40 * 24 * time.Hour) }})
 	mustOK(t, err)
-	mustOK(t, db.Put(context.Background(), search.PageBucket, "https://example.org/old", []byte(`{"url":"https://example.org/old","sha256":"old0"}`)))
+	mustOK(t, db.Put(context.Background(), search.PageBucket, "https://example.org/old", []byte(`{"url":"https://example.org/old","sha256":"old0"}`), nil))
 	mustOK(t, db.Close())
 	db, err = store.Open(e.path, store.Options{})
 	mustOK(t, err)
-	mustOK(t, db.Put(context.Background(), search.PageBucket, "https://example.org/new", []byte(`{"url":"https://example.org/new","sha256":"new0"}`)))
+	mustOK(t, db.Put(context.Background(), search.PageBucket, "https://example.org/new", []byte(`{"url":"https://example.org/new","sha256":"new0"}`), nil))
 	mustOK(t, db.Close())
 
 	stdout, stderr, code := e.run("prune", "--older-than", "30d")

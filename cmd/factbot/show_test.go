@@ -74,7 +74,7 @@ func (e *stEnv) seedPage(p *search.Page, at time.Time) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if err := db.Put(context.Background(), search.PageBucket, p.URL, val); err != nil {
+	if err := db.Put(context.Background(), search.PageBucket, p.URL, val, nil); err != nil {
 		e.t.Fatal(err)
 	}
 }

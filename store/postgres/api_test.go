@@ -19,7 +19,7 @@ func TestSaveChecksAndUserTenants(t *testing.T) {
 	}
 	_, err := db.AcceptRequest(ctx, &store.Request{Key: "k", Tenant: "T3"})
 	mustf(t, err, "accept")
-	mustf(t, db.Put(ctx, "search", "q", []byte(`{}`)), "put web")
+	mustf(t, db.Put(ctx, "search", "q", []byte(`{}`), nil), "put web")
 	got, err := db.UserTenants(ctx)
 	mustf(t, err, "tenants")
 	if want := []string{"T1", "T2", "T3"}; !slices.Equal(got, want) {

@@ -238,7 +238,7 @@ func BenchmarkCacheHit(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		t := time.Now()
-		_, ok, err := db.Verdict(ctx, "T1", claims[rng.IntN(len(claims))], 365*24*time.Hour*100)
+		_, ok, err := db.Verdict(ctx, "T1", claims[rng.IntN(len(claims))], 365*24*time.Hour*100, nil)
 		lat = append(lat, time.Since(t))
 		if err != nil || !ok {
 			b.Fatalf("Verdict: %v, %v", ok, err)

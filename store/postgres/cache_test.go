@@ -45,13 +45,13 @@ func verdict(claim string, l factcheck.Label, at time.Time) *factcheck.Verdict {
 }
 
 // TestCacheRecords: the cache methods note what they read and write in
-// the context's recorder, under the keys bbolt uses.
+// the recorder they are given, under the keys bbolt uses.
 func TestCacheRecords(t *testing.T) {
 	db, _ := newDB(t)
-	rctx, rec := store.RecordCaches(ctx)
-	mustf(t, db.PutVerdict(rctx, "T1", verdict("Claim One", factcheck.Supported, t0)), "put verdict")
-	mustf(t, db.Put(rctx, "search", "10\x00claim one", []byte(`{"results":[]}`)), "put web")
-	if _, _, _, err := db.Get(rctx, "search", "10\x00claim one"); err != nil {
+	rec := store.NewCacheRecorder()
+	mustf(t, db.PutVerdict(ctx, "T1", verdict("Claim One", factcheck.Supported, t0), rec), "put verdict")
+	mustf(t, db.Put(ctx, "search", "10\x00claim one", []byte(`{"results":[]}`), rec), "put web")
+	if _, _, _, err := db.Get(ctx, "search", "10\x00claim one", rec); err != nil {
 		t.Fatal(err)
 	}
 	want := []store.CacheRef{{Kind: store.RefVerdict, Key: "claim one"}, {Kind: store.RefWeb, Key: "search\x0010\x00claim one"}}
@@ -64,9 +64,9 @@ func TestWebCache(t *testing.T) {
 	db, clk := newDB(t)
 	want := &search.Page{URL: "https://example.org/a", Title: "A", Text: "What the page said.", FetchedAt: t0, SHA256: "aaaa", Bytes: 100}
 	val, _ := json.Marshal(want)
-	mustf(t, db.Put(ctx, search.PageBucket, "https://example.org/a", val), "put page")
+	mustf(t, db.Put(ctx, search.PageBucket, "https://example.org/a", val, nil), "put page")
 	clk.Add(time.Hour)
-	got, at, ok, err := db.Get(ctx, search.PageBucket, "https://example.org/a")
+	got, at, ok, err := db.Get(ctx, search.PageBucket, "https://example.org/a", nil)
 	if err != nil || !ok || !at.Equal(t0) {
 		t.Fatalf("Get = %v, %v, %v", at, ok, err)
 	}
@@ -83,10 +83,10 @@ func TestWebCache(t *testing.T) {
 	if _, err := db.PageSnapshot(ctx, "cccc"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown snapshot: %v, want ErrNotFound", err)
 	}
-	if err := db.Put(ctx, "search", "q", []byte("not json")); err == nil {
+	if err := db.Put(ctx, "search", "q", []byte("not json"), nil); err == nil {
 		t.Error("Put of a non-JSON value: no error")
 	}
-	if _, _, ok, _ := db.Get(ctx, "search", "missing"); ok {
+	if _, _, ok, _ := db.Get(ctx, "search", "missing", nil); ok {
 		t.Error("Get of a missing key: hit")
 	}
 }
@@ -123,8 +123,8 @@ func TestNUL(t *testing.T) {
 	if len(h) != 1 || h[0].Text != odd {
 		t.Errorf("history = %+v", h)
 	}
-	mustf(t, db.Put(ctx, "search", "10\x00"+odd, []byte(`{"q":"\u0000\\u0000`+"\uE000"+`"}`)), "put web")
-	val, _, ok, err := db.Get(ctx, "search", "10\x00"+odd)
+	mustf(t, db.Put(ctx, "search", "10\x00"+odd, []byte(`{"q":"\u0000\\u0000`+"\uE000"+`"}`), nil), "put web")
+	val, _, ok, err := db.Get(ctx, "search", "10\x00"+odd, nil)
 	if err != nil || !ok {
 		t.Fatalf("web get: %v %v", ok, err)
 	}

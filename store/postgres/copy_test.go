@@ -33,14 +33,14 @@ func TestCopyFrom(t *testing.T) {
 			Report: &factcheck.Report{Input: r.Text, Claims: []*factcheck.Verdict{v}}, Visibility: store.VisibilityPublic}
 		mustf(t, src.SaveCheck(ctx, c), "save")
 		mustf(t, src.AddFeedback(ctx, tenant, c.ID, store.Feedback{User: "U2", Note: "note"}), "feedback")
-		mustf(t, src.PutVerdict(ctx, tenant, v), "put verdict")
-		mustf(t, src.PutExtraction(ctx, tenant, r.Text, &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: v.Claim}}}), "put extraction")
+		mustf(t, src.PutVerdict(ctx, tenant, v, nil), "put verdict")
+		mustf(t, src.PutExtraction(ctx, tenant, r.Text, &factcheck.Extraction{Claims: []factcheck.ExtractedClaim{{Claim: v.Claim}}}, nil), "put extraction")
 		checks = append(checks, c)
 	}
 	mustf(t, src.FinishRequest(ctx, "T1", "ka", store.RequestDone, ""), "finish")
 	page, _ := json.Marshal(&search.Page{URL: "https://example.org/a", Text: "page", SHA256: "aaaa"})
-	mustf(t, src.Put(ctx, search.PageBucket, "https://example.org/a", page), "put page")
-	mustf(t, src.Put(ctx, "search", "5\x00q", []byte(`{"results":[]}`)), "put search")
+	mustf(t, src.Put(ctx, search.PageBucket, "https://example.org/a", page, nil), "put page")
+	mustf(t, src.Put(ctx, "search", "5\x00q", []byte(`{"results":[]}`), nil), "put search")
 
 	dst := openTest(t, store.Options{Now: clk.Now})
 	want := CopyStats{Tenants: 2, Requests: 3, Checks: 3, Feedback: 3, Cache: 6, Web: 2, Snapshots: 1}
@@ -65,15 +65,15 @@ func TestCopyFrom(t *testing.T) {
 		if diff := cmp.Diff(wr, gr); diff != "" {
 			t.Errorf("request %s (-bbolt +postgres):\n%s", c.RequestKey, diff)
 		}
-		wv, _, _ := src.Verdict(ctx, c.Tenant, c.Report.Claims[0].Claim, 0)
-		gv, ok, err := dst.Verdict(ctx, c.Tenant, c.Report.Claims[0].Claim, 0)
+		wv, _, _ := src.Verdict(ctx, c.Tenant, c.Report.Claims[0].Claim, 0, nil)
+		gv, ok, err := dst.Verdict(ctx, c.Tenant, c.Report.Claims[0].Claim, 0, nil)
 		if err != nil || !ok {
 			t.Fatalf("dst verdict: %v %v", ok, err)
 		}
 		if diff := cmp.Diff(wv, gv, cmpOpts); diff != "" {
 			t.Errorf("verdict (-bbolt +postgres):\n%s", diff)
 		}
-		if _, ok, _ := dst.Extraction(ctx, c.Tenant, c.Text, 0); !ok {
+		if _, ok, _ := dst.Extraction(ctx, c.Tenant, c.Text, 0, nil); !ok {
 			t.Errorf("extraction of %q not copied", c.Text)
 		}
 	}
@@ -91,12 +91,12 @@ func TestCopyFrom(t *testing.T) {
 	if got, _ := dst.Tenants(ctx); !cmp.Equal(wantPend, got) {
 		t.Errorf("Tenants = %v, want %v", got, wantPend)
 	}
-	wv, wat, _, _ := src.Get(ctx, search.PageBucket, "https://example.org/a")
-	gv, gat, ok, err := dst.Get(ctx, search.PageBucket, "https://example.org/a")
+	wv, wat, _, _ := src.Get(ctx, search.PageBucket, "https://example.org/a", nil)
+	gv, gat, ok, err := dst.Get(ctx, search.PageBucket, "https://example.org/a", nil)
 	if err != nil || !ok || !gat.Equal(wat) || !jsonEqual(t, wv, gv) {
 		t.Errorf("page: %s at %v (%v %v), want %s at %v", gv, gat, ok, err, wv, wat)
 	}
-	if _, _, ok, _ := dst.Get(ctx, "search", "5\x00q"); !ok {
+	if _, _, ok, _ := dst.Get(ctx, "search", "5\x00q", nil); !ok {
 		t.Error("search answer not copied")
 	}
 	if _, err := dst.PageSnapshot(ctx, "aaaa"); err != nil {

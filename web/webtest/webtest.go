@@ -106,7 +106,7 @@ func Seed(ctx context.Context, db *store.DB, tenant, channel, user string, at ti
 		if err != nil {
 			return nil, err
 		}
-		if err := db.Put(ctx, search.PageBucket, p.URL, b); err != nil {
+		if err := db.Put(ctx, search.PageBucket, p.URL, b, nil); err != nil {
 			return nil, fmt.Errorf("seed page: %w", err)
 		}
 	}

@@ -45,7 +45,7 @@ func fill(t *testing.T, path string) {
 		c := &store.Check{Tenant: spec.tenant, Channel: "C1", User: spec.user, Text: spec.text, CreatedAt: now,
 			Report: &factcheck.Report{Input: spec.text, Claims: []*factcheck.Verdict{{Claim: spec.text, Verdict: factcheck.Supported, CheckedAt: now}}}}
 		mustf(t, db.SaveCheck(ctx, c), "save")
-		mustf(t, db.PutVerdict(ctx, spec.tenant, c.Report.Claims[0]), "put verdict")
+		mustf(t, db.PutVerdict(ctx, spec.tenant, c.Report.Claims[0], nil), "put verdict")
 		_, err := db.AcceptRequest(ctx, &store.Request{Key: "k" + c.ID, Tenant: spec.tenant, User: spec.user, Text: spec.text})
 		mustf(t, err, "accept")
 		mustf(t, db.FinishRequest(ctx, spec.tenant, "k"+c.ID, store.RequestDone, c.ID), "finish")

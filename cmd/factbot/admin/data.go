@@ -138,25 +138,25 @@ func dataRoutes(mux *http.ServeMux, d Data) {
 		return &c, err
 	})
 	route(mux, "/verdict", func(ctx context.Context, q cachedRequest) (any, error) {
-		v, ok, err := d.Verdict(ctx, q.Tenant, q.Claim, q.MaxAge)
+		v, ok, err := d.Verdict(ctx, q.Tenant, q.Claim, q.MaxAge, nil)
 		return verdictAnswer{v, ok}, err
 	})
 	route(mux, "/put-verdict", func(ctx context.Context, q putVerdictRequest) (any, error) {
-		return struct{}{}, d.PutVerdict(ctx, q.Tenant, q.Verdict)
+		return struct{}{}, d.PutVerdict(ctx, q.Tenant, q.Verdict, nil)
 	})
 	route(mux, "/extraction", func(ctx context.Context, q cachedRequest) (any, error) {
-		x, ok, err := d.Extraction(ctx, q.Tenant, q.Text, q.MaxAge)
+		x, ok, err := d.Extraction(ctx, q.Tenant, q.Text, q.MaxAge, nil)
 		return extractionAnswer{x, ok}, err
 	})
 	route(mux, "/put-extraction", func(ctx context.Context, q putExtractionRequest) (any, error) {
-		return struct{}{}, d.PutExtraction(ctx, q.Tenant, q.Text, q.Extraction)
+		return struct{}{}, d.PutExtraction(ctx, q.Tenant, q.Text, q.Extraction, nil)
 	})
 	route(mux, "/cache-get", func(ctx context.Context, q cacheRequest) (any, error) {
-		v, at, ok, err := d.Get(ctx, q.Bucket, q.Key)
+		v, at, ok, err := d.Get(ctx, q.Bucket, q.Key, nil)
 		return cacheAnswer{v, at, ok}, err
 	})
 	route(mux, "/cache-put", func(ctx context.Context, q cacheRequest) (any, error) {
-		return struct{}{}, d.Put(ctx, q.Bucket, q.Key, q.Value)
+		return struct{}{}, d.Put(ctx, q.Bucket, q.Key, q.Value, nil)
 	})
 	mux.HandleFunc("POST /checks", func(w http.ResponseWriter, r *http.Request) { eachCheck(w, r, d) })
 }
@@ -233,31 +233,31 @@ func (c *Client) SaveCheck(ctx context.Context, ck *store.Check) error {
 }
 
 // Verdict implements factcheck.Cache through the server.
-func (c *Client) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration) (*factcheck.Verdict, bool, error) {
+func (c *Client) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration, _ search.Recorder) (*factcheck.Verdict, bool, error) {
 	var out verdictAnswer
 	err := c.call(ctx, "/verdict", cachedRequest{Tenant: tenant, Claim: claim, MaxAge: maxAge}, &out)
 	return out.Verdict, out.OK, err
 }
 
 // PutVerdict implements factcheck.Cache through the server.
-func (c *Client) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict) error {
+func (c *Client) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict, _ search.Recorder) error {
 	return c.call(ctx, "/put-verdict", putVerdictRequest{tenant, v}, &struct{}{})
 }
 
 // Extraction implements factcheck.Cache through the server.
-func (c *Client) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration) (*factcheck.Extraction, bool, error) {
+func (c *Client) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration, _ search.Recorder) (*factcheck.Extraction, bool, error) {
 	var out extractionAnswer
 	err := c.call(ctx, "/extraction", cachedRequest{Tenant: tenant, Text: text, MaxAge: maxAge}, &out)
 	return out.Extraction, out.OK, err
 }
 
 // PutExtraction implements factcheck.Cache through the server.
-func (c *Client) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction) error {
+func (c *Client) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction, _ search.Recorder) error {
 	return c.call(ctx, "/put-extraction", putExtractionRequest{tenant, text, x}, &struct{}{})
 }
 
 // Get implements search.Cache through the server.
-func (c *Client) Get(ctx context.Context, bucket, key string) ([]byte, time.Time, bool, error) {
+func (c *Client) Get(ctx context.Context, bucket, key string, _ search.Recorder) ([]byte, time.Time, bool, error) {
 	var out cacheAnswer
 	if err := c.call(ctx, "/cache-get", cacheRequest{Bucket: bucket, Key: key}, &out); err != nil || !out.OK {
 		return nil, time.Time{}, false, err
@@ -266,7 +266,7 @@ func (c *Client) Get(ctx context.Context, bucket, key string) ([]byte, time.Time
 }
 
 // Put implements search.Cache through the server.
-func (c *Client) Put(ctx context.Context, bucket, key string, val []byte) error {
+func (c *Client) Put(ctx context.Context, bucket, key string, val []byte, _ search.Recorder) error {
 	if !json.Valid(val) {
 		return fmt.Errorf("store: web cache value for %s is not JSON", bucket)
 	}

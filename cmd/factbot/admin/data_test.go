@@ -54,19 +54,19 @@ func TestDataThroughTheSocket(t *testing.T) {
 	}
 
 	v := &factcheck.Verdict{Claim: "Water boils at 100 °C at sea level", Verdict: factcheck.Supported, Confidence: factcheck.High}
-	mustf(t, c.PutVerdict(ctx, "cli", v), "put verdict")
-	if got, ok, err := c.Verdict(ctx, "cli", v.Claim, time.Hour); err != nil || !ok || got.Verdict != factcheck.Supported {
+	mustf(t, c.PutVerdict(ctx, "cli", v, nil), "put verdict")
+	if got, ok, err := c.Verdict(ctx, "cli", v.Claim, time.Hour, nil); err != nil || !ok || got.Verdict != factcheck.Supported {
 		t.Errorf("Verdict through the socket = %+v, %v, %v", got, ok, err)
 	}
-	if _, ok, err := c.Verdict(ctx, "cli", "never asked", time.Hour); err != nil || ok {
+	if _, ok, err := c.Verdict(ctx, "cli", "never asked", time.Hour, nil); err != nil || ok {
 		t.Errorf("Verdict of an unknown claim = %v, %v; want a miss", ok, err)
 	}
 	val, _ := json.Marshal(map[string]string{"q": "x"})
-	mustf(t, c.Put(ctx, search.SearchBucket, "k", val), "cache put")
-	if got, at, ok, err := c.Get(ctx, search.SearchBucket, "k"); err != nil || !ok || string(got) != string(val) || at.IsZero() {
+	mustf(t, c.Put(ctx, search.SearchBucket, "k", val, nil), "cache put")
+	if got, at, ok, err := c.Get(ctx, search.SearchBucket, "k", nil); err != nil || !ok || string(got) != string(val) || at.IsZero() {
 		t.Errorf("Get through the socket = %s, %v, %v, %v", got, at, ok, err)
 	}
-	if _, _, ok, err := c.Get(ctx, search.SearchBucket, "missing"); err != nil || ok {
+	if _, _, ok, err := c.Get(ctx, search.SearchBucket, "missing", nil); err != nil || ok {
 		t.Errorf("Get of a missing key = %v, %v; want a miss", ok, err)
 	}
 

@@ -201,13 +201,17 @@ type checkRunner struct {
 // is empty), and the engine's error when every claim failed.
 func (r *checkRunner) run(ctx context.Context, user string, in factcheck.Input) (*store.Check, error) {
 	in.Tenant = r.tenant
+	// The cache records the check used are kept with it, as the chat
+	// core keeps them, so forgetting the user forgets what they caused.
+	rec := store.NewCacheRecorder()
+	in.Recorder = rec
 	rep, err := r.checker.Check(ctx, in)
 	err = explainModelFailure(r.cfg, err)
 	if rep == nil || usererr.IsConfig(err) {
 		return nil, checkFailed(err)
 	}
 	c := &store.Check{Tenant: r.tenant, Platform: r.platform, User: user, Text: in.Text, Report: rep,
-		Speaker: strings.TrimSpace(in.Speaker), ClaimDate: in.AsOf}
+		Speaker: strings.TrimSpace(in.Speaker), ClaimDate: in.AsOf, CacheRefs: rec.Refs()}
 	if r.db != nil {
 		if serr := r.db.SaveCheck(ctx, c); serr != nil {
 			fmt.Fprintf(r.warn, "factbot %s: warning: the check was not saved to history: %v\n", r.command, serr)

@@ -20,6 +20,8 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/store"
+	"github.com/google/go-cmp/cmp"
 )
 
 // world is a fake internet for one test: Gemini, Tavily and web pages, each
@@ -633,6 +635,40 @@ func TestCheckOnlyURL(t *testing.T) {
 	}
 	if w.gemini.Calls() != calls {
 		t.Error("a dead link reached the model")
+	}
+}
+
+// TestCheckKeepsItsCacheRecords: factbot check keeps with the saved check
+// the cache records it read or wrote (its extraction, its verdict, its
+// search answer and the page it read), as the chat core does, so that
+// forgetting the asker can name them.
+func TestCheckKeepsItsCacheRecords(t *testing.T) {
+	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
+		if r.Turns() == 0 {
+			return searchCall("great wall visible from space")
+		}
+		return verdictReply("unverifiable", "low", "Not enough evidence.")
+	}))
+	if _, stderr, code := w.run("check", "--user", "ann", wallClaim); code != exitOK {
+		t.Fatalf("check: exit %d\n%s", code, stderr)
+	}
+	db, err := store.Open(w.env["FACTBOT_DB"], store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got := map[string]int{}
+	if err := db.EachCheck(context.Background(), cliTenant, func(c *store.Check) error {
+		for _, r := range c.CacheRefs {
+			got[r.Kind]++
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{store.RefExtraction: 1, store.RefVerdict: 1, store.RefWeb: 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the saved check's cache records by kind (-want +got):\n%s", diff)
 	}
 }
 

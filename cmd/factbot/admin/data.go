@@ -91,6 +91,23 @@ type cachedRequest struct {
 type verdictAnswer struct {
 	Verdict *factcheck.Verdict `json:"verdict"`
 	OK      bool               `json:"ok"`
+	refsAnswer
+}
+
+// refsAnswer carries the cache records a cache call read or wrote, which
+// the client tells the call's recorder (search.Recorder).
+type refsAnswer struct {
+	Refs []store.CacheRef `json:"refs,omitempty"`
+}
+
+// tell tells rec, if any, of the records the server named.
+func (a refsAnswer) tell(rec search.Recorder) {
+	if rec == nil {
+		return
+	}
+	for _, r := range a.Refs {
+		rec.Record(r.Kind, r.Key)
+	}
 }
 
 type putVerdictRequest struct {
@@ -101,6 +118,7 @@ type putVerdictRequest struct {
 type extractionAnswer struct {
 	Extraction *factcheck.Extraction `json:"extraction"`
 	OK         bool                  `json:"ok"`
+	refsAnswer
 }
 
 type putExtractionRequest struct {
@@ -119,6 +137,7 @@ type cacheAnswer struct {
 	Value  json.RawMessage `json:"value"`
 	Stored time.Time       `json:"stored"`
 	OK     bool            `json:"ok"`
+	refsAnswer
 }
 
 // maxDataBody bounds the body of a Data call: a check with its sources
@@ -137,26 +156,37 @@ func dataRoutes(mux *http.ServeMux, d Data) {
 		err := d.SaveCheck(ctx, &c)
 		return &c, err
 	})
+	// The cache calls tell a recorder of the call's own, and answer with
+	// what it was told.
 	route(mux, "/verdict", func(ctx context.Context, q cachedRequest) (any, error) {
-		v, ok, err := d.Verdict(ctx, q.Tenant, q.Claim, q.MaxAge, nil)
-		return verdictAnswer{v, ok}, err
+		rec := store.NewCacheRecorder()
+		v, ok, err := d.Verdict(ctx, q.Tenant, q.Claim, q.MaxAge, rec)
+		return verdictAnswer{v, ok, refsAnswer{rec.Refs()}}, err
 	})
 	route(mux, "/put-verdict", func(ctx context.Context, q putVerdictRequest) (any, error) {
-		return struct{}{}, d.PutVerdict(ctx, q.Tenant, q.Verdict, nil)
+		rec := store.NewCacheRecorder()
+		err := d.PutVerdict(ctx, q.Tenant, q.Verdict, rec)
+		return refsAnswer{rec.Refs()}, err
 	})
 	route(mux, "/extraction", func(ctx context.Context, q cachedRequest) (any, error) {
-		x, ok, err := d.Extraction(ctx, q.Tenant, q.Text, q.MaxAge, nil)
-		return extractionAnswer{x, ok}, err
+		rec := store.NewCacheRecorder()
+		x, ok, err := d.Extraction(ctx, q.Tenant, q.Text, q.MaxAge, rec)
+		return extractionAnswer{x, ok, refsAnswer{rec.Refs()}}, err
 	})
 	route(mux, "/put-extraction", func(ctx context.Context, q putExtractionRequest) (any, error) {
-		return struct{}{}, d.PutExtraction(ctx, q.Tenant, q.Text, q.Extraction, nil)
+		rec := store.NewCacheRecorder()
+		err := d.PutExtraction(ctx, q.Tenant, q.Text, q.Extraction, rec)
+		return refsAnswer{rec.Refs()}, err
 	})
 	route(mux, "/cache-get", func(ctx context.Context, q cacheRequest) (any, error) {
-		v, at, ok, err := d.Get(ctx, q.Bucket, q.Key, nil)
-		return cacheAnswer{v, at, ok}, err
+		rec := store.NewCacheRecorder()
+		v, at, ok, err := d.Get(ctx, q.Bucket, q.Key, rec)
+		return cacheAnswer{v, at, ok, refsAnswer{rec.Refs()}}, err
 	})
 	route(mux, "/cache-put", func(ctx context.Context, q cacheRequest) (any, error) {
-		return struct{}{}, d.Put(ctx, q.Bucket, q.Key, q.Value, nil)
+		rec := store.NewCacheRecorder()
+		err := d.Put(ctx, q.Bucket, q.Key, q.Value, rec)
+		return refsAnswer{rec.Refs()}, err
 	})
 	mux.HandleFunc("POST /checks", func(w http.ResponseWriter, r *http.Request) { eachCheck(w, r, d) })
 }
@@ -232,45 +262,59 @@ func (c *Client) SaveCheck(ctx context.Context, ck *store.Check) error {
 	return nil
 }
 
-// Verdict implements factcheck.Cache through the server.
-func (c *Client) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration, _ search.Recorder) (*factcheck.Verdict, bool, error) {
+// Verdict implements factcheck.Cache through the server, telling rec of
+// what the server's store read.
+func (c *Client) Verdict(ctx context.Context, tenant, claim string, maxAge time.Duration, rec search.Recorder) (*factcheck.Verdict, bool, error) {
 	var out verdictAnswer
 	err := c.call(ctx, "/verdict", cachedRequest{Tenant: tenant, Claim: claim, MaxAge: maxAge}, &out)
+	out.tell(rec)
 	return out.Verdict, out.OK, err
 }
 
 // PutVerdict implements factcheck.Cache through the server.
-func (c *Client) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict, _ search.Recorder) error {
-	return c.call(ctx, "/put-verdict", putVerdictRequest{tenant, v}, &struct{}{})
+func (c *Client) PutVerdict(ctx context.Context, tenant string, v *factcheck.Verdict, rec search.Recorder) error {
+	var out refsAnswer
+	err := c.call(ctx, "/put-verdict", putVerdictRequest{tenant, v}, &out)
+	out.tell(rec)
+	return err
 }
 
 // Extraction implements factcheck.Cache through the server.
-func (c *Client) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration, _ search.Recorder) (*factcheck.Extraction, bool, error) {
+func (c *Client) Extraction(ctx context.Context, tenant, text string, maxAge time.Duration, rec search.Recorder) (*factcheck.Extraction, bool, error) {
 	var out extractionAnswer
 	err := c.call(ctx, "/extraction", cachedRequest{Tenant: tenant, Text: text, MaxAge: maxAge}, &out)
+	out.tell(rec)
 	return out.Extraction, out.OK, err
 }
 
 // PutExtraction implements factcheck.Cache through the server.
-func (c *Client) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction, _ search.Recorder) error {
-	return c.call(ctx, "/put-extraction", putExtractionRequest{tenant, text, x}, &struct{}{})
+func (c *Client) PutExtraction(ctx context.Context, tenant, text string, x *factcheck.Extraction, rec search.Recorder) error {
+	var out refsAnswer
+	err := c.call(ctx, "/put-extraction", putExtractionRequest{tenant, text, x}, &out)
+	out.tell(rec)
+	return err
 }
 
 // Get implements search.Cache through the server.
-func (c *Client) Get(ctx context.Context, bucket, key string, _ search.Recorder) ([]byte, time.Time, bool, error) {
+func (c *Client) Get(ctx context.Context, bucket, key string, rec search.Recorder) ([]byte, time.Time, bool, error) {
 	var out cacheAnswer
-	if err := c.call(ctx, "/cache-get", cacheRequest{Bucket: bucket, Key: key}, &out); err != nil || !out.OK {
+	err := c.call(ctx, "/cache-get", cacheRequest{Bucket: bucket, Key: key}, &out)
+	out.tell(rec)
+	if err != nil || !out.OK {
 		return nil, time.Time{}, false, err
 	}
 	return out.Value, out.Stored, true, nil
 }
 
 // Put implements search.Cache through the server.
-func (c *Client) Put(ctx context.Context, bucket, key string, val []byte, _ search.Recorder) error {
+func (c *Client) Put(ctx context.Context, bucket, key string, val []byte, rec search.Recorder) error {
 	if !json.Valid(val) {
 		return fmt.Errorf("store: web cache value for %s is not JSON", bucket)
 	}
-	return c.call(ctx, "/cache-put", cacheRequest{Bucket: bucket, Key: key, Value: val}, &struct{}{})
+	var out refsAnswer
+	err := c.call(ctx, "/cache-put", cacheRequest{Bucket: bucket, Key: key, Value: val}, &out)
+	out.tell(rec)
+	return err
 }
 
 // EachCheck implements Data through the server, calling fn for each check

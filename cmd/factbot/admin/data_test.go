@@ -13,6 +13,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestDataThroughTheSocket: what the commands read and write reaches the
@@ -79,5 +80,57 @@ func TestDataThroughTheSocket(t *testing.T) {
 	stop := errors.New("stop")
 	if err := c.EachCheck(ctx, "cli", func(*store.Check) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("EachCheck whose fn fails = %v, want its error", err)
+	}
+}
+
+// TestCacheRecordsThroughTheSocket: a cache call through the server tells
+// the client's recorder of the records the server's store read or wrote,
+// as the store tells it directly.
+func TestCacheRecordsThroughTheSocket(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.db")
+	db, err := store.Open(path, store.Options{})
+	mustf(t, err, "open")
+	defer db.Close()
+	ctx := context.Background()
+	srv, err := admin.Start(ctx, path, db, admin.Options{})
+	mustf(t, err, "start")
+	defer srv.Close()
+	c, err := admin.Dial(path)
+	mustf(t, err, "dial")
+	defer c.Close()
+
+	through, direct := store.NewCacheRecorder(), store.NewCacheRecorder()
+	v := &factcheck.Verdict{Claim: "Water boils at 100 °C at sea level", Verdict: factcheck.Supported}
+	val, _ := json.Marshal(map[string]string{"q": "x"})
+	for _, step := range []struct {
+		name string
+		run  func(factcheck.Cache, search.Cache, search.Recorder) error
+	}{
+		{"put verdict", func(fc factcheck.Cache, _ search.Cache, rec search.Recorder) error {
+			return fc.PutVerdict(ctx, "cli", v, rec)
+		}},
+		{"verdict", func(fc factcheck.Cache, _ search.Cache, rec search.Recorder) error {
+			_, _, err := fc.Verdict(ctx, "cli", v.Claim, time.Hour, rec)
+			return err
+		}},
+		{"put extraction", func(fc factcheck.Cache, _ search.Cache, rec search.Recorder) error {
+			return fc.PutExtraction(ctx, "cli", "Some text", &factcheck.Extraction{}, rec)
+		}},
+		{"cache put", func(_ factcheck.Cache, sc search.Cache, rec search.Recorder) error {
+			return sc.Put(ctx, search.SearchBucket, "k", val, rec)
+		}},
+		{"cache get", func(_ factcheck.Cache, sc search.Cache, rec search.Recorder) error {
+			_, _, _, err := sc.Get(ctx, search.SearchBucket, "k", rec)
+			return err
+		}},
+	} {
+		mustf(t, step.run(c, c, through), step.name+" through the socket")
+		mustf(t, step.run(db, db, direct), step.name+" directly")
+	}
+	if len(direct.Refs()) != 3 {
+		t.Errorf("direct records %+v, want a verdict, an extraction and a web entry", direct.Refs())
+	}
+	if diff := cmp.Diff(direct.Refs(), through.Refs()); diff != "" {
+		t.Errorf("records through the socket (-direct +through):\n%s", diff)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/factbot-dev/factbot/search"
 )
@@ -15,18 +16,28 @@ import (
 // ExclusionReport says how well a leak-free run's exclusion rules fit an
 // AVeriTeC file: how many claims' own fact-checking article they keep out
 // (the leak they exist to stop, goal ≥ 98%) and how many of the annotated
-// evidence URLs they would keep out too (evidence lost, goal ≤ 5%).
+// evidence URLs they would keep out too (evidence lost, goal ≤ 5%). The
+// rules are applied as a leak-free run applies them, each claim as of its
+// claim_date: a page whose address dates it after that day is kept out
+// too (search.Restriction.AddressAfter).
 type ExclusionReport struct {
 	Claims           int `json:"claims"`
+	Dated            int `json:"dated"`    // claims checked as of their claim_date
 	Articles         int `json:"articles"` // claims with a fact_checking_article
 	ArticlesExcluded int `json:"articles_excluded"`
 	Evidence         int `json:"evidence_urls"` // distinct gold evidence URLs
+	// EvidenceExcluded counts the distinct URLs excluded as evidence of at
+	// least one of the claims that cite them: a URL cited by two claims
+	// may be dated after one's date and not the other's.
 	EvidenceExcluded int `json:"evidence_excluded"`
+	// WithoutDates counts the same with the rules applied without the
+	// claims' dates (no address-date rule), to show what the dates add.
+	WithoutDates ExclusionCounts `json:"without_dates"`
 	// OwnURL counts the same once a run also excludes each claim's own
 	// article by address (Runner.ExcludeArticle, as leak-free AVeriTeC
 	// runs do). It is not the headline: that measures the generic rules,
 	// which must also catch the other fact-checks of a claim.
-	OwnURL OwnURLCounts `json:"own_url"`
+	OwnURL ExclusionCounts `json:"own_url"`
 	// Missed counts the hosts of articles the rules let through, and Lost
 	// those of evidence URLs they exclude, most frequent first. The host
 	// is the page's own: an archived or proxied copy
@@ -36,8 +47,8 @@ type ExclusionReport struct {
 	Lost   []HostCount `json:"lost,omitempty"`
 }
 
-// OwnURLCounts are ExclusionReport's shares with the own-article rule.
-type OwnURLCounts struct {
+// ExclusionCounts are ExclusionReport's two counts under other rules.
+type ExclusionCounts struct {
 	ArticlesExcluded int `json:"articles_excluded"`
 	EvidenceExcluded int `json:"evidence_excluded"`
 }
@@ -57,9 +68,13 @@ const (
 )
 
 // Exclusions reads an AVeriTeC file and applies excluded to each claim's
-// fact_checking_article and to every answer's source_url.
-func Exclusions(r io.Reader, excluded func(url string) bool) (*ExclusionReport, error) {
+// fact_checking_article and to every answer's source_url: with asOf, as of
+// the claim's claim_date (the zero time for a claim without one, and for
+// the WithoutDates counts); without, as a run with --no-as-of, always with
+// the zero time.
+func Exclusions(r io.Reader, excluded func(url string, asOf time.Time) bool, asOf bool) (*ExclusionReport, error) {
 	var items []struct {
+		Date      *string `json:"claim_date"`
 		Article   *string `json:"fact_checking_article"`
 		Questions []struct {
 			Answers []struct {
@@ -72,18 +87,30 @@ func Exclusions(r io.Reader, excluded func(url string) bool) (*ExclusionReport, 
 	}
 	rep := &ExclusionReport{Claims: len(items)}
 	missed, lost := hostTally{}, hostTally{}
-	seen, lostOwn := map[string]bool{}, map[string]bool{}
+	var evidence []string // distinct, in the file's order
+	seen, lostAny, lostUndated, lostOwn := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, it := range items {
+		var date time.Time
+		if asOf {
+			date = averitecDate(str(it.Date))
+		}
+		if !date.IsZero() {
+			rep.Dated++
+		}
 		own := search.Restriction{}
 		if a := str(it.Article); a != "" {
 			own.ExcludeURLs = []string{a}
 			rep.Articles++
-			if excluded(a) {
+			ex := excluded(a, date)
+			if ex {
 				rep.ArticlesExcluded++
 			} else {
 				missed.add(a)
 			}
-			if excluded(a) || own.Excluded(a) {
+			if excluded(a, time.Time{}) {
+				rep.WithoutDates.ArticlesExcluded++
+			}
+			if ex || own.Excluded(a) {
 				rep.OwnURL.ArticlesExcluded++
 			}
 		}
@@ -95,17 +122,26 @@ func Exclusions(r io.Reader, excluded func(url string) bool) (*ExclusionReport, 
 				}
 				if !seen[u] {
 					seen[u] = true
-					rep.Evidence++
-					if excluded(u) {
-						rep.EvidenceExcluded++
-						lost.add(u)
-					}
+					evidence = append(evidence, u)
 				}
-				if !lostOwn[u] && (excluded(u) || own.Excluded(u)) {
-					lostOwn[u] = true
-					rep.OwnURL.EvidenceExcluded++
-				}
+				ex := excluded(u, date)
+				lostAny[u] = lostAny[u] || ex
+				lostUndated[u] = lostUndated[u] || excluded(u, time.Time{})
+				lostOwn[u] = lostOwn[u] || ex || own.Excluded(u)
 			}
+		}
+	}
+	rep.Evidence = len(evidence)
+	for _, u := range evidence {
+		if lostAny[u] {
+			rep.EvidenceExcluded++
+			lost.add(u)
+		}
+		if lostUndated[u] {
+			rep.WithoutDates.EvidenceExcluded++
+		}
+		if lostOwn[u] {
+			rep.OwnURL.EvidenceExcluded++
 		}
 	}
 	rep.Missed, rep.Lost = missed.counts(), lost.counts()
@@ -180,9 +216,17 @@ func WriteExclusions(w io.Writer, r *ExclusionReport) error {
 		return "NOT met"
 	}
 	a, e := ratio(r.ArticlesExcluded, r.Articles), ratio(r.EvidenceExcluded, r.Evidence)
-	fmt.Fprintf(w, "claims: %d\n", r.Claims)
+	if r.Dated > 0 {
+		fmt.Fprintf(w, "claims: %d (%d with a claim_date, checked as of it: an address dated later is excluded too)\n", r.Claims, r.Dated)
+	} else {
+		fmt.Fprintf(w, "claims: %d\n", r.Claims)
+	}
 	fmt.Fprintf(w, "own fact-checking article excluded: %d of %d (%.1f%%; goal ≥ %.0f%%: %s)\n", r.ArticlesExcluded, r.Articles, 100*a, 100*ExclusionArticleGoal, mark(a >= ExclusionArticleGoal))
 	fmt.Fprintf(w, "gold evidence URLs excluded: %d of %d (%.1f%%; goal ≤ %.0f%%: %s)\n", r.EvidenceExcluded, r.Evidence, 100*e, 100*ExclusionEvidenceGoal, mark(e <= ExclusionEvidenceGoal))
+	if r.Dated > 0 {
+		fmt.Fprintf(w, "without the claims' dates (no address-date rule): articles %d of %d (%.1f%%), gold evidence %d of %d (%.1f%%)\n",
+			r.WithoutDates.ArticlesExcluded, r.Articles, 100*ratio(r.WithoutDates.ArticlesExcluded, r.Articles), r.WithoutDates.EvidenceExcluded, r.Evidence, 100*ratio(r.WithoutDates.EvidenceExcluded, r.Evidence))
+	}
 	fmt.Fprintf(w, "with each claim's own article also excluded by address (leak-free AVeriTeC runs): articles %d of %d (%.1f%%), gold evidence %d of %d (%.1f%%)\n",
 		r.OwnURL.ArticlesExcluded, r.Articles, 100*ratio(r.OwnURL.ArticlesExcluded, r.Articles), r.OwnURL.EvidenceExcluded, r.Evidence, 100*ratio(r.OwnURL.EvidenceExcluded, r.Evidence))
 	list := func(title string, hs []HostCount) {

@@ -4,14 +4,19 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/factbot-dev/factbot/search"
 	"github.com/google/go-cmp/cmp"
 )
 
 // leakFree is the rule set factbot eval applies (cmd/factbot leakFreeSites
-// without extra sites).
-var leakFree = search.Restriction{ExcludeSites: search.FactCheckers(), FactCheckPaths: true}.Excluded
+// without extra sites), as of a claim's date.
+func leakFree(u string, asOf time.Time) bool {
+	r := search.Restriction{Before: asOf, ExcludeSites: search.FactCheckers(), FactCheckPaths: true}
+	_, late := r.AddressAfter(u)
+	return r.Excluded(u) || late
+}
 
 // TestExclusionsFixture measures the leak-free rules on the fixture: the
 // claims' own articles behind a news site's fact-check section, a
@@ -20,28 +25,40 @@ var leakFree = search.Restriction{ExcludeSites: search.FactCheckers(), FactCheck
 // and Wayback copies of Washington Post columns with nothing in their
 // address to name them are not, and are named by their own hosts. Archived
 // copies of records and posts are kept; a short link's evidence, and a
-// fact-checker's page cited as evidence, are lost. With each claim's own
-// article excluded by address too, every article goes, and so does the
-// live copy of one that a claim cites as its evidence.
+// fact-checker's page cited as evidence, are lost. As of each claim's
+// date, a column whose address dates it after the claim's day is caught
+// (not one of the claim's own day, nor one of a claim without a date),
+// and so is evidence dated later: a URL two claims cite is lost once, if
+// one claim's date excludes it; a Wayback copy archived later but dated
+// earlier is kept. With each claim's own article excluded by address
+// too, every article goes, and so does the live copy of one that a claim
+// cites as its evidence.
 func TestExclusionsFixture(t *testing.T) {
-	f, err := os.Open("testdata/averitec_exclusions.json")
-	if err != nil {
-		t.Fatal(err)
+	read := func(asOf bool) *ExclusionReport {
+		t.Helper()
+		f, err := os.Open("testdata/averitec_exclusions.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rep, err := Exclusions(f, leakFree, asOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
 	}
-	defer f.Close()
-	rep, err := Exclusions(f, leakFree)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := read(true)
 	want := &ExclusionReport{
-		Claims: 9, Articles: 9, ArticlesExcluded: 6, Evidence: 10, EvidenceExcluded: 3,
-		OwnURL: OwnURLCounts{ArticlesExcluded: 9, EvidenceExcluded: 4},
+		Claims: 11, Dated: 10, Articles: 11, ArticlesExcluded: 7, Evidence: 13, EvidenceExcluded: 4,
+		WithoutDates: ExclusionCounts{ArticlesExcluded: 6, EvidenceExcluded: 3},
+		OwnURL:       ExclusionCounts{ArticlesExcluded: 11, EvidenceExcluded: 5},
 		Missed: []HostCount{
-			{Host: "washingtonpost.com", Count: 2, Via: []HostCount{{Host: "web.archive.org", Count: 2}}},
+			{Host: "washingtonpost.com", Count: 3, Via: []HostCount{{Host: "web.archive.org", Count: 2}}},
 			{Host: "bbc.com", Count: 1},
 		},
 		Lost: []HostCount{
 			{Host: "archive.ph", Count: 1},
+			{Host: "france24.com", Count: 1},
 			{Host: "icirnigeria.org", Count: 1},
 			{Host: "politifact.com", Count: 1, Via: []HostCount{{Host: "web.archive.org", Count: 1}}},
 		},
@@ -53,20 +70,49 @@ func TestExclusionsFixture(t *testing.T) {
 	if err := WriteExclusions(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	wantOut := `claims: 9
-own fact-checking article excluded: 6 of 9 (66.7%; goal ≥ 98%: NOT met)
-gold evidence URLs excluded: 3 of 10 (30.0%; goal ≤ 5%: NOT met)
-with each claim's own article also excluded by address (leak-free AVeriTeC runs): articles 9 of 9 (100.0%), gold evidence 4 of 10 (40.0%)
+	wantOut := `claims: 11 (10 with a claim_date, checked as of it: an address dated later is excluded too)
+own fact-checking article excluded: 7 of 11 (63.6%; goal ≥ 98%: NOT met)
+gold evidence URLs excluded: 4 of 13 (30.8%; goal ≤ 5%: NOT met)
+without the claims' dates (no address-date rule): articles 6 of 11 (54.5%), gold evidence 3 of 13 (23.1%)
+with each claim's own article also excluded by address (leak-free AVeriTeC runs): articles 11 of 11 (100.0%), gold evidence 5 of 13 (38.5%)
 articles let through, by the page's own host:
-     2  washingtonpost.com (2 via web.archive.org)
+     3  washingtonpost.com (2 via web.archive.org)
      1  bbc.com
 evidence excluded, by the page's own host:
      1  archive.ph
+     1  france24.com
      1  icirnigeria.org
      1  politifact.com (1 via web.archive.org)
 `
 	if d := cmp.Diff(wantOut, b.String()); d != "" {
 		t.Errorf("output (-want +got):\n%s", d)
+	}
+
+	// Without the dates (--no-as-of), the address-date rule is off.
+	rep = read(false)
+	want = &ExclusionReport{
+		Claims: 11, Articles: 11, ArticlesExcluded: 6, Evidence: 13, EvidenceExcluded: 3,
+		WithoutDates: ExclusionCounts{ArticlesExcluded: 6, EvidenceExcluded: 3},
+		OwnURL:       ExclusionCounts{ArticlesExcluded: 11, EvidenceExcluded: 4},
+		Missed: []HostCount{
+			{Host: "washingtonpost.com", Count: 4, Via: []HostCount{{Host: "web.archive.org", Count: 3}}},
+			{Host: "bbc.com", Count: 1},
+		},
+		Lost: []HostCount{
+			{Host: "archive.ph", Count: 1},
+			{Host: "icirnigeria.org", Count: 1},
+			{Host: "politifact.com", Count: 1, Via: []HostCount{{Host: "web.archive.org", Count: 1}}},
+		},
+	}
+	if d := cmp.Diff(want, rep); d != "" {
+		t.Errorf("without dates: report (-want +got):\n%s", d)
+	}
+	b.Reset()
+	if err := WriteExclusions(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.HasPrefix(out, "claims: 11\n") || strings.Contains(out, "without the claims' dates") {
+		t.Errorf("without dates: output\n%s", out)
 	}
 }
 
@@ -96,9 +142,9 @@ func TestExclusionsArchivedHosts(t *testing.T) {
 		b.WriteString(`{"claim":"c","fact_checking_article":"` + a + `","questions":[]}`)
 	}
 	b.WriteString("]")
-	rep, err := Exclusions(strings.NewReader(b.String()), func(u string) bool {
+	rep, err := Exclusions(strings.NewReader(b.String()), func(u string, _ time.Time) bool {
 		return search.OpaqueCopy(u) // nothing else is excluded: every other article is a miss
-	})
+	}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

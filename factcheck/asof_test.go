@@ -195,3 +195,68 @@ func TestCheckRefusesClaimReviewPages(t *testing.T) {
 		}
 	}
 }
+
+// A check as of a date drops what the address dates later, whatever the
+// provider's date: a search result, a page the model asks for (refused
+// before fetching, even one the user's text names), a page whose read
+// redirects to such an address. A page of the as-of day itself is kept,
+// and an archive's timestamp does not date the page it copies.
+func TestCheckAsOfAddressDate(t *testing.T) {
+	const (
+		late     = "https://news.example/politics/2020/10/09/late/"
+		sameDay  = "https://news.example/politics/2020/10/07/same-day/"
+		archived = "https://web.archive.org/web/20211231000000/https://news.example/2020/10/01/archived/"
+		moved    = "https://news.example/2020/10/01/moved/"
+		user     = "https://user.example/2020/10/12/post"
+	)
+	day := func(m, d int) time.Time { return time.Date(2020, time.Month(m), d, 0, 0, 0, 0, time.UTC) }
+	s := &fct.Searcher{Results: map[string][]search.Result{"wall": {
+		{Title: "Late", URL: late, Snippet: "LATE-SNIPPET", PublishedAt: day(10, 1)},
+		{Title: "Same day", URL: sameDay, Snippet: "SAME-DAY-SNIPPET", PublishedAt: day(10, 7)},
+		{Title: "Archived", URL: archived, Snippet: "ARCHIVED-SNIPPET", PublishedAt: day(10, 1)},
+		{Title: "Moved", URL: moved, Snippet: "MOVED-SNIPPET", PublishedAt: day(10, 1)},
+	}}}
+	r := &fct.Reader{Pages: map[string]*search.Page{
+		moved: {Title: "Moved", Text: "MOVED-PAGE-TEXT", FinalURL: "https://news.example/2020/10/20/moved/", PublishedAt: day(10, 1)},
+		user:  {Title: "User", Text: "USER-PAGE-TEXT", PublishedAt: day(10, 1)},
+	}}
+	m := &fct.Model{Handle: fct.Script(
+		fct.Call(factcheck.ToolSubmitClaims, fct.Claims{Claims: []fct.Claim{{Claim: "The wall is old", Span: "The wall is old"}}}),
+		fct.Call("web_search", map[string]string{"query": "wall"}),
+		fct.Call("read_page", map[string]string{"url": user}),
+		fct.Call("read_page", map[string]string{"url": moved}),
+		fct.Call("submit_verdict", fct.Verdict{Verdict: "unverifiable", Confidence: "low", Reasoning: "r", Evidence: []fct.Evidence{}}),
+	)}
+	c := &factcheck.Checker{Model: m, Search: s, Reader: r, KeepUndated: true, Options: factcheck.Options{NoRecheck: true}}
+	rep, err := c.Check(context.Background(), factcheck.Input{Text: "The wall is old, says " + user, AsOf: day(10, 7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Calls() != 1 {
+		t.Errorf("pages fetched = %d; want 1 (the user's late address is refused before fetching)", r.Calls())
+	}
+	var text strings.Builder
+	for _, req := range m.Requests() {
+		text.WriteString(requestText(t, req))
+	}
+	for _, banned := range []string{"LATE-SNIPPET", "USER-PAGE-TEXT", "MOVED-PAGE-TEXT"} {
+		if strings.Contains(text.String(), banned) {
+			t.Errorf("%q reached the model", banned)
+		}
+	}
+	for _, kept := range []string{"SAME-DAY-SNIPPET", "ARCHIVED-SNIPPET", "the address " + user + " dates the page 2020-10-12, after 2020-10-07"} {
+		if !strings.Contains(text.String(), kept) {
+			t.Errorf("%q never reached the model", kept)
+		}
+	}
+	trace, _ := json.Marshal(rep)
+	for _, note := range []string{
+		"dropped 1 result(s) published after 2020-10-07",
+		"read " + user + ": refused, its address dates it 2020-10-12, after 2020-10-07",
+		"read " + moved + ": dropped, it redirected to https://news.example/2020/10/20/moved/, whose address dates it 2020-10-20, after 2020-10-07",
+	} {
+		if !strings.Contains(string(trace), note) {
+			t.Errorf("the trace does not say %q:\n%s", note, trace)
+		}
+	}
+}

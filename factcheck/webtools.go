@@ -185,6 +185,9 @@ func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObserva
 		r.trace.note("read " + u + ": refused, an excluded site")
 		return nil, fmt.Errorf("refused: %s is on a site excluded from this check", u)
 	}
+	if err := r.addressLate(u, u, "refused, its address dates it"); err != nil {
+		return nil, err
+	}
 	r.emit(Event{Kind: EventRead, Claim: r.index, Text: u})
 	p, err := r.c.Reader.ReadPage(ctx, search.PageRequest{URL: u, Restriction: r.restrict, Claim: r.storeClaim, Recorder: r.recorder})
 	if err != nil {
@@ -193,6 +196,11 @@ func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObserva
 	if p.FinalURL != "" && r.restrict.Excluded(p.FinalURL) {
 		r.trace.note("read " + u + ": dropped, it redirected to an excluded site")
 		return nil, fmt.Errorf("refused: %s redirects to a site excluded from this check", u)
+	}
+	if p.FinalURL != "" && p.FinalURL != u {
+		if err := r.addressLate(u, p.FinalURL, "dropped, it redirected to "+p.FinalURL+", whose address dates it"); err != nil {
+			return nil, err
+		}
 	}
 	if p.ClaimReview && r.restrict.FactCheckPaths {
 		r.trace.note("read " + u + ": dropped, the page declares itself a published fact-check (ClaimReview)")
@@ -254,6 +262,20 @@ func pageTexts(p *search.Page) []seenText {
 }
 
 // pagePublished is when a page says it was published, zero when unknown.
+// addressLate refuses the read of u when addr (u, or where reading it
+// redirected) dates the page after the day the claim is checked as of
+// (search.Restriction.AddressAfter), before anything of it reaches the
+// model; what says in the trace what was done.
+func (r *researcher) addressLate(u, addr, what string) error {
+	d, late := r.restrict.AddressAfter(addr)
+	if !late {
+		return nil
+	}
+	pub, day := d.Format(time.DateOnly), r.restrict.Before.UTC().Format(time.DateOnly)
+	r.trace.note(fmt.Sprintf("read %s: %s %s, after %s", u, what, pub, day))
+	return fmt.Errorf("refused: the address %s dates the page %s, after %s, the date this claim is checked as of; use other sources", addr, pub, day)
+}
+
 func pagePublished(p *search.Page) time.Time {
 	if !p.PublishedAt.IsZero() {
 		return p.PublishedAt

@@ -72,6 +72,20 @@ func (r Restriction) After(t time.Time) bool {
 	return !r.Before.IsZero() && !t.IsZero() && t.After(r.lastDay())
 }
 
+// AddressAfter reports whether rawURL's own address dates its page
+// (AddressDate) later than the restriction's date, and that date. A page
+// whose path says /2020/10/14/ was not there to be read on October 7th,
+// whatever a search provider says its date is; a copy is dated by the
+// page it copies, never by when it was archived. The day itself is not
+// later: a page from the as-of day is kept, as After keeps it.
+func (r Restriction) AddressAfter(rawURL string) (time.Time, bool) {
+	if r.Before.IsZero() {
+		return time.Time{}, false
+	}
+	t := AddressDate(rawURL)
+	return t, r.After(t)
+}
+
 // Excluded reports whether rawURL, once unwrapped from any mirror
 // (Unwrap), is on one of the excluded sites or a subdomain of one, or,
 // with FactCheckPaths, under a fact-check section of a site. So an
@@ -108,6 +122,11 @@ func (r Restriction) Excluded(rawURL string) bool {
 	return r.FactCheckPaths && factCheckPath(u)
 }
 
+func (r Restriction) addressLate(rawURL string) bool {
+	_, late := r.AddressAfter(rawURL)
+	return late
+}
+
 // pageKey is what ExcludeURLs compares of an (unwrapped) address: host
 // without "www." or a trailing dot, path without a trailing slash, and
 // query.
@@ -124,8 +143,9 @@ func pageKey(u *url.URL) string {
 }
 
 // Filter returns the results r allows, and how many it dropped because
-// they were published after its date or came from an excluded site. A
-// result without a readable date is kept.
+// they were published after its date (by the provider's date or by their
+// address: AddressAfter) or came from an excluded site. A result without
+// a readable date is kept.
 func (r Restriction) Filter(res []Result) (kept []Result, late, excluded int) {
 	kept = make([]Result, 0, len(res))
 	for _, x := range res {
@@ -133,6 +153,8 @@ func (r Restriction) Filter(res []Result) (kept []Result, late, excluded int) {
 		case r.Excluded(x.URL):
 			excluded++
 		case !r.Before.IsZero() && (r.After(x.PublishedAt) || x.PublishedAt.IsZero() && r.After(parsePublished(x.Published))):
+			late++
+		case r.addressLate(x.URL):
 			late++
 		default:
 			kept = append(kept, x)

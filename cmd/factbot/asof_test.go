@@ -317,25 +317,30 @@ func TestEvalFit(t *testing.T) {
 // eval --exclusions measures the leak-free rules on an AVeriTeC file: the
 // claims' own articles behind a news site's fact-check section, a
 // translation proxy, archive.today, Wayback copies and a short link are
-// caught; a BBC article and archived Washington Post columns are not,
-// and the report names the archived page's own host, not the archive's;
-// a separate line counts them with each claim's own article excluded by
-// address too (what a leak-free AVeriTeC run adds).
+// caught; so is, as of its claim's date, a column whose address dates it
+// later; a BBC article and archived Washington Post columns of the
+// claim's own day (or of a claim without a date) are not, and the report
+// names the archived page's own host, not the archive's; separate lines
+// count them without the claims' dates and with each claim's own article
+// excluded by address too (what a leak-free AVeriTeC run adds).
+// --no-as-of measures the rules as a run without dates applies them.
 func TestEvalExclusions(t *testing.T) {
 	dataset := filepath.Join("..", "..", "eval", "testdata", "averitec_exclusions.json")
 	stdout, stderr, code := runApp(context.Background(), "eval", "--exclusions", "--dataset", dataset)
 	if code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
-	want := `claims: 9
-own fact-checking article excluded: 6 of 9 (66.7%; goal ≥ 98%: NOT met)
-gold evidence URLs excluded: 3 of 10 (30.0%; goal ≤ 5%: NOT met)
-with each claim's own article also excluded by address (leak-free AVeriTeC runs): articles 9 of 9 (100.0%), gold evidence 4 of 10 (40.0%)
+	want := `claims: 11 (10 with a claim_date, checked as of it: an address dated later is excluded too)
+own fact-checking article excluded: 7 of 11 (63.6%; goal ≥ 98%: NOT met)
+gold evidence URLs excluded: 4 of 13 (30.8%; goal ≤ 5%: NOT met)
+without the claims' dates (no address-date rule): articles 6 of 11 (54.5%), gold evidence 3 of 13 (23.1%)
+with each claim's own article also excluded by address (leak-free AVeriTeC runs): articles 11 of 11 (100.0%), gold evidence 5 of 13 (38.5%)
 articles let through, by the page's own host:
-     2  washingtonpost.com (2 via web.archive.org)
+     3  washingtonpost.com (2 via web.archive.org)
      1  bbc.com
 evidence excluded, by the page's own host:
      1  archive.ph
+     1  france24.com
      1  icirnigeria.org
      1  politifact.com (1 via web.archive.org)
 `
@@ -344,15 +349,21 @@ evidence excluded, by the page's own host:
 	}
 	stdout, _, code = runApp(context.Background(), "eval", "--exclusions", "--json", "--dataset", dataset)
 	var rep eval.ExclusionReport
-	if err := json.Unmarshal([]byte(stdout), &rep); code != exitOK || err != nil || rep.ArticlesExcluded != 6 || rep.EvidenceExcluded != 3 || rep.OwnURL != (eval.OwnURLCounts{ArticlesExcluded: 9, EvidenceExcluded: 4}) {
+	if err := json.Unmarshal([]byte(stdout), &rep); code != exitOK || err != nil || rep.Dated != 10 || rep.ArticlesExcluded != 7 || rep.EvidenceExcluded != 4 ||
+		rep.WithoutDates != (eval.ExclusionCounts{ArticlesExcluded: 6, EvidenceExcluded: 3}) || rep.OwnURL != (eval.ExclusionCounts{ArticlesExcluded: 11, EvidenceExcluded: 5}) {
 		t.Errorf("--json: exit %d, %v, %+v", code, err, rep)
 	}
 	wantMissed := []eval.HostCount{
-		{Host: "washingtonpost.com", Count: 2, Via: []eval.HostCount{{Host: "web.archive.org", Count: 2}}},
+		{Host: "washingtonpost.com", Count: 3, Via: []eval.HostCount{{Host: "web.archive.org", Count: 2}}},
 		{Host: "bbc.com", Count: 1},
 	}
 	if d := cmp.Diff(wantMissed, rep.Missed); d != "" {
 		t.Errorf("--json missed (-want +got):\n%s", d)
+	}
+	stdout, _, code = runApp(context.Background(), "eval", "--exclusions", "--json", "--no-as-of", "--dataset", dataset)
+	rep = eval.ExclusionReport{}
+	if err := json.Unmarshal([]byte(stdout), &rep); code != exitOK || err != nil || rep.Dated != 0 || rep.ArticlesExcluded != 6 || rep.EvidenceExcluded != 3 {
+		t.Errorf("--no-as-of --json: exit %d, %v, %+v", code, err, rep)
 	}
 	if _, stderr, code := runApp(context.Background(), "eval", "--exclusions"); code != exitUsage || !strings.Contains(stderr, "needs an AVeriTeC file") {
 		t.Errorf("no dataset: exit %d, %q", code, stderr)

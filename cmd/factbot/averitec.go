@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/factcheck"
@@ -26,7 +27,8 @@ func leakFreeSites(extra []string) []string {
 }
 
 // runExclusions is factbot eval --exclusions: how the leak-free rules fit
-// an AVeriTeC file.
+// an AVeriTeC file, each claim as of its claim_date as a leak-free run
+// checks it (not with --no-as-of).
 func runExclusions(a *app, f *evalFlags, pos []string) error {
 	switch {
 	case len(pos) > 0:
@@ -47,7 +49,12 @@ func runExclusions(a *app, f *evalFlags, pos []string) error {
 	}
 	defer fh.Close()
 	r := search.Restriction{ExcludeSites: leakFreeSites(extra), FactCheckPaths: true}
-	rep, err := eval.Exclusions(fh, r.Excluded)
+	rep, err := eval.Exclusions(fh, func(u string, asOf time.Time) bool {
+		rs := r // as a leak-free run checks the claim: as of its date, unless --no-as-of
+		rs.Before = asOf
+		_, late := rs.AddressAfter(u)
+		return rs.Excluded(u) || late
+	}, !f.noAsOf)
 	if err != nil {
 		return &usageError{msg: f.dataset + ": " + err.Error(), err: err}
 	}

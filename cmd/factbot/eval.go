@@ -95,7 +95,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.BoolVar(&f.quiet, "quiet", false, "draw no progress bar on stderr")
 	fs.BoolVar(&f.compare, "compare", false, "compare two runs instead: factbot eval --compare A.json B.json (summaries from --json or files from --out)")
 	fs.BoolVar(&f.allowFactChecks, "allow-fact-checks", false, "lift the leak-free rules: no fact-checking sites or sections excluded, and search_fact_checks offered on AVeriTeC data too (its claims come from published fact-checks, which would hand the model the answer)")
-	fs.BoolVar(&f.exclusions, "exclusions", false, "report instead how many claims' own fact_checking_article, and how many gold evidence URLs, of an AVeriTeC --dataset the leak-free rules exclude")
+	fs.BoolVar(&f.exclusions, "exclusions", false, "report instead how many claims' own fact_checking_article, and how many gold evidence URLs, of an AVeriTeC --dataset the leak-free rules exclude, each claim as of its claim_date unless --no-as-of")
 	fs.BoolVar(&f.noAsOf, "no-as-of", false, "do not check claims as of their dates (by default a claim with a date, such as AVeriTeC's claim_date, only sees what was published by then)")
 	fs.StringVar(&f.knowledge, "knowledge-store", "", "research each claim in AVeriTeC's knowledge store in this folder (<claim_id>.json, JSON Lines) instead of the web: no network call but the model's")
 	fs.BoolVar(&f.closedBook, "closed-book", false, "verify with no tools (no search, no page, no plan, no critic): what the model already knows, as a baseline")

@@ -261,7 +261,6 @@ func pageTexts(p *search.Page) []seenText {
 	return out
 }
 
-// pagePublished is when a page says it was published, zero when unknown.
 // addressLate refuses the read of u when addr (u, or where reading it
 // redirected) dates the page after the day the claim is checked as of
 // (search.Restriction.AddressAfter), before anything of it reaches the
@@ -276,6 +275,7 @@ func (r *researcher) addressLate(u, addr, what string) error {
 	return fmt.Errorf("refused: the address %s dates the page %s, after %s, the date this claim is checked as of; use other sources", addr, pub, day)
 }
 
+// pagePublished is when a page says it was published, zero when unknown.
 func pagePublished(p *search.Page) time.Time {
 	if !p.PublishedAt.IsZero() {
 		return p.PublishedAt

@@ -109,20 +109,34 @@ type corpusExtractor struct {
 func corpusExtractors() []corpusExtractor {
 	recall := trafilatura.Options{Focus: trafilatura.FavorRecall}
 	return []corpusExtractor{
-		{"reader", readerExtractor(readerOptions)},
+		{"reader", readerExtractor(readerConfig{lib: readerOptions})},
 		{"trafilatura", plainTrafilatura(trafilatura.Options{})},
 		{"trafilatura-recall", plainTrafilatura(recall)},
 		{"trafilatura-fallback", plainTrafilatura(trafilatura.Options{EnableFallback: true})},
 		{"trafilatura-recall-fallback", plainTrafilatura(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
-		{"reader-nofallback", readerExtractor(trafilatura.Options{})},
-		{"reader-recall", readerExtractor(recall)},
-		{"reader-recall-fallback", readerExtractor(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
+		{"reader-nofallback", readerExtractor(readerConfig{lib: trafilatura.Options{}})},
+		{"reader-recall", readerExtractor(readerConfig{lib: recall})},
+		{"reader-recall-fallback", readerExtractor(readerConfig{lib: trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true}})},
+		// the reader with one more of the library's own options
+		// the reader with each of its additions (readerConfig)
+		{"reader+boilerplate", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true})},
+		{"reader+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},
+		{"reader+images", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeImages = true })})},
+		{"reader+links", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeLinks = true })})},
+		{"reader+notables", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.ExcludeTables = true })})},
 	}
 }
 
-func readerExtractor(opts trafilatura.Options) func([]byte, *url.URL) (string, bool, error) {
+// withOpts is readerOptions changed by set.
+func withOpts(set func(*trafilatura.Options)) trafilatura.Options {
+	o := readerOptions
+	set(&o)
+	return o
+}
+
+func readerExtractor(cfg readerConfig) func([]byte, *url.URL) (string, bool, error) {
 	return func(body []byte, u *url.URL) (string, bool, error) {
-		p, err := extractWith(opts, body, "html", "text/html", u)
+		p, err := extractWith(cfg, body, "html", "text/html", u)
 		if err != nil {
 			return "", false, err
 		}

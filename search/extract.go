@@ -175,7 +175,7 @@ func checkTree(doc *html.Node) error {
 
 // extract reads a body already known to be HTML, text or PDF.
 func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
-	return extractWith(readerOptions, body, kind, contentType, pageURL)
+	return extractWith(readerSettings, body, kind, contentType, pageURL)
 }
 
 // readerOptions are go-trafilatura's options for the main text: its
@@ -188,9 +188,22 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 // (docs/reader.md).
 var readerOptions = trafilatura.Options{EnableFallback: true}
 
-// extractWith is extract with the given go-trafilatura options (the
-// corpus harness measures other settings of the library with it).
-func extractWith(opts trafilatura.Options, body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
+// readerConfig is how the reader takes a page's main text: go-trafilatura's
+// options and the reader's additions to the library's result, each of
+// which the corpus harness can switch on and off (docs/reader.md).
+type readerConfig struct {
+	lib trafilatura.Options
+	// boilerplate drops short lines of page furniture from the text
+	// (dropBoilerplateLines).
+	boilerplate bool
+}
+
+// readerSettings is the reader's configuration.
+var readerSettings = readerConfig{lib: readerOptions}
+
+// extractWith is extract with the given configuration (the corpus
+// harness measures other settings with it).
+func extractWith(cfg readerConfig, body []byte, kind, contentType string, pageURL *url.URL) (*Page, error) {
 	if kind == "pdf" {
 		p, err := extractPDF(body)
 		if err != nil {
@@ -221,7 +234,7 @@ func extractWith(opts trafilatura.Options, body []byte, kind, contentType string
 	if err := checkTree(doc); err != nil {
 		return nil, err
 	}
-	extractHTML(opts, doc, pageURL, p)
+	extractHTML(cfg, doc, pageURL, p)
 	return p, nil
 }
 
@@ -230,7 +243,7 @@ func extractWith(opts trafilatura.Options, body []byte, kind, contentType string
 // JSON-LD, the URL, then dates shown on the page), and whether it
 // declares a ClaimReview (hasClaimReview). A page where the library finds
 // no main text is read with no text.
-func extractHTML(opts trafilatura.Options, doc *html.Node, pageURL *url.URL, p *Page) {
+func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 	docTitle := titleOf(doc)
 	p.ClaimReview = hasClaimReview(doc)
 	date, err := htmldate.FromDocument(doc, htmldate.Options{
@@ -243,10 +256,14 @@ func extractHTML(opts trafilatura.Options, doc *html.Node, pageURL *url.URL, p *
 	if err != nil {
 		date = htmldate.Result{}
 	}
+	opts := cfg.lib
 	opts.OriginalURL = pageURL
 	opts.HtmlDateOverride = &date
 	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
+		if cfg.boilerplate {
+			p.Text = dropBoilerplateLines(p.Text)
+		}
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)
 		p.Byline = strings.TrimSpace(m.Author)

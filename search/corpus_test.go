@@ -120,6 +120,11 @@ func corpusExtractors() []corpusExtractor {
 		// the reader with one more of the library's own options
 		// the reader with each of its additions (readerConfig)
 		{"reader+boilerplate", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true})},
+		{"reader+linklines", readerExtractor(readerConfig{lib: readerOptions, linkLines: true})},
+		{"reader+boilerplate+linklines", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, linkLines: true})},
+		{"reader-recall+boilerplate", readerExtractor(readerConfig{lib: recall, boilerplate: true})},
+		{"reader-recall+linklines", readerExtractor(readerConfig{lib: recall, linkLines: true})},
+		{"reader-recall+boilerplate+linklines", readerExtractor(readerConfig{lib: recall, boilerplate: true, linkLines: true})},
 		{"reader+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},
 		{"reader+images", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeImages = true })})},
 		{"reader+links", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeLinks = true })})},

@@ -196,6 +196,9 @@ type readerConfig struct {
 	// boilerplate drops short lines of page furniture from the text
 	// (dropBoilerplateLines).
 	boilerplate bool
+	// linkLines drops the lines that are the whole text of one of the
+	// page's links (dropLinkLines).
+	linkLines bool
 }
 
 // readerSettings is the reader's configuration.
@@ -263,6 +266,9 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 		p.Text = nodeText(res.ContentNode)
 		if cfg.boilerplate {
 			p.Text = dropBoilerplateLines(p.Text)
+		}
+		if cfg.linkLines {
+			p.Text = dropLinkLines(p.Text, doc, pageURL, docTitle+" "+res.Metadata.Title)
 		}
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)

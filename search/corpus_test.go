@@ -125,6 +125,8 @@ func corpusExtractors() []corpusExtractor {
 		{"reader-recall+boilerplate", readerExtractor(readerConfig{lib: recall, boilerplate: true})},
 		{"reader-recall+linklines", readerExtractor(readerConfig{lib: recall, linkLines: true})},
 		{"reader-recall+boilerplate+linklines", readerExtractor(readerConfig{lib: recall, boilerplate: true, linkLines: true})},
+		{"reader+readeck", readerExtractor(readerConfig{lib: readerOptions, readeck: true})},
+		{"reader+boilerplate+readeck", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, readeck: true})},
 		{"reader+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},
 		{"reader+images", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeImages = true })})},
 		{"reader+links", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeLinks = true })})},

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	readability "codeberg.org/readeck/go-readability/v2"
 	"codeberg.org/readeck/go-readability/v2/render"
 	"github.com/markusmobius/go-htmldate"
 	trafilatura "github.com/markusmobius/go-trafilatura"
@@ -199,6 +200,9 @@ type readerConfig struct {
 	// linkLines drops the lines that are the whole text of one of the
 	// page's links (dropLinkLines).
 	linkLines bool
+	// readeck hands the library readeck's go-readability v2 as its
+	// readability fall-back, in place of the go-shiori one it runs.
+	readeck bool
 }
 
 // readerSettings is the reader's configuration.
@@ -262,6 +266,12 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 	opts := cfg.lib
 	opts.OriginalURL = pageURL
 	opts.HtmlDateOverride = &date
+	if cfg.readeck && opts.EnableFallback {
+		parser := readability.NewParser()
+		if art, err := parser.ParseDocument(doc, pageURL); err == nil && art.Node != nil {
+			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: art.Node}
+		}
+	}
 	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
 		if cfg.boilerplate {

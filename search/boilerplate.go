@@ -1,13 +1,10 @@
 package search
 
 import (
-	"net/url"
 	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"golang.org/x/net/html"
 )
 
 // maxBoilerplateLine is the longest line, in characters, that
@@ -112,115 +109,4 @@ func isBoilerplateLine(line string) bool {
 		return true
 	}
 	return boilerplateLine().MatchString(line)
-}
-
-// minLinkLineWords is the fewest words a line needs for dropLinkLines to
-// take it for a link to another page: shorter link texts ("Home",
-// "Read more") are as often words of the article's own.
-const minLinkLineWords = 3
-
-// dropLinkLines removes from laid-out text the lines whose whole text is
-// the text of one link of the page (doc) — the titles of other articles
-// that the library's content carries along ("related", "most read",
-// teasers) — unless the page's title holds the line, as the article's
-// own headline, often linked to itself, does.
-func dropLinkLines(text string, doc *html.Node, pageURL *url.URL, title string) string {
-	links := linkTexts(doc, pageURL)
-	if len(links) == 0 {
-		return text
-	}
-	title = strings.ToLower(normWords(title))
-	lines := strings.Split(text, "\n")
-	kept := lines[:0]
-	for _, l := range lines {
-		t := strings.ToLower(normWords(l))
-		if links[t] && !strings.Contains(title, t) {
-			continue
-		}
-		kept = append(kept, l)
-	}
-	return tidyText(strings.Join(kept, "\n"))
-}
-
-// linkTexts are the lower-cased texts of doc's links to other pages of
-// at least minLinkLineWords words (otherPage).
-func linkTexts(doc *html.Node, pageURL *url.URL) map[string]bool {
-	out := map[string]bool{}
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			switch n.Data {
-			case "script", "style", "noscript", "template":
-				return
-			case "a":
-				if !otherPage(attr(n, "href"), pageURL) {
-					return
-				}
-				var b strings.Builder
-				textOf(n, &b)
-				if t := normWords(b.String()); len(strings.Fields(t)) >= minLinkLineWords {
-					out[strings.ToLower(t)] = true
-				}
-				return
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
-	return out
-}
-
-func textOf(n *html.Node, b *strings.Builder) {
-	if n.Type == html.TextNode {
-		b.WriteString(n.Data)
-		b.WriteByte(' ')
-		return
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		textOf(c, b)
-	}
-}
-
-// normWords joins the words of s with single spaces.
-func normWords(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// downloadExt are the endings of a link's path that name a file to
-// download rather than a page to read.
-var downloadExt = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\.(pdf|docx?|xlsx?|pptx?|odt|ods|zip|rar|gz|mp3|mp4|jpe?g|png|gif|svg|webp)$`)
-})
-
-// otherPage says whether a link's href leads to another page: not to a
-// place on the page itself (a table of contents) and not to a file to
-// download (a document the article offers).
-func otherPage(href string, pageURL *url.URL) bool {
-	href = strings.TrimSpace(href)
-	if href == "" || strings.HasPrefix(href, "#") {
-		return false
-	}
-	u, err := url.Parse(href)
-	if err != nil {
-		return false
-	}
-	if pageURL != nil {
-		u = pageURL.ResolveReference(u)
-		if u.Host == pageURL.Host && strings.TrimSuffix(u.Path, "/") == strings.TrimSuffix(pageURL.Path, "/") && u.RawQuery == pageURL.RawQuery {
-			return false
-		}
-	}
-	if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
-		return false // mailto:, javascript:, tel:
-	}
-	return !downloadExt().MatchString(u.Path)
-}
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
 }

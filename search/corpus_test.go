@@ -100,16 +100,21 @@ type corpusExtractor struct {
 	run  func(body []byte, u *url.URL) (text string, dated bool, err error)
 }
 
-// corpusExtractors are what TestCorpusScore measures: the reader (the
-// library's default mode with its fall-backs, readerOptions); go-trafilatura
-// called plainly (its own charset handling and parsing), in its default
-// and favour-recall modes, with and without its fall-backs, as
-// ../shared/tools/baseline-reader runs it; and the reader with the other
-// three of those settings.
+// corpusExtractors are what TestCorpusScore measures: the reader
+// (readerSettings) and the reader without its additions (the library's
+// default mode with its fall-backs, readerOptions); go-trafilatura called
+// plainly (its own charset handling and parsing), in its default and
+// favour-recall modes, with and without its fall-backs, as
+// ../shared/tools/baseline-reader runs it; the reader without additions
+// with the other three of those settings; each addition switched on alone;
+// and the library options that were tried as additions.
 func corpusExtractors() []corpusExtractor {
 	recall := trafilatura.Options{Focus: trafilatura.FavorRecall}
 	return []corpusExtractor{
-		{"reader", readerExtractor(readerConfig{lib: readerOptions})},
+		{"reader", readerExtractor(readerSettings)},
+		// the reader without its additions: the library's default mode with
+		// its fall-backs, laid out by nodeText
+		{"reader-plain", readerExtractor(readerConfig{lib: readerOptions})},
 		{"trafilatura", plainTrafilatura(trafilatura.Options{})},
 		{"trafilatura-recall", plainTrafilatura(recall)},
 		{"trafilatura-fallback", plainTrafilatura(trafilatura.Options{EnableFallback: true})},
@@ -117,20 +122,16 @@ func corpusExtractors() []corpusExtractor {
 		{"reader-nofallback", readerExtractor(readerConfig{lib: trafilatura.Options{}})},
 		{"reader-recall", readerExtractor(readerConfig{lib: recall})},
 		{"reader-recall-fallback", readerExtractor(readerConfig{lib: trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true}})},
-		// the reader with one more of the library's own options
-		// the reader with each of its additions (readerConfig)
-		{"reader+boilerplate", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true})},
-		{"reader+linklines", readerExtractor(readerConfig{lib: readerOptions, linkLines: true})},
-		{"reader+boilerplate+linklines", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, linkLines: true})},
+		// each of the reader's additions (readerConfig) on its own, on the
+		// reader without additions and on favour recall
+		{"reader-plain+boilerplate", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true})},
 		{"reader-recall+boilerplate", readerExtractor(readerConfig{lib: recall, boilerplate: true})},
-		{"reader-recall+linklines", readerExtractor(readerConfig{lib: recall, linkLines: true})},
-		{"reader-recall+boilerplate+linklines", readerExtractor(readerConfig{lib: recall, boilerplate: true, linkLines: true})},
-		{"reader+readeck", readerExtractor(readerConfig{lib: readerOptions, readeck: true})},
-		{"reader+boilerplate+readeck", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, readeck: true})},
-		{"reader+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},
-		{"reader+images", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeImages = true })})},
-		{"reader+links", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeLinks = true })})},
-		{"reader+notables", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.ExcludeTables = true })})},
+		// the reader without its additions, with one more of the library's
+		// own options
+		{"reader-plain+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},
+		{"reader-plain+images", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeImages = true })})},
+		{"reader-plain+links", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeLinks = true })})},
+		{"reader-plain+notables", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.ExcludeTables = true })})},
 	}
 }
 

@@ -15,11 +15,12 @@ const maxBoilerplateLine = 160
 // boilerplateLine matches a whole line of page furniture that the
 // library's content often carries along with the article: a label that
 // introduces further reading ("Read more:", "Lesen Sie auch", "Vea
-// también: …"), a call to sign up for a newsletter, a comment count or a
-// prompt to comment, a prompt to share or follow, a copyright line, an
-// advertisement label, and a label of the page's metadata ("Last
-// modified:", "Kategorie: News"). The patterns are about what such lines
-// say, in the languages the reader meets most, never about a site.
+// también: …") or links and contacts ("Weitere Informationen zum …:"), a
+// comment count or a prompt to comment, a prompt to share, follow or
+// click, a copyright, disclaimer or advertisement line, and a label of the
+// page's metadata ("Last modified:", "Kategorie: News"). The patterns are
+// about what such lines say, in the languages the reader meets most,
+// never about a site.
 var boilerplateLine = sync.OnceValue(func() *regexp.Regexp {
 	further := `read (more|also|next)|also read|see also|more (from|on this|stories|news|to read)|you (may|might) (also )?(like|enjoy|be interested)|recommended( for you| reading)?|popular on|most (read|popular|viewed)|continue reading` +
 		`|lesen sie (auch|mehr|hier)|auch interessant|das könnte sie (auch )?interessieren|zum weiterlesen|weiterlesen|mehr (zum thema|dazu|zu diesem thema|artikel|beiträge|kolumnen|news|nachrichten)|weitere (\pL+ )?(artikel|beiträge|themen|nachrichten|news|meldungen|tipps|tourentipps|kolumnen|links)` +
@@ -51,7 +52,7 @@ var boilerplateLine = sync.OnceValue(func() *regexp.Regexp {
 // points to the reader's inbox is one on its own.
 var (
 	subscribeVerb = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(sign up|signing up|subscribe|abonnieren|abonnieren sie|suscríbete|inscrivez-vous)\b`)
+		return regexp.MustCompile(`(?i)\b(sign up|signing up|subscribe|abonnieren|suscríbete|inscrivez-vous)\b`)
 	})
 	subscribeHint = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(newsletters?|today|now|here|for free|free sign up|sign up (for )?free|by e-?mail)\b`)
@@ -85,9 +86,10 @@ const (
 	dateWord = `(` + dateName + `|am|um|uhr|at|on|de|del|le|h)\.?`
 )
 
-// dropBoilerplateLines removes from laid-out text (nodeText) the lines
-// that are page furniture (boilerplateLine) or only a date (dateLine),
-// when they are short. Paragraphs stay separated by a blank line.
+// dropBoilerplateLines removes from laid-out text (nodeText) the lines of
+// at most maxBoilerplateLine characters that are page furniture
+// (boilerplateLine), a call to subscribe (subscribeVerb, inboxLine) or
+// only a date (dateLine). Paragraphs stay separated by a blank line.
 func dropBoilerplateLines(text string) string {
 	lines := strings.Split(text, "\n")
 	kept := lines[:0]

@@ -97,3 +97,22 @@ func TestExtractBoilerplateSwitch(t *testing.T) {
 func containsLine(text, line string) bool {
 	return slices.Contains(strings.Split(text, "\n"), line)
 }
+
+// BenchmarkDropBoilerplateLines measures the boilerplate rule alone on the
+// text the reader without it takes from each saved page.
+func BenchmarkDropBoilerplateLines(b *testing.B) {
+	u, _ := url.Parse("https://www.dailyexample.com/news/story")
+	for name, body := range savedPages(b) {
+		p, err := extractWith(readerConfig{lib: readerOptions}, body, "html", "text/html; charset=utf-8", u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dropBoilerplateLines(p.Text) // its expressions are compiled on first use
+		b.Run(strings.TrimSuffix(name, ".html"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				dropBoilerplateLines(p.Text)
+			}
+		})
+	}
+}

@@ -100,29 +100,51 @@ type corpusExtractor struct {
 	run  func(body []byte, u *url.URL) (text string, dated bool, err error)
 }
 
-// corpusExtractors are what TestCorpusScore measures: the reader (the
-// library's default mode with its fall-backs, readerOptions); go-trafilatura
-// called plainly (its own charset handling and parsing), in its default
-// and favour-recall modes, with and without its fall-backs, as
-// ../shared/tools/baseline-reader runs it; and the reader with the other
-// three of those settings.
+// corpusExtractors are what TestCorpusScore measures: the reader
+// (readerSettings) and the reader without its additions (the library's
+// default mode with its fall-backs, readerOptions); go-trafilatura called
+// plainly (its own charset handling and parsing), in its default and
+// favour-recall modes, with and without its fall-backs, as
+// ../shared/tools/baseline-reader runs it; the reader without additions
+// with the other three of those settings; each addition switched on alone;
+// and the library options that were tried as additions.
 func corpusExtractors() []corpusExtractor {
 	recall := trafilatura.Options{Focus: trafilatura.FavorRecall}
 	return []corpusExtractor{
-		{"reader", readerExtractor(readerOptions)},
+		{"reader", readerExtractor(readerSettings)},
+		// the reader without its additions: the library's default mode with
+		// its fall-backs, laid out by nodeText
+		{"reader-plain", readerExtractor(readerConfig{lib: readerOptions})},
 		{"trafilatura", plainTrafilatura(trafilatura.Options{})},
 		{"trafilatura-recall", plainTrafilatura(recall)},
 		{"trafilatura-fallback", plainTrafilatura(trafilatura.Options{EnableFallback: true})},
 		{"trafilatura-recall-fallback", plainTrafilatura(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
-		{"reader-nofallback", readerExtractor(trafilatura.Options{})},
-		{"reader-recall", readerExtractor(recall)},
-		{"reader-recall-fallback", readerExtractor(trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true})},
+		{"reader-nofallback", readerExtractor(readerConfig{lib: trafilatura.Options{}})},
+		{"reader-recall", readerExtractor(readerConfig{lib: recall})},
+		{"reader-recall-fallback", readerExtractor(readerConfig{lib: trafilatura.Options{Focus: trafilatura.FavorRecall, EnableFallback: true}})},
+		// each of the reader's additions (readerConfig) on its own, on the
+		// reader without additions and on favour recall
+		{"reader-plain+boilerplate", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true})},
+		{"reader-recall+boilerplate", readerExtractor(readerConfig{lib: recall, boilerplate: true})},
+		// the reader without its additions, with one more of the library's
+		// own options
+		{"reader-plain+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},
+		{"reader-plain+images", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeImages = true })})},
+		{"reader-plain+links", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.IncludeLinks = true })})},
+		{"reader-plain+notables", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.ExcludeTables = true })})},
 	}
 }
 
-func readerExtractor(opts trafilatura.Options) func([]byte, *url.URL) (string, bool, error) {
+// withOpts is readerOptions changed by set.
+func withOpts(set func(*trafilatura.Options)) trafilatura.Options {
+	o := readerOptions
+	set(&o)
+	return o
+}
+
+func readerExtractor(cfg readerConfig) func([]byte, *url.URL) (string, bool, error) {
 	return func(body []byte, u *url.URL) (string, bool, error) {
-		p, err := extractWith(opts, body, "html", "text/html", u)
+		p, err := extractWith(cfg, body, "html", "text/html", u)
 		if err != nil {
 			return "", false, err
 		}

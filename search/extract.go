@@ -194,6 +194,9 @@ type readerConfig struct {
 	// boilerplate drops short lines of page furniture from the text
 	// (dropBoilerplateLines).
 	boilerplate bool
+	// edges drops the short lines at the start and end of the text that
+	// neither of the library's fall-back extractors finds (trimEdges).
+	edges bool
 }
 
 // readerSettings is the reader's configuration: the library's default
@@ -260,10 +263,18 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 	opts := cfg.lib
 	opts.OriginalURL = pageURL
 	opts.HtmlDateOverride = &date
+	var others []string
+	if cfg.edges {
+		read, dist := otherTexts(doc, &opts)
+		others = []string{read, dist}
+	}
 	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
 		if cfg.boilerplate {
 			p.Text = dropBoilerplateLines(p.Text)
+		}
+		if cfg.edges {
+			p.Text = trimEdges(p.Text, others...)
 		}
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)

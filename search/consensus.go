@@ -1,6 +1,7 @@
 package search
 
 import (
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -26,24 +27,56 @@ const maxEdgeLine = 80
 // (a product's details), and it is kept whole.
 const edgeHeadLines = 2
 
-// otherTexts runs go-trafilatura's two fall-back extractors, readability
-// and DOM Distiller, on doc as the library would, and returns their texts
-// laid out by nodeText. Their nodes are handed to the library through
-// opts.FallbackCandidates, so that the library does not run them again.
-func otherTexts(doc *html.Node, opts *trafilatura.Options) (read, dist string) {
-	cands := &trafilatura.FallbackCandidates{}
-	if r, err := readability.FromDocument(doc, opts.OriginalURL); err == nil && r.Node != nil {
-		read = nodeText(r.Node) // before the library cleans the node it picks
-		cands.Readability = r.Node
+// readabilityText runs go-trafilatura's first fall-back extractor,
+// readability, on doc as the library would, and returns its text laid out
+// by nodeText. Its node is handed to the library through
+// opts.FallbackCandidates, so that the library does not run it again.
+func readabilityText(doc *html.Node, opts *trafilatura.Options) string {
+	r, err := readability.FromDocument(doc, opts.OriginalURL)
+	if err != nil || r.Node == nil {
+		return ""
 	}
-	if r, err := distiller.Apply(dom.Clone(doc, true), &distiller.Options{OriginalURL: opts.OriginalURL, SkipPagination: true}); err == nil && r != nil && r.Node != nil {
-		dist = nodeText(r.Node)
-		cands.Distiller = r.Node
-	}
+	text := nodeText(r.Node) // before the library cleans the node if it picks it
 	if opts.EnableFallback {
-		opts.FallbackCandidates = cands
+		opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: r.Node}
 	}
-	return read, dist
+	return text
+}
+
+// distillerText runs the library's second fall-back extractor, DOM
+// Distiller, on a copy of doc as the library would, and returns its text
+// laid out by nodeText.
+func distillerText(doc *html.Node, pageURL *url.URL) string {
+	r, err := distiller.Apply(dom.Clone(doc, true), &distiller.Options{OriginalURL: pageURL, SkipPagination: true})
+	if err != nil || r == nil || r.Node == nil {
+		return ""
+	}
+	return nodeText(r.Node)
+}
+
+// trimEdgesLazily is trimEdges(text, read, dist()), which runs dist only
+// when its vote can matter: not when readability votes and holds, or
+// finds too long to drop, the first and the last line of text, since then
+// no line is dropped whatever DOM Distiller finds.
+func trimEdgesLazily(text, read string, dist func() string) string {
+	if len(read) >= minOtherText {
+		held := func(l string) bool {
+			return utf8.RuneCountInString(l) > maxEdgeLine || strings.Contains(squash(read), squash(l))
+		}
+		var first, last string
+		for _, l := range strings.Split(text, "\n") {
+			if t := strings.TrimSpace(l); t != "" {
+				if first == "" {
+					first = t
+				}
+				last = t
+			}
+		}
+		if first == "" || held(first) && held(last) {
+			return text
+		}
+	}
+	return trimEdges(text, read, dist())
 }
 
 // squash is s without white space: how two extractors' texts are compared,

@@ -112,7 +112,7 @@ func TestExtractEdgesSwitch(t *testing.T) {
 	}
 	opts := readerOptions
 	opts.OriginalURL = u
-	read, dist := otherTexts(doc, &opts)
+	read, dist := readabilityText(doc, &opts), distillerText(doc, u)
 	if read == "" || dist == "" {
 		t.Fatalf("the fall-back extractors found no text: readability %q, distiller %q", read, dist)
 	}

@@ -194,12 +194,6 @@ type readerConfig struct {
 	// boilerplate drops short lines of page furniture from the text
 	// (dropBoilerplateLines).
 	boilerplate bool
-	// edges drops the short lines at the start and end of the text that
-	// neither of the library's fall-back extractors finds (trimEdges). It
-	// beat the reader on both validation halves but is slower than the
-	// library on two of the three saved pages, so it is off
-	// (docs/reader.md).
-	edges bool
 }
 
 // readerSettings is the reader's configuration: the library's default
@@ -266,17 +260,10 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 	opts := cfg.lib
 	opts.OriginalURL = pageURL
 	opts.HtmlDateOverride = &date
-	var read string
-	if cfg.edges {
-		read = readabilityText(doc, &opts)
-	}
 	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
 		if cfg.boilerplate {
 			p.Text = dropBoilerplateLines(p.Text)
-		}
-		if cfg.edges {
-			p.Text = trimEdgesLazily(p.Text, read, func() string { return distillerText(doc, pageURL) })
 		}
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)

@@ -16,22 +16,30 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// serveData opens a bbolt file, serves it on its admin socket and dials
+// it; all are closed when the test ends.
+func serveData(t *testing.T) (*store.DB, *admin.Client) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f.db")
+	db, err := store.Open(path, store.Options{})
+	mustf(t, err, "open")
+	t.Cleanup(func() { db.Close() })
+	srv, err := admin.Start(context.Background(), path, db, admin.Options{})
+	mustf(t, err, "start")
+	t.Cleanup(func() { srv.Close() })
+	c, err := admin.Dial(path)
+	mustf(t, err, "dial")
+	t.Cleanup(func() { c.Close() })
+	return db, c
+}
+
 // TestDataThroughTheSocket: what the commands read and write reaches the
 // database through the server as it would directly: a large check saved
 // and read back, history, the caches, a missing check (ErrNotFound) and
 // the streamed walk over the checks.
 func TestDataThroughTheSocket(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.db")
-	db, err := store.Open(path, store.Options{})
-	mustf(t, err, "open")
-	defer db.Close()
 	ctx := context.Background()
-	srv, err := admin.Start(ctx, path, db, admin.Options{})
-	mustf(t, err, "start")
-	defer srv.Close()
-	c, err := admin.Dial(path)
-	mustf(t, err, "dial")
-	defer c.Close()
+	db, c := serveData(t)
 
 	big := strings.Repeat("a claim about the world. ", 20000) // 500 kB
 	ck := &store.Check{Tenant: "cli", Platform: "cli", User: "ann", Text: big,
@@ -87,17 +95,8 @@ func TestDataThroughTheSocket(t *testing.T) {
 // the client's recorder of the records the server's store read or wrote,
 // as the store tells it directly.
 func TestCacheRecordsThroughTheSocket(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.db")
-	db, err := store.Open(path, store.Options{})
-	mustf(t, err, "open")
-	defer db.Close()
 	ctx := context.Background()
-	srv, err := admin.Start(ctx, path, db, admin.Options{})
-	mustf(t, err, "start")
-	defer srv.Close()
-	c, err := admin.Dial(path)
-	mustf(t, err, "dial")
-	defer c.Close()
+	db, c := serveData(t)
 
 	through, direct := store.NewCacheRecorder(), store.NewCacheRecorder()
 	v := &factcheck.Verdict{Claim: "Water boils at 100 °C at sea level", Verdict: factcheck.Supported}

@@ -2,10 +2,12 @@ package eval
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/factbot-dev/factbot/internal/goldentest"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/google/go-cmp/cmp"
 )
@@ -70,23 +72,8 @@ func TestExclusionsFixture(t *testing.T) {
 	if err := WriteExclusions(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	wantOut := `claims: 11 (10 with a claim_date, checked as of it: an address dated later is excluded too)
-own fact-checking article excluded: 7 of 11 (63.6%; goal ≥ 98%: NOT met)
-gold evidence URLs excluded: 4 of 13 (30.8%; goal ≤ 5%: NOT met)
-without the claims' dates (no address-date rule): articles 6 of 11 (54.5%), gold evidence 3 of 13 (23.1%)
-with each claim's own article also excluded by address (leak-free AVeriTeC runs): articles 11 of 11 (100.0%), gold evidence 5 of 13 (38.5%)
-articles let through, by the page's own host:
-     3  washingtonpost.com (2 via web.archive.org)
-     1  bbc.com
-evidence excluded, by the page's own host:
-     1  archive.ph
-     1  france24.com
-     1  icirnigeria.org
-     1  politifact.com (1 via web.archive.org)
-`
-	if d := cmp.Diff(wantOut, b.String()); d != "" {
-		t.Errorf("output (-want +got):\n%s", d)
-	}
+	// The same text is what factbot eval --exclusions prints (cmd/factbot).
+	goldentest.Golden(t, filepath.Join("testdata", "averitec_exclusions.golden"), []byte(b.String()), *update)
 
 	// Without the dates (--no-as-of), the address-date rule is off.
 	rep = read(false)

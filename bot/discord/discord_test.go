@@ -653,16 +653,17 @@ func TestRefusalShownInAcknowledgement(t *testing.T) {
 	}
 }
 
-func TestTokenExpiredFinishesWithChannelMessage(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+// outlastToken sends the interaction i of guildID to a new harness whose
+// check takes 20 minutes, past the interaction token's 15, and returns
+// the harness and the request once it is done.
+func outlastToken(t *testing.T, i *discordgo.Interaction, guildID string) (*harness, *store.Request) {
+	t.Helper()
+	clock := storetest.NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	h := newHarness(t, func(c *discord.Config, _ *bot.Options, ck *bottest.Checker) {
-		c.Now = clock
+		c.Now = clock.Now
 		ck.Block = make(chan struct{})
 		ck.Started = make(chan factcheck.Input, 1)
 	})
-	i := slash("900000000000000001", "A long check.", false)
 	if err := h.fake.InteractionCreate(i); err != nil {
 		t.Fatal(err)
 	}
@@ -671,11 +672,13 @@ func TestTokenExpiredFinishesWithChannelMessage(t *testing.T) {
 	case <-h.ctx().Done():
 		t.Fatal("check not started")
 	}
-	mu.Lock()
-	now = now.Add(20 * time.Minute)
-	mu.Unlock()
+	clock.Add(20 * time.Minute)
 	close(h.checker.Block)
-	r := h.waitDone(guild, "discord:interaction:"+i.ID)
+	return h, h.waitDone(guildID, "discord:interaction:"+i.ID)
+}
+
+func TestTokenExpiredFinishesWithChannelMessage(t *testing.T) {
+	h, r := outlastToken(t, slash("900000000000000001", "A long check.", false), guild)
 	if !strings.HasPrefix(r.Reply, "msg:"+channel+":") {
 		for _, q := range h.fake.Requests() {
 			t.Logf("%s %s %d %.120s", q.Method, q.Path, q.Status, q.Body)

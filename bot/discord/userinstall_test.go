@@ -7,9 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +16,6 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/discord/discordtest"
-	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -307,28 +304,8 @@ func TestUserInstallButtons(t *testing.T) {
 // interaction token is saved (found in /factcheck-history) but, with no
 // channel it may post in, is not answered anywhere else.
 func TestUserInstallTokenExpired(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	h := newHarness(t, func(c *discord.Config, _ *bot.Options, ck *bottest.Checker) {
-		c.Now = clock
-		ck.Block = make(chan struct{})
-		ck.Started = make(chan factcheck.Input, 1)
-	})
 	i := userInstalled(slash("640000000000000001", "A long check.", false), strangerGuild, strangerChannel, discordgo.InteractionContextGuild)
-	if err := h.fake.InteractionCreate(i); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-h.checker.Started:
-	case <-h.ctx().Done():
-		t.Fatal("check not started")
-	}
-	mu.Lock()
-	now = now.Add(20 * time.Minute)
-	mu.Unlock()
-	close(h.checker.Block)
-	r := h.waitDone(strangerGuild, "discord:interaction:"+i.ID)
+	h, r := outlastToken(t, i, strangerGuild)
 	if r.State != store.RequestDone || r.CheckID == "" || r.Reply != "@original" {
 		t.Fatalf("request = %+v, want done with its check saved", r)
 	}

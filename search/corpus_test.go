@@ -126,6 +126,7 @@ func corpusExtractors() []corpusExtractor {
 		// reader without additions and on favour recall
 		{"reader-plain+boilerplate", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true})},
 		{"reader-recall+boilerplate", readerExtractor(readerConfig{lib: recall, boilerplate: true})},
+		{"reader-plain+edges", readerExtractor(readerConfig{lib: readerOptions, edges: true})},
 		// the reader without its additions, with one more of the library's
 		// own options
 		{"reader-plain+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},

@@ -44,7 +44,7 @@ func TestCorpusTuningDiff(t *testing.T) {
 		}
 		var b strings.Builder
 		if os.Getenv("FACTBOT_DROPPED") != "" {
-			// the lines the boilerplate rule drops from the reader's text
+			// the lines the reader's rules (boilerplate, edges) drop from the library's text
 			base, _, _ := readerExtractor(readerConfig{lib: readerOptions})(pg.body, u)
 			kept := map[string]bool{}
 			for _, l := range strings.Split(text, "\n") {

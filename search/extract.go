@@ -180,10 +180,10 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 
 // readerOptions are go-trafilatura's options for the main text: its
 // default mode with its readability and DOM Distiller fall-backs. The
-// library's result is laid out as paragraphs (nodeText), and one rule is
+// library's result is laid out as paragraphs (nodeText), and two rules are
 // added to it (readerConfig): every rule was measured against the plain
-// library on pages it was not tuned on, and only one that beat it on both
-// kinds of page is kept (docs/reader.md).
+// library on pages it was not tuned on, and only the two that beat it on
+// both kinds of page are kept (docs/reader.md).
 var readerOptions = trafilatura.Options{EnableFallback: true}
 
 // readerConfig is how the reader takes a page's main text: go-trafilatura's
@@ -194,12 +194,17 @@ type readerConfig struct {
 	// boilerplate drops short lines of page furniture from the text
 	// (dropBoilerplateLines).
 	boilerplate bool
+	// edges drops the short lines at the start and the end of the text
+	// that readability, the library's first fall-back extractor, does not
+	// find (trimEdges).
+	edges bool
 }
 
 // readerSettings is the reader's configuration: the library's default
-// mode with its fall-backs, and the boilerplate rule, which beat the plain
-// library on both validation halves (docs/reader.md).
-var readerSettings = readerConfig{lib: readerOptions, boilerplate: true}
+// mode with its fall-backs, the boilerplate rule and the edges rule, each
+// of which beat the plain library on both validation halves
+// (docs/reader.md).
+var readerSettings = readerConfig{lib: readerOptions, boilerplate: true, edges: true}
 
 // extractWith is extract with the given configuration (the corpus
 // harness measures other settings with it).
@@ -239,7 +244,8 @@ func extractWith(cfg readerConfig, body []byte, kind, contentType string, pageUR
 }
 
 // extractHTML fills p from a parsed page: the main text (without its
-// short lines of page furniture, when cfg.boilerplate) and the title,
+// short lines of page furniture, when cfg.boilerplate, and the short lines
+// at its edges that readability does not find, when cfg.edges) and the title,
 // byline and site from go-trafilatura, the date from htmldate (metadata,
 // JSON-LD, the URL, then dates shown on the page), and whether it
 // declares a ClaimReview (hasClaimReview). A page where the library finds
@@ -260,10 +266,17 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 	opts := cfg.lib
 	opts.OriginalURL = pageURL
 	opts.HtmlDateOverride = &date
+	var read string
+	if cfg.edges {
+		read = readabilityText(doc, &opts)
+	}
 	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
 		if cfg.boilerplate {
 			p.Text = dropBoilerplateLines(p.Text)
+		}
+		if cfg.edges {
+			p.Text = trimEdges(p.Text, read)
 		}
 		m := res.Metadata
 		p.Title = strings.TrimSpace(m.Title)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	readability "github.com/go-shiori/go-readability"
 	"github.com/google/go-cmp/cmp"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
@@ -163,5 +164,34 @@ func TestReadabilityCandidateKeepsTheLibrarysText(t *testing.T) {
 		if diff := cmp.Diff(text(false), text(true)); diff != "" {
 			t.Errorf("%s: the library's text changes with readability handed to it (-without +with):\n%s", name, diff)
 		}
+	}
+}
+
+// BenchmarkEdgesRule measures what the edges rule adds to a page read:
+// laying out readability's result as text and trimming the library's text
+// by it. Readability itself is not counted: the library runs it on every
+// page in its default mode with fall-backs, and the reader hands it the
+// result instead (readabilityText).
+func BenchmarkEdgesRule(b *testing.B) {
+	u, _ := url.Parse("https://www.dailyexample.com/news/story")
+	for name, body := range savedPages(b) {
+		p, err := extractWith(readerConfig{lib: readerOptions, boilerplate: true}, body, "html", "text/html; charset=utf-8", u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		doc, err := html.Parse(bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := readability.FromDocument(doc, u)
+		if err != nil || r.Node == nil {
+			b.Fatalf("%s: readability found nothing: %v", name, err)
+		}
+		b.Run(strings.TrimSuffix(name, ".html"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				trimEdges(p.Text, nodeText(r.Node))
+			}
+		})
 	}
 }

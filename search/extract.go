@@ -183,7 +183,7 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 // library's result is laid out as paragraphs (nodeText), and two rules are
 // added to it (readerConfig): every rule was measured against the plain
 // library on pages it was not tuned on, and only the two that beat it on
-// both kinds of page are kept (docs/reader.md).
+// both kinds of page without being slower are kept (docs/reader.md).
 var readerOptions = trafilatura.Options{EnableFallback: true}
 
 // readerConfig is how the reader takes a page's main text: go-trafilatura's

@@ -368,13 +368,13 @@ func evidenceField(l bot.Lang, ev bot.EvidenceView, room int) *discordgo.Message
 		v = append(v, "["+Escape(l.SourceLink())+"]("+u+")")
 	}
 	if ev.Publisher != "" || ev.Rating != "" {
-		v = append(v, bot.Truncate(Escape(strings.TrimSpace(ev.Publisher+": "+ev.Rating)), 200))
+		v = append(v, bot.Truncate(Escape(bot.OneLine(ev.Publisher+": "+ev.Rating)), 200))
 	}
-	if ev.Quote != "" {
+	if quote := bot.OneLine(ev.Quote); quote != "" { // a blank quote is none
 		// Cut the quote, never the link nor where the quote was found.
 		note := " *(" + Escape(l.QuoteNote(ev)) + ")*"
 		if q := limit - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note); q >= 20 {
-			v = append(v, "> "+cutEscaped(Escape(bot.OneLine(ev.Quote)), q)+note)
+			v = append(v, "> "+cutEscaped(Escape(quote), q)+note)
 		}
 	}
 	if len(v) == 0 {

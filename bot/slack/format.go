@@ -39,8 +39,11 @@ var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 func Escape(s string) string { return escaper.Replace(bot.InertMentions(s)) }
 
 // link formats an evidence link. Only http(s) URLs become links; the title
-// is escaped and the URL's own |, <, > are percent-encoded.
+// is put on one line (a link's label cannot span lines, and the source's
+// line must end with where its quote was found) and escaped, and the URL's
+// own |, <, > are percent-encoded.
 func link(rawURL, title string) string {
+	title = bot.OneLine(title)
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Escape(firstNonEmpty(title, rawURL))
@@ -169,16 +172,16 @@ func sizedClaimBlocks(l bot.Lang, i int, c bot.ClaimView, budget int) []slack.Bl
 	return blocks
 }
 
-// evidenceLine renders one source: its link, stance, publisher and
-// rating, and its quote with where the quote was found.
+// evidenceLine renders one source on one line: its link, stance,
+// publisher and rating, and its quote with where the quote was found.
 func evidenceLine(l bot.Lang, e bot.EvidenceView, quoteMax int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), Escape(l.Stance(e)))
 	if e.Publisher != "" || e.Rating != "" {
-		fmt.Fprintf(&b, " (%s)", cut(Escape(bot.Truncate(strings.TrimSpace(e.Publisher+" "+e.Rating), 100)), 200))
+		fmt.Fprintf(&b, " (%s)", cut(Escape(bot.Truncate(bot.OneLine(e.Publisher+" "+e.Rating), 100)), 200))
 	}
-	if e.Quote != "" {
-		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(strings.Join(strings.Fields(e.Quote), " "), quoteMax)), maxQuoteBytes))
+	if q := bot.OneLine(e.Quote); q != "" { // a blank quote is none
+		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(q, quoteMax)), maxQuoteBytes))
 		if n := l.QuoteNote(e); n != "" {
 			b.WriteString(" _(" + Escape(n) + ")_")
 		}

@@ -158,3 +158,33 @@ func TestRenderDropsUnusableLinks(t *testing.T) {
 		}
 	}
 }
+
+// A source's title, publisher or rating that spans lines (a page's title
+// with a line break in it) is shown on one line, the title inside its
+// link: a label cannot span lines, and the line must still end with where
+// the quote was found.
+func TestRenderSourceTitleOnOneLine(t *testing.T) {
+	m := &bot.Message{Final: true, Title: "Fact-check", Claims: []bot.ClaimView{{Claim: "The tower is 330 m tall.", Label: "supported",
+		Evidence: []bot.EvidenceView{{URL: "https://example.org/tower", Title: "Eiffel Tower\n\tfacts  and\r\nfigures", Publisher: "Tour\nEiffel", Rating: "True\n", Supports: true, Quote: "330 metres", QuoteFound: true}}}}}
+	blocks, _ := slack.Render(m)
+	b, err := json.Marshal(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree []any
+	if err := json.Unmarshal(b, &tree); err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, o := range textObjects(tree) {
+		s, _ := o["text"].(string)
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "• <https://example.org/tower|") {
+				line = l
+			}
+		}
+	}
+	if want := "• <https://example.org/tower|Eiffel Tower facts and figures>"; !strings.HasPrefix(line, want) || !strings.HasSuffix(line, ")_") {
+		t.Errorf("source line %q, want it to start with %q and end with where the quote was found", line, want)
+	}
+}

@@ -14,11 +14,20 @@ import (
 // so version 2 records are read as they are rather than rewritten.
 const oldestRecordVersion = 2
 
+// maxRecordBytes bounds a record, before it is packed and once it is
+// unpacked. It is far above any record the store writes (a page is read
+// to at most 2 MiB), and it keeps a damaged compressed record from making
+// the store allocate what its header claims: 49 bytes may claim gigabytes.
+const maxRecordBytes = 256 << 20
+
 // encode wraps v in the versioned envelope {"v":4,"data":…}, packed.
 func encode(v any) ([]byte, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) > maxRecordBytes {
+		return nil, fmt.Errorf("store: a record of %d bytes, over the limit of %d", len(data), maxRecordBytes)
 	}
 	return pack(fmt.Appendf(make([]byte, 0, len(data)+16), `{"v":%d,"data":%s}`, recordVersion, data)), nil
 }
@@ -37,7 +46,7 @@ var (
 		return e
 	})
 	zdec = sync.OnceValue(func() *zstd.Decoder {
-		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxRecordBytes+64))
 		return d
 	})
 )

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -45,5 +46,23 @@ func TestEnvelope(t *testing.T) {
 	}
 	if err := decode([]byte(`{"a":1}`), &got); err == nil {
 		t.Error("decode of a bare record: no error")
+	}
+}
+
+// A damaged compressed record whose header claims a huge record (this one,
+// 49 bytes found by FuzzDecodeRecord, made it allocate 3 GB) is refused
+// before the store allocates what it claims.
+func TestDecodeRefusesWhatAHeaderClaims(t *testing.T) {
+	b := []byte("(\xb5/\xfd\x84!M\"\x83\xc6 C\x94),\x8aP\x14t)c\xd9X\xb7\xa23\" $\xbe\x0e\xb2ذ\x9f8\x1d\x90J\x9crIJ\xf6\xa3e\x88\x8e\xd3")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var got map[string]any
+	err := decode(b, &got)
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Fatal("decode of a damaged compressed record: no error")
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > maxRecordBytes/4 {
+		t.Errorf("decode allocated %d MB for a %d-byte record before refusing it: %v", n>>20, len(b), err)
 	}
 }

@@ -46,7 +46,7 @@ var (
 		return e
 	})
 	zdec = sync.OnceValue(func() *zstd.Decoder {
-		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxRecordBytes+64))
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxRecordBytes+64)) // 64: the envelope around the record
 		return d
 	})
 )

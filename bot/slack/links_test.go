@@ -167,16 +167,8 @@ func TestRenderSourceTitleOnOneLine(t *testing.T) {
 	m := &bot.Message{Final: true, Title: "Fact-check", Claims: []bot.ClaimView{{Claim: "The tower is 330 m tall.", Label: "supported",
 		Evidence: []bot.EvidenceView{{URL: "https://example.org/tower", Title: "Eiffel Tower\n\tfacts  and\r\nfigures", Publisher: "Tour\nEiffel", Rating: "True\n", Supports: true, Quote: "330 metres", QuoteFound: true}}}}}
 	blocks, _ := slack.Render(m)
-	b, err := json.Marshal(blocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tree []any
-	if err := json.Unmarshal(b, &tree); err != nil {
-		t.Fatal(err)
-	}
 	var line string
-	for _, o := range textObjects(tree) {
+	for _, o := range blockTexts(t, blocks) {
 		s, _ := o["text"].(string)
 		for _, l := range strings.Split(s, "\n") {
 			if strings.HasPrefix(l, "• <https://example.org/tower|") {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	slackgo "github.com/slack-go/slack"
+
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
 	fct "github.com/factbot-dev/factbot/factcheck/factchecktest"
@@ -85,6 +87,21 @@ func TestModelMentionsArriveInert(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, text)
 		}
 	}
+}
+
+// blockTexts returns every text object of blocks, as Slack receives them
+// (JSON).
+func blockTexts(t *testing.T, blocks []slackgo.Block) []map[string]any {
+	t.Helper()
+	b, err := json.Marshal(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree []any
+	if err := json.Unmarshal(b, &tree); err != nil {
+		t.Fatal(err)
+	}
+	return textObjects(tree)
 }
 
 // textObjects returns every Block Kit text object in v.

@@ -1,7 +1,6 @@
 package slack_test
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -50,17 +49,9 @@ func FuzzRenderSlack(f *testing.F) {
 		if len(blocks) > 50 {
 			t.Errorf("%d blocks, limit 50", len(blocks))
 		}
-		b, err := json.Marshal(blocks)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tree []any
-		if err := json.Unmarshal(b, &tree); err != nil {
-			t.Fatal(err)
-		}
 		total := 0
 		texts := []string{fallback}
-		for _, o := range textObjects(tree) {
+		for _, o := range blockTexts(t, blocks) {
 			s, _ := o["text"].(string)
 			n := utf8.RuneCountInString(s)
 			total += n

@@ -303,8 +303,19 @@ func TestAssistantHTTPMode(t *testing.T) {
 			t.Fatalf("event = %d, %v", code, err)
 		}
 	}
-	waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "assistant.threads.setSuggestedPrompts" })
-	stop := waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.stopStream" })
+	// The two events are handled side by side, so the prompts may come
+	// before or after the answer's stream ends.
+	var stop slacktest.Call
+	for prompts := false; !prompts || stop.Method == ""; {
+		c := waitCall(t, e.fake, func(c slacktest.Call) bool {
+			return c.Method == "assistant.threads.setSuggestedPrompts" || c.Method == "chat.stopStream"
+		})
+		if c.Method == "chat.stopStream" {
+			stop = c
+		} else {
+			prompts = true
+		}
+	}
 	feedbackValue(t, stop)
 }
 

@@ -3,7 +3,6 @@ package factcheck
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -14,8 +13,11 @@ import (
 // otelTracer makes the spans of a check, its model calls and its tool calls,
 // named and attributed as OpenTelemetry's GenAI conventions name them. They
 // go nowhere unless the program installs a tracer provider (factbot does
-// when OTEL_EXPORTER_OTLP_ENDPOINT is set).
-var otelTracer = sync.OnceValue(func() trace.Tracer { return otel.Tracer("github.com/factbot-dev/factbot/factcheck") })
+// when OTEL_EXPORTER_OTLP_ENDPOINT is set). The tracer is asked of the
+// provider installed at the time, not kept: a tracer kept from the first
+// provider would send every later span to it after it was shut down and
+// replaced (as each run of factbot in the same test process does).
+func otelTracer() trace.Tracer { return otel.Tracer("github.com/factbot-dev/factbot/factcheck") }
 
 // startCheckSpan starts the span of one check.
 func startCheckSpan(ctx context.Context, in Input) (context.Context, trace.Span) {

@@ -46,14 +46,6 @@ func (t *funcTool[A, R]) Call(ctx context.Context, raw json.RawMessage) (any, er
 	return t.fn(ctx, a)
 }
 
-// ArgumentError reports arguments that do not fit a tool's schema.
-type ArgumentError struct {
-	Tool string
-	Msg  string
-}
-
-func (e *ArgumentError) Error() string { return "bad arguments for " + e.Tool + ": " + e.Msg }
-
 // decodeArgs checks required fields and decodes raw into dst.
 func decodeArgs(raw json.RawMessage, schema map[string]any, dst any) error {
 	if len(strings.TrimSpace(string(raw))) == 0 {

@@ -48,10 +48,6 @@ func ErrMessageNotFound(cause error) error { return Said(MessageNotFound, nil, c
 // bot's own messages.
 func ErrOwnMessage() error { return Said(OwnMessage, nil, nil) }
 
-// UserMessage is the text to show a user for err, in English (see
-// Lang.UserMessage).
-func UserMessage(err error) string { return English.UserMessage(err) }
-
 // UserMessage is the text to show a user for err, in l: the words of an
 // error safe to show, else a fixed apology. Internal error text never
 // reaches a chat.

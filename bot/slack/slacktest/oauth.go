@@ -35,7 +35,6 @@ type oauthState struct {
 	codes            map[string]Grant // code → grant
 	refresh          map[string]Grant // refresh token → grant
 	tokens           map[string]Identity
-	revoked          map[string]bool
 	seq              int
 }
 
@@ -75,16 +74,6 @@ func (s *Server) codeLocked(g Grant) string {
 	return c
 }
 
-// Revoke makes token fail with token_revoked.
-func (s *Server) Revoke(token string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.oauth.revoked == nil {
-		s.oauth.revoked = map[string]bool{}
-	}
-	s.oauth.revoked[token] = true
-}
-
 // AuthorizeURL is the fake's authorize page, as the adapter derives it
 // from URL().
 func (s *Server) AuthorizeURL() string { return s.srv.URL + "/oauth/v2/authorize" }
@@ -120,9 +109,6 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 func (s *Server) identity(token string) (Identity, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.oauth.revoked[token] {
-		return Identity{}, "token_revoked"
-	}
 	if id, ok := s.oauth.tokens[token]; ok {
 		return id, ""
 	}

@@ -148,9 +148,6 @@ func joinText(parts []Part) string {
 	return strings.Join(texts, "\n")
 }
 
-// T returns the test the server belongs to, for handlers that check requests.
-func (r *Request) T() testing.TB { return r.t }
-
 // ToolNames returns the names of the declared functions, in order.
 func (r *Request) ToolNames() []string {
 	var names []string

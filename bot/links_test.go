@@ -66,7 +66,7 @@ func TestNoLinksWhenTheWebViewIsOff(t *testing.T) {
 			}
 			final := waitFinal(t, p)
 			id := final.Msg.CheckID
-			want := bot.RenderReport(bottest.Report(factcheck.Input{Text: "Snow is white"}, ""), id)
+			want := bot.English.RenderReport(bottest.Report(factcheck.Input{Text: "Snow is white"}, ""), id)
 			if diff := cmp.Diff(want, final.Msg); diff != "" {
 				t.Errorf("final report (-want +got):\n%s", diff)
 			}

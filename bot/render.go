@@ -117,9 +117,6 @@ func (l Lang) ReportLink(url string) Action {
 	return Action{ID: ActionReport, Label: l.Text(words.ButtonFullReport, nil), URL: url}
 }
 
-// ReportLink is the English "Full report" button opening url.
-func ReportLink(url string) Action { return English.ReportLink(url) }
-
 // ReportURL is the URL of the message's "Full report" link, "" when it
 // has none.
 func (m *Message) ReportURL() string {
@@ -146,9 +143,6 @@ func Emoji(l factcheck.Label) string {
 	return "⏳"
 }
 
-// LabelText returns the verdict's display name in English.
-func LabelText(l factcheck.Label) string { return English.Label(l) }
-
 // Stance returns the evidence's stance as a value: "supports", "refutes"
 // or "context" (CSS classes, JSON).
 func (e EvidenceView) Stance() string {
@@ -169,15 +163,8 @@ func StanceEmoji(s string) string {
 	return "❌"
 }
 
-// QuoteNote says where the evidence's quote was found, e.g. "quote found
-// on page 3 of the PDF" or "quote not found in what was read"; "" when
-// there is no quote. Every report (Slack, Discord, the terminal, the web
-// view) uses these words; this is them in English.
-func QuoteNote(e factcheck.Evidence) string {
-	return words.QuoteNote(e)
-}
-
-// QuoteNote is the package-level QuoteNote for a view.
+// QuoteNote says where the view's quote was found, in English (see
+// words.QuoteNote).
 func (e EvidenceView) QuoteNote() string { return English.QuoteNote(e) }
 
 // QuoteNote says where e's quote was found, in l.
@@ -199,9 +186,6 @@ func InertMentions(s string) string {
 	}
 	return everyoneRE().ReplaceAllStringFunc(s, func(m string) string { return "@\u200b" + m[1:] })
 }
-
-// StoppedText explains a budget that ended a run, or "", in English.
-func StoppedText(by string) string { return English.Stopped(by) }
 
 // NotCheckedLines lists the parts of m's text that were not checked, with
 // why, for a chat report: at most five, each part and reason on one line
@@ -290,9 +274,6 @@ func (l Lang) CheckedAt(c ClaimView) string {
 	return l.Text(words.CachedOn, map[string]any{"Date": c.CheckedAt.UTC().Format("2006-01-02")})
 }
 
-// ClaimFromVerdict turns a verdict into its view, in English.
-func ClaimFromVerdict(v *factcheck.Verdict) ClaimView { return English.ClaimFromVerdict(v) }
-
 // ClaimFromVerdict turns a verdict into its view.
 func (l Lang) ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 	c := ClaimView{
@@ -324,11 +305,6 @@ func (l Lang) ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 		})
 	}
 	return c
-}
-
-// RenderReport renders a finished report saved as checkID, in English.
-func RenderReport(rep *factcheck.Report, checkID string) *Message {
-	return English.RenderReport(rep, checkID)
 }
 
 // RenderReport renders a finished report saved as checkID.
@@ -388,17 +364,9 @@ func (l Lang) summary(title string, claims []ClaimView) string {
 	return l.Count(words.Summary, len(claims), map[string]any{"Counts": strings.Join(parts, l.Text(words.ListSeparator, nil))})
 }
 
-// RenderPlaceholder is the first "Checking…" message, in English.
-func RenderPlaceholder() *Message { return English.RenderPlaceholder() }
-
 // RenderPlaceholder is the first "Checking…" message.
 func (l Lang) RenderPlaceholder() *Message {
 	return &Message{Title: l.Text(words.TitleChecking, nil), Lang: l}
-}
-
-// RenderProgress renders a check in progress in English.
-func RenderProgress(claims []factcheck.ExtractedClaim, verdicts map[int]*factcheck.Verdict) *Message {
-	return English.RenderProgress(claims, verdicts)
 }
 
 // RenderProgress renders a check in progress: the claims found so far,
@@ -434,9 +402,6 @@ func maxKey(m map[int]*factcheck.Verdict) int {
 	}
 	return k
 }
-
-// RenderError renders a failed check in English: a short honest message.
-func RenderError(text string) *Message { return English.RenderError(text) }
 
 // RenderError renders a failed check: a short honest message.
 func (l Lang) RenderError(text string) *Message {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/factbot-dev/factbot/bot"
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
@@ -39,7 +40,7 @@ func TestTruncateAndSummaries(t *testing.T) {
 		{bot.English.MoreSources(3), "+3 more sources"},
 		{bot.English.MoreSources(1), "+1 more source"},
 		{(&bot.Message{CheckID: "ID1"}).MoreClaims(2), "+2 more claims"},
-		{(&bot.Message{Actions: []bot.Action{bot.ReportLink("https://f.example/c")}}).MoreClaims(1), "+1 more claim in the full report"},
+		{(&bot.Message{Actions: []bot.Action{bot.English.ReportLink("https://f.example/c")}}).MoreClaims(1), "+1 more claim in the full report"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -62,7 +63,7 @@ func TestRenderReport(t *testing.T) {
 		Cached: true, CheckedAt: at,
 	}, {Claim: "B", Verdict: "", Error: "dial tcp 10.0.0.1: model failed"}},
 		NotCheckable: []factcheck.NotCheckable{{Text: "I love it.", Reason: "an opinion"}, {Text: " "}}}
-	got := bot.RenderReport(rep, "ID9")
+	got := bot.English.RenderReport(rep, "ID9")
 	want := &bot.Message{
 		Final: true, Title: "Fact-check: 2 claims", Notice: "Only the first 8 claims were checked.", CheckID: "ID9",
 		Claims: []bot.ClaimView{
@@ -82,14 +83,14 @@ func TestRenderReport(t *testing.T) {
 	if s := got.Lang.CheckedAt(got.Claims[0]); s != "cached, checked 2026-11-28" {
 		t.Errorf("CheckedAt = %q", s)
 	}
-	if e := bot.Emoji(factcheck.Contradicted) + bot.LabelText(factcheck.Contradicted); e != "❌Contradicted" {
+	if e := bot.Emoji(factcheck.Contradicted) + bot.English.Label(factcheck.Contradicted); e != "❌Contradicted" {
 		t.Errorf("emoji+label = %q", e)
 	}
 }
 
 func TestRenderProgress(t *testing.T) {
 	claims := []factcheck.ExtractedClaim{{Claim: "A"}, {Claim: "B"}}
-	m := bot.RenderProgress(claims, map[int]*factcheck.Verdict{1: {Claim: "B", Verdict: factcheck.Contested}})
+	m := bot.English.RenderProgress(claims, map[int]*factcheck.Verdict{1: {Claim: "B", Verdict: factcheck.Contested}})
 	if m.Final || m.Title != "Checking 2 claims… (1 done)" || m.Claims[0].Label != "" || m.Claims[1].Label != factcheck.Contested {
 		t.Errorf("RenderProgress = %+v", m)
 	}
@@ -113,11 +114,11 @@ func TestQuoteNote(t *testing.T) {
 		{factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true}, "quote found in the text that was read"},
 		{factcheck.Evidence{}, ""},
 	} {
-		if got := bot.QuoteNote(tc.e); got != tc.want {
+		if got := words.QuoteNote(tc.e); got != tc.want {
 			t.Errorf("QuoteNote(%+v) = %q, want %q", tc.e, got, tc.want)
 		}
 		// The adapters' view says the same.
-		v := bot.ClaimFromVerdict(&factcheck.Verdict{Evidence: []factcheck.Evidence{tc.e}}).Evidence[0]
+		v := bot.English.ClaimFromVerdict(&factcheck.Verdict{Evidence: []factcheck.Evidence{tc.e}}).Evidence[0]
 		if got := v.QuoteNote(); got != tc.want {
 			t.Errorf("EvidenceView.QuoteNote() for %+v = %q, want %q", tc.e, got, tc.want)
 		}

@@ -249,7 +249,7 @@ func LongMessage(n int) *bot.Message {
 	m := &bot.Message{Final: true, Title: fmt.Sprintf("Fact-check: %d claims", n), Notice: long("notice", 600),
 		CheckID: "20261129T120000Z-abcd", AskedBy: &bot.Asker{ID: "300000000000000003", Name: long("Ana", 100)},
 		Summary: fmt.Sprintf("%d claims: %d supported, %d contradicted", n, (n+1)/2, n/2)}
-	m.Actions = []bot.Action{bot.ReportLink("https://factbot.example/web/check/T1/20261129T120000Z-abcd?t=v1.x.y"),
+	m.Actions = []bot.Action{bot.English.ReportLink("https://factbot.example/web/check/T1/20261129T120000Z-abcd?t=v1.x.y"),
 		{ID: bot.ActionRecheck, Label: "Check again", Value: m.CheckID}, {ID: bot.ActionWrong, Label: "Wrong verdict?", Value: m.CheckID}}
 	for i := range n {
 		c := bot.ClaimView{Claim: fmt.Sprintf("claim %d ", i+1) + long("étendue", 600), Label: factcheck.Labels[i%2],

@@ -543,7 +543,7 @@ func TestRateLimitRetriedWithinBound(t *testing.T) {
 	// Always 429: the call gives up after 1 + MaxRetries attempts.
 	h.fake.RateLimit(100, 10*time.Millisecond, true, isPost)
 	before := len(h.fake.Matching("POST", "/channels/"+channel+"/messages"))
-	_, err := h.a.Post(context.Background(), &store.Request{Key: "k", Channel: channel, Thread: "1"}, bot.RenderPlaceholder())
+	_, err := h.a.Post(context.Background(), &store.Request{Key: "k", Channel: channel, Thread: "1"}, bot.English.RenderPlaceholder())
 	if !errors.Is(err, discord.ErrRateLimited) {
 		t.Fatalf("Post err = %v, want ErrRateLimited", err)
 	}
@@ -559,7 +559,7 @@ func TestRetryAfterOverTheBoundGivesUp(t *testing.T) {
 	h.fake.RateLimit(1, 2*time.Minute, false, func(method, path string) bool {
 		return method == "POST" && strings.HasPrefix(path, "/channels/")
 	})
-	_, err := h.a.Post(context.Background(), &store.Request{Key: "k", Channel: channel, Thread: "1"}, bot.RenderPlaceholder())
+	_, err := h.a.Post(context.Background(), &store.Request{Key: "k", Channel: channel, Thread: "1"}, bot.English.RenderPlaceholder())
 	if !errors.Is(err, discord.ErrRateLimited) {
 		t.Fatalf("Post err = %v, want ErrRateLimited", err)
 	}

@@ -92,20 +92,6 @@ func linkURL(raw string) string {
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
-func embedSize(e *discordgo.MessageEmbed) int {
-	n := runes(e.Title) + runes(e.Description)
-	for _, f := range e.Fields {
-		n += runes(f.Name) + runes(f.Value)
-	}
-	if e.Footer != nil {
-		n += runes(e.Footer.Text)
-	}
-	if e.Author != nil {
-		n += runes(e.Author.Name)
-	}
-	return n
-}
-
 // render turns m into content, embeds and buttons within Discord's limits:
 // at most 10 embeds (claims beyond 9 are counted, pointing to the full
 // report when there is a link to it), 6,000 characters across them, 2,000

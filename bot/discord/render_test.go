@@ -137,7 +137,7 @@ func TestRenderColoursAndButtons(t *testing.T) {
 }
 
 func TestRenderError(t *testing.T) {
-	r := render(bot.RenderError("Sorry, the check failed."))
+	r := render(bot.English.RenderError("Sorry, the check failed."))
 	if len(r.Embeds) != 0 || !strings.Contains(r.Content, "Sorry, the check failed.") || len(r.Components) != 0 {
 		t.Errorf("rendered = %+v", r)
 	}
@@ -157,7 +157,7 @@ func TestRenderReportLink(t *testing.T) {
 		{"https://factbot.example/" + strings.Repeat("a", 500), nil},
 	} {
 		m := &bot.Message{Final: true, Title: "Fact-check: 1 claim", CheckID: "ID1",
-			Actions: []bot.Action{bot.ReportLink(tt.url), {ID: bot.ActionRecheck, Label: "Check again", Value: "ID1"}}}
+			Actions: []bot.Action{bot.English.ReportLink(tt.url), {ID: bot.ActionRecheck, Label: "Check again", Value: "ID1"}}}
 		want := append(tt.want, discordgo.Button{Label: "Check again", Style: discordgo.PrimaryButton, CustomID: "factbot_recheck:ID1"})
 		var got []discordgo.Button
 		for _, c := range render(m).Components[0].(discordgo.ActionsRow).Components {
@@ -192,4 +192,20 @@ func TestEightClaimsFitDiscord(t *testing.T) {
 			t.Errorf("content lacks %q:\n%s", want, r.Content)
 		}
 	}
+}
+
+// embedSize is the characters of an embed as Discord counts them against
+// its 6000-character limit.
+func embedSize(e *discordgo.MessageEmbed) int {
+	n := runes(e.Title) + runes(e.Description)
+	for _, f := range e.Fields {
+		n += runes(f.Name) + runes(f.Value)
+	}
+	if e.Footer != nil {
+		n += runes(e.Footer.Text)
+	}
+	if e.Author != nil {
+		n += runes(e.Author.Name)
+	}
+	return n
 }

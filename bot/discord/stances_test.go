@@ -14,7 +14,7 @@ import (
 // a quote is found, a search summary and a record saved before stances, as
 // a Discord embed (testdata/stances.golden).
 func TestRenderStances(t *testing.T) {
-	got, err := json.MarshalIndent(render(bot.RenderReport(bottest.StancesReport(), "ID1")), "", "  ")
+	got, err := json.MarshalIndent(render(bot.English.RenderReport(bottest.StancesReport(), "ID1")), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,7 +151,7 @@ func TestFullReportAndHistoryLinks(t *testing.T) {
 func TestRenderDropsUnusableLinks(t *testing.T) {
 	for _, u := range []string{"javascript:alert(1)", "https://", "https://factbot.example/" + strings.Repeat("a", 3000), "ftp://factbot.example/x"} {
 		blocks, _ := slack.Render(&bot.Message{Final: true, Title: "Fact-check: 1 claim", CheckID: "ID1",
-			Actions: []bot.Action{bot.ReportLink(u), {ID: bot.ActionRecheck, Label: "Check again", Value: "ID1"}}})
+			Actions: []bot.Action{bot.English.ReportLink(u), {ID: bot.ActionRecheck, Label: "Check again", Value: "ID1"}}})
 		b, _ := json.Marshal(blocks)
 		if strings.Contains(string(b), `"url"`) || !strings.Contains(string(b), bot.ActionRecheck) {
 			t.Errorf("link %.40q rendered as %s", u, b)

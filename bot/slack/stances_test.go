@@ -15,7 +15,7 @@ import (
 // a quote is found, a search summary and a record saved before stances, as
 // Slack blocks (testdata/stances.golden).
 func TestRenderStances(t *testing.T) {
-	blocks, fallback := slack.Render(bot.RenderReport(bottest.StancesReport(), "ID1"))
+	blocks, fallback := slack.Render(bot.English.RenderReport(bottest.StancesReport(), "ID1"))
 	got, err := json.MarshalIndent(map[string]any{"blocks": blocks, "fallback": fallback}, "", "  ")
 	if err != nil {
 		t.Fatal(err)

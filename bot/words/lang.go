@@ -50,9 +50,6 @@ func loadBundle() *i18n.Bundle {
 	return b
 }
 
-// Languages are the languages with a catalog, English first.
-func Languages() []language.Tag { return bundle().LanguageTags() }
-
 // Lang is the language of the words of an answer: labels, headings,
 // buttons and fixed messages. The zero Lang is English.
 type Lang struct {

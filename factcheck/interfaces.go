@@ -7,8 +7,8 @@ import (
 	"github.com/factbot-dev/factbot/search"
 )
 
-// Searcher answers web searches. search.Failover and single providers
-// wrapped by search.Single satisfy it. The query carries the check's
+// Searcher answers web searches. search.Failover (over one provider or
+// several) satisfies it. The query carries the check's
 // parameters (its restriction, the knowledge store's claim).
 type Searcher interface {
 	Search(ctx context.Context, q search.Query) (*search.Response, error)

@@ -45,7 +45,7 @@ func TestBraveSearch(t *testing.T) {
 		io.WriteString(w, braveOK)
 	}))
 	defer srv.Close()
-	resp, err := Single(NewBrave(BraveConfig{APIKey: "BSA-test", BaseURL: srv.URL})).Search(context.Background(), Query{Text: "eiffel tower height", Max: 30})
+	resp, err := one(NewBrave(BraveConfig{APIKey: "BSA-test", BaseURL: srv.URL})).Search(context.Background(), Query{Text: "eiffel tower height", Max: 30})
 	if err != nil {
 		t.Fatal(err)
 	}

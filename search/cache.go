@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
-// Cache keeps search answers and pages between runs. The store package
-// implements it on bbolt; MemoryCache is an in-process one. Freshness is
-// decided here, in package search, from the time Get reports.
+// Cache keeps search answers and pages between runs; the store package
+// implements it. Freshness is decided here, in package search, from the
+// time Get reports.
 type Cache interface {
 	// Get returns the value stored under bucket/key and when it was
 	// stored; ok is false if there is none. A cache that names its
@@ -42,7 +41,7 @@ const (
 )
 
 // Searcher answers web searches. It is the shape the engine calls;
-// *Failover, *SingleSearcher and *CachedSearcher satisfy it.
+// *Failover and *CachedSearcher satisfy it.
 type Searcher interface {
 	Search(ctx context.Context, q Query) (*Response, error)
 }
@@ -141,45 +140,4 @@ func (cd cached) answer(ctx context.Context, q Query) (*Response, error) {
 		_ = cd.c.Put(ctx, cd.bucket, key, val, q.Recorder) // a cache that fails only costs a repeat request
 	}
 	return r, nil
-}
-
-// MemoryCache is a Cache in process memory, for tests and for runs without
-// a database. It is safe for concurrent use.
-type MemoryCache struct {
-	mu  sync.Mutex
-	m   map[string]memEntry
-	now func() time.Time
-}
-
-type memEntry struct {
-	val    []byte
-	stored time.Time
-}
-
-// NewMemoryCache returns an empty MemoryCache. now stamps entries; nil
-// means time.Now.
-func NewMemoryCache(now func() time.Time) *MemoryCache {
-	if now == nil {
-		now = time.Now
-	}
-	return &MemoryCache{m: map[string]memEntry{}, now: now}
-}
-
-// Get implements Cache. It names no records: rec is told nothing.
-func (m *MemoryCache) Get(_ context.Context, bucket, key string, _ Recorder) ([]byte, time.Time, bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e, ok := m.m[bucket+"\x00"+key]
-	if !ok {
-		return nil, time.Time{}, false, nil
-	}
-	return append([]byte(nil), e.val...), e.stored, true, nil
-}
-
-// Put implements Cache.
-func (m *MemoryCache) Put(_ context.Context, bucket, key string, val []byte, _ Recorder) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.m[bucket+"\x00"+key] = memEntry{val: append([]byte(nil), val...), stored: m.now()}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -119,7 +120,7 @@ func BenchmarkWarmCaches(b *testing.B) {
 	}))
 	defer srv.Close()
 	cache := NewMemoryCache(nil)
-	s := NewCachedSearcher(Single(NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})), cache, CacheOptions{})
+	s := NewCachedSearcher(one(NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})), cache, CacheOptions{})
 	r := NewReader(ReaderOptions{Resolver: testResolver, Dial: dialTo(srv), Cache: cache})
 	ctx := context.Background()
 	queries := []string{"eiffel tower height", "eiffel tower antenna 2024", "eiffel tower 330 metres"}
@@ -167,4 +168,45 @@ func TestReaderCacheKeepsPrivateReadsApart(t *testing.T) {
 	if again, err := open.Read(ctx, srv.URL+"/story"); err != nil || !again.Cached {
 		t.Errorf("open reader: cached=%v err=%v; want its own cached page", again != nil && again.Cached, err)
 	}
+}
+
+// MemoryCache is a Cache in process memory, for tests. It is safe for
+// concurrent use.
+type MemoryCache struct {
+	mu  sync.Mutex
+	m   map[string]memEntry
+	now func() time.Time
+}
+
+type memEntry struct {
+	val    []byte
+	stored time.Time
+}
+
+// NewMemoryCache returns an empty MemoryCache. now stamps entries; nil
+// means time.Now.
+func NewMemoryCache(now func() time.Time) *MemoryCache {
+	if now == nil {
+		now = time.Now
+	}
+	return &MemoryCache{m: map[string]memEntry{}, now: now}
+}
+
+// Get implements Cache. It names no records: rec is told nothing.
+func (m *MemoryCache) Get(_ context.Context, bucket, key string, _ Recorder) ([]byte, time.Time, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.m[bucket+"\x00"+key]
+	if !ok {
+		return nil, time.Time{}, false, nil
+	}
+	return append([]byte(nil), e.val...), e.stored, true, nil
+}
+
+// Put implements Cache.
+func (m *MemoryCache) Put(_ context.Context, bucket, key string, val []byte, _ Recorder) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.m[bucket+"\x00"+key] = memEntry{val: append([]byte(nil), val...), stored: m.now()}
+	return nil
 }

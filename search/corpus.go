@@ -86,12 +86,6 @@ func DefaultCorpusIndex(dir string) string {
 	return filepath.Join(cache, "factbot", "corpus-"+hex.EncodeToString(sum[:8])+".json")
 }
 
-// NewCorpus opens the corpus in dir with its index in the user's cache
-// folder (DefaultCorpusIndex).
-func NewCorpus(dir string) (*Corpus, error) {
-	return OpenCorpus(dir, CorpusOptions{Index: DefaultCorpusIndex(dir)})
-}
-
 // OpenCorpus opens the corpus in dir: its index is read and brought up to
 // date. Only a dir that is not a folder is an error: one that cannot be
 // read, or an index that cannot be written, leaves a corpus that finds

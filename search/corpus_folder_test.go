@@ -88,7 +88,7 @@ func TestCorpusUnspacedScripts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, err := NewCorpus(dir)
+	c, err := OpenCorpus(dir, CorpusOptions{Index: filepath.Join(t.TempDir(), "index.json")})
 	if err != nil {
 		t.Fatal(err)
 	}

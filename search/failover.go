@@ -9,6 +9,9 @@ import (
 	"time"
 )
 
+// DefaultMaxResults is the number of results asked for when max <= 0.
+const DefaultMaxResults = 5
+
 // Failover defaults.
 const (
 	DefaultProviderTimeout = 20 * time.Second
@@ -230,3 +233,25 @@ func (e *noAnswerError) Error() string {
 }
 
 func (e *noAnswerError) Unwrap() []error { return e.errs }
+
+// restrictionNotes says what a Restriction dropped from a provider's
+// answer.
+func restrictionNotes(provider string, late, excluded int) []string {
+	var notes []string
+	if late > 0 {
+		notes = append(notes, fmt.Sprintf("%s: dropped %d result(s) published after the as-of date", provider, late))
+	}
+	if excluded > 0 {
+		notes = append(notes, fmt.Sprintf("%s: dropped %d result(s) from excluded sites", provider, excluded))
+	}
+	return notes
+}
+
+func tagProvider(res []Result, name string) []Result {
+	for i := range res {
+		if res[i].Provider == "" {
+			res[i].Provider = name
+		}
+	}
+	return res
+}

@@ -19,6 +19,10 @@ type fakeClock struct{ t time.Time }
 func (c *fakeClock) Now() time.Time          { return c.t }
 func (c *fakeClock) Advance(d time.Duration) { c.t = c.t.Add(d) }
 
+// one is the searcher factbot runs over a single provider: a Failover of
+// one.
+func one(p Provider) *Failover { return NewFailover([]Provider{p}, FailoverOptions{}) }
+
 func newClock() *fakeClock { return &fakeClock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)} }
 
 // fakeProvider is a Provider whose answer a test scripts.

@@ -107,7 +107,7 @@ func TestGeminiSearch(t *testing.T) {
 	defer srv.Close()
 	host := strings.TrimPrefix(srv.URL, "http://")
 	g := NewGemini(GeminiConfig{Client: geminiClient(t, srv.URL), RedirectHosts: []string{host}})
-	resp, err := Single(g).Search(context.Background(), Query{Text: "eiffel tower height", Max: 5})
+	resp, err := one(g).Search(context.Background(), Query{Text: "eiffel tower height", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestTavilyRestricted(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx, rs := context.Background(), Restriction{Before: day(2024, 2, 11), ExcludeSites: []string{"example.org"}}
-	resp, err := Single(NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
+	resp, err := one(NewTavily(TavilyConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestBraveRestricted(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx, rs := context.Background(), Restriction{Before: day(2024, 1, 31), ExcludeSites: []string{"example.org"}}
-	resp, err := Single(NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
+	resp, err := one(NewBrave(BraveConfig{APIKey: "k", BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestSearXNGRestricted(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx, rs := context.Background(), Restriction{Before: day(2024, 2, 11), ExcludeSites: []string{"other.example"}}
-	resp, err := Single(NewSearXNG(SearXNGConfig{BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
+	resp, err := one(NewSearXNG(SearXNGConfig{BaseURL: srv.URL})).Search(ctx, Query{Text: "eiffel tower height", Max: 5, Restriction: rs})
 	if err != nil {
 		t.Fatal(err)
 	}

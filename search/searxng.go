@@ -57,7 +57,7 @@ const searxngMaxQuery = 1000
 // -site: terms in the query (engines that do not understand them ignore
 // them). Its date cannot be sent: SearXNG's time_range is relative to
 // today (day, month, year), so a restricted search relies on the filter
-// of Failover, SingleSearcher and the engine, which drop results dated
+// of Failover and the engine, which drop results dated
 // later; results without a date pass.
 func (s *SearXNG) Search(ctx context.Context, sq Query) ([]Result, error) {
 	query, max := sq.Text, sq.Max

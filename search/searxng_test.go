@@ -37,7 +37,7 @@ func TestSearXNGSearch(t *testing.T) {
 		io.WriteString(w, searxngOK)
 	}))
 	defer srv.Close()
-	resp, err := Single(NewSearXNG(SearXNGConfig{BaseURL: srv.URL + "/searx/"})).Search(context.Background(), Query{Text: "eiffel tower height", Max: 5})
+	resp, err := one(NewSearXNG(SearXNGConfig{BaseURL: srv.URL + "/searx/"})).Search(context.Background(), Query{Text: "eiffel tower height", Max: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestTavilySearch(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	s := Single(NewTavily(TavilyConfig{APIKey: "tvly-test", BaseURL: srv.URL + "/"}))
+	s := one(NewTavily(TavilyConfig{APIKey: "tvly-test", BaseURL: srv.URL + "/"}))
 	resp, err := s.Search(context.Background(), Query{Text: " eiffel tower height ", Max: 3})
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -243,23 +242,6 @@ func Load(r io.Reader, f Format) ([]Case, error) {
 		return LoadAVeriTeC(br)
 	}
 	return nil, fmt.Errorf("unknown dataset format %q (want jsonl or averitec)", f)
-}
-
-// LoadFile reads a dataset file.
-func LoadFile(path string, f Format) ([]Case, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	cases, err := Load(fh, f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(cases) == 0 {
-		return nil, fmt.Errorf("%s: no claims in the file", path)
-	}
-	return cases, nil
 }
 
 //go:embed claims.jsonl

@@ -295,10 +295,20 @@ func TestConfigErrorStopsRun(t *testing.T) {
 	}
 }
 
-func TestLoadAVeriTeC(t *testing.T) {
-	cases, err := LoadFile(filepath.Join("testdata", "averitec_dev_fixture.json"), FormatAuto)
+// loadFile reads a dataset file in format f.
+func loadFile(t *testing.T, path string, f Format) ([]Case, error) {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("LoadFile: %v", err)
+		t.Fatal(err)
+	}
+	return Load(bytes.NewReader(b), f)
+}
+
+func TestLoadAVeriTeC(t *testing.T) {
+	cases, err := loadFile(t, filepath.Join("testdata", "averitec_dev_fixture.json"), FormatAuto)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
 	}
 	want := []Case{
 		{ID: "0", Claim: "The town council of Exampleton approved a new library in 2019.", Label: factcheck.Supported, Notes: "claim date 12-3-2019",
@@ -317,7 +327,7 @@ func TestLoadAVeriTeC(t *testing.T) {
 		t.Errorf("cases (-want +got):\n%s", diff)
 	}
 	// The explicit format gives the same; a JSON Lines reading fails clearly.
-	if _, err := LoadFile(filepath.Join("testdata", "averitec_dev_fixture.json"), FormatJSONL); err == nil {
+	if _, err := loadFile(t, filepath.Join("testdata", "averitec_dev_fixture.json"), FormatJSONL); err == nil {
 		t.Error("reading the AVeriTeC file as JSON Lines succeeded")
 	}
 }
@@ -396,7 +406,7 @@ func TestShippedSet(t *testing.T) {
 		}
 	}
 	// The file on disk is the embedded one.
-	fromDisk, err := LoadFile("claims.jsonl", FormatAuto)
+	fromDisk, err := loadFile(t, "claims.jsonl", FormatAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -523,7 +533,7 @@ func (r *inputRecorder) Check(_ context.Context, in factcheck.Input) (*factcheck
 }
 
 func TestRunnerAsGivenAsOf(t *testing.T) {
-	cases, err := LoadFile(filepath.Join("testdata", "averitec_dev_fixture.json"), FormatAuto)
+	cases, err := loadFile(t, filepath.Join("testdata", "averitec_dev_fixture.json"), FormatAuto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // Searcher answers web searches. search.Failover (over one provider or
-// several) satisfies it. The query carries the check's
-// parameters (its restriction, the knowledge store's claim).
+// several) satisfies it. The query carries the check's parameters (its
+// restriction, the knowledge store's claim).
 type Searcher interface {
 	Search(ctx context.Context, q search.Query) (*search.Response, error)
 }

@@ -42,7 +42,7 @@ var (
 	QuoteNotFound  = &i18n.Message{ID: "QuoteNotFound", Other: "quote not found in what was read"}
 
 	CachedOn = &i18n.Message{ID: "CachedOn", Other: "cached, checked {{.Date}}"}
-	// Budgets that ended a run (StoppedText).
+	// Budgets that ended a run (Lang.Stopped).
 	StoppedSteps    = &i18n.Message{ID: "StoppedSteps", Other: "stopped early: the step limit was reached"}
 	StoppedSearches = &i18n.Message{ID: "StoppedSearches", Other: "stopped early: the search limit was reached"}
 	StoppedReads    = &i18n.Message{ID: "StoppedReads", Other: "stopped early: the page-reading limit was reached"}

@@ -112,8 +112,6 @@ func corpusExtractors() []corpusExtractor {
 	recall := trafilatura.Options{Focus: trafilatura.FavorRecall}
 	return []corpusExtractor{
 		{"reader", readerExtractor(readerSettings)},
-		// the reader with the caption rule, measured and not kept
-		{"reader+captions", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, edges: true, captions: true})},
 		// the reader without its additions: the library's default mode with
 		// its fall-backs, laid out by nodeText
 		{"reader-plain", readerExtractor(readerConfig{lib: readerOptions})},

@@ -198,9 +198,6 @@ type readerConfig struct {
 	// that readability, the library's first fall-back extractor, does not
 	// find (trimEdges).
 	edges bool
-	// captions drops the lines that are wholly a picture's caption or
-	// credit (dropCaptionLines): a candidate, measured and not kept.
-	captions bool
 }
 
 // readerSettings is the reader's configuration: the library's default
@@ -269,19 +266,12 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 	opts := cfg.lib
 	opts.OriginalURL = pageURL
 	opts.HtmlDateOverride = &date
-	var caps []string
-	if cfg.captions {
-		caps = captionTexts(doc)
-	}
 	var read string
 	if cfg.edges {
 		read = readabilityText(doc, &opts)
 	}
 	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
-		if cfg.captions {
-			p.Text = dropCaptionLines(p.Text, caps)
-		}
 		if cfg.boilerplate {
 			p.Text = dropBoilerplateLines(p.Text)
 		}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -80,10 +81,12 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 }
 
 // serveMCPStdio serves one session on standard input and output until the
-// client closes its end (or the process is stopped).
+// client closes its end (or the process is stopped). The client has gone
+// whichever end factbot finds closed first: the end of its input, or
+// output that nobody reads any more (a reply written as the client quits).
 func serveMCPStdio(ctx context.Context, a *app, srv *sdk.Server) error {
 	err := srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
-	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || ctx.Err() != nil {
 		return nil
 	}
 	return fmt.Errorf("mcp: %w", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -489,4 +490,54 @@ func TestMCPLoopbackWithoutToken(t *testing.T) {
 	url := startMCPHTTP(t, w)
 	_, cs := connectHTTP(t, url, "", "loopback")
 	checkTools(t, cs)
+}
+
+// TestMCPStdioClientGone: a client that stops reading factbot's output
+// has ended the session, and factbot mcp ends as it does at the end of its
+// input, without an error, even when it notices first because a reply
+// finds nobody to take it. (A client that closes both its ends lets either
+// be noticed first: TestMCPCancel's clean-up did so.)
+func TestMCPStdioClientGone(t *testing.T) {
+	asked, answer := make(chan struct{}), make(chan struct{})
+	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
+		close(asked)
+		<-answer // the model answers once the client has gone
+		return verdictReply("unverifiable", "low", "No source was read.")
+	}))
+	inR, inW := io.Pipe()   // client → factbot's stdin, open until the end
+	outR, outW := io.Pipe() // factbot's stdout → client
+	var stderr syncBuffer
+	a := &app{stdin: inR, stdout: outW, stderr: &stderr, getenv: func(k string) string { return w.env[k] }}
+	done := make(chan int, 1)
+	go func() { done <- run(context.Background(), a, []string{"mcp"}) }()
+	t.Cleanup(func() { inW.Close() })
+
+	// The client's side of the session, written out: the SDK's client
+	// closes both ends when it cannot read.
+	send := func(msg string) {
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"gone","version":"1"}}}`)
+	if line, err := bufio.NewReader(outR).ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
+		t.Fatalf("initialize: %q, %v\nstderr:\n%s", line, err, stderr.String())
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"check","arguments":{"text":"` + wallClaim + `"}}}`)
+	select {
+	case <-asked:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the check never reached the model")
+	}
+	outR.Close() // the client has gone: nobody reads factbot's output
+	close(answer)
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("factbot mcp: exit %d, want %d; stderr:\n%s", code, exitOK, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("factbot mcp went on after its client had gone")
+	}
 }

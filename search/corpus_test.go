@@ -127,6 +127,9 @@ func corpusExtractors() []corpusExtractor {
 		{"reader-plain+boilerplate", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true})},
 		{"reader-recall+boilerplate", readerExtractor(readerConfig{lib: recall, boilerplate: true})},
 		{"reader-plain+edges", readerExtractor(readerConfig{lib: readerOptions, edges: true})},
+		{"reader-plain+lead", readerExtractor(readerConfig{lib: readerOptions, lead: true})},
+		// the reader without the lead rule (before it was kept)
+		{"reader-nolead", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, edges: true})},
 		// the reader without its additions, with one more of the library's
 		// own options
 		{"reader-plain+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},
@@ -323,7 +326,7 @@ func (s *corpusScore) String(kind string) string {
 	}
 	out := fmt.Sprintf("F1 %.3f  precision %.3f  recall %.3f", f, p, r)
 	if kind != "articles" {
-		out += fmt.Sprintf("  without kept %.3f", float64(s.fp)/float64(max(s.fp+s.tn, 1)))
+		out += fmt.Sprintf("  without kept %.3f  (with found %d, missed %d; without kept %d of %d)", float64(s.fp)/float64(max(s.fp+s.tn, 1)), s.tp, s.fn, s.fp, s.fp+s.tn)
 	}
 	return out
 }

@@ -180,10 +180,10 @@ func extract(body []byte, kind, contentType string, pageURL *url.URL) (*Page, er
 
 // readerOptions are go-trafilatura's options for the main text: its
 // default mode with its readability and DOM Distiller fall-backs. The
-// library's result is laid out as paragraphs (nodeText), and two rules are
-// added to it (readerConfig): every rule was measured against the plain
-// library on pages it was not tuned on, and only the two that beat it on
-// both kinds of page without being slower are kept (docs/reader.md).
+// library's result is laid out as paragraphs (nodeText), and three rules
+// are added to it (readerConfig): every rule was measured against the
+// plain library on pages it was not tuned on, and only the three that beat
+// it on both kinds of page without being slower are kept (docs/reader.md).
 var readerOptions = trafilatura.Options{EnableFallback: true}
 
 // readerConfig is how the reader takes a page's main text: go-trafilatura's
@@ -198,13 +198,16 @@ type readerConfig struct {
 	// that readability, the library's first fall-back extractor, does not
 	// find (trimEdges).
 	edges bool
+	// lead puts the page's description before the text when the page
+	// shows it and the text does not hold it (addLead).
+	lead bool
 }
 
 // readerSettings is the reader's configuration: the library's default
-// mode with its fall-backs, the boilerplate rule and the edges rule, each
-// of which beat the plain library on both validation halves
-// (docs/reader.md).
-var readerSettings = readerConfig{lib: readerOptions, boilerplate: true, edges: true}
+// mode with its fall-backs, the boilerplate rule, the edges rule and the
+// lead rule, each of which beat the plain library and the reader without
+// it on both validation halves (docs/reader.md).
+var readerSettings = readerConfig{lib: readerOptions, boilerplate: true, edges: true, lead: true}
 
 // extractWith is extract with the given configuration (the corpus
 // harness measures other settings with it).
@@ -279,6 +282,9 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 			p.Text = trimEdges(p.Text, read)
 		}
 		m := res.Metadata
+		if cfg.lead {
+			p.Text = addLead(p.Text, m.Description, doc)
+		}
 		p.Title = strings.TrimSpace(m.Title)
 		p.Byline = strings.TrimSpace(m.Author)
 		// trafilatura names a site with no name of its own by its host.

@@ -14,7 +14,8 @@ import (
 const minLead = 120
 
 // addLead puts the page's description (go-trafilatura's
-// Metadata.Description: its og:description or description meta tag) as a
+// Metadata.Description, from the page's meta tags: og:description,
+// description, twitter:description and the like) as a
 // paragraph before text when the page shows it to its readers, word for
 // word, and text does not hold it: the article's lead or standfirst,
 // which the library often leaves out because it stands outside the

@@ -37,8 +37,9 @@ func addLead(text, desc string, doc *html.Node) string {
 	return desc + "\n\n" + text
 }
 
-// shows reports whether the text of doc's body, without white space and
-// without scripts, styles and templates, holds s (without white space).
+// shows reports whether the text of doc's body holds s, both without
+// white space. The head, and the text of script, style, noscript, template
+// and textarea elements, are not what the page shows, and are left out.
 func shows(doc *html.Node, s string) bool {
 	var b strings.Builder
 	var walk func(n *html.Node)

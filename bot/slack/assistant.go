@@ -17,16 +17,23 @@ import (
 )
 
 // Slack's assistant (Agents & AI Apps): the split view where a person
-// talks to factbot beside any channel. assistant_thread_started and
-// assistant_thread_context_changed get suggested prompts; a message in the
-// thread (message.im with its thread_ts) is a request like a mention,
-// answered with a status line while it runs and a streamed message (see
-// stream.go) ending with Slack's feedback buttons.
+// talks to factbot beside any channel (features.assistant_view), or, for
+// apps created since mid-2026, its agent messaging experience in the
+// Messages tab (features.agent_view, agent.go). assistant_thread_started
+// and assistant_thread_context_changed get suggested prompts; a DM (in an
+// assistant thread, or top-level in the Messages tab, or a reply in its
+// thread) is a request like a mention, answered in its thread with a
+// status line while it runs and a streamed message (see stream.go) ending
+// with Slack's feedback buttons.
 
 // Meta keys of an assistant request.
 const (
-	// metaAssistant marks a request asked in the assistant.
-	metaAssistant = "slack_assistant"
+	// metaAssistant marks a request asked in a DM: assistantThread in a
+	// thread (the assistant's, or a reply in the Messages tab), assistantTop
+	// top-level (answered in its own thread).
+	metaAssistant   = "slack_assistant"
+	assistantThread = "1"
+	assistantTop    = "dm"
 )
 
 // latestPrefix, then a channel id, is the bot.MetaMessage of the prompt
@@ -49,11 +56,14 @@ func isAssistant(r *store.Request) bool { return r.Meta[metaAssistant] != "" }
 
 // assistantEvent handles the assistant's events; false for any other event.
 func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterprise, eventID string, data any) (bool, error) {
+	if a.agentEvent(w, team, data) {
+		return true, nil
+	}
 	switch e := data.(type) {
 	case *slackevents.AssistantThreadStartedEvent:
-		a.suggestLater(w, team, e.AssistantThread)
+		a.suggestLater(w, team, threadTarget(e.AssistantThread))
 	case *slackevents.AssistantThreadContextChangedEvent:
-		a.suggestLater(w, team, e.AssistantThread) // the prompt names the channel now in view
+		a.suggestLater(w, team, threadTarget(e.AssistantThread)) // the prompt names the channel now in view
 	case *slackevents.MessageEvent:
 		if r := a.assistantRequest(ctx, w, team, enterprise, eventID, e); r != nil {
 			_, err := a.core.Submit(ctx, r)
@@ -65,23 +75,29 @@ func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterp
 	return true, nil
 }
 
-// assistantRequest is the request of a message in an assistant thread;
-// nil for any other message (a DM outside a thread, an edit, a bot's).
+// assistantRequest is the request of a person's DM to factbot: in an
+// assistant thread, top-level (the agent experience's Messages tab:
+// answered in its own thread) or a reply in such a thread; nil for any
+// other message (in a channel, an edit, a deletion, a bot's).
 func (a *Adapter) assistantRequest(ctx context.Context, w *workspace, team, enterprise, eventID string, e *slackevents.MessageEvent) *store.Request {
 	botUser := a.botUserOf(w)
-	if !e.IsIM() || e.ThreadTimeStamp == "" || (e.SubType != "" && e.SubType != "file_share") ||
+	if !e.IsIM() || e.TimeStamp == "" || (e.SubType != "" && e.SubType != "file_share") ||
 		e.BotID != "" || e.User == "" || e.User == botUser {
 		return nil
 	}
 	text := messageText(e.Text, botUser)
 	setAsker := a.lookupAsker(ctx, w, e.User)
+	thread, where := e.ThreadTimeStamp, assistantThread
+	if thread == "" {
+		thread, where = e.TimeStamp, assistantTop
+	}
 	r := &store.Request{
 		Key: "slack:event:" + eventID, Tenant: team, Platform: Name, Kind: bot.KindMention,
-		Channel: e.Channel, Thread: e.ThreadTimeStamp, User: e.User, Text: text,
+		Channel: e.Channel, Thread: thread, User: e.User, Text: text,
 		Visibility: a.visibility(ctx, w, e.Channel, store.VisibilityDM),
 		Meta:       a.meta(enterprise, team, e.User),
 	}
-	r.Meta[metaAssistant] = "1"
+	r.Meta[metaAssistant] = where
 	if e.Message != nil && len(e.Message.Files) > 0 {
 		r.Meta[bot.MetaMessage] = e.TimeStamp
 	}
@@ -109,8 +125,17 @@ func (a *Adapter) lookPrompt(r *store.Request, text string) string {
 	return ""
 }
 
-// suggestLater sets the thread's suggested prompts after the ack.
-func (a *Adapter) suggestLater(w *workspace, team string, t slackevents.AssistantThread) {
+// promptTarget is where suggested prompts go and for whom: an assistant
+// thread (thread set), or a DM in the agent experience (thread "": an
+// agent app's prompts are the channel's).
+type promptTarget struct{ channel, thread, user, viewing string }
+
+func threadTarget(t slackevents.AssistantThread) promptTarget {
+	return promptTarget{channel: t.ChannelID, thread: t.ThreadTimeStamp, user: t.UserID, viewing: t.Context.ChannelID}
+}
+
+// suggestLater sets the suggested prompts after the ack.
+func (a *Adapter) suggestLater(w *workspace, team string, t promptTarget) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -120,23 +145,23 @@ func (a *Adapter) suggestLater(w *workspace, team string, t slackevents.Assistan
 	}()
 }
 
-// suggest sets the prompts of an assistant thread, in its person's
-// language: check a claim (an example) and, when they are viewing a
-// channel, check its latest message.
-func (a *Adapter) suggest(ctx context.Context, w *workspace, team string, t slackevents.AssistantThread) error {
-	if t.ChannelID == "" || t.ThreadTimeStamp == "" {
+// suggest sets the prompts of an assistant thread or an agent's DM, in its
+// person's language: check a claim (an example) and, when they are viewing
+// a channel, check its latest message.
+func (a *Adapter) suggest(ctx context.Context, w *workspace, team string, t promptTarget) error {
+	if t.channel == "" {
 		return nil
 	}
 	r := &store.Request{}
-	a.lookupAsker(ctx, w, t.UserID)(r)
+	a.lookupAsker(ctx, w, t.user)(r)
 	l := bot.RequestLang(r, "", "")
-	p := slack.AssistantThreadsSetSuggestedPromptsParameters{Title: l.Text(words.AssistantPrompts, nil), ChannelID: t.ChannelID, ThreadTS: t.ThreadTimeStamp}
+	p := slack.AssistantThreadsSetSuggestedPromptsParameters{Title: l.Text(words.AssistantPrompts, nil), ChannelID: t.channel, ThreadTS: t.thread}
 	p.AddPrompt(l.Text(words.PromptClaimTitle, nil), l.Text(words.PromptClaimMessage, nil))
-	if ch := t.Context.ChannelID; ch != "" && !strings.HasPrefix(ch, "D") {
+	if ch := promptChannel(t.viewing); ch != "" {
 		p.AddPrompt(l.Text(words.PromptLookTitle, nil), l.Text(words.PromptLookMessage, map[string]any{"Channel": "<#" + ch + ">"}))
 	}
 	api := w.client()
-	return a.call(ctx, team, t.ChannelID, func(ctx context.Context) error {
+	return a.call(ctx, team, t.channel, func(ctx context.Context) error {
 		return api.SetAssistantThreadsSuggestedPromptsContext(ctx, p)
 	})
 }
@@ -167,7 +192,9 @@ func (a *Adapter) postAssistant(ctx context.Context, r *store.Request, m *bot.Me
 		return a.postAssistantFinal(ctx, api, r, m)
 	}
 	l := m.Lang
-	if t := strings.TrimSpace(r.Text); t != "" {
+	// An assistant thread is named after its claim; a top-level DM's
+	// thread is the person's own message, which names it already.
+	if t := strings.TrimSpace(r.Text); t != "" && r.Meta[metaAssistant] != assistantTop {
 		err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 			return api.SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
 				ChannelID: r.Channel, ThreadTS: r.Thread, Title: cut(bot.InertMentions(t), 100)})

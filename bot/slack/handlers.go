@@ -357,6 +357,14 @@ func (a *Adapter) Run(ctx context.Context) error {
 		case evt := <-sm.Events:
 			t0 := time.Now() // the decoded event is in hand
 			a.noteConnection(evt.Type)
+			if bad, ok := evt.Data.(*socketmode.ErrorBadMessage); ok && evt.Type == socketmode.EventTypeErrorBadMessage {
+				sem <- struct{}{}
+				go func() {
+					defer func() { <-sem }()
+					a.handleUnparsedEnvelope(ctx, sm, bad.Message)
+				}()
+				continue
+			}
 			if evt.Request == nil || evt.Request.EnvelopeID == "" {
 				if evt.Type == socketmode.EventTypeInvalidAuth {
 					return errors.New("slack: socket mode: invalid auth (check SLACK_APP_TOKEN, xapp-…, with connections:write)")
@@ -416,6 +424,30 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 		return
 	}
 	a.observeAck(t0)
+}
+
+// handleUnparsedEnvelope handles a Socket Mode envelope slack-go could not
+// parse: an events_api one is read from its raw payload (agent.go's
+// unparsedEvent) and acknowledged once stored, like any other.
+func (a *Adapter) handleUnparsedEnvelope(ctx context.Context, sm *socketmode.Client, msg json.RawMessage) {
+	var env struct {
+		EnvelopeID string          `json:"envelope_id"`
+		Type       string          `json:"type"`
+		Payload    json.RawMessage `json:"payload"`
+	}
+	if json.Unmarshal(msg, &env) != nil || env.EnvelopeID == "" {
+		a.log.Warn("slack: socket mode message not understood; ignored")
+		return
+	}
+	if env.Type == string(socketmode.RequestTypeEventsAPI) {
+		if err := a.unparsedEvent(ctx, env.Payload); err != nil {
+			a.log.Error("slack: request not stored; not acknowledged", "envelope", env.EnvelopeID, "err", err)
+			return
+		}
+	}
+	if err := sm.AckCtx(ctx, env.EnvelopeID, nil); err != nil && ctx.Err() == nil {
+		a.log.Warn("slack: ack", "envelope", env.EnvelopeID, "err", err)
+	}
 }
 
 // ---- HTTP mode ----
@@ -520,7 +552,18 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request, body []byt
 	t0 := time.Now()
 	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
 	if err != nil {
-		http.Error(w, "bad event", http.StatusBadRequest)
+		var outer struct{ Type string }
+		if json.Unmarshal(body, &outer) != nil || outer.Type != slackevents.CallbackEvent {
+			http.Error(w, "bad event", http.StatusBadRequest)
+			return
+		}
+		// An event slack-go does not model: read from the raw payload.
+		if err := a.unparsedEvent(r.Context(), body); err != nil {
+			a.log.Error("slack: event not stored", "err", err)
+			http.Error(w, "try again", http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if ev.Type == slackevents.URLVerification {

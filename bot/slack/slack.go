@@ -136,6 +136,7 @@ type Adapter struct {
 	limiters map[string]*rate.Limiter
 	botUser  string
 	streams  map[string]*stream // the assistant's answers being streamed, by reply
+	viewers  viewers            // the agent experience's people: their DM, the channel they view (agent.go)
 
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
 	users    *memo.Cache[asker]            // by workspace and user (people.go)
@@ -388,6 +389,9 @@ func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (s
 	if err != nil {
 		return "", fmt.Errorf("slack: chat.postMessage: %w", err)
 	}
+	if !m.Final { // the "Checking…" message: the thread's loading state too (loading.go)
+		a.loading(ctx, api, r, firstNonEmpty(r.Thread, ts), m)
+	}
 	return ts, nil
 }
 
@@ -427,6 +431,9 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 	})
 	if err != nil {
 		return fmt.Errorf("slack: chat.update: %w", err)
+	}
+	if m.Final { // the report: the loading state ends (loading.go)
+		a.loading(ctx, api, r, firstNonEmpty(r.Thread, reply), m)
 	}
 	return nil
 }

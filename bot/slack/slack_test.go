@@ -78,6 +78,8 @@ type setup struct {
 	noTenantLimit bool
 	// perChannel, if set, paces calls per channel (default: not at all).
 	perChannel rate.Limit
+	// workers and maxQueue, if set, are the core's (a full queue).
+	workers, maxQueue int
 }
 
 func start(t testing.TB, s setup) *env {
@@ -93,7 +95,8 @@ func start(t testing.TB, s setup) *env {
 		s.checker = &bottest.Checker{Label: factcheck.Contradicted}
 	}
 	e := &env{fake: s.fake, st: s.store, sleep: &sleeper{}, done: make(chan struct{})}
-	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true, NoTenantLimit: s.noTenantLimit, Links: s.links})
+	e.svc = bot.New(s.store, s.checker, bot.Options{Logger: quiet, NoUserLimit: true, NoTenantLimit: s.noTenantLimit, Links: s.links,
+		Workers: s.workers, MaxQueue: s.maxQueue})
 	cfg := slack.Config{BotToken: "xoxb-test", AppToken: "xapp-test", APIURL: s.fake.URL(),
 		PerChannel: rate.Inf, Sleep: e.sleep.Sleep, Logger: quiet, SigningSecret: "secret", Now: s.now, CallTimeout: s.callTimeout,
 		Reactions: slack.DefaultReactions}

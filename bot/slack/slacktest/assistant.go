@@ -13,8 +13,9 @@ import (
 )
 
 // assistant answers the assistant's methods as Slack does, recording each
-// call: assistant.threads.setSuggestedPrompts, .setStatus and .setTitle
-// (ok, if their channel_id and thread_ts are set), chat.startStream (a new
+// call: assistant.threads.setSuggestedPrompts (ok with a channel_id; see
+// SetAgentView), .setStatus and .setTitle (ok, if their channel_id and
+// thread_ts are set), chat.startStream (a new
 // message ts, recorded in Call.TS), chat.appendStream and chat.stopStream
 // (ok for a ts that chat.startStream returned and that is not stopped yet,
 // else message_not_in_streaming_state).
@@ -49,6 +50,21 @@ func (s *Server) assistant(w http.ResponseWriter, c Call, ts string) {
 			return
 		}
 		writeJSON(w, map[string]any{"ok": true, "channel": f.Get("channel"), "ts": f.Get("ts")})
+	case "assistant.threads.setSuggestedPrompts":
+		// thread_ts is optional: without it the prompts are set for the
+		// channel. An agent app's call with thread_ts fails silently.
+		s.mu.Lock()
+		agent := s.agentView
+		s.mu.Unlock()
+		if agent && f.Get("thread_ts") != "" {
+			c.Method += " (ignored)"
+		}
+		s.record(c)
+		if f.Get("channel_id") == "" {
+			writeJSON(w, map[string]any{"ok": false, "error": "invalid_arguments"})
+			return
+		}
+		writeJSON(w, map[string]any{"ok": true})
 	default:
 		s.record(c)
 		if f.Get("channel_id") == "" || f.Get("thread_ts") == "" {
@@ -57,6 +73,16 @@ func (s *Server) assistant(w http.ResponseWriter, c Call, ts string) {
 		}
 		writeJSON(w, map[string]any{"ok": true})
 	}
+}
+
+// SetAgentView makes the fake an app of Slack's agent messaging
+// experience (features.agent_view): assistant.threads.setSuggestedPrompts
+// with a thread_ts answers ok but sets nothing, as Slack's does for such
+// an app (recorded with the method " (ignored)").
+func (s *Server) SetAgentView(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.agentView = on
 }
 
 // Chunks are the chunks a chat.*Stream call sent (its "chunks" JSON).
@@ -109,6 +135,42 @@ func AssistantMessage(eventID, channel, user, ts, threadTS, text string, files .
 		ev["files"] = fs
 	}
 	return event(TeamID, eventID, ev)
+}
+
+// DirectMessage is an events_api payload for message.im: user wrote text
+// as the top-level message ts of their DM with factbot (the agent
+// messaging experience's Messages tab), with files (as file_share) if any.
+func DirectMessage(eventID, channel, user, ts, text string, files ...File) map[string]any {
+	m := AssistantMessage(eventID, channel, user, ts, "", text, files...)
+	delete(m["event"].(map[string]any), "thread_ts")
+	return m
+}
+
+// AppHomeOpened is an events_api payload for app_home_opened: user opened
+// the tab ("messages" or "home") of their DM channel with factbot, while
+// viewing the channel viewing ("" for none: no context).
+func AppHomeOpened(eventID, channel, user, tab, viewing string) map[string]any {
+	ev := map[string]any{"type": "app_home_opened", "user": user, "channel": channel, "tab": tab, "event_ts": "1700000000.000002"}
+	if viewing != "" {
+		ev["context"] = appContext(viewing)
+	}
+	return event(TeamID, eventID, ev)
+}
+
+// AppContextChanged is an events_api payload for app_context_changed
+// (the agent messaging experience): user, whose DM with factbot is channel,
+// now views the channel viewing ("" for nothing: an empty context).
+func AppContextChanged(eventID, channel, user, viewing string) map[string]any {
+	ctx := map[string]any{}
+	if viewing != "" {
+		ctx = appContext(viewing)
+	}
+	return event(TeamID, eventID, map[string]any{"type": "app_context_changed", "user": user, "channel": channel,
+		"context": ctx, "event_ts": "1700000000.000003"})
+}
+
+func appContext(channel string) map[string]any {
+	return map[string]any{"entities": []any{map[string]any{"type": "slack#/types/channel_id", "value": channel, "team_id": TeamID}}}
 }
 
 // PostEvent delivers an events_api payload over HTTP, as Slack does in

@@ -100,6 +100,8 @@ type Server struct {
 	messages []Message
 	// streaming are the streamed messages started and not yet stopped.
 	streaming map[string]bool
+	agentView bool                // see SetAgentView
+	failing   map[string][]string // method → errors to answer first (see Fail)
 	seq       int
 	envSeq    int
 	conn      *websocket.Conn
@@ -152,6 +154,18 @@ func (s *Server) RateLimit(method string, retryAfter ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.limited[method] = append(s.limited[method], retryAfter...)
+}
+
+// Fail makes the next len(errs) calls of method answer
+// {"ok":false,"error":…} with those errors (e.g. "not_allowed"), recorded
+// as method+" (failed)".
+func (s *Server) Fail(method string, errs ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failing == nil {
+		s.failing = map[string][]string{}
+	}
+	s.failing[method] = append(s.failing[method], errs...)
 }
 
 // SetChannel sets what conversations.info answers for the channel id.
@@ -285,6 +299,14 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTooManyRequests)
 		fmt.Fprint(w, `{"ok":false,"error":"ratelimited"}`)
 		s.record(Call{Method: method + " (429)"})
+		return
+	}
+	if q := s.failing[method]; len(q) > 0 {
+		s.failing[method] = q[1:]
+		s.mu.Unlock()
+		r.ParseForm()
+		s.record(Call{Method: method + " (failed)", Form: r.PostForm})
+		writeJSON(w, map[string]any{"ok": false, "error": q[0]})
 		return
 	}
 	if s.hang[method] > 0 {

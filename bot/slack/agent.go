@@ -1,0 +1,157 @@
+package slack
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/slack-go/slack/slackevents"
+)
+
+// Slack's agent messaging experience (the manifest's features.agent_view,
+// the only one an app created since mid-2026 can have): the person talks
+// to factbot in its Messages tab, a DM whose top-level messages are the
+// conversations, each answered in its own thread.
+//   - app_home_opened with tab "messages" replaces assistant_thread_started:
+//     the DM's suggested prompts are set for the channel alone (an agent
+//     app's setSuggestedPrompts with a thread_ts fails silently);
+//   - app_context_changed says what the person views: the prompts are set
+//     again, naming the channel now in view;
+//   - a top-level DM (message.im with no thread_ts) is a request answered
+//     in its thread, and a reply in that thread a new request there: the
+//     assistant's path (assistant.go: status, stream, feedback buttons).
+
+// viewer is what factbot knows of one person in the agent experience:
+// their DM with factbot and the channel they view.
+type viewer struct{ dm, viewing string }
+
+// viewers remembers each person's viewer, by workspace and user, in this
+// process's memory (at most maxViewers: past that it starts afresh; a
+// person forgotten gets the prompts without the channel in view until
+// Slack says it again).
+type viewers struct {
+	mu sync.Mutex
+	m  map[string]viewer
+}
+
+const maxViewers = 10000
+
+// update applies f to the viewer of user in team and returns it before and
+// after.
+func (v *viewers) update(team, user string, f func(*viewer)) (before, after viewer) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil || len(v.m) >= maxViewers {
+		v.m = map[string]viewer{}
+	}
+	k := team + ":" + user
+	before = v.m[k]
+	after = before
+	f(&after)
+	v.m[k] = after
+	return before, after
+}
+
+// agentEvent handles the agent experience's own events; false for any other.
+func (a *Adapter) agentEvent(w *workspace, team string, data any) bool {
+	switch e := data.(type) {
+	case *slackevents.AppHomeOpenedEvent:
+		if e.Tab != "messages" || e.User == "" || e.Channel == "" {
+			return true // the Home tab: factbot publishes none
+		}
+		_, v := a.viewers.update(team, e.User, func(v *viewer) {
+			v.dm = e.Channel
+			if e.Context != nil {
+				v.viewing = viewedChannel(*e.Context)
+			}
+		})
+		a.suggestLater(w, team, promptTarget{channel: v.dm, user: e.User, viewing: v.viewing})
+	case *slackevents.AppContextChangedEvent:
+		if e.User == "" {
+			return true
+		}
+		before, v := a.viewers.update(team, e.User, func(v *viewer) {
+			if e.Channel != "" {
+				v.dm = e.Channel
+			}
+			v.viewing = viewedChannel(e.Context)
+		})
+		// Each move to another channel sends the event: the prompts are
+		// set again only when the channel they name changes.
+		if v.dm != "" && promptChannel(v.viewing) != promptChannel(before.viewing) {
+			a.suggestLater(w, team, promptTarget{channel: v.dm, user: e.User, viewing: v.viewing})
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// viewedChannel is the channel a person views: the most relevant entity
+// that is a channel, or a message in one; "" for none.
+func viewedChannel(c slackevents.AppContext) string {
+	for _, e := range c.Entities {
+		switch {
+		case e.Type == slackevents.AppContextEntityChannel:
+			return e.Value
+		case e.Type == slackevents.AppContextEntityMessageContext && e.Message != nil:
+			return e.Message.ChannelID
+		}
+	}
+	return ""
+}
+
+// promptChannel is the channel the prompts name for a person viewing ch:
+// none for a DM (its messages are not factbot's to read).
+func promptChannel(ch string) string {
+	if strings.HasPrefix(ch, "D") {
+		return ""
+	}
+	return ch
+}
+
+// unparsedEvent is an events_api payload slack-go could not parse (an
+// event type it does not model, or a shape it does not expect), read from
+// the raw JSON: the events factbot answers are decoded by their "type"
+// into slack-go's structs and handled as parsed ones; any other is
+// acknowledged and ignored (never refused, which would have Slack deliver
+// it again and again).
+func (a *Adapter) unparsedEvent(ctx context.Context, payload []byte) error {
+	var outer struct {
+		TeamID       string          `json:"team_id"`
+		EnterpriseID string          `json:"enterprise_id"`
+		EventID      string          `json:"event_id"`
+		Event        json.RawMessage `json:"event"`
+	}
+	var inner struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(payload, &outer) != nil || json.Unmarshal(outer.Event, &inner) != nil {
+		a.log.Warn("slack: event not understood; acknowledged and ignored")
+		return nil
+	}
+	var data any
+	switch inner.Type {
+	case "app_home_opened":
+		data = &slackevents.AppHomeOpenedEvent{}
+	case "app_context_changed":
+		data = &slackevents.AppContextChangedEvent{}
+	case "message":
+		data = &slackevents.MessageEvent{}
+	case "app_mention":
+		data = &slackevents.AppMentionEvent{}
+	default:
+		a.log.Debug("slack: event type not handled; acknowledged and ignored", "type", inner.Type)
+		return nil
+	}
+	if err := json.Unmarshal(outer.Event, data); err != nil {
+		a.log.Warn("slack: event not understood; acknowledged and ignored", "type", inner.Type, "err", err)
+		return nil
+	}
+	return a.handleEvent(ctx, slackevents.EventsAPIEvent{
+		Type: slackevents.CallbackEvent, TeamID: outer.TeamID, EnterpriseID: outer.EnterpriseID,
+		Data:       &slackevents.EventsAPICallbackEvent{TeamID: outer.TeamID, EnterpriseID: outer.EnterpriseID, EventID: outer.EventID},
+		InnerEvent: slackevents.EventsAPIInnerEvent{Type: inner.Type, Data: data},
+	})
+}

@@ -426,30 +426,6 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 	a.observeAck(t0)
 }
 
-// handleUnparsedEnvelope handles a Socket Mode envelope slack-go could not
-// parse: an events_api one is read from its raw payload (agent.go's
-// unparsedEvent) and acknowledged once stored, like any other.
-func (a *Adapter) handleUnparsedEnvelope(ctx context.Context, sm *socketmode.Client, msg json.RawMessage) {
-	var env struct {
-		EnvelopeID string          `json:"envelope_id"`
-		Type       string          `json:"type"`
-		Payload    json.RawMessage `json:"payload"`
-	}
-	if json.Unmarshal(msg, &env) != nil || env.EnvelopeID == "" {
-		a.log.Warn("slack: socket mode message not understood; ignored")
-		return
-	}
-	if env.Type == string(socketmode.RequestTypeEventsAPI) {
-		if err := a.unparsedEvent(ctx, env.Payload); err != nil {
-			a.log.Error("slack: request not stored; not acknowledged", "envelope", env.EnvelopeID, "err", err)
-			return
-		}
-	}
-	if err := sm.AckCtx(ctx, env.EnvelopeID, nil); err != nil && ctx.Err() == nil {
-		a.log.Warn("slack: ack", "envelope", env.EnvelopeID, "err", err)
-	}
-}
-
 // ---- HTTP mode ----
 
 // Routes adds the HTTP-mode endpoints to mux when a signing secret is

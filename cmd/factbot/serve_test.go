@@ -206,6 +206,48 @@ func TestServeSlackEndToEnd(t *testing.T) {
 	if code, body := get(t, local(linkButton(t, p.Blocks, "factbot_history"))); code != http.StatusOK || !strings.Contains(body, "The Earth orbits the Sun") {
 		t.Errorf("GET the Open history link = %d, want 200 listing the check:\n%.300s", code, body)
 	}
+	// The mention's thread showed Slack's loading state, cleared after the report.
+	var statuses []string
+	for i := 0; len(statuses) < 2 && i < 3000; i++ { // hang guard: the clearing follows the report's edit
+		statuses = nil
+		for _, c := range fake.Recorded("assistant.threads.setStatus") {
+			if c.Form.Get("channel_id") == "C1" && c.Form.Get("thread_ts") == "1700000100.000100" {
+				statuses = append(statuses, c.Form.Get("status"))
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if len(statuses) != 2 || statuses[0] == "" || statuses[1] != "" {
+		t.Errorf("the mention's loading state = %q, want set then cleared", statuses)
+	}
+	// A new app (the agent messaging experience): opening the Messages tab
+	// sets the DM's prompts, without thread_ts; a DM there is answered in
+	// its own thread.
+	fake.SetAgentView(true)
+	for _, ev := range []map[string]any{
+		slacktest.AppHomeOpened("EvTab", "D1", "U1", "messages", "C1"),
+		slacktest.DirectMessage("EvDM", "D1", "U1", "1700000200.000001", "Water boils at 100 C at sea level"),
+	} {
+		if _, err := fake.Send("events_api", ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; ; i++ { // hang guard, not a timed assertion
+		prompts, starts, stops := fake.Recorded("assistant.threads.setSuggestedPrompts"), fake.Recorded("chat.startStream"), fake.Recorded("chat.stopStream")
+		if len(prompts) == 1 && len(stops) == 1 {
+			if c := prompts[0]; c.Form.Get("channel_id") != "D1" || c.Form.Has("thread_ts") {
+				t.Errorf("Messages tab prompts = %v, want D1's without thread_ts", c.Form)
+			}
+			if len(starts) != 1 || starts[0].Form.Get("thread_ts") != "1700000200.000001" || !strings.Contains(stops[0].Form.Get("blocks"), "feedback_buttons") {
+				t.Errorf("DM answered by %v, stopped with %s", starts, stops[0].Form.Get("blocks"))
+			}
+			break
+		}
+		if i > 3000 {
+			t.Fatalf("the agent's DM was not answered: %d prompts, %d streams stopped; stderr:\n%s", len(prompts), len(stops), errb)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	cancel()
 	if code := <-done; code != exitOK {
 		t.Errorf("serve exited %d after cancel, want 0:\n%s", code, errb)

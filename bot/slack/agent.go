@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 )
 
@@ -52,7 +53,7 @@ func (v *viewers) update(team, user string, f func(*viewer)) (before, after view
 }
 
 // agentEvent handles the agent experience's own events; false for any other.
-func (a *Adapter) agentEvent(w *workspace, team string, data any) bool {
+func (a *Adapter) agentEvent(w *workspace, team string, cb *slackevents.EventsAPICallbackEvent, data any) bool {
 	switch e := data.(type) {
 	case *slackevents.AppHomeOpenedEvent:
 		if e.Tab != "messages" || e.User == "" || e.Channel == "" {
@@ -66,7 +67,11 @@ func (a *Adapter) agentEvent(w *workspace, team string, data any) bool {
 		})
 		a.suggestLater(w, team, promptTarget{channel: v.dm, user: e.User, viewing: v.viewing})
 	case *slackevents.AppContextChangedEvent:
+		if e.User == "" { // Slack's own example of the event names no user: the person is its authorization's
+			e.User = personOf(cb.Authorizations)
+		}
 		if e.User == "" {
+			a.log.Debug("slack: app_context_changed names no person; ignored")
 			return true
 		}
 		before, v := a.viewers.update(team, e.User, func(v *viewer) {
@@ -84,6 +89,22 @@ func (a *Adapter) agentEvent(w *workspace, team string, data any) bool {
 		return false
 	}
 	return true
+}
+
+// personOf is the one person (not a bot) among an event's authorizations;
+// "" if there is none, or more than one.
+func personOf(auths []slack.EventAuthorization) string {
+	var user string
+	for _, au := range auths {
+		if au.IsBot || au.UserID == "" {
+			continue
+		}
+		if user != "" && user != au.UserID {
+			return ""
+		}
+		user = au.UserID
+	}
+	return user
 }
 
 // viewedChannel is the channel a person views: the most relevant entity

@@ -70,14 +70,24 @@ func TestAgentMessagesTabPrompts(t *testing.T) {
 			t.Errorf("%s: prompts %v (form %v), want the claim and %v", ev.id, got, c.Form, ev.want)
 		}
 	}
+	// The event as Slack's reference shows it: no user nor channel, the
+	// person in its authorizations; the DM is the one the tab was opened in.
+	docs := slacktest.AppContextChanged("EvT7", "", "", "C7")
+	delete(docs["event"].(map[string]any), "user")
+	delete(docs["event"].(map[string]any), "channel")
+	docs["authorizations"] = []any{map[string]any{"team_id": slacktest.TeamID, "user_id": "U1", "is_bot": false}}
+	id, _ = e.fake.Send("events_api", docs)
+	if c := prompted(id); c.Form.Get("channel_id") != dm || len(prompts(t, c)) != 2 || prompts(t, c)[1].Message != "Vérifie le dernier message de <#C7>" {
+		t.Errorf("after a context change naming no person: %v", c.Form)
+	}
 	id, _ = e.fake.Send("events_api", slacktest.AppHomeOpened("EvT5", dm, "U1", "home", ""))
 	waitAck(t, e.fake, id)
 	id, _ = e.fake.Send("events_api", slacktest.AppHomeOpened("EvT6", "D8", "U2", "messages", ""))
 	if c := prompted(id); c.Form.Get("channel_id") != "D8" {
 		t.Errorf("after the Home tab, prompts went to %v, want only U2's (D8)", c.Form)
 	}
-	if n := len(e.fake.Recorded("assistant.threads.setSuggestedPrompts", "assistant.threads.setSuggestedPrompts (ignored)")); n != 4 {
-		t.Errorf("%d setSuggestedPrompts calls, want 4", n)
+	if n := len(e.fake.Recorded("assistant.threads.setSuggestedPrompts", "assistant.threads.setSuggestedPrompts (ignored)")); n != 5 {
+		t.Errorf("%d setSuggestedPrompts calls, want 5", n)
 	}
 }
 

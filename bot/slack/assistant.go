@@ -54,11 +54,13 @@ var reChannelRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 
 func isAssistant(r *store.Request) bool { return r.Meta[metaAssistant] != "" }
 
-// assistantEvent handles the assistant's events; false for any other event.
-func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterprise, eventID string, data any) (bool, error) {
-	if a.agentEvent(w, team, data) {
+// assistantEvent handles the assistant's and the agent's events; false for
+// any other event.
+func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterprise string, cb *slackevents.EventsAPICallbackEvent, data any) (bool, error) {
+	if a.agentEvent(w, team, cb, data) {
 		return true, nil
 	}
+	eventID := cb.EventID
 	switch e := data.(type) {
 	case *slackevents.AssistantThreadStartedEvent:
 		a.suggestLater(w, team, threadTarget(e.AssistantThread))

@@ -98,7 +98,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if w == nil {
 		return err
 	}
-	if ok, err := a.assistantEvent(ctx, w, team, enterprise, cb.EventID, ev.InnerEvent.Data); ok {
+	if ok, err := a.assistantEvent(ctx, w, team, enterprise, cb, ev.InnerEvent.Data); ok {
 		return err
 	}
 	if e, ok := ev.InnerEvent.Data.(*slackevents.ReactionAddedEvent); ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 )
@@ -20,6 +21,8 @@ func (a *Adapter) unparsedEvent(ctx context.Context, payload []byte) error {
 		EnterpriseID string          `json:"enterprise_id"`
 		EventID      string          `json:"event_id"`
 		Event        json.RawMessage `json:"event"`
+
+		Authorizations []slack.EventAuthorization `json:"authorizations"`
 	}
 	var inner struct {
 		Type string `json:"type"`
@@ -48,7 +51,8 @@ func (a *Adapter) unparsedEvent(ctx context.Context, payload []byte) error {
 	}
 	return a.handleEvent(ctx, slackevents.EventsAPIEvent{
 		Type: slackevents.CallbackEvent, TeamID: outer.TeamID, EnterpriseID: outer.EnterpriseID,
-		Data:       &slackevents.EventsAPICallbackEvent{TeamID: outer.TeamID, EnterpriseID: outer.EnterpriseID, EventID: outer.EventID},
+		Data: &slackevents.EventsAPICallbackEvent{TeamID: outer.TeamID, EnterpriseID: outer.EnterpriseID, EventID: outer.EventID,
+			Authorizations: outer.Authorizations},
 		InnerEvent: slackevents.EventsAPIInnerEvent{Type: inner.Type, Data: data},
 	})
 }

@@ -28,3 +28,17 @@ func TestParsePublished(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePublished: a date string from a search provider never panics
+// the reader, whatever it holds; a date read is after 1990 and in UTC.
+func FuzzParsePublished(f *testing.F) {
+	for _, s := range []string{"2024-02-12T10:00:00", "Mon, 12 Feb 2024 10:00:00 GMT", "March 3, 2023", "12/31/2023",
+		"2023年3月3日", "3 de marzo de 2023", "1.2.3.4", "2 days ago", "1-1-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if d := parsePublished(s); !d.IsZero() && (d.Year() < 1990 || d.Location() != time.UTC) {
+			t.Errorf("parsePublished(%q) = %v", s, d)
+		}
+	})
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/factcheck"
@@ -54,16 +53,30 @@ func TestEvalPredictions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "eval", "testdata", "averitec_predictions.schema.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "eval", "testdata", "averitec_predictions.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	var sch jsonschema.Schema
+	if err := json.Unmarshal(raw, &sch); err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := sch.Resolve(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sch.Validate(inst); err != nil {
+	var inst any
+	if err := json.Unmarshal(data, &inst); err != nil {
+		t.Fatal(err)
+	}
+	if err := resolved.Validate(inst); err != nil {
 		t.Errorf("the predictions do not validate against the shared task's schema: %v\n%s", err, data)
+	}
+	// The validator refuses what the schema refuses.
+	var bad any
+	json.Unmarshal([]byte(strings.Replace(string(data), `"pred_label": "Refuted"`, `"pred_label": "False"`, 1)), &bad)
+	if err := resolved.Validate(bad); err == nil || !strings.Contains(string(data), `"pred_label": "Refuted"`) {
+		t.Errorf("a label outside the schema's enum validates (%v), or the file has no Refuted label to change", err)
 	}
 	var preds []eval.Prediction
 	if err := json.Unmarshal(data, &preds); err != nil {

@@ -27,7 +27,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/factbot-dev/factbot/bot"
-	"github.com/factbot-dev/factbot/internal/memo"
 	"github.com/factbot-dev/factbot/internal/retry"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/internal/wait"
@@ -174,7 +173,7 @@ type Adapter struct {
 	openMu sync.Mutex
 	opened bool
 	mu     sync.Mutex
-	inAck  map[string]*ack // interactions being acknowledged, by request key
+	inAck  ackTable // interactions being acknowledged (events.go)
 	appID  string
 	botID  string
 	// callbacks bounds the interaction callbacks in flight, so that a burst
@@ -182,7 +181,8 @@ type Adapter struct {
 	// interaction.
 	callbacks chan struct{}
 
-	visCache *memo.Cache[*discordgo.Channel] // channels read over REST (visibility.go)
+	chans *channels     // who can read a channel (visibility.go)
+	ix    *interactions // commands, buttons, the feedback form (events.go)
 
 	conn bot.Connection // for Ready (ready.go)
 }
@@ -199,8 +199,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 			Hint: "Discord Developer Portal → your application → Bot → Reset Token"}
 	}
 	obs, _ := core.(bot.AckObserver)
-	a := &Adapter{cfg: withDefaults(cfg), core: core, acks: obs, inAck: map[string]*ack{}, appID: cfg.AppID,
-		visCache: newChannelCache(cfg.Now), callbacks: make(chan struct{}, maxCallbacks)}
+	a := &Adapter{cfg: withDefaults(cfg), core: core, acks: obs, appID: cfg.AppID, callbacks: make(chan struct{}, maxCallbacks)}
 	if cfg.PublicKey != "" {
 		k, err := hex.DecodeString(strings.TrimSpace(cfg.PublicKey))
 		if err != nil || len(k) != ed25519.PublicKeySize {
@@ -234,11 +233,19 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	s.ShouldReconnectOnError = true
 	s.AddHandler(a.onMessageCreate)
 	s.AddHandler(a.onInteractionCreate)
-	s.AddHandler(a.onConnect)
-	s.AddHandler(a.onDisconnect)
+	// The gateway connection's state, which discordgo reconnects by itself.
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Connect) { a.conn.Up() })
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) { a.conn.Down(errGatewayLost) })
 	s.AddHandler(a.onReactionAdd)
 	a.s = gateway{s}
 	a.rest = &retrier{max: a.cfg.MaxRetries, maxWait: a.cfg.MaxRetryWait, sleep: a.cfg.Sleep, timeout: a.cfg.CallTimeout}
+	a.chans = &channels{s: a.s, rest: a.rest, log: a.log, cache: newChannelCache(a.cfg.Now)}
+	a.ix = &interactions{cfg: a.cfg, core: core, log: a.log, chans: a.chans, acks: &a.inAck, observe: a.observeAck,
+		appID: func() string { // the application's id, once known
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			return a.appID
+		}}
 	return a, nil
 }
 

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -23,8 +24,8 @@ type ack struct {
 
 // logEvent ends the handling of every gateway or HTTP event with one debug
 // line saying what became of it.
-func (a *Adapter) logEvent(key, outcome string) {
-	a.log.Debug("event handled", "key", key, "outcome", outcome)
+func logEvent(log *slog.Logger, key, outcome string) {
+	log.Debug("event handled", "key", key, "outcome", outcome)
 }
 
 // ---- messages (mentions) ----
@@ -33,20 +34,20 @@ func (a *Adapter) onMessageCreate(_ *discordgo.Session, m *discordgo.MessageCrea
 	key := "discord:message:" + m.ID
 	r := a.mentionRequest(m.Message)
 	if r == nil {
-		a.logEvent(key, "ignored")
+		logEvent(a.log, key, "ignored")
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r.Visibility = a.messageVisibility(ctx, m.Message)
+	r.Visibility = a.chans.messageVisibility(ctx, m.Message)
 	a.aboutMessage(ctx, m.Message, r)
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
 		a.log.Error("store mention", "key", key, "err", err)
-		a.logEvent(key, "not stored")
+		logEvent(a.log, key, "not stored")
 		return
 	}
-	a.logEvent(key, res.Status.String())
+	logEvent(a.log, key, res.Status.String())
 }
 
 // mentionRequest turns a message into a request if it mentions the bot (or
@@ -114,13 +115,26 @@ func messageLink(guildID, channelID, messageID string) string {
 
 // ---- interactions ----
 
+// interactions is the part that answers interactions, from the gateway or
+// over HTTP: application commands, buttons and the feedback form become
+// requests of the core, acknowledged once stored.
+type interactions struct {
+	cfg     Config
+	core    bot.Core
+	log     *slog.Logger
+	chans   *channels // where an interaction comes from (visibility.go)
+	acks    *ackTable
+	appID   func() string      // the application's id, when the interaction has none
+	observe func(t0 time.Time) // one acknowledgement's latency
+}
+
 // responder sends the interaction response: a REST callback for gateway
 // interactions, the HTTP response body for HTTP ones.
 type responder func(*discordgo.InteractionResponse) error
 
 func (a *Adapter) onInteractionCreate(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
 	i := ic.Interaction
-	a.handleInteraction(context.Background(), i, func(resp *discordgo.InteractionResponse) error {
+	a.ix.handle(context.Background(), i, func(resp *discordgo.InteractionResponse) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		select {
@@ -145,8 +159,8 @@ func interactionUser(i *discordgo.Interaction) *discordgo.User {
 	return &discordgo.User{}
 }
 
-// handleInteraction answers one interaction.
-func (a *Adapter) handleInteraction(ctx context.Context, i *discordgo.Interaction, respond responder) {
+// handle answers one interaction.
+func (x *interactions) handle(ctx context.Context, i *discordgo.Interaction, respond responder) {
 	outcome := "ignored"
 	switch {
 	case interactionUser(i).Bot:
@@ -154,17 +168,17 @@ func (a *Adapter) handleInteraction(ctx context.Context, i *discordgo.Interactio
 		respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
 		outcome = "pong"
 	case i.Type == discordgo.InteractionApplicationCommand:
-		outcome = a.command(ctx, i, respond)
+		outcome = x.command(ctx, i, respond)
 	case i.Type == discordgo.InteractionMessageComponent:
-		outcome = a.component(ctx, i, respond)
+		outcome = x.component(ctx, i, respond)
 	case i.Type == discordgo.InteractionModalSubmit:
-		outcome = a.feedback(ctx, i, respond)
+		outcome = x.feedback(ctx, i, respond)
 	}
-	a.logEvent("discord:interaction:"+i.ID, outcome)
+	logEvent(x.log, "discord:interaction:"+i.ID, outcome)
 }
 
 // command translates the application commands.
-func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond responder) string {
+func (x *interactions) command(ctx context.Context, i *discordgo.Interaction, respond responder) string {
 	d := i.ApplicationCommandData()
 	switch d.Name {
 	case CommandFactcheck:
@@ -177,9 +191,9 @@ func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond
 				r.Private = o.BoolValue()
 			}
 		}
-		return a.submitInteraction(ctx, i, r, respond)
+		return x.submit(ctx, i, r, respond)
 	case CommandHistory:
-		return a.history(ctx, i, d, respond)
+		return x.history(ctx, i, d, respond)
 	case CommandMessage:
 		r := &store.Request{Kind: bot.KindShortcut, Thread: d.TargetID, Link: messageLink(i.GuildID, i.ChannelID, d.TargetID)}
 		if d.Resolved != nil {
@@ -194,20 +208,20 @@ func (a *Adapter) command(ctx context.Context, i *discordgo.Interaction, respond
 				}
 			}
 		}
-		return a.submitInteraction(ctx, i, r, respond)
+		return x.submit(ctx, i, r, respond)
 	}
-	a.respondEphemeral(respond, bot.LangFor(string(i.Locale)).UnknownCommand())
+	respondEphemeral(respond, bot.LangFor(string(i.Locale)).UnknownCommand())
 	return "unknown command"
 }
 
 // component translates the report's buttons.
-func (a *Adapter) component(ctx context.Context, i *discordgo.Interaction, respond responder) string {
+func (x *interactions) component(ctx context.Context, i *discordgo.Interaction, respond responder) string {
 	action, checkID, _ := strings.Cut(i.MessageComponentData().CustomID, ":")
 	switch action {
 	case bot.ActionRecheck:
 		r := &store.Request{Kind: bot.KindRecheck, Meta: map[string]string{bot.MetaCheckID: checkID},
 			Private: i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0}
-		return a.submitInteraction(ctx, i, r, respond)
+		return x.submit(ctx, i, r, respond)
 	case bot.ActionWrong:
 		respond(feedbackModal(checkID, bot.LangFor(string(i.Locale))))
 		return "feedback form"
@@ -216,7 +230,7 @@ func (a *Adapter) component(ctx context.Context, i *discordgo.Interaction, respo
 }
 
 // feedback translates the "Wrong verdict?" form.
-func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respond responder) string {
+func (x *interactions) feedback(ctx context.Context, i *discordgo.Interaction, respond responder) string {
 	d := i.ModalSubmitData()
 	action, checkID, _ := strings.Cut(d.CustomID, ":")
 	if action != bot.ActionWrong {
@@ -233,14 +247,14 @@ func (a *Adapter) feedback(ctx context.Context, i *discordgo.Interaction, respon
 		}
 	}
 	user := interactionUser(i)
-	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
-	answer, err := a.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, bot.Person{Platform: Name, ID: user.ID, Locale: string(i.Locale)},
+	sctx, cancel := context.WithTimeout(ctx, x.cfg.SubmitTimeout)
+	answer, err := x.core.Feedback(sctx, tenant(i.GuildID, user.ID), i.ChannelID, checkID, bot.Person{Platform: Name, ID: user.ID, Locale: string(i.Locale)},
 		store.Feedback{User: user.ID, Claim: -1, Note: note})
 	cancel()
 	if err != nil {
 		answer = bot.LangFor(string(i.Locale)).UserMessage(err)
 	}
-	a.respondEphemeral(respond, answer)
+	respondEphemeral(respond, answer)
 	return "feedback"
 }
 
@@ -260,7 +274,7 @@ func feedbackModal(checkID string, l bot.Lang) *discordgo.InteractionResponse {
 	}
 }
 
-func (a *Adapter) respondEphemeral(respond responder, text string) error {
+func respondEphemeral(respond responder, text string) error {
 	return respond(&discordgo.InteractionResponse{
 		Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: bot.Truncate(Escape(text), maxContent),
@@ -268,65 +282,63 @@ func (a *Adapter) respondEphemeral(respond responder, text string) error {
 	})
 }
 
-// submitInteraction completes r (Kind, Text, Private, Thread, Link and Meta
+// submit completes r (Kind, Text, Private, Thread, Link and Meta
 // set by the caller) from the interaction, stores it, then acknowledges
 // the interaction: a deferred response (ephemeral when private) for answers
 // that replace the original response, an ephemeral note for the message
 // command (whose report is a reply to the target message), the refusal
 // itself when the core refused. It returns what became of the request.
-func (a *Adapter) submitInteraction(ctx context.Context, i *discordgo.Interaction, r *store.Request, respond responder) string {
+func (x *interactions) submit(ctx context.Context, i *discordgo.Interaction, r *store.Request, respond responder) string {
 	t0 := time.Now() // the decoded interaction is in hand
-	a.fillInteraction(r, i)
-	ak := a.startAck(r.Key)
+	x.fill(r, i)
+	ak := x.acks.start(r.Key)
 	if ak == nil {
 		return "in flight" // the same interaction, delivered twice at once
 	}
-	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
+	sctx, cancel := context.WithTimeout(ctx, x.cfg.SubmitTimeout)
 	// Reading the channel (rarely needed: the state cache has it) takes at
 	// most half of the time before the acknowledgement.
-	vctx, vcancel := context.WithTimeout(sctx, a.cfg.SubmitTimeout/2)
-	r.Visibility = a.interactionVisibility(vctx, i)
+	vctx, vcancel := context.WithTimeout(sctx, x.cfg.SubmitTimeout/2)
+	r.Visibility = x.chans.interactionVisibility(vctx, i)
 	vcancel()
-	res, err := a.core.Submit(sctx, r)
+	res, err := x.core.Submit(sctx, r)
 	cancel()
 	if err != nil {
-		a.endAck(r.Key, ak, true)
-		a.log.Error("store interaction", "key", r.Key, "err", err)
+		x.acks.end(r.Key, ak, true)
+		x.log.Error("store interaction", "key", r.Key, "err", err)
 		// Discord does not redeliver interactions: say so rather than fail silently.
-		a.respondEphemeral(respond, bot.RequestLang(r, "", r.Text).UserMessage(err))
+		respondEphemeral(respond, bot.RequestLang(r, "", r.Text).UserMessage(err))
 		return "not stored"
 	}
 	switch res.Status {
 	case bot.Duplicate:
-		a.endAck(r.Key, ak, true)
+		x.acks.end(r.Key, ak, true)
 		return res.Status.String()
 	case bot.Refused:
-		ak.notified = a.respondEphemeral(respond, res.Notice) == nil
-		a.endAck(r.Key, ak, false)
+		ak.notified = respondEphemeral(respond, res.Notice) == nil
+		x.acks.end(r.Key, ak, false)
 		if ak.notified {
-			a.observeAck(t0)
+			x.observe(t0)
 		}
 		return res.Status.String()
 	}
 	err = respond(acknowledgement(r))
 	ak.ok = err == nil
-	a.endAck(r.Key, ak, false)
+	x.acks.end(r.Key, ak, false)
 	if err != nil {
-		a.log.Warn("acknowledge interaction", "key", r.Key, "err", err)
+		x.log.Warn("acknowledge interaction", "key", r.Key, "err", err)
 		return "not acknowledged"
 	}
-	a.observeAck(t0)
+	x.observe(t0)
 	return res.Status.String()
 }
 
-// fillInteraction sets the request fields that come from the interaction.
-func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
+// fill sets the request fields that come from the interaction.
+func (x *interactions) fill(r *store.Request, i *discordgo.Interaction) {
 	user := interactionUser(i)
 	appID := i.AppID
 	if appID == "" {
-		a.mu.Lock()
-		appID = a.appID
-		a.mu.Unlock()
+		appID = x.appID()
 	}
 	if r.Meta == nil {
 		r.Meta = map[string]string{}
@@ -335,7 +347,7 @@ func (a *Adapter) fillInteraction(r *store.Request, i *discordgo.Interaction) {
 	r.Meta[metaAppID] = appID
 	r.Meta[metaInteraction] = i.ID
 	r.Meta[metaGuild] = i.GuildID
-	r.Meta[metaReceived] = strconv.FormatInt(a.cfg.Now().UnixMilli(), 10)
+	r.Meta[metaReceived] = strconv.FormatInt(x.cfg.Now().UnixMilli(), 10)
 	r.Meta[bot.MetaPerson] = user.ID
 	if i.Locale != "" { // the asker's client language: the answer's words
 		r.Meta[bot.MetaLocale] = string(i.Locale)
@@ -371,41 +383,51 @@ func acknowledgement(r *store.Request) *discordgo.InteractionResponse {
 	}
 }
 
-// startAck registers the interaction's acknowledgement as in flight; nil
+// ackTable holds the interactions whose acknowledgement is in flight in
+// this process, by request key: the answers wait for it (Post, Notify).
+type ackTable struct {
+	mu sync.Mutex
+	m  map[string]*ack
+}
+
+// start registers the interaction's acknowledgement as in flight; nil
 // means it already is.
-func (a *Adapter) startAck(key string) *ack {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if _, dup := a.inAck[key]; dup {
+func (t *ackTable) start(key string) *ack {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[string]*ack{}
+	}
+	if _, dup := t.m[key]; dup {
 		return nil
 	}
 	ak := &ack{done: make(chan struct{})}
-	a.inAck[key] = ak
+	t.m[key] = ak
 	return ak
 }
 
-// endAck releases the answers waiting for the acknowledgement; drop
-// forgets it at once (nothing will answer the request).
-func (a *Adapter) endAck(key string, ak *ack, drop bool) {
+// end releases the answers waiting for the acknowledgement; drop forgets
+// it at once (nothing will answer the request).
+func (t *ackTable) end(key string, ak *ack, drop bool) {
 	if drop {
-		a.dropAck(key)
+		t.drop(key)
 	}
 	close(ak.done)
 }
 
-func (a *Adapter) dropAck(key string) {
-	a.mu.Lock()
-	delete(a.inAck, key)
-	a.mu.Unlock()
+func (t *ackTable) drop(key string) {
+	t.mu.Lock()
+	delete(t.m, key)
+	t.mu.Unlock()
 }
 
-// waitAck waits for the interaction's acknowledgement if it is in flight in
+// wait waits for the interaction's acknowledgement if it is in flight in
 // this process and reports (acked, notified). For requests resumed after a
 // restart there is nothing to wait for: the acknowledgement is assumed.
-func (a *Adapter) waitAck(ctx context.Context, key string) (acked, notified bool, err error) {
-	a.mu.Lock()
-	ak, ok := a.inAck[key]
-	a.mu.Unlock()
+func (t *ackTable) wait(ctx context.Context, key string) (acked, notified bool, err error) {
+	t.mu.Lock()
+	ak, ok := t.m[key]
+	t.mu.Unlock()
 	if !ok {
 		return true, false, nil
 	}
@@ -414,12 +436,12 @@ func (a *Adapter) waitAck(ctx context.Context, key string) (acked, notified bool
 	case <-ctx.Done():
 		return false, false, ctx.Err()
 	}
-	a.dropAck(key)
+	t.drop(key)
 	return ak.ok, ak.notified, nil
 }
 
 // history answers /factcheck-history, to the asker only.
-func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d discordgo.ApplicationCommandInteractionData, respond responder) string {
+func (x *interactions) history(ctx context.Context, i *discordgo.Interaction, d discordgo.ApplicationCommandInteractionData, respond responder) string {
 	user := interactionUser(i)
 	var args bot.HistoryArgs
 	for _, o := range d.Options {
@@ -432,11 +454,11 @@ func (a *Adapter) history(ctx context.Context, i *discordgo.Interaction, d disco
 			args.Mine = o.BoolValue()
 		}
 	}
-	sctx, cancel := context.WithTimeout(ctx, a.cfg.SubmitTimeout)
-	h, err := a.core.History(sctx, tenant(i.GuildID, user.ID), user.ID, i.ChannelID, args)
+	sctx, cancel := context.WithTimeout(ctx, x.cfg.SubmitTimeout)
+	h, err := x.core.History(sctx, tenant(i.GuildID, user.ID), user.ID, i.ChannelID, args)
 	cancel()
 	if err != nil {
-		a.respondEphemeral(respond, bot.LangFor(string(i.Locale)).UserMessage(err))
+		respondEphemeral(respond, bot.LangFor(string(i.Locale)).UserMessage(err))
 		return "history refused"
 	}
 	where := bot.WhereServer

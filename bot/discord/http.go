@@ -45,7 +45,7 @@ const (
 // fresh checks, before the body is read, that a request carries Discord's
 // signature headers with a timestamp at most maxSignatureAge old and
 // maxSignatureSkew ahead.
-func (a *Adapter) fresh(h http.Header) error {
+func fresh(h http.Header, now time.Time) error {
 	ts := h.Get("X-Signature-Timestamp")
 	if ts == "" || h.Get("X-Signature-Ed25519") == "" {
 		return errors.New("missing signature headers")
@@ -54,7 +54,7 @@ func (a *Adapter) fresh(h http.Header) error {
 	if err != nil {
 		return errors.New("bad signature timestamp")
 	}
-	if d := a.cfg.Now().Sub(time.Unix(sec, 0)); d > maxSignatureAge || d < -maxSignatureSkew {
+	if d := now.Sub(time.Unix(sec, 0)); d > maxSignatureAge || d < -maxSignatureSkew {
 		return fmt.Errorf("signature timestamp %s is %v from now", ts, d.Round(time.Second))
 	}
 	return nil
@@ -70,7 +70,7 @@ func (a *Adapter) ServeInteraction(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if err := a.fresh(r.Header); err != nil {
+	if err := fresh(r.Header, a.cfg.Now()); err != nil {
 		// Before the body is read: an unsigned or replayed request costs
 		// nothing more.
 		a.log.Warn("refused HTTP interaction", "err", err)
@@ -107,7 +107,7 @@ func (a *Adapter) ServeInteraction(w http.ResponseWriter, r *http.Request) {
 		})
 		return err
 	}
-	a.handleInteraction(context.WithoutCancel(r.Context()), &i, respond)
+	a.ix.handle(context.WithoutCancel(r.Context()), &i, respond)
 	if !responded {
 		// A duplicate delivery (already answered) or an unknown interaction.
 		w.WriteHeader(http.StatusNoContent)

@@ -48,7 +48,7 @@ func (a *Adapter) aboutMessage(ctx context.Context, m *discordgo.Message, r *sto
 	case m.GuildID != "":
 		// A thread's starter message has the thread's id, in the parent
 		// channel (or in the thread itself, for a forum post).
-		if c := a.channel(ctx, m.ChannelID); c != nil && c.IsThread() && c.ParentID != "" {
+		if c := a.chans.channel(ctx, m.ChannelID); c != nil && c.IsThread() && c.ParentID != "" {
 			ref = messageRef(c.ParentID, c.ID)
 		}
 	}
@@ -77,15 +77,15 @@ func (a *Adapter) onReactionAdd(_ *discordgo.Session, e *discordgo.MessageReacti
 	defer cancel()
 	r.Visibility = store.VisibilityDM
 	if e.GuildID != "" {
-		r.Visibility = a.guildVisibility(ctx, e.GuildID, e.ChannelID)
+		r.Visibility = a.chans.guildVisibility(ctx, e.GuildID, e.ChannelID)
 	}
 	res, err := a.core.Submit(ctx, r)
 	if err != nil {
 		a.log.Error("store reaction", "key", key, "err", err)
-		a.logEvent(key, "not stored")
+		logEvent(a.log, key, "not stored")
 		return
 	}
-	a.logEvent(key, res.Status.String())
+	logEvent(a.log, key, res.Status.String())
 }
 
 // reactions are the emoji that ask for a check: none unless the message

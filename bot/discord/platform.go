@@ -44,7 +44,7 @@ func interactionOf(r *store.Request) *discordgo.Interaction {
 func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
 	rm := render(m)
 	if r.Meta[metaToken] != "" {
-		acked, _, err := a.waitAck(ctx, r.Key)
+		acked, _, err := a.inAck.wait(ctx, r.Key)
 		if err != nil {
 			return "", err
 		}
@@ -176,7 +176,7 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 func (a *Adapter) Notify(ctx context.Context, r *store.Request, text string) error {
 	content := bot.Truncate(Escape(text), maxContent)
 	if r.Meta[metaToken] != "" {
-		acked, notified, err := a.waitAck(ctx, r.Key)
+		acked, notified, err := a.inAck.wait(ctx, r.Key)
 		if err != nil || notified {
 			return err
 		}

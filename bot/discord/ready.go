@@ -3,8 +3,6 @@ package discord
 import (
 	"errors"
 	"fmt"
-
-	"github.com/bwmarrin/discordgo"
 )
 
 // Ready is nil while the adapter can receive interactions and messages:
@@ -18,11 +16,3 @@ func (a *Adapter) Ready() error {
 }
 
 var errGatewayLost = errors.New("gateway disconnected, reconnecting")
-
-// onConnect and onDisconnect follow the gateway connection's state, which
-// discordgo reconnects by itself.
-func (a *Adapter) onConnect(_ *discordgo.Session, _ *discordgo.Connect) { a.conn.Up() }
-
-func (a *Adapter) onDisconnect(_ *discordgo.Session, _ *discordgo.Disconnect) {
-	a.conn.Down(errGatewayLost)
-}

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -32,13 +33,22 @@ const (
 	visTimeout = 1500 * time.Millisecond
 )
 
+// channels is the part that tells who can read a channel: from the
+// gateway's state cache, else read over REST (cached).
+type channels struct {
+	s     session
+	rest  *retrier
+	log   *slog.Logger
+	cache *memo.Cache[*discordgo.Channel]
+}
+
 // messageVisibility is who can read the channel of a gateway message:
 // outside a guild the bot only receives direct messages.
-func (a *Adapter) messageVisibility(ctx context.Context, m *discordgo.Message) store.Visibility {
+func (cs *channels) messageVisibility(ctx context.Context, m *discordgo.Message) store.Visibility {
 	if m.GuildID == "" {
 		return store.VisibilityDM
 	}
-	return a.guildVisibility(ctx, m.GuildID, m.ChannelID)
+	return cs.guildVisibility(ctx, m.GuildID, m.ChannelID)
 }
 
 // interactionVisibility is who can read the channel an interaction comes
@@ -46,17 +56,17 @@ func (a *Adapter) messageVisibility(ctx context.Context, m *discordgo.Message) s
 // from another private channel (a user-installed app in someone's DM or
 // group DM), whose type is read. Where only a user install authorized the
 // interaction, nothing is read (userInstallVisibility).
-func (a *Adapter) interactionVisibility(ctx context.Context, i *discordgo.Interaction) store.Visibility {
+func (cs *channels) interactionVisibility(ctx context.Context, i *discordgo.Interaction) store.Visibility {
 	if interactionOnly(i) {
 		return userInstallVisibility(i)
 	}
 	if i.GuildID != "" {
-		return a.guildVisibility(ctx, i.GuildID, i.ChannelID)
+		return cs.guildVisibility(ctx, i.GuildID, i.ChannelID)
 	}
 	if i.Context != discordgo.InteractionContextPrivateChannel {
 		return store.VisibilityDM
 	}
-	switch c := a.channel(ctx, i.ChannelID); {
+	switch c := cs.channel(ctx, i.ChannelID); {
 	case c == nil:
 		return store.VisibilityUnknown
 	case c.Type == discordgo.ChannelTypeDM:
@@ -79,8 +89,8 @@ func userInstallVisibility(i *discordgo.Interaction) store.Visibility {
 }
 
 // guildVisibility classifies a guild channel or thread.
-func (a *Adapter) guildVisibility(ctx context.Context, guildID, channelID string) store.Visibility {
-	c := a.channel(ctx, channelID)
+func (cs *channels) guildVisibility(ctx context.Context, guildID, channelID string) store.Visibility {
+	c := cs.channel(ctx, channelID)
 	if c == nil {
 		return store.VisibilityUnknown
 	}
@@ -92,7 +102,7 @@ func (a *Adapter) guildVisibility(ctx context.Context, guildID, channelID string
 		if c.ParentID == "" {
 			return store.VisibilityUnknown
 		}
-		parent := a.channel(ctx, c.ParentID)
+		parent := cs.channel(ctx, c.ParentID)
 		if parent == nil || !readable(parent.Type) {
 			return store.VisibilityUnknown
 		}
@@ -102,7 +112,7 @@ func (a *Adapter) guildVisibility(ctx context.Context, guildID, channelID string
 			return store.VisibilityUnknown
 		}
 	}
-	if a.restricted(guildID, c) {
+	if cs.restricted(guildID, c) {
 		return store.VisibilityPrivate
 	}
 	return store.VisibilityPublic
@@ -124,7 +134,7 @@ func readable(t discordgo.ChannelType) bool {
 // overwrite (the role whose id is the guild's) denies View Channel, or the
 // @everyone role itself lacks it (when the state cache knows the role) and
 // no overwrite allows it.
-func (a *Adapter) restricted(guildID string, c *discordgo.Channel) bool {
+func (cs *channels) restricted(guildID string, c *discordgo.Channel) bool {
 	allowed := false
 	for _, o := range c.PermissionOverwrites {
 		if o == nil || o.Type != discordgo.PermissionOverwriteTypeRole || o.ID != guildID {
@@ -138,31 +148,31 @@ func (a *Adapter) restricted(guildID string, c *discordgo.Channel) bool {
 	if allowed {
 		return false
 	}
-	perms, ok := a.s.everyonePermissions(guildID)
+	perms, ok := cs.s.everyonePermissions(guildID)
 	return ok && perms&(discordgo.PermissionViewChannel|discordgo.PermissionAdministrator) == 0
 }
 
 // channel returns the channel from the state cache, else read over REST
 // once per channel and visTTL (concurrent requests wait for the read in
 // flight); nil if it cannot be had.
-func (a *Adapter) channel(ctx context.Context, id string) *discordgo.Channel {
+func (cs *channels) channel(ctx context.Context, id string) *discordgo.Channel {
 	if id == "" {
 		return nil
 	}
-	if c, ok := a.s.cachedChannel(id); ok {
+	if c, ok := cs.s.cachedChannel(id); ok {
 		return c
 	}
-	c, _ := a.visCache.Get(ctx, id, func(ctx context.Context) (*discordgo.Channel, error) {
+	c, _ := cs.cache.Get(ctx, id, func(ctx context.Context) (*discordgo.Channel, error) {
 		cctx, cancel := context.WithTimeout(ctx, visTimeout)
 		defer cancel()
 		var c *discordgo.Channel
-		err := a.rest.do(cctx, func(o ...discordgo.RequestOption) error {
+		err := cs.rest.do(cctx, func(o ...discordgo.RequestOption) error {
 			var err error
-			c, err = a.s.Channel(id, o...)
+			c, err = cs.s.Channel(id, o...)
 			return err
 		})
 		if err != nil {
-			a.log.Warn("read channel failed; the request's visibility is unknown (not public)", "channel", id, "err", err)
+			cs.log.Warn("read channel failed; the request's visibility is unknown (not public)", "channel", id, "err", err)
 		}
 		return c, err
 	})

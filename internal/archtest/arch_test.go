@@ -221,3 +221,43 @@ func TestGeneratedFilesRecognised(t *testing.T) {
 		t.Errorf("generated files %q do not include factcheck/langnames.go", gen)
 	}
 }
+
+// maxMethods bounds the methods of one type in the chat adapters, so that
+// each can be read a part at a time (a router, the channels' visibility,
+// the acknowledgements in flight, …) rather than as one hub.
+const maxMethods = 30
+
+// partsPackages are the packages held to maxMethods. bot/slack is not yet:
+// its Adapter still holds Socket Mode and HTTP, installs, the assistant
+// and the agent (issue 45).
+var partsPackages = []string{module + "/bot/discord"}
+
+func TestAdapterTypesAreSmall(t *testing.T) {
+	methods := map[string]int{}
+	for _, f := range moduleFiles(t) {
+		if !slices.Contains(partsPackages, f.pkg) {
+			continue
+		}
+		for _, d := range f.file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || len(fd.Recv.List) == 0 {
+				continue
+			}
+			typ := fd.Recv.List[0].Type
+			if star, ok := typ.(*ast.StarExpr); ok {
+				typ = star.X
+			}
+			if id, ok := typ.(*ast.Ident); ok {
+				methods[f.pkg+"."+id.Name]++
+			}
+		}
+	}
+	if len(methods) == 0 {
+		t.Fatal("no methods found in", partsPackages)
+	}
+	for typ, n := range methods {
+		if n > maxMethods {
+			t.Errorf("%s has %d methods (at most %d): split it into parts behind narrow interfaces", typ, n, maxMethods)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func newStoreFlags(a *app, name, usage string) (*flag.FlagSet, *string) {
 	fs.SetOutput(a.stderr)
 	tenant := fs.String("tenant", cliTenant, "the tenant: a Slack team id, a Discord guild id, or cli for the terminal")
 	fs.Usage = func() {
-		fmt.Fprintf(a.stderr, "Usage: %s\n\nFlags:\n", usage)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\nFlags:\n", usage)
 		fs.PrintDefaults()
 	}
 	return fs, tenant
@@ -173,8 +173,8 @@ func newStoreFlags(a *app, name, usage string) (*flag.FlagSet, *string) {
 func parseNoArgs(a *app, name, usage string, args []string) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
-	fs.Usage = func() { fmt.Fprintln(a.stderr, usage) }
-	pos, err := parseArgs(fs, args)
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), usage) }
+	pos, err := parseArgs(a, fs, args)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func parseNoArgs(a *app, name, usage string, args []string) error {
 // parseStoreFlags parses args (flags anywhere) and returns the positional
 // arguments, of which there must be npos.
 func parseStoreFlags(a *app, fs *flag.FlagSet, args []string, npos int) ([]string, error) {
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(a, fs, args)
 	if err != nil {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ func run(ctx context.Context, a *app, args []string) int {
 		usage(a.stderr)
 		return exitUsage
 	}
-	return exitStatus(a.stderr, args[0], c.run(ctx, a, args[1:]))
+	return exitStatus(a.stderr, args[0], c.run(withCommand(ctx, args[0]), a, args[1:]))
 }
 
 // runHelp prints the general help on standard output, or with a command's

@@ -20,7 +20,7 @@ type boltDriver struct{ db *bolt.DB }
 func openBoltDriver(path string, timeout time.Duration) (*boltDriver, error) {
 	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, berrors.ErrTimeout) {
-		return nil, fmt.Errorf("%w: %s is in use by another process (is 'factbot serve' running?); waited %v for it; stop that process or set FACTBOT_DB to another file", ErrLocked, path, timeout)
+		return nil, lockedError(path, timeout)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)

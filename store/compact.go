@@ -28,7 +28,7 @@ func CompactFile(path string) (before, after int64, err error) {
 	}
 	src, err := bolt.Open(path, 0, &bolt.Options{Timeout: DefaultTimeout})
 	if errors.Is(err, berrors.ErrTimeout) {
-		return 0, 0, fmt.Errorf("%w: %s is in use by another process (is 'factbot serve' running?)", ErrLocked, path)
+		return 0, 0, lockedError(path, DefaultTimeout)
 	}
 	if err != nil {
 		return 0, 0, fmt.Errorf("compact %s: %w", path, err)

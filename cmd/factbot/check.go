@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,13 +45,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // parseArgs is parseInterspersed for a command: it returns the positional
 // arguments, or flag.ErrHelp after -h and a *usageError after a bad flag,
-// which fs has already reported.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+// which fs has already reported. The help asked for with -h or --help
+// goes to standard output; a bad flag's message and the usage after it
+// to standard error. Every command's fs.Usage writes to fs.Output().
+func parseArgs(a *app, fs *flag.FlagSet, args []string) ([]string, error) {
+	var out bytes.Buffer
+	fs.SetOutput(&out)
 	pos, err := parseInterspersed(fs, args)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
+	fs.SetOutput(a.stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		a.stdout.Write(out.Bytes())
+		return nil, err
+	}
+	a.stderr.Write(out.Bytes())
+	if err != nil {
 		return nil, &usageError{err: err}
 	}
-	return pos, err
+	return pos, nil
 }
 
 // checkFlags are the flags of factbot check.
@@ -117,10 +128,10 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	fs := checkFlagSet(&f)
 	fs.SetOutput(a.stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see docs/configuration-guide.md for search keys.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: factbot check [flags] TEXT…\n\nChecks one claim or every claim in a paragraph. TEXT '-' reads standard input.\nNeeds GEMINI_API_KEY (https://aistudio.google.com/apikey); see docs/configuration-guide.md for search keys.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(a, fs, args)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -64,18 +65,38 @@ func openBackend(ctx context.Context, cfg *config.Config) (backend, error) {
 		}
 		return db, nil
 	}
-	db, err := openBolt(cfg)
+	db, err := openBolt(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return db, nil
 }
 
-// openBolt opens the bbolt file FACTBOT_DB. A file held by another process
-// or written by a newer factbot is a *usererr.Config naming FACTBOT_DB that
-// wraps store.ErrLocked or store.ErrNewerSchema.
-func openBolt(cfg *config.Config) (*store.DB, error) {
-	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL})
+// commandKey is the context key of the command running (withCommand).
+type commandKey struct{}
+
+// withCommand returns ctx with the name of the command that runs in it,
+// which a bbolt file opened under it records as its holder (openBolt).
+func withCommand(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, commandKey{}, name)
+}
+
+// holderName is how a process that finds the bbolt file locked names the
+// command that opened it under ctx: "factbot web".
+func holderName(ctx context.Context) string {
+	if name, ok := ctx.Value(commandKey{}).(string); ok {
+		return "factbot " + name
+	}
+	return "factbot"
+}
+
+// openBolt opens the bbolt file FACTBOT_DB, recording the command that
+// runs under ctx as its holder (store.HolderPath). A file held by another
+// process (named, when it recorded itself) or written by a newer factbot
+// is a *usererr.Config naming FACTBOT_DB that wraps store.ErrLocked or
+// store.ErrNewerSchema.
+func openBolt(ctx context.Context, cfg *config.Config) (*store.DB, error) {
+	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL, Holder: holderName(ctx)})
 	if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNewerSchema) {
 		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: err.Error(), Err: err}
 	}
@@ -115,8 +136,26 @@ func openData(ctx context.Context, cfg *config.Config, existing bool) (admin.Bac
 	if _, err := os.Stat(cfg.DB); existing && errors.Is(err, os.ErrNotExist) {
 		return nil, errNoBoltFile(cfg)
 	}
-	db, _, err := admin.Open(cfg.DB, func() (*store.DB, error) { return openBolt(cfg) })
+	db, _, err := admin.Open(cfg.DB, func() (*store.DB, error) { return openBolt(ctx, cfg) })
 	return db, err
+}
+
+// serveAdmin serves the admin socket of the bbolt file db, when this
+// process holds one (a long-running command: web, mcp), so that every
+// other command reaches the database through it, as while factbot serve
+// runs; the returned function stops it. A socket that cannot be started
+// is logged: the other commands then need this one stopped.
+func serveAdmin(ctx context.Context, cfg *config.Config, db admin.Backend, log *slog.Logger) (stop func()) {
+	bolt, ok := db.(*store.DB)
+	if !ok {
+		return func() {} // another process's admin socket, or PostgreSQL
+	}
+	adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log})
+	if err != nil {
+		log.Warn("admin socket not started: other commands need "+holderName(ctx)+" stopped", "err", err)
+		return func() {}
+	}
+	return func() { adm.Close() }
 }
 
 // openMaintained opens the existing database for backup, prune and forget
@@ -162,7 +201,7 @@ func newStoreFlags(a *app, name, usage string) (*flag.FlagSet, *string) {
 	fs.SetOutput(a.stderr)
 	tenant := fs.String("tenant", cliTenant, "the tenant: a Slack team id, a Discord guild id, or cli for the terminal")
 	fs.Usage = func() {
-		fmt.Fprintf(a.stderr, "Usage: %s\n\nFlags:\n", usage)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\nFlags:\n", usage)
 		fs.PrintDefaults()
 	}
 	return fs, tenant
@@ -173,8 +212,8 @@ func newStoreFlags(a *app, name, usage string) (*flag.FlagSet, *string) {
 func parseNoArgs(a *app, name, usage string, args []string) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
-	fs.Usage = func() { fmt.Fprintln(a.stderr, usage) }
-	pos, err := parseArgs(fs, args)
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), usage) }
+	pos, err := parseArgs(a, fs, args)
 	if err != nil {
 		return err
 	}
@@ -187,7 +226,7 @@ func parseNoArgs(a *app, name, usage string, args []string) error {
 // parseStoreFlags parses args (flags anywhere) and returns the positional
 // arguments, of which there must be npos.
 func parseStoreFlags(a *app, fs *flag.FlagSet, args []string, npos int) ([]string, error) {
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(a, fs, args)
 	if err != nil {
 		return nil, err
 	}

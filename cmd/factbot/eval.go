@@ -104,7 +104,7 @@ func newEvalFlags(a *app) (*flag.FlagSet, *evalFlags) {
 	fs.StringVar(&f.fit, "fit", "", "fit per-label score offsets on a run instead (its --out or --json file) and write them as JSON for FACTBOT_CALIBRATION")
 	fs.StringVar(&f.fitOut, "fit-out", "", "with --fit: write the calibration to this file (default: stdout)")
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, `Usage: factbot eval [flags]
+		fmt.Fprintln(fs.Output(), `Usage: factbot eval [flags]
        factbot eval --compare A.json B.json
        factbot eval --fit RESULTS [--fit-out calibration.json]
 
@@ -149,7 +149,7 @@ func (f *evalFlags) validate(pos []string) (eval.Format, error) {
 
 func runEval(ctx context.Context, a *app, args []string) error {
 	fs, f := newEvalFlags(a)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(a, fs, args)
 	if err != nil {
 		return err
 	}

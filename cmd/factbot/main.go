@@ -70,8 +70,9 @@ func commands() []command {
 		{"prune", "remove old checks, finished requests, cached verdicts and web pages: factbot prune --older-than 90d", runPrune},
 		{"read", "show what the bot reads on a page or PDF: final URL, title, site, date, pages and text", runRead},
 		{"rotate-key", "re-encrypt the stored workspace tokens with FACTBOT_ENCRYPTION_KEY (the previous key in FACTBOT_ENCRYPTION_KEY_OLD)", runRotateKey},
-		{"serve", "run the Slack and Discord bots (and /healthz, /readyz, /metrics)", runServe},
+		{"serve", "run the Slack and Discord bots (and /healthz, /readyz, /metrics); without them, see web and mcp", runServe},
 		{"show", "show one past check in full: factbot show ID [--json] [--tenant T] [--page SHA256]", runShow},
+		{"version", "print factbot's module version and VCS revision (also factbot --version)", runVersion},
 		{"web", "serve the web view of checks and history alone, or print a signed link", runWeb},
 	}
 }
@@ -94,12 +95,15 @@ func main() {
 }
 
 func run(ctx context.Context, a *app, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(a.stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		return runHelp(ctx, a, args[1:])
+	case "--version", "-version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	c, ok := lookup(args[0])
 	if !ok {
@@ -107,7 +111,26 @@ func run(ctx context.Context, a *app, args []string) int {
 		usage(a.stderr)
 		return exitUsage
 	}
-	return exitStatus(a.stderr, args[0], c.run(ctx, a, args[1:]))
+	return exitStatus(a.stderr, args[0], c.run(withCommand(ctx, args[0]), a, args[1:]))
+}
+
+// runHelp prints the general help on standard output, or with a command's
+// name exactly what 'factbot COMMAND --help' prints.
+func runHelp(ctx context.Context, a *app, args []string) int {
+	switch {
+	case len(args) == 0:
+		usage(a.stdout)
+		return exitOK
+	case len(args) > 1:
+		fmt.Fprintf(a.stderr, "factbot help: want one command, got %d: factbot help COMMAND\n", len(args))
+		return exitUsage
+	}
+	if _, ok := lookup(args[0]); !ok {
+		fmt.Fprintf(a.stderr, "factbot help: unknown command %q\n\n", args[0])
+		usage(a.stderr)
+		return exitUsage
+	}
+	return run(ctx, a, []string{args[0], "--help"})
 }
 
 // usageError is a mistake on the command line or in the input given: exit
@@ -190,5 +213,5 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'factbot COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'factbot help COMMAND' (or 'factbot COMMAND --help') for a command's flags.")
 }

@@ -33,7 +33,7 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 	fs.SetOutput(a.stderr)
 	const usage = "factbot mcp [--addr HOST:PORT]\n\nServes the Model Context Protocol: the tools check, history and show, over\nstandard input and output, or with --addr over Streamable HTTP at /mcp, where\nevery request needs Authorization: Bearer $FACTBOT_MCP_TOKEN (without the\ntoken, loopback addresses only). Checks are saved in the tenant mcp.\nSee docs/mcp.md."
 	fs.Usage = func() {
-		fmt.Fprintf(a.stderr, "Usage: %s\n\nFlags:\n", usage)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\nFlags:\n", usage)
 		fs.PrintDefaults()
 	}
 	addr := fs.String("addr", "", "serve Streamable HTTP on this address at "+mcp.Path+" instead of stdio, e.g. 127.0.0.1:8090")

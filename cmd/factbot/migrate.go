@@ -31,7 +31,7 @@ func runMigrate(ctx context.Context, a *app, args []string) error {
 	from := fs.String("from", "", "a bbolt database file to copy into PostgreSQL")
 	to := fs.String("to", "", "the PostgreSQL database, postgres://… (default FACTBOT_DB)")
 	fs.Usage = func() {
-		fmt.Fprintf(a.stderr, "Usage: %s\n\nFlags:\n", migrateUsage)
+		fmt.Fprintf(fs.Output(), "Usage: %s\n\nFlags:\n", migrateUsage)
 		fs.PrintDefaults()
 	}
 	if _, err := parseStoreFlags(a, fs, args, 0); err != nil {

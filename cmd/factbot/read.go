@@ -24,19 +24,17 @@ func runRead(ctx context.Context, a *app, args []string) error {
 	fs.SetOutput(a.stderr)
 	asJSON := fs.Bool("json", false, "print the page as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot read [--json] URL\n\nFetches URL the way the bot does and prints the final URL after redirects,\n"+
+		fmt.Fprintln(fs.Output(), "Usage: factbot read [--json] URL\n\nFetches URL the way the bot does and prints the final URL after redirects,\n"+
 			"the title, site, publication date, page count (PDFs) and extracted text,\n"+
 			"page by page for a PDF, or why the page was refused.\n"+
 			"FACTBOT_ALLOW_PRIVATE_FETCH=1 lets it read private and loopback addresses.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &usageError{err: err}
+	pos, err := parseArgs(a, fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 || strings.TrimSpace(fs.Arg(0)) == "" {
+	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
 		fmt.Fprintln(a.stderr, "factbot read: give exactly one URL")
 		fs.Usage()
 		return &usageError{}
@@ -45,7 +43,7 @@ func runRead(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	raw := strings.TrimSpace(fs.Arg(0))
+	raw := strings.TrimSpace(pos[0])
 	if !strings.Contains(raw, "://") && !strings.Contains(raw, ":") {
 		raw = "https://" + raw // "example.com/page" means the web page
 	}

@@ -176,7 +176,7 @@ func TestReadCommandUsage(t *testing.T) {
 			t.Errorf("%q: exit %d stderr %q, want %d and a message", args, code, errs, exitUsage)
 		}
 	}
-	if code, _, errs := readRun(t, nil, "read", "-h"); code != exitOK || !strings.Contains(errs, "Usage: factbot read") {
-		t.Errorf("-h: exit %d stderr %q", code, errs)
+	if code, out, errs := readRun(t, nil, "read", "-h"); code != exitOK || errs != "" || !strings.Contains(out, "Usage: factbot read") {
+		t.Errorf("-h: exit %d stdout %q stderr %q; want the usage on stdout", code, out, errs)
 	}
 }

@@ -226,6 +226,10 @@ type serveFlags struct {
 	workers     int
 }
 
+// noChatHint is what serve says, started without a chat platform (its
+// help says the same).
+const noChatHint = "without a chat platform, 'factbot web' serves the web view alone and 'factbot mcp' serves the tools check, history and show to AI agents over MCP"
+
 func parseServeFlags(a *app, args []string) (*serveFlags, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(a.stderr)
@@ -234,17 +238,15 @@ func parseServeFlags(a *app, args []string) (*serveFlags, error) {
 	fs.StringVar(&f.limit, "user-limit", "", "checks per user per window, e.g. 10/10m; off disables (default FACTBOT_USER_LIMIT, else "+config.DefaultUserLimit+")")
 	fs.IntVar(&f.workers, "workers", 8, "checks run at once")
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: factbot serve [flags]\n\nRuns the chat bots configured in the environment: Slack (SLACK_BOT_TOKEN, or\nSLACK_CLIENT_ID and SLACK_CLIENT_SECRET for every workspace that installs it,\nwith SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) and Discord (DISCORD_BOT_TOKEN).\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "Usage: factbot serve [flags]\n\nRuns the chat bots configured in the environment: Slack (SLACK_BOT_TOKEN, or\nSLACK_CLIENT_ID and SLACK_CLIENT_SECRET for every workspace that installs it,\nwith SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) and Discord (DISCORD_BOT_TOKEN),\nwith the web view under /web/ when FACTBOT_PUBLIC_URL and FACTBOT_WEB_SECRET are\nset.\n\nWithout a chat platform, 'factbot web' serves the web view alone and\n'factbot mcp' serves the tools check, history and show to AI agents over MCP.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, &usageError{err: err}
+	pos, err := parseArgs(a, fs, args)
+	if err != nil {
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q", fs.Arg(0))
+	if len(pos) > 0 {
+		return nil, usagef("unexpected argument %q", pos[0])
 	}
 	return f, nil
 }
@@ -257,6 +259,12 @@ func serveConfig(a *app, f *serveFlags) (*config.Config, error) {
 		return nil, err
 	}
 	if err := cfg.ChatErr(); err != nil {
+		var ce *usererr.Config
+		if !cfg.Slack.Configured() && !cfg.Discord.Configured() && errors.As(err, &ce) {
+			told := *ce
+			told.Hint += "; " + noChatHint
+			return nil, &told
+		}
 		return nil, err
 	}
 	c := *cfg

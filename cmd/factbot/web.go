@@ -125,6 +125,7 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	}
 	log := serveLogger(a)
 	warnPlainURL(cfg, log)
+	defer serveAdmin(ctx, cfg, db, log)()
 	mux := http.NewServeMux()
 	mountWeb(cfg, db, mux, log)
 	ln, err := net.Listen("tcp", *addr)

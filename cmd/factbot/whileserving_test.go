@@ -2,9 +2,14 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +20,21 @@ import (
 
 var savedAs = regexp.MustCompile(`Saved as (\S+):`)
 
-// TestCommandsWhileServing: while 'factbot serve' holds the bbolt file,
-// every command that reads or writes history works unchanged, through
-// serve's admin socket: check (saving its check and using the caches),
-// history, show (and a page snapshot), export (JSON Lines and CSV), web
-// --link and --history. None says the database is locked.
+// TestCommandsWhileServing: while 'factbot serve', 'factbot web' or
+// 'factbot mcp' (on stdio or over HTTP) holds the bbolt file, every command
+// that reads or writes history works unchanged, through the server's admin
+// socket: check (saving its check and using the caches), history, show
+// (and a page snapshot), export (JSON Lines and CSV), web --link and
+// --history. None says the database is locked; a process that opens the
+// file itself is told which command holds it.
 func TestCommandsWhileServing(t *testing.T) {
+	for _, server := range []string{"serve", "web", "mcp", "mcp --addr"} {
+		t.Run(server, func(t *testing.T) { commandsBeside(t, server) })
+	}
+}
+
+// commandsBeside starts server and runs every command beside it.
+func commandsBeside(t *testing.T, server string) {
 	var w *world
 	w = newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply {
 		switch r.Turns() {
@@ -35,9 +49,22 @@ func TestCommandsWhileServing(t *testing.T) {
 		}
 	}))
 	w.env["FACTBOT_PUBLIC_URL"], w.env["FACTBOT_WEB_SECRET"] = "https://factbot.example", testWebSecret
-	startServe(t, w.env)
-	if _, err := store.Open(w.env["FACTBOT_DB"], store.Options{Timeout: 10 * time.Millisecond}); err == nil {
-		t.Fatal("the database is not held by serve: the test would prove nothing")
+	switch server {
+	case "serve":
+		startServe(t, w.env)
+	case "web":
+		startWeb(t, w.env)
+	case "mcp":
+		startMCPStdio(t, w)
+	case "mcp --addr":
+		startMCPHTTP(t, w)
+	}
+	_, err := store.Open(w.env["FACTBOT_DB"], store.Options{Timeout: 10 * time.Millisecond})
+	if err == nil {
+		t.Fatal("the database is not held by " + server + ": the test would prove nothing")
+	}
+	if holder := "in use by factbot " + strings.Fields(server)[0] + " (pid "; !strings.Contains(err.Error(), holder) {
+		t.Errorf("opening the file beside %s: %v; want it to say %q", server, err, holder)
 	}
 	run := func(args ...string) string {
 		t.Helper()
@@ -106,5 +133,57 @@ func TestCommandsWhileServing(t *testing.T) {
 	}
 	if out := run("web", "--history"); !strings.HasPrefix(out, "https://factbot.example/web/") {
 		t.Errorf("web --history while serving = %q", out)
+	}
+}
+
+// startWeb starts 'factbot web' on a free loopback port, on the database
+// of env (created first: web opens an existing one), until the test ends.
+func startWeb(t *testing.T, env map[string]string) string {
+	t.Helper()
+	db, err := store.Open(env["FACTBOT_DB"], store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	restore := webListening
+	t.Cleanup(func() { webListening = restore })
+	addrc := make(chan net.Addr, 1)
+	webListening = func(a net.Addr) { addrc <- a }
+	full := map[string]string{"FACTBOT_HTTP_ADDR": "127.0.0.1:0"}
+	for k, v := range env {
+		full[k] = v
+	}
+	a, errb := testApp(full)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, a, []string{"web"}) }()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("factbot web: exit %d, stderr:\n%s", code, errb)
+		}
+	})
+	select {
+	case addr := <-addrc:
+		return "http://" + addr.String()
+	case code := <-done:
+		t.Fatalf("factbot web: exit %d before listening, stderr:\n%s", code, errb)
+	}
+	return ""
+}
+
+// TestLockedNamesHolder: a command that finds the bbolt file held by a
+// process that serves no admin socket says which command holds it.
+func TestLockedNamesHolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.db")
+	db, err := store.Open(path, store.Options{Holder: "factbot check"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, stderr, code := runOut(map[string]string{"FACTBOT_DB": path}, "history")
+	want := "factbot history: FACTBOT_DB: database is locked: " + path + " is in use by factbot check (pid " + strconv.Itoa(os.Getpid()) + ", since "
+	if code != exitUsage || !strings.Contains(stderr, want) || strings.Contains(stderr, "factbot serve") {
+		t.Errorf("history while factbot check holds the file: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 }

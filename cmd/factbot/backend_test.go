@@ -91,7 +91,7 @@ func TestOpenBackendUnreachablePostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = openBackend(context.Background(), cfg)
+	_, err = openBackend(context.Background(), &app{}, cfg)
 	var ce *usererr.Config
 	if !errors.As(err, &ce) || ce.Var != "FACTBOT_DB" {
 		t.Fatalf("openBackend of an unreachable database: %v; want a *usererr.Config naming FACTBOT_DB", err)

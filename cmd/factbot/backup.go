@@ -24,16 +24,16 @@ func runBackup(ctx context.Context, a *app, args []string) error {
 			Hint: "back PostgreSQL up with its own tools: pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"", Err: postgres.ErrNoBackup}
 	}
 	src, _ := filepath.Abs(cfg.DB)
-	dst, _ := filepath.Abs(pos[0])
+	dst, _ := filepath.Abs(a.path(pos[0]))
 	if src == dst {
 		return usagef("%s is the database itself; choose another file", pos[0])
 	}
-	db, closeDB, err := openMaintained(ctx, cfg)
+	db, err := openData(ctx, a, true)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-	n, err := db.BackupFile(ctx, pos[0])
+	defer db.Close()
+	n, err := db.BackupFile(ctx, dst)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
@@ -145,7 +144,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	}
 	var exclude []string
 	if f.excludeSites != "" {
-		if exclude, err = readExcludeSites(f.excludeSites); err != nil {
+		if exclude, err = readExcludeSites(a.path(f.excludeSites)); err != nil {
 			return err
 		}
 	}
@@ -169,7 +168,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	f.restrict(checker, asOf)
 	runner := &checkRunner{cfg: cfg, checker: checker, tenant: cliTenant, platform: "cli", warn: a.stderr, command: "check"}
 	if !f.noStore {
-		if runner.db, err = openData(ctx, cfg, false); err != nil {
+		if runner.db, err = openData(ctx, a, false); err != nil {
 			return err
 		}
 		defer runner.db.Close()
@@ -198,7 +197,7 @@ type checkRunner struct {
 	cfg     *config.Config
 	checker *factcheck.Checker
 	// db keeps the checks; nil keeps none (--no-store).
-	db               admin.Backend
+	db               backend
 	tenant, platform string
 	// warn is told, as the command (check, mcp), when a check could not
 	// be saved.

@@ -21,7 +21,7 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 	cfg, loadErr := a.config()
 	writeConfig(a.stdout, cfg)
 	if cfg.Slack.OAuth() {
-		fmt.Fprintf(a.stdout, "\nSlack workspaces installed: %s\n", installedWorkspaces(ctx, cfg))
+		fmt.Fprintf(a.stdout, "\nSlack workspaces installed: %s\n", installedWorkspaces(ctx, a, cfg))
 	}
 	// What makes the configuration invalid: a malformed value, an engine
 	// that cannot run, a chat platform set up by half.
@@ -39,9 +39,9 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 // installedWorkspaces counts the Slack installations in the database, or
 // says why it cannot: no database yet, or one held by factbot serve (which
 // logs every install and uninstall).
-func installedWorkspaces(ctx context.Context, cfg *config.Config) string {
+func installedWorkspaces(ctx context.Context, a *app, cfg *config.Config) string {
 	if isPostgres(cfg) {
-		db, err := openBackend(ctx, cfg)
+		db, err := openBackend(ctx, a, cfg)
 		if err != nil {
 			return "not counted: " + err.Error()
 		}

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
@@ -22,7 +21,7 @@ import (
 
 // backend is what the commands need of the database: the chat core's
 // bot.Store, the web pages' web.Store, the engine's verdict and web caches,
-// maintenance (admin.Store) and export's walk over the checks. *store.DB
+// maintenance and export's walk over the checks. *store.DB
 // (bbolt, a file) and *postgres.DB (PostgreSQL, shared by replicas) are
 // both backends; FACTBOT_DB chooses (openBackend).
 type backend interface {
@@ -30,7 +29,7 @@ type backend interface {
 	web.Store
 	factcheck.Cache
 	search.Cache
-	admin.Store
+	maintenance
 	EachCheck(ctx context.Context, tenant string, fn func(*store.Check) error) error
 	PruneEvery(ctx context.Context, interval, retention time.Duration, report func(store.PruneStats, error))
 	Installations(kr *store.Keyring) *store.Installations
@@ -42,6 +41,17 @@ var (
 	_ backend = (*postgres.DB)(nil)
 )
 
+// maintenance is what backup, prune and forget do to a database.
+type maintenance interface {
+	BackupFile(ctx context.Context, path string) (int64, error)
+	Prune(ctx context.Context, cutoff time.Time) (store.PruneStats, error)
+	Forget(ctx context.Context, tenant, user string) (store.ForgetStats, error)
+	ForgetTenant(ctx context.Context, tenant string) (store.ForgetStats, error)
+	// UserTenants lists the tenants that have records (forget --user
+	// without --tenant forgets the user in each).
+	UserTenants(ctx context.Context) ([]string, error)
+}
+
 // isPostgres reports whether FACTBOT_DB names a PostgreSQL database
 // (postgres://…) rather than a bbolt file.
 func isPostgres(cfg *config.Config) bool { return postgres.IsDSN(cfg.DB) }
@@ -52,7 +62,7 @@ func isPostgres(cfg *config.Config) bool { return postgres.IsDSN(cfg.DB) }
 // freshness is FACTBOT_CACHE_TTL. A bbolt file held by another process or
 // written by a newer factbot, and a PostgreSQL database that cannot be
 // reached, is a *usererr.Config naming FACTBOT_DB.
-func openBackend(ctx context.Context, cfg *config.Config) (backend, error) {
+func openBackend(ctx context.Context, a *app, cfg *config.Config) (backend, error) {
 	opts := store.Options{CacheTTL: cfg.CacheTTL}
 	if isPostgres(cfg) {
 		db, err := postgres.Open(ctx, cfg.DB, opts)
@@ -65,38 +75,20 @@ func openBackend(ctx context.Context, cfg *config.Config) (backend, error) {
 		}
 		return db, nil
 	}
-	db, err := openBolt(ctx, cfg)
+	db, err := openBolt(a, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return db, nil
 }
 
-// commandKey is the context key of the command running (withCommand).
-type commandKey struct{}
-
-// withCommand returns ctx with the name of the command that runs in it,
-// which a bbolt file opened under it records as its holder (openBolt).
-func withCommand(ctx context.Context, name string) context.Context {
-	return context.WithValue(ctx, commandKey{}, name)
-}
-
-// holderName is how a process that finds the bbolt file locked names the
-// command that opened it under ctx: "factbot web".
-func holderName(ctx context.Context) string {
-	if name, ok := ctx.Value(commandKey{}).(string); ok {
-		return "factbot " + name
-	}
-	return "factbot"
-}
-
-// openBolt opens the bbolt file FACTBOT_DB, recording the command that
-// runs under ctx as its holder (store.HolderPath). A file held by another
+// openBolt opens the bbolt file FACTBOT_DB, recording the command a runs
+// as its holder (store.HolderPath). A file held by another
 // process (named, when it recorded itself) or written by a newer factbot
 // is a *usererr.Config naming FACTBOT_DB that wraps store.ErrLocked or
 // store.ErrNewerSchema.
-func openBolt(ctx context.Context, cfg *config.Config) (*store.DB, error) {
-	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL, Holder: holderName(ctx)})
+func openBolt(a *app, cfg *config.Config) (*store.DB, error) {
+	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL, Holder: strings.TrimSpace("factbot " + a.command)})
 	if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNewerSchema) {
 		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: err.Error(), Err: err}
 	}
@@ -112,71 +104,39 @@ func errNoBoltFile(cfg *config.Config) error {
 // openExistingStore opens the existing database itself (not through a
 // running serve's admin socket): a bbolt file that is missing is an error
 // rather than created empty.
-func openExistingStore(ctx context.Context, cfg *config.Config) (backend, error) {
+func openExistingStore(ctx context.Context, a *app, cfg *config.Config) (backend, error) {
 	if !isPostgres(cfg) {
 		if _, err := os.Stat(cfg.DB); errors.Is(err, os.ErrNotExist) {
 			return nil, errNoBoltFile(cfg)
 		}
 	}
-	return openBackend(ctx, cfg)
+	return openBackend(ctx, a, cfg)
 }
 
 // openData opens the database for a command that reads or writes
-// history: history, show, export, web, check, and the maintenance of
-// backup, prune and forget. A bbolt file that 'factbot serve' holds is
-// reached through serve's admin socket next to it (store/admin), so that
-// every command works on a running bot while serve stays the file's one
-// writer. With existing, a missing bbolt file is an error rather than
-// created empty. A PostgreSQL database is shared by every replica and
-// opened directly.
-func openData(ctx context.Context, cfg *config.Config, existing bool) (admin.Backend, error) {
-	if isPostgres(cfg) {
-		return openBackend(ctx, cfg)
+// history or looks after the database (command.db): the one this process
+// holds when the command was handed over to it (forward.go), else the
+// database itself. With existing, a missing bbolt file is an error rather
+// than created empty.
+func openData(ctx context.Context, a *app, existing bool) (backend, error) {
+	if a.held != nil {
+		return heldDB{a.held}, nil
 	}
-	if _, err := os.Stat(cfg.DB); existing && errors.Is(err, os.ErrNotExist) {
-		return nil, errNoBoltFile(cfg)
-	}
-	db, _, err := admin.Open(cfg.DB, func() (*store.DB, error) { return openBolt(ctx, cfg) })
-	return db, err
-}
-
-// serveAdmin serves the admin socket of the bbolt file db, when this
-// process holds one (a long-running command: web, mcp), so that every
-// other command reaches the database through it, as while factbot serve
-// runs; the returned function stops it. A socket that cannot be started
-// is logged: the other commands then need this one stopped.
-func serveAdmin(ctx context.Context, cfg *config.Config, db admin.Backend, log *slog.Logger) (stop func()) {
-	bolt, ok := db.(*store.DB)
-	if !ok {
-		return func() {} // another process's admin socket, or PostgreSQL
-	}
-	adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log})
-	if err != nil {
-		log.Warn("admin socket not started: other commands need "+holderName(ctx)+" stopped", "err", err)
-		return func() {}
-	}
-	return func() { adm.Close() }
-}
-
-// openMaintained opens the existing database for backup, prune and forget
-// (openData).
-func openMaintained(ctx context.Context, cfg *config.Config) (admin.Store, func() error, error) {
-	db, err := openData(ctx, cfg, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	return db, db.Close, nil
-}
-
-// loadAndOpen loads the configuration and opens the existing database:
-// the start of every command that looks after history.
-func loadAndOpen(ctx context.Context, a *app) (admin.Backend, error) {
 	cfg, err := a.config()
 	if err != nil {
 		return nil, err
 	}
-	return openData(ctx, cfg, true)
+	if existing {
+		return openExistingStore(ctx, a, cfg)
+	}
+	return openBackend(ctx, a, cfg)
 }
+
+// heldDB is the database of the process a command was handed over to: the
+// command's Close leaves it open.
+type heldDB struct{ backend }
+
+func (heldDB) Close() error { return nil }
 
 // parseAge parses a Go duration ("36h", "90m") or a number of days ("30d").
 func parseAge(s string) (time.Duration, error) { return config.ParseAge(s) }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
@@ -50,7 +49,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 		}
 		site = web.ReviewSite{PublicURL: cfg.Web.PublicURL, Organization: cfg.Web.Organization}
 	}
-	db, err := loadAndOpen(ctx, a)
+	db, err := openData(ctx, a, true)
 	if err != nil {
 		return err
 	}
@@ -67,7 +66,7 @@ func runExport(ctx context.Context, a *app, args []string) error {
 // exportClaimReviews writes the ClaimReview of every checked claim of the
 // tenant, oldest check first, as one JSON array: the objects each check's
 // page carries (web.ClaimReviews).
-func exportClaimReviews(ctx context.Context, a *app, db admin.Backend, tenant string, site web.ReviewSite) error {
+func exportClaimReviews(ctx context.Context, a *app, db backend, tenant string, site web.ReviewSite) error {
 	bw := bufio.NewWriter(a.stdout)
 	n, checks := 0, 0
 	bw.WriteString("[")
@@ -99,7 +98,7 @@ func exportClaimReviews(ctx context.Context, a *app, db admin.Backend, tenant st
 }
 
 // exportChecks writes every check of tenant as JSON Lines or CSV.
-func exportChecks(ctx context.Context, a *app, db admin.Backend, tenant, format string) error {
+func exportChecks(ctx context.Context, a *app, db backend, tenant, format string) error {
 	bw := bufio.NewWriter(a.stdout)
 	n := 0
 	var each func(*store.Check) error
@@ -181,7 +180,7 @@ type feedbackCase struct {
 // exportFeedback writes one feedbackCase per claim of the tenant flagged by
 // feedback (feedback on claim -1 flags every claim of its check), oldest
 // check first. Several remarks on one claim share its line.
-func exportFeedback(ctx context.Context, a *app, db admin.Backend, tenant string) error {
+func exportFeedback(ctx context.Context, a *app, db backend, tenant string) error {
 	bw := bufio.NewWriter(a.stdout)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)

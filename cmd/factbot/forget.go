@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -21,15 +20,11 @@ func runForget(ctx context.Context, a *app, args []string) error {
 	if *user == "" && !tenantGiven {
 		return usagef("--user is required (the id shown by factbot history), or --tenant alone to delete a whole tenant")
 	}
-	cfg, err := a.config()
+	db, err := openData(ctx, a, true)
 	if err != nil {
 		return err
 	}
-	db, closeDB, err := openMaintained(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
+	defer db.Close()
 	switch {
 	case *user == "":
 		st, err := db.ForgetTenant(ctx, *tenant)
@@ -54,7 +49,7 @@ func runForget(ctx context.Context, a *app, args []string) error {
 
 // forgetEverywhere forgets user in every tenant that has records, printing
 // a line for each tenant where something was deleted, then the total.
-func forgetEverywhere(ctx context.Context, w io.Writer, db admin.Store, user string) error {
+func forgetEverywhere(ctx context.Context, w io.Writer, db maintenance, user string) error {
 	tenants, err := db.UserTenants(ctx)
 	if err != nil {
 		return fmt.Errorf("list tenants: %w", err)

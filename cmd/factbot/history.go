@@ -42,7 +42,7 @@ func runHistory(ctx context.Context, a *app, args []string) error {
 	if q.Limit <= 0 || q.Limit > store.MaxLimit {
 		return usagef("--limit %d: want 1 to %d", q.Limit, store.MaxLimit)
 	}
-	db, err := loadAndOpen(ctx, a)
+	db, err := openData(ctx, a, true)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,16 @@ type app struct {
 
 	cfg    *config.Config
 	cfgErr error
+
+	// command is the subcommand running (a bbolt file it opens names it
+	// as its holder).
+	command string
+	// dir is the working folder the command's relative paths are in ("":
+	// this process's); held is the database this process holds open, when
+	// the command was handed over by another factbot's command channel
+	// (forward.go).
+	dir  string
+	held backend
 }
 
 // config returns the configuration, loaded from a.getenv on first use.
@@ -52,28 +62,31 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, a *app, args []string) error
+	// db says the command opens the database: beside a factbot that holds
+	// the bbolt file, it runs there (forward.go).
+	db bool
 }
 
 // commands is every subcommand, in the order `factbot help` lists them. It
 // is built when asked for, so that starting the program builds nothing.
 func commands() []command {
 	return []command{
-		{"backup", "copy the database consistently, even while the bot runs: factbot backup FILE", runBackup},
-		{"check", "check a claim or a paragraph: factbot check [--json] [--fresh] [--no-store] [--quiet] [--user U] [--as-of YYYY-MM-DD [--allow-fact-checks] [--keep-undated]] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)", runCheck},
-		{"config", "print the effective configuration, what it enables and what is missing", runConfig},
-		{"eval", "measure verdict quality on labeled claims: factbot eval [--dataset FILE] [--out RESULTS --resume] [--html FILE] [--exclude-sites FILE]; --compare A B; --fit RESULTS", runEval},
-		{"export", "export a tenant's checks, or its \"wrong verdict\" feedback as an eval dataset: factbot export [--format jsonl|csv|claimreview] [--feedback] [--tenant T] > file", runExport},
-		{"forget", "delete what one user asked and what it caused (privacy requests), in every tenant or one, or a whole tenant: factbot forget --user U [--tenant T] | --tenant T", runForget},
-		{"history", "list past checks, newest first: factbot history [--json] [--user U] [--verdict V] [--search WORDS] …", runHistory},
-		{"mcp", "serve the tools check, history and show to AI agents over MCP: on stdio, or with --addr HOST:PORT over HTTP at /mcp", runMCP},
-		{"migrate", "apply the PostgreSQL schema, or copy a bbolt file into PostgreSQL: factbot migrate --from factbot.db --to postgres://…", runMigrate},
-		{"prune", "remove old checks, finished requests, cached verdicts and web pages: factbot prune --older-than 90d", runPrune},
-		{"read", "show what the bot reads on a page or PDF: final URL, title, site, date, pages and text", runRead},
-		{"rotate-key", "re-encrypt the stored workspace tokens with FACTBOT_ENCRYPTION_KEY (the previous key in FACTBOT_ENCRYPTION_KEY_OLD)", runRotateKey},
-		{"serve", "run the Slack and Discord bots (and /healthz, /readyz, /metrics); without them, see web and mcp", runServe},
-		{"show", "show one past check in full: factbot show ID [--json] [--tenant T] [--page SHA256]", runShow},
-		{"version", "print factbot's module version and VCS revision (also factbot --version)", runVersion},
-		{"web", "serve the web view of checks and history alone, or print a signed link", runWeb},
+		{"backup", "copy the database consistently, even while the bot runs: factbot backup FILE", runBackup, true},
+		{"check", "check a claim or a paragraph: factbot check [--json] [--fresh] [--no-store] [--quiet] [--user U] [--as-of YYYY-MM-DD [--allow-fact-checks] [--keep-undated]] [--speaker S] [--source S] [--exclude-sites FILE] TEXT… ('-' reads stdin)", runCheck, true},
+		{"config", "print the effective configuration, what it enables and what is missing", runConfig, false},
+		{"eval", "measure verdict quality on labeled claims: factbot eval [--dataset FILE] [--out RESULTS --resume] [--html FILE] [--exclude-sites FILE]; --compare A B; --fit RESULTS", runEval, false},
+		{"export", "export a tenant's checks, or its \"wrong verdict\" feedback as an eval dataset: factbot export [--format jsonl|csv|claimreview] [--feedback] [--tenant T] > file", runExport, true},
+		{"forget", "delete what one user asked and what it caused (privacy requests), in every tenant or one, or a whole tenant: factbot forget --user U [--tenant T] | --tenant T", runForget, true},
+		{"history", "list past checks, newest first: factbot history [--json] [--user U] [--verdict V] [--search WORDS] …", runHistory, true},
+		{"mcp", "serve the tools check, history and show to AI agents over MCP: on stdio, or with --addr HOST:PORT over HTTP at /mcp", runMCP, true},
+		{"migrate", "apply the PostgreSQL schema, or copy a bbolt file into PostgreSQL: factbot migrate --from factbot.db --to postgres://…", runMigrate, false},
+		{"prune", "remove old checks, finished requests, cached verdicts and web pages: factbot prune --older-than 90d", runPrune, true},
+		{"read", "show what the bot reads on a page or PDF: final URL, title, site, date, pages and text", runRead, false},
+		{"rotate-key", "re-encrypt the stored workspace tokens with FACTBOT_ENCRYPTION_KEY (the previous key in FACTBOT_ENCRYPTION_KEY_OLD)", runRotateKey, false},
+		{"serve", "run the Slack and Discord bots (and /healthz, /readyz, /metrics); without them, see web and mcp", runServe, false},
+		{"show", "show one past check in full: factbot show ID [--json] [--tenant T] [--page SHA256]", runShow, true},
+		{"version", "print factbot's module version and VCS revision (also factbot --version)", runVersion, false},
+		{"web", "serve the web view of checks and history alone, or print a signed link", runWeb, true},
 	}
 }
 
@@ -111,7 +124,11 @@ func run(ctx context.Context, a *app, args []string) int {
 		usage(a.stderr)
 		return exitUsage
 	}
-	return exitStatus(a.stderr, args[0], c.run(withCommand(ctx, args[0]), a, args[1:]))
+	if code, ok := forward(ctx, a, c, args); ok {
+		return code
+	}
+	a.command = args[0]
+	return exitStatus(a.stderr, args[0], c.run(ctx, a, args[1:]))
 }
 
 // runHelp prints the general help on standard output, or with a command's

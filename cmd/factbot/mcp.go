@@ -14,7 +14,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
@@ -55,23 +54,16 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	defer startTracing(ctx, cfg, a.stderr)()
-	db, err := openData(ctx, cfg, false)
+	db, err := openData(ctx, a, false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	useStore(cfg, checker, db)
 	log := serveLogger(a)
-	if bolt, ok := db.(*store.DB); ok {
-		// This process holds the bbolt file: every other command (and
-		// another factbot mcp) reaches it through the admin socket, as
-		// while factbot serve runs.
-		if adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log}); err != nil {
-			log.Warn("admin socket not started: other commands need factbot mcp stopped", "err", err)
-		} else {
-			defer adm.Close()
-		}
-	}
+	// This process holds the bbolt file: every other command (another
+	// factbot mcp too) is handed to it through the admin socket.
+	defer serveAdmin(ctx, a, cfg, db, log)()
 	srv := mcp.NewServer(mcp.Options{Logger: log, Checks: &mcpChecks{
 		run: &checkRunner{cfg: cfg, checker: checker, db: db, tenant: mcpTenant, platform: "mcp", warn: a.stderr, command: "mcp"}, db: db}})
 	if *addr == "" {
@@ -112,7 +104,7 @@ func serveMCPHTTP(ctx context.Context, cfg *config.Config, addr string, srv *sdk
 // (checkRunner), and its history, in the mcp tenant.
 type mcpChecks struct {
 	run *checkRunner
-	db  admin.Backend
+	db  backend
 }
 
 func (m *mcpChecks) Check(ctx context.Context, req mcp.CheckRequest) (*store.Check, error) {

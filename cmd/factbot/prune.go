@@ -19,15 +19,11 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 	if err != nil || d <= 0 {
 		return usagef("--older-than %q: want a positive duration such as 30d or 720h", *older)
 	}
-	cfg, err := a.config()
+	db, err := openData(ctx, a, true)
 	if err != nil {
 		return err
 	}
-	db, closeDB, err := openMaintained(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer closeDB()
+	defer db.Close()
 	cutoff := time.Now().Add(-d)
 	st, err := db.Prune(ctx, cutoff)
 	if err != nil {

@@ -28,7 +28,7 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := openExistingStore(ctx, cfg)
+	db, err := openExistingStore(ctx, a, cfg)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/slack"
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
@@ -175,7 +174,7 @@ func buildDiscord(dc config.Discord, svc bot.Core, mux *http.ServeMux, log *slog
 // a bbolt file, the admin socket next to the file, through which 'factbot backup', 'prune'
 // and 'forget' reach a running bot, and pruning every hour by
 // FACTBOT_RETENTION. The returned function stops both.
-func maintain(ctx context.Context, cfg *config.Config, db backend, log *slog.Logger) func() {
+func maintain(ctx context.Context, a *app, cfg *config.Config, db backend, log *slog.Logger) func() {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -188,29 +187,18 @@ func maintain(ctx context.Context, cfg *config.Config, db backend, log *slog.Log
 			log.Info("pruned", "retention", config.FormatDuration(cfg.Retention), "checks", st.Checks, "requests", st.Requests, "web", st.Web)
 		})
 	}()
-	bolt, ok := db.(*store.DB)
-	if !ok {
+	if _, ok := db.(*store.DB); !ok {
 		// PostgreSQL: every replica and the CLI open the database itself;
 		// there is no admin socket.
 		log.Info("store: PostgreSQL, shared by replicas; prune and forget open it directly, back it up with pg_dump",
 			"db", redact(cfg.DB), "lease", config.FormatDuration(cfg.Lease))
-		return func() {
-			cancel()
-			<-done
-		}
 	}
-	adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log})
-	if err != nil {
-		// Maintenance from the CLI then needs the bot stopped; serving goes
-		// on. The error says how to fix it (a folder others can write to, a
-		// socket someone else holds).
-		log.Error("admin socket not started: backup, prune, forget and the other commands need the bot stopped until this is fixed", "err", err)
-	}
+	// A bbolt file: the other commands are handed to this process through
+	// its admin socket (forward.go).
+	stopAdmin := serveAdmin(ctx, a, cfg, db, log)
 	return func() {
 		cancel()
-		if adm != nil {
-			adm.Close()
-		}
+		stopAdmin()
 		<-done
 	}
 }
@@ -291,12 +279,12 @@ func runServe(ctx context.Context, a *app, args []string) error {
 	log := serveLogger(a)
 	warnPlainURL(cfg, log)
 	defer startTracing(ctx, cfg, a.stderr)()
-	db, err := openBackend(ctx, cfg)
+	db, err := openBackend(ctx, a, cfg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	stopMaintenance := maintain(ctx, cfg, db, log)
+	stopMaintenance := maintain(ctx, a, cfg, db, log)
 	defer stopMaintenance()
 	ck, err := serveChecker(ctx, cfg, db)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/factbot-dev/factbot/bot/words"
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
@@ -24,7 +23,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := loadAndOpen(ctx, a)
+	db, err := openData(ctx, a, true)
 	if err != nil {
 		return err
 	}
@@ -76,7 +75,7 @@ func pageHashes(c *store.Check) []string {
 
 // showPage prints the kept snapshot of a page the check read: what the
 // page said when the verdict was made, even if it has changed since.
-func showPage(ctx context.Context, a *app, db admin.Backend, c *store.Check, arg string, jsonOut bool) error {
+func showPage(ctx context.Context, a *app, db backend, c *store.Check, arg string, jsonOut bool) error {
 	want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(arg), "sha256:"))
 	hashes := pageHashes(c)
 	var match []string

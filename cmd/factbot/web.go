@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/internal/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
@@ -62,7 +61,7 @@ func mountWeb(cfg *config.Config, db web.Store, mux *http.ServeMux, log *slog.Lo
 // printCheckLink prints a signed link to check id of tenant, made for viewer
 // or, when viewer is empty, for the check's asker (as a chat report's Full
 // report button is), once the web view's own code has opened it.
-func printCheckLink(ctx context.Context, a *app, cfg *config.Config, db admin.Backend, tenant, id, viewer string) error {
+func printCheckLink(ctx context.Context, a *app, cfg *config.Config, db backend, tenant, id, viewer string) error {
 	c, err := db.Check(ctx, tenant, id)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
@@ -78,7 +77,7 @@ func printCheckLink(ctx context.Context, a *app, cfg *config.Config, db admin.Ba
 
 // printLink opens link through the web view's handler, as it will be served,
 // and prints it only if it opens.
-func printLink(ctx context.Context, a *app, cfg *config.Config, db admin.Backend, link string) error {
+func printLink(ctx context.Context, a *app, cfg *config.Config, db backend, link string) error {
 	srv := web.New(web.Options{Store: db, Secret: cfg.Web.Secret})
 	if err := srv.VerifyLink(ctx, link); err != nil {
 		return usagef("no link printed: %v (a --viewer who may see it?)", err)
@@ -106,7 +105,7 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	if *link != "" && *history {
 		return usagef("--link and --history: choose one")
 	}
-	db, err := openData(ctx, cfg, true)
+	db, err := openData(ctx, a, true)
 	if err != nil {
 		return err
 	}
@@ -125,7 +124,7 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	}
 	log := serveLogger(a)
 	warnPlainURL(cfg, log)
-	defer serveAdmin(ctx, cfg, db, log)()
+	defer serveAdmin(ctx, a, cfg, db, log)()
 	mux := http.NewServeMux()
 	mountWeb(cfg, db, mux, log)
 	ln, err := net.Listen("tcp", *addr)

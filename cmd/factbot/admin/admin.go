@@ -1,100 +1,67 @@
-// Package admin lets the factbot command use a database that 'factbot
-// serve' holds open: bbolt allows one process per file, so serve runs a
-// small server on a unix socket next to the database (SocketPath), and
-// the commands (backup, prune and forget; and check, history, show,
-// export and web through Data) ask it instead of opening the file (Dial,
-// or Open for both cases). Serve stays the file's one writer.
+// Package admin is the command channel of a bbolt database that a
+// long-running factbot (serve, web, mcp) holds open: bbolt allows one
+// process per file, so that process listens on a unix socket next to the
+// database (SocketPath), and every other factbot command that needs the
+// database hands it its argument list and standard input instead (Forward).
+// The holder runs the same command on its open database and streams the
+// command's output and exit status back. Nothing here knows a command: a
+// command added later works the same way.
 //
-// The protocol is JSON over HTTP on the socket:
+// The protocol, on one connection per command:
 //
-//	POST /backup {"path": "/abs/file"}              → {"bytes": n}
-//	POST /prune  {"older_than": "720h"} or {"cutoff": "2026-…Z"} → store.PruneStats
-//	POST /forget {"tenant": "T", "user": "U"}       → store.ForgetStats
-//	POST /forget {"tenant": "T"}                    → store.ForgetStats of ForgetTenant
+//	client → server: {"args": […], "dir": "/cwd"}\n, then standard input until the client closes its side
+//	server → client: frames of one kind byte (1 stdout, 2 stderr, 3 ping, 0 exit), a 4-byte big-endian
+//	                 length and that many bytes; the exit frame's one byte is the exit status, and ends the
+//	                 stream; a ping (empty, every second) finds a client gone, and the command is cancelled
 //
-// Errors answer 4xx or 5xx with {"error": "…"}. The socket is created with
-// mode 0600 and, on Linux, connections from other users are refused.
+// The socket is created with mode 0600 in a folder only its user can
+// write; on Linux, connections from other users are refused, and a client
+// talks only to a socket of its own user (or root).
 package admin
 
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strconv"
-	"strings"
+	"io"
 	"time"
-
-	"github.com/factbot-dev/factbot/store"
-)
-
-// Store is the maintenance a database offers; *store.DB implements it, and
-// so does *Client, by asking the server that holds the database.
-type Store interface {
-	BackupFile(ctx context.Context, path string) (int64, error)
-	Prune(ctx context.Context, cutoff time.Time) (store.PruneStats, error)
-	Forget(ctx context.Context, tenant, user string) (store.ForgetStats, error)
-	ForgetTenant(ctx context.Context, tenant string) (store.ForgetStats, error)
-	// UserTenants lists the tenants that have records (forget --user
-	// without --tenant forgets the user in each).
-	UserTenants(ctx context.Context) ([]string, error)
-}
-
-var (
-	_ Store = (*store.DB)(nil)
-	_ Store = (*Client)(nil)
 )
 
 // SocketPath is the admin socket of the database at dbPath.
 func SocketPath(dbPath string) string { return dbPath + ".admin.sock" }
 
-// ErrNoServer is wrapped by Dial when nothing serves the database's admin
-// socket.
-var ErrNoServer = errors.New("no factbot serve admin socket")
+// ErrNoServer is wrapped by Forward when nothing serves the database's
+// admin socket: the command then opens the database itself.
+var ErrNoServer = errors.New("no factbot serving the database's admin socket")
 
-// Open returns what maintains and reads the database at dbPath: a client
-// of the admin socket when 'factbot serve' answers there (at once, without
-// waiting for the file's lock), an error when a socket there is not to
-// be trusted (ErrUntrustedSocket), else the database opened by open, or, when
-// open fails with store.ErrLocked because serve holds the file but had not
-// answered yet, a client after all. close releases either. A CLI command
-// uses it in one line:
-//
-//	st, closeStore, err := admin.Open(dbPath, func() (*store.DB, error) { return openExistingStore(a) })
-func Open(dbPath string, open func() (*store.DB, error)) (st Backend, close func() error, err error) {
-	c, err := Dial(dbPath)
-	if err == nil {
-		return c, c.Close, nil
-	}
-	if !errors.Is(err, ErrNoServer) {
-		return nil, nil, err // a socket not to be trusted, or one that cannot be asked about
-	}
-	db, err := open()
-	if err == nil {
-		return db, db.Close, nil
-	}
-	if !errors.Is(err, store.ErrLocked) {
-		return nil, nil, err
-	}
-	c, derr := Dial(dbPath)
-	if derr != nil {
-		return nil, nil, fmt.Errorf("%w (and %v)", err, derr)
-	}
-	return c, c.Close, nil
+// ErrUntrustedSocket is wrapped by Forward when the admin socket was not
+// made by a factbot of this user's (or root's): nothing is sent to it.
+var ErrUntrustedSocket = errors.New("admin socket not trusted")
+
+// Runner runs one factbot command, args (its name first), in the process
+// that holds the database: dir is the caller's working folder (relative
+// paths in args are the caller's), stdin its input; it returns the exit
+// status.
+type Runner func(ctx context.Context, args []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// request is what a client sends first.
+type request struct {
+	Args []string `json:"args"`
+	Dir  string   `json:"dir"`
 }
 
-// parseAge parses a Go duration ("720h") or a number of days ("30d").
-func parseAge(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.ParseFloat(d, 64)
-		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("older_than %q: want a positive duration such as 30d or 720h", s)
-		}
-		return time.Duration(n * float64(24*time.Hour)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("older_than %q: want a positive duration such as 30d or 720h", s)
-	}
-	return d, nil
-}
+// Frame kinds, server to client.
+const (
+	frameExit   byte = 0
+	frameStdout byte = 1
+	frameStderr byte = 2
+	framePing   byte = 3
+)
+
+// pingEvery is how often a running command's client is pinged.
+const pingEvery = time.Second
+
+// Bounds.
+const (
+	maxRequest = 1 << 20 // the request line
+	maxFrame   = 1 << 20 // one frame's payload
+)

@@ -1,54 +1,40 @@
 package admin
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
-
-	"github.com/factbot-dev/factbot/store"
 )
 
-// maxBody bounds a request body.
-const maxBody = 64 << 10
-
-// Server serves the admin API of one database on its socket.
+// Server serves the command channel of one database on its socket.
 type Server struct {
-	path      string
-	http      *http.Server
-	closeOnce sync.Once
-	closed    chan struct{}
-	closeErr  error
-}
-
-// Options configures Start. Zero fields take defaults.
-type Options struct {
-	// Logger logs each operation (default: discard).
-	Logger *slog.Logger
-	// Now returns the time for older_than (default time.Now).
-	Now func() time.Time
+	path     string
+	ln       net.Listener
+	run      Runner
+	log      *slog.Logger
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	closeErr error
+	once     sync.Once
 }
 
 // Start listens on the admin socket of the database at dbPath (see
-// SocketPath) and serves st's maintenance on it until ctx ends or Close is
-// called. A stale socket file left by a crashed process is replaced; a
-// socket another process answers on is an error, and so is a folder other
-// users can write to (checkFolder): there, another user could put their
-// own socket in its place. factbot serve starts it
-// once the database is open:
-//
-//	srv, err := admin.Start(ctx, dbPath, db, admin.Options{Logger: log})
-//	…
-//	defer srv.Close()
-func Start(ctx context.Context, dbPath string, st Store, opts Options) (*Server, error) {
+// SocketPath) and runs each command it is handed with run, until ctx ends
+// or Close is called. A stale socket file left by a crashed process is
+// replaced; a socket another process answers on is an error, and so is a
+// folder other users can write to (checkFolder): there, another user could
+// put their own socket in its place. log (nil: discard) logs each command.
+func Start(ctx context.Context, dbPath string, run Runner, log *slog.Logger) (*Server, error) {
 	path := SocketPath(dbPath)
 	if err := checkFolder(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("admin socket %s not started: %w", path, err)
@@ -57,34 +43,117 @@ func Start(ctx context.Context, dbPath string, st Store, opts Options) (*Server,
 	if err != nil {
 		return nil, fmt.Errorf("admin socket: %w", err)
 	}
-	s := &Server{path: path, closed: make(chan struct{})}
-	s.http = &http.Server{
-		Handler:           handler(st, opts),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
-	go s.http.Serve(sameUser{ln}) // returns once Close shuts it down
-	go func() {
-		select {
-		case <-ctx.Done():
-			s.Close()
-		case <-s.closed:
-		}
-	}()
+	s := &Server{path: path, ln: sameUser{ln}, run: run, log: log}
+	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	go s.accept()
+	context.AfterFunc(ctx, func() { s.Close() })
 	return s, nil
 }
 
-// Close stops the server, waiting for operations in progress, and removes
-// the socket.
+// Close stops the server: the commands running are cancelled and waited
+// for, and the socket is removed.
 func (s *Server) Close() error {
-	s.closeOnce.Do(func() {
-		defer close(s.closed)
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		s.closeErr = s.http.Shutdown(ctx)
+	s.once.Do(func() {
+		s.closeErr = s.ln.Close()
+		s.cancel()
+		s.wg.Wait()
 		os.Remove(s.path)
 	})
 	return s.closeErr
+}
+
+func (s *Server) accept() {
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			return // closed
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer c.Close()
+			s.serve(c)
+		}()
+	}
+}
+
+// serve runs the one command of connection c.
+func (s *Server) serve(c net.Conn) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	r := bufio.NewReader(io.LimitReader(c, maxRequest))
+	line, err := r.ReadBytes('\n')
+	var req request
+	if err == nil {
+		err = json.Unmarshal(line, &req)
+	}
+	out := &frames{c: c, failed: cancel}
+	if err != nil || len(req.Args) == 0 {
+		fmt.Fprintf(out.stream(frameStderr), "factbot: the admin socket's request is not understood: %v\n", err)
+		out.write(frameExit, []byte{2})
+		return
+	}
+	// What the client sent past the request line, then the rest of its input.
+	stdin := io.MultiReader(io.LimitReader(r, int64(r.Buffered())), c)
+	go func() { // a client gone (an interrupt) is seen at the next ping: the command is cancelled
+		t := time.NewTicker(pingEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				out.write(framePing, nil)
+			}
+		}
+	}()
+	start := time.Now()
+	code := s.run(ctx, req.Args, req.Dir, stdin, out.stream(frameStdout), out.stream(frameStderr))
+	s.log.Info("admin command", "command", req.Args[0], "exit", code, "took", time.Since(start).Round(time.Millisecond))
+	out.write(frameExit, []byte{byte(code)})
+}
+
+// frames writes the framed output of one command; a write that fails (the
+// client went away) cancels the command.
+type frames struct {
+	mu     sync.Mutex
+	c      net.Conn
+	err    error
+	failed context.CancelFunc
+}
+
+func (f *frames) write(kind byte, p []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for first := true; f.err == nil && (first || len(p) > 0); first = false {
+		n := min(len(p), maxFrame)
+		var hdr [5]byte
+		hdr[0] = kind
+		binary.BigEndian.PutUint32(hdr[1:], uint32(n))
+		if _, f.err = f.c.Write(append(hdr[:], p[:n]...)); f.err != nil {
+			f.failed()
+		}
+		p = p[n:]
+	}
+	return f.err
+}
+
+// stream is the writer of one output stream.
+func (f *frames) stream(kind byte) io.Writer { return streamWriter{f, kind} }
+
+type streamWriter struct {
+	f    *frames
+	kind byte
+}
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	if err := w.f.write(w.kind, p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // checkFolder returns an error, saying how to fix it, when users other
@@ -158,146 +227,4 @@ func (l sameUser) Accept() (net.Conn, error) {
 		}
 		c.Close()
 	}
-}
-
-// apiError is an error answer.
-type apiError struct {
-	Error string `json:"error"`
-}
-
-type backupRequest struct {
-	Path string `json:"path"`
-}
-
-type backupResponse struct {
-	Bytes int64 `json:"bytes"`
-}
-
-type pruneRequest struct {
-	OlderThan string    `json:"older_than,omitempty"`
-	Cutoff    time.Time `json:"cutoff,omitzero"`
-}
-
-type forgetRequest struct {
-	Tenant string  `json:"tenant"`
-	User   *string `json:"user,omitempty"`
-}
-
-type tenantsResponse struct {
-	Tenants []string `json:"tenants"`
-}
-
-func handler(st Store, opts Options) http.Handler {
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	log := opts.Logger
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /backup", func(w http.ResponseWriter, r *http.Request) {
-		var req backupRequest
-		if !readJSON(w, r, &req) {
-			return
-		}
-		if !filepath.IsAbs(req.Path) {
-			writeError(w, http.StatusBadRequest, fmt.Errorf("backup: path %q is not absolute", req.Path))
-			return
-		}
-		n, err := st.BackupFile(r.Context(), req.Path)
-		log.Info("admin backup", "path", req.Path, "bytes", n, "err", err)
-		reply(w, backupResponse{Bytes: n}, err)
-	})
-	mux.HandleFunc("POST /prune", func(w http.ResponseWriter, r *http.Request) {
-		var req pruneRequest
-		if !readJSON(w, r, &req) {
-			return
-		}
-		cutoff := req.Cutoff
-		if req.OlderThan != "" {
-			d, err := parseAge(req.OlderThan)
-			if err != nil {
-				writeError(w, http.StatusBadRequest, fmt.Errorf("prune: %w", err))
-				return
-			}
-			cutoff = opts.Now().Add(-d)
-		}
-		if cutoff.IsZero() {
-			writeError(w, http.StatusBadRequest, errors.New("prune: older_than or cutoff is required"))
-			return
-		}
-		s, err := st.Prune(r.Context(), cutoff)
-		log.Info("admin prune", "cutoff", cutoff, "stats", s, "err", err)
-		reply(w, s, err)
-	})
-	mux.HandleFunc("POST /forget", func(w http.ResponseWriter, r *http.Request) {
-		var req forgetRequest
-		if !readJSON(w, r, &req) {
-			return
-		}
-		if req.Tenant == "" {
-			writeError(w, http.StatusBadRequest, errors.New("forget: tenant is required"))
-			return
-		}
-		var s store.ForgetStats
-		var err error
-		switch {
-		case req.User == nil:
-			s, err = st.ForgetTenant(r.Context(), req.Tenant)
-		case *req.User == "":
-			writeError(w, http.StatusBadRequest, errors.New("forget: user is empty (leave it out to forget the whole tenant)"))
-			return
-		default:
-			s, err = st.Forget(r.Context(), req.Tenant, *req.User)
-		}
-		log.Info("admin forget", "tenant", req.Tenant, "whole_tenant", req.User == nil, "stats", s, "err", err)
-		reply(w, s, err)
-	})
-	mux.HandleFunc("POST /tenants", func(w http.ResponseWriter, r *http.Request) {
-		var req struct{}
-		if !readJSON(w, r, &req) {
-			return
-		}
-		ts, err := st.UserTenants(r.Context())
-		reply(w, tenantsResponse{Tenants: ts}, err)
-	})
-	if d, ok := st.(Data); ok {
-		dataRoutes(mux, d)
-	}
-	return mux
-}
-
-func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	return readJSONUpTo(w, r, v, maxBody)
-}
-
-// readJSONUpTo decodes a body of at most limit bytes into v, or answers
-// 400.
-func readJSONUpTo(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
-	dec := json.NewDecoder(io.LimitReader(r.Body, limit))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, fmt.Errorf("bad request body: %w", err))
-		return false
-	}
-	return true
-}
-
-func reply(w http.ResponseWriter, v any, err error) {
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
-}
-
-func writeError(w http.ResponseWriter, code int, err error) {
-	writeJSON(w, code, apiError{Error: err.Error()})
-}
-
-func writeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(v)
 }

@@ -2,8 +2,8 @@ package admin_test
 
 import (
 	"errors"
+	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,32 +11,36 @@ import (
 	"testing"
 
 	"github.com/factbot-dev/factbot/cmd/factbot/admin"
-	"github.com/factbot-dev/factbot/store"
 )
 
 // rogue serves, at the admin socket of the database at dbPath, a server
-// that answers every call with success and nothing done, as another user's
-// socket would, and counts the calls.
+// that answers every command with success and nothing done, as another
+// user's socket would, and counts the bytes it hears.
 func rogue(t *testing.T, dbPath string) *atomic.Int32 {
 	t.Helper()
 	ln, err := net.Listen("unix", admin.SocketPath(dbPath))
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := new(atomic.Int32)
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"bytes": 0}`))
-	})}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return calls
+	heard := new(atomic.Int32)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			b, _ := io.ReadAll(io.LimitReader(c, 1<<20))
+			heard.Add(int32(len(b)))
+			c.Write([]byte{0, 0, 0, 0, 1, 0}) // exit 0
+			c.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+	return heard
 }
 
 // The client refuses a socket that is not its own user's (nor root's):
-// Dial and Open fail naming the socket, nothing is sent to it, and the
-// database is not opened behind its back.
+// Forward fails naming the socket, and nothing is sent to it.
 func TestClientRefusesForeignSocket(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "f.db")
 	calls := rogue(t, db)
@@ -44,22 +48,13 @@ func TestClientRefusesForeignSocket(t *testing.T) {
 	// another one.
 	defer admin.SetTrustedUser(func(uid uint32) bool { return uid == 4242 })()
 
-	c, err := admin.Dial(db)
+	code, err := forward(db)
 	if err == nil {
-		n, berr := c.BackupFile(ctx, filepath.Join(t.TempDir(), "copy.db"))
-		t.Fatalf("Dial trusted another user's socket (backup said %d bytes, %v)", n, berr)
+		t.Fatalf("Forward trusted another user's socket (exit %d)", code)
 	}
 	sock := admin.SocketPath(db)
 	if !errors.Is(err, admin.ErrUntrustedSocket) || errors.Is(err, admin.ErrNoServer) || !strings.Contains(err.Error(), sock) {
-		t.Errorf("Dial = %v; want ErrUntrustedSocket naming %s", err, sock)
-	}
-	opened := false
-	_, _, err = admin.Open(db, func() (*store.DB, error) { opened = true; return store.Open(db, store.Options{}) })
-	if !errors.Is(err, admin.ErrUntrustedSocket) || !strings.Contains(err.Error(), sock) {
-		t.Errorf("Open = %v; want ErrUntrustedSocket naming %s", err, sock)
-	}
-	if opened {
-		t.Error("Open opened the database beside a socket it does not trust")
+		t.Errorf("Forward = %v; want ErrUntrustedSocket naming %s", err, sock)
 	}
 	if n := calls.Load(); n != 0 {
 		t.Errorf("the foreign socket received %d calls", n)
@@ -79,14 +74,14 @@ func TestClientChecksOwnerAndPeer(t *testing.T) {
 	if err := os.Lchown(sock, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Dial(db); !errors.Is(err, admin.ErrUntrustedSocket) || !strings.Contains(err.Error(), "belongs to user 65534") {
-		t.Errorf("Dial of a socket owned by user 65534 = %v; want it refused for its owner", err)
+	if _, err := forward(db); !errors.Is(err, admin.ErrUntrustedSocket) || !strings.Contains(err.Error(), "belongs to user 65534") {
+		t.Errorf("Forward to a socket owned by user 65534 = %v; want it refused for its owner", err)
 	}
 	// The file's owner is trusted now, but the server runs as root (this
 	// test), whom this client is told not to trust.
 	defer admin.SetTrustedUser(func(uid uint32) bool { return uid == 65534 })()
-	if _, err := admin.Dial(db); !errors.Is(err, admin.ErrUntrustedSocket) || !strings.Contains(err.Error(), "served by user 0") {
-		t.Errorf("Dial of a socket served by an untrusted user = %v; want it refused for its server", err)
+	if _, err := forward(db); !errors.Is(err, admin.ErrUntrustedSocket) || !strings.Contains(err.Error(), "served by user 0") {
+		t.Errorf("Forward to a socket served by an untrusted user = %v; want it refused for its server", err)
 	}
 	if n := calls.Load(); n != 0 {
 		t.Errorf("the foreign socket received %d calls", n)
@@ -97,14 +92,14 @@ func TestClientChecksOwnerAndPeer(t *testing.T) {
 // missing socket is ErrNoServer.
 func TestClientNoSocket(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "f.db")
-	if _, err := admin.Dial(db); !errors.Is(err, admin.ErrNoServer) {
-		t.Errorf("Dial with no socket = %v, want ErrNoServer", err)
+	if _, err := forward(db); !errors.Is(err, admin.ErrNoServer) {
+		t.Errorf("Forward with no socket = %v, want ErrNoServer", err)
 	}
 	if err := os.Symlink("/etc/passwd", admin.SocketPath(db)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Dial(db); !errors.Is(err, admin.ErrUntrustedSocket) {
-		t.Errorf("Dial with a link at the socket's path = %v, want ErrUntrustedSocket", err)
+	if _, err := forward(db); !errors.Is(err, admin.ErrUntrustedSocket) {
+		t.Errorf("Forward with a link at the socket's path = %v, want ErrUntrustedSocket", err)
 	}
 }
 
@@ -117,9 +112,7 @@ func TestStartRefusesSharedFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 		dbPath := filepath.Join(dir, "f.db")
-		db, err := store.Open(dbPath, store.Options{})
-		mustf(t, err, "open")
-		srv, err := admin.Start(ctx, dbPath, db, admin.Options{})
+		srv, err := admin.Start(ctx, dbPath, nil, nil)
 		if err == nil {
 			srv.Close()
 			t.Errorf("mode %v: the admin socket started in a folder others can write to", mode)
@@ -129,6 +122,10 @@ func TestStartRefusesSharedFolder(t *testing.T) {
 		if _, err := os.Lstat(admin.SocketPath(dbPath)); err == nil {
 			t.Errorf("mode %v: a socket was made", mode)
 		}
-		db.Close()
 	}
+}
+
+// forward hands "backup" to the socket of the database at db.
+func forward(db string) (int, error) {
+	return admin.Forward(ctx, db, []string{"backup", "/tmp/copy.db"}, "/", nil, io.Discard, io.Discard)
 }

@@ -165,7 +165,11 @@ func (p *provenance) review(va *verdictArgs) error {
 			continue
 		}
 		if c.Widened && st != StanceContext {
-			if cue := evidence.CueAdded(c.Quote, e.QuoteOrSummary); cue != "" {
+			cited := e.QuoteOrSummary
+			if strings.TrimSpace(e.Passage) != "" {
+				cited = c.Seen // the snippet's words, moved to the page's sentence(s)
+			}
+			if cue := evidence.CueAdded(c.Quote, cited); cue != "" {
 				errs = append(errs, fmt.Sprintf("evidence %d: your words are part of %s, whose word %q may change their meaning; check that it %s the claim and cite it by ID", i+1, p.lib.context(c), cue, st))
 			}
 		}

@@ -59,8 +59,16 @@ func TestCheckQuoteOnPageNotPreview(t *testing.T) {
 		Found      bool
 		Where      factcheck.QuotePlace
 	}
+	rep := decodeReport(t, raw)
+	var noted bool
+	for _, e := range rep.Claims[0].Trace {
+		noted = noted || strings.Contains(e.Note, "preview is on the page: cited as p1.")
+	}
+	if !noted {
+		t.Errorf("the trace does not say the preview's sentence was found on the page: %+v", rep.Claims[0].Trace)
+	}
 	var got []place
-	for _, e := range decodeReport(t, raw).Claims[0].Evidence {
+	for _, e := range rep.Claims[0].Evidence {
 		got = append(got, place{e.SourceURL, e.QuoteOrSummary, e.QuoteFound, e.Where()})
 	}
 	want := []place{

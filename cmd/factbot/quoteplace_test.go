@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // TestCheckQuoteOnPageNotPreview: a sentence the search result's preview
@@ -77,5 +79,22 @@ func TestCheckQuoteOnPageNotPreview(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("--json evidence (-want +got):\n%s", diff)
+	}
+
+	// The page's kept snapshot holds the sentence labelled on the page.
+	db, err := store.Open(w.env["FACTBOT_DB"], store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var sha string
+	for _, src := range rep.Claims[0].Sources {
+		if src.URL == w.url("/nasa/great-wall") {
+			sha = src.SHA256
+		}
+	}
+	pg, err := db.PageSnapshot(context.Background(), sha)
+	if err != nil || !strings.Contains(pg.Text, onPage) {
+		t.Errorf("snapshot %q of the page: %v, holds the sentence: %v", sha, err, pg != nil && strings.Contains(pg.Text, onPage))
 	}
 }

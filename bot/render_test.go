@@ -100,20 +100,29 @@ func TestQuoteNote(t *testing.T) {
 	found := func(place factcheck.QuotePlace, page int) factcheck.Evidence {
 		return factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: place, Page: page}}
 	}
+	seen := func(place factcheck.QuotePlace) factcheck.Evidence {
+		return factcheck.Evidence{QuoteOrSummary: "a quote", QuoteMatch: factcheck.QuoteMatch{Place: place}}
+	}
 	for _, tc := range []struct {
-		e    factcheck.Evidence
-		want string
+		e     factcheck.Evidence
+		where factcheck.QuotePlace
+		want  string
 	}{
-		{found(factcheck.QuoteOnPage, 0), "quote found on the page"},
-		{found(factcheck.QuoteInPDF, 3), "quote found on page 3 of the PDF"},
-		{found(factcheck.QuoteInPDF, 0), "quote found in the PDF"},
-		{found(factcheck.QuoteInSnippet, 0), "quote seen only in the search result's preview, not on the page itself"},
-		{found(factcheck.QuoteInTitle, 0), "quote seen only in the page's title"},
-		{factcheck.Evidence{QuoteOrSummary: "a quote"}, "quote not found in what was read"},
+		{found(factcheck.QuoteOnPage, 0), factcheck.QuoteOnPage, "quote found on the page"},
+		{found(factcheck.QuoteInPDF, 3), factcheck.QuoteInPDF, "quote found on page 3 of the PDF"},
+		{found(factcheck.QuoteInPDF, 0), factcheck.QuoteInPDF, "quote found in the PDF"},
+		{found(factcheck.QuoteInSnippet, 0), factcheck.QuoteInSnippet, "quote seen only in the search result's preview, not on the page itself"},
+		{found(factcheck.QuoteInTitle, 0), factcheck.QuoteInTitle, "quote seen only in the page's title"},
+		{seen(factcheck.QuoteInTitle), factcheck.QuoteInTitle, "seen only in the page's title, which carries no stance"},
+		{seen(factcheck.QuoteInSummary), factcheck.QuoteInSummary, "a search summary written by a model, not the source's own words"},
+		{factcheck.Evidence{QuoteOrSummary: "a quote"}, factcheck.QuoteNotFound, "quote not found in what was read"},
 		// Saved before quote places existed.
-		{factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true}, "quote found in the text that was read"},
-		{factcheck.Evidence{}, ""},
+		{factcheck.Evidence{QuoteOrSummary: "a quote", QuoteFound: true}, factcheck.QuoteUnknown, "quote found in the text that was read"},
+		{factcheck.Evidence{}, factcheck.QuoteNotFound, ""},
 	} {
+		if got := tc.e.Where(); got != tc.where {
+			t.Errorf("Where(%+v) = %q, want %q", tc.e, got, tc.where)
+		}
 		if got := words.QuoteNote(tc.e); got != tc.want {
 			t.Errorf("QuoteNote(%+v) = %q, want %q", tc.e, got, tc.want)
 		}

@@ -11,6 +11,9 @@ import (
 // from a model that ignores the schema, by URL and quote string; both
 // resolve in the source's passages through the evidence package
 // (evidence.Cite and evidence.Locate), to the whole sentence(s) they name.
+// Words cited from a search snippet or summary that the page read holds
+// are cited from the page (evidence.InDocument): where a quote was found
+// is decided here, once, and every report shows it (Evidence.QuoteMatch).
 
 // citation is a piece of evidence located in what the run retrieved: its
 // source, and where in the source's passages.
@@ -33,7 +36,7 @@ func (lib *library) cite(e evidenceArgs) citation {
 	}
 	lib.mu.Lock()
 	defer lib.mu.Unlock()
-	return citation{d, evidence.Locate(&d.ps, d.titles, d.url, strings.TrimSpace(e.QuoteOrSummary))}
+	return citation{d, evidence.InDocument(&d.ps, evidence.Locate(&d.ps, d.titles, d.url, strings.TrimSpace(e.QuoteOrSummary)))}
 }
 
 // citeIDs resolves cited sentence IDs.
@@ -48,7 +51,7 @@ func (lib *library) citeIDs(ids string) citation {
 		return citation{Citation: evidence.NoCitation(fmt.Sprintf("no source p%d in this check", ref.Source))}
 	}
 	d := lib.docs[lib.order[ref.Source-1]]
-	return citation{d, evidence.Cite(&d.ps, ref, ids)}
+	return citation{d, evidence.InDocument(&d.ps, evidence.Cite(&d.ps, ref, ids))}
 }
 
 // context returns the sentence before the citation, the cited sentences

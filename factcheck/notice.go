@@ -115,3 +115,14 @@ func unreadableNotes(rep *Report) []Note {
 	}
 	return notes
 }
+
+// LinkedPage is the page the report's claims were read from when its
+// input was nothing but a link to it (NoteLinkOnly); "" otherwise.
+func (r *Report) LinkedPage() string {
+	for _, n := range r.Notes {
+		if n.Code == NoteLinkOnly {
+			return onlyURL(r.Input)
+		}
+	}
+	return ""
+}

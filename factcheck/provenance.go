@@ -165,7 +165,11 @@ func (p *provenance) review(va *verdictArgs) error {
 			continue
 		}
 		if c.Widened && st != StanceContext {
-			if cue := evidence.CueAdded(c.Quote, e.QuoteOrSummary); cue != "" {
+			cited := e.QuoteOrSummary
+			if strings.TrimSpace(e.Passage) != "" {
+				cited = c.Seen // the snippet's words, moved to the page's sentence(s)
+			}
+			if cue := evidence.CueAdded(c.Quote, cited); cue != "" {
 				errs = append(errs, fmt.Sprintf("evidence %d: your words are part of %s, whose word %q may change their meaning; check that it %s the claim and cite it by ID", i+1, p.lib.context(c), cue, st))
 			}
 		}
@@ -277,6 +281,8 @@ func (p *provenance) evidence(cited []evidenceArgs) []Evidence {
 			p.trace.note(fmt.Sprintf("quote seen only in the %s retrieved for %s: not the source's own sentence, no stance", c.Match, c.d.url))
 		case !ev.QuoteFound:
 			p.trace.note("quote not found in the text retrieved for " + c.d.url)
+		case c.Seen != "":
+			p.trace.note(fmt.Sprintf("quote cited from the search result's preview is on the page: cited as %s of %s (%s)", ev.Passage, c.d.url, c.Match))
 		case c.Widened:
 			p.trace.note(fmt.Sprintf("quote widened to the whole sentence(s) %s of %s", ev.Passage, c.d.url))
 		}

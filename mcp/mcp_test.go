@@ -35,6 +35,7 @@ type fakeChecks struct {
 	saved   []*store.Check
 	err     error
 	running chan struct{}
+	stored  *store.Check // what show opens
 }
 
 func (f *fakeChecks) Check(ctx context.Context, req CheckRequest) (*store.Check, error) {
@@ -52,7 +53,8 @@ func (f *fakeChecks) Check(ctx context.Context, req CheckRequest) (*store.Check,
 	}
 	c := &store.Check{ID: "c1", User: req.Client, Text: req.Text, CreatedAt: time.Now(), Report: &factcheck.Report{Claims: []*factcheck.Verdict{
 		{Claim: req.Text, Verdict: factcheck.Supported, Confidence: factcheck.High, Reasoning: "Yes.",
-			Evidence: []factcheck.Evidence{{SourceURL: "https://a.example/1", Stance: factcheck.StanceSupports, QuoteOrSummary: "It is so.", QuoteFound: true}}}}}}
+			Evidence: []factcheck.Evidence{{SourceURL: "https://a.example/1", Stance: factcheck.StanceSupports, QuoteOrSummary: "It is so.", QuoteFound: true,
+				QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}}}}}}}
 	f.mu.Lock()
 	f.saved = append(f.saved, c)
 	f.mu.Unlock()
@@ -64,6 +66,9 @@ func (f *fakeChecks) History(context.Context, store.HistoryQuery) ([]store.Check
 }
 
 func (f *fakeChecks) Get(_ context.Context, id string) (*store.Check, error) {
+	if f.stored != nil && f.stored.ID == id {
+		return f.stored, nil
+	}
 	return nil, store.ErrNotFound
 }
 
@@ -125,7 +130,7 @@ func TestCheckTool(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("check: %v %s", err, text(res))
 	}
-	for _, want := range []string{"Claim 1 of 1: Water is wet", "SUPPORTED (high confidence)", "supports: https://a.example/1", "“It is so.” (the source's own words)", "Saved as c1."} {
+	for _, want := range []string{"Claim 1 of 1: Water is wet", "SUPPORTED (high confidence)", "supports: https://a.example/1", "“It is so.” (quote found on the page)", "Saved as c1."} {
 		if !strings.Contains(text(res), want) {
 			t.Errorf("text lacks %q:\n%s", want, text(res))
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -40,7 +41,10 @@ type Evidence struct {
 	Title      string `json:"title,omitempty"`
 	Stance     string `json:"stance" jsonschema:"supports, refutes, or context (true words that leave out what changes their meaning)"`
 	Quote      string `json:"quote" jsonschema:"the source's own sentences when quote_found, otherwise what the model wrote of it"`
-	QuoteFound bool   `json:"quote_found" jsonschema:"the quote is the source's own words, found verbatim in what was retrieved from url"`
+	QuoteFound bool   `json:"quote_found" jsonschema:"the quote is the source's own words, found verbatim in what was retrieved from url (the page, a PDF page or the search result's preview)"`
+	QuotePlace string `json:"quote_place" jsonschema:"where the quote was found: page (on the page read), pdf (on page quote_page of the PDF read), snippet (only in the search result's preview), title (only in a title, no stance), summary (only in a search summary a model wrote), not_found, or unknown (a check saved before places were kept)"`
+	QuotePage  int    `json:"quote_page,omitempty" jsonschema:"the PDF's page the quote is on, from 1, when quote_place is pdf"`
+	QuoteNote  string `json:"quote_note,omitempty" jsonschema:"where the quote was found, in the words every factbot report uses"`
 }
 
 // NotCheckable is a sentence not checked.
@@ -88,7 +92,19 @@ func reportSchema() *jsonschema.Schema {
 		stances[i] = string(st)
 	}
 	claim.Properties["evidence"].Items.Properties["stance"].Enum = stances
+	claim.Properties["evidence"].Items.Properties["quote_place"].Enum = quotePlaces()
 	return s
+}
+
+// quotePlaces are the values of quote_place, as a schema enum: the one
+// vocabulary of where a quote was found (factcheck.Evidence.Where).
+func quotePlaces() []any {
+	var out []any
+	for _, p := range []factcheck.QuotePlace{factcheck.QuoteOnPage, factcheck.QuoteInPDF, factcheck.QuoteInSnippet,
+		factcheck.QuoteInTitle, factcheck.QuoteInSummary, factcheck.QuoteNotFound, factcheck.QuoteUnknown} {
+		out = append(out, string(p))
+	}
+	return out
 }
 
 // historySchema is History's schema, with the verdicts enumerated.
@@ -124,8 +140,12 @@ func reportOf(c *store.Check) *Report {
 		cl := Claim{Claim: v.Claim, Verdict: string(v.Verdict), Confidence: string(v.Confidence), Reasoning: v.Reasoning,
 			Evidence: []Evidence{}, Cached: v.Cached, CheckedAt: v.CheckedAt.UTC(), Error: v.Error}
 		for _, e := range v.Evidence {
-			cl.Evidence = append(cl.Evidence, Evidence{URL: e.SourceURL, Title: e.SourceTitle, Stance: string(e.StanceOf()),
-				Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound})
+			ev := Evidence{URL: e.SourceURL, Title: e.SourceTitle, Stance: string(e.StanceOf()),
+				Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, QuotePlace: string(e.Where()), QuoteNote: words.QuoteNote(e)}
+			if e.Where() == factcheck.QuoteInPDF {
+				ev.QuotePage = e.Page
+			}
+			cl.Evidence = append(cl.Evidence, ev)
 		}
 		r.Claims = append(r.Claims, cl)
 	}
@@ -169,11 +189,10 @@ func (r *Report) Render() string {
 			fmt.Fprintf(&b, "  %s\n", c.Reasoning)
 		}
 		for _, e := range c.Evidence {
-			how := "the source's own words"
-			if !e.QuoteFound {
-				how = "not found on the page"
+			fmt.Fprintf(&b, "  - %s: %s <%s>\n", e.Stance, orURL(e.Title, e.URL), e.URL)
+			if e.Quote != "" {
+				fmt.Fprintf(&b, "    “%s” (%s)\n", e.Quote, e.QuoteNote)
 			}
-			fmt.Fprintf(&b, "  - %s: %s <%s>\n    “%s” (%s)\n", e.Stance, orURL(e.Title, e.URL), e.URL, e.Quote, how)
 		}
 	}
 	if r.Notice != "" {

@@ -101,6 +101,15 @@ func TestMigrateFromV1(t *testing.T) {
 	if c.RequestKey != "slack:event:Ev1" || c.Platform != "slack" || c.Thread != "1.1" || c.Report.Claims[0].Verdict != factcheck.Supported {
 		t.Errorf("migrated check: %+v", c)
 	}
+	// Its evidence was saved before quotes had a place: where each quote
+	// was found reads as unknown when it was found, not found otherwise.
+	var where []factcheck.QuotePlace
+	for _, e := range c.Report.Claims[0].Evidence {
+		where = append(where, e.Where())
+	}
+	if diff := cmp.Diff([]factcheck.QuotePlace{factcheck.QuoteUnknown, factcheck.QuoteNotFound}, where); diff != "" {
+		t.Errorf("where the migrated check's quotes were found (-want +got):\n%s", diff)
+	}
 	// The verdict is found under the new normalisation (no full stop, other case).
 	v, ok, err := db.Verdict(ctx, "T1", "THE EIFFEL TOWER IS 330 M TALL", 0, nil)
 	if err != nil || !ok || !v.Cached {

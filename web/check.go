@@ -52,6 +52,7 @@ type tally struct {
 
 type claimView struct {
 	N          int
+	Anchor     string // its id on the page, the fragment of its ClaimReview's url (ClaimAnchor)
 	V          *factcheck.Verdict
 	Evidence   []evidenceView
 	Stopped    string // words.English.Stopped
@@ -225,7 +226,7 @@ func (p *checkPage) fillClaims(rep *factcheck.Report, read *pagesRead) {
 		if v == nil {
 			continue
 		}
-		cv := claimView{N: i + 1, V: v, Stopped: p.Lang.Stopped(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
+		cv := claimView{N: i + 1, Anchor: ClaimAnchor(i + 1), V: v, Stopped: p.Lang.Stopped(v.StoppedBy), TokensUsed: v.Usage.PromptTokens + v.Usage.OutputTokens}
 		for _, e := range v.Evidence {
 			cv.Evidence = append(cv.Evidence, evidenceView{Evidence: e, Stance: string(e.StanceOf()), StanceIn: stance(p.Lang, e),
 				QuoteNote: quoteHow(p.Lang, e), PDF: read.isPDF(e.SourceURL), Host: host(e.SourceURL)})

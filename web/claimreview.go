@@ -1,9 +1,11 @@
 package web
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -14,12 +16,14 @@ const DefaultOrganization = "factbot"
 
 // ClaimReview is one verdict as schema.org's ClaimReview
 // (https://schema.org/ClaimReview), the markup fact-checkers publish and
-// Google's Fact Check Tools read. ClaimReviews makes them, for the check
-// pages' JSON-LD and for factbot export --format claimreview alike.
+// Google's Fact Check Explorer, fact-checkers' tools and AI systems read
+// (Google Search stopped showing it as rich results in 2025).
+// ClaimReviews makes them, for the check pages' JSON-LD and for factbot
+// export --format claimreview alike.
 type ClaimReview struct {
 	Context       string       `json:"@context"` // https://schema.org
 	Type          string       `json:"@type"`    // ClaimReview
-	URL           string       `json:"url"`      // the check's page, absolute
+	URL           string       `json:"url"`      // the claim on the check's page (its anchor), absolute
 	ClaimReviewed string       `json:"claimReviewed"`
 	ItemReviewed  Claim        `json:"itemReviewed"`
 	ReviewRating  Rating       `json:"reviewRating"`
@@ -29,11 +33,18 @@ type ClaimReview struct {
 }
 
 // Claim is the claim reviewed: its author and date where the asker gave
-// them.
+// them, and where it appeared where that is public (see appearance).
 type Claim struct {
-	Type          string  `json:"@type"` // Claim
-	Author        *Person `json:"author,omitempty"`
-	DatePublished string  `json:"datePublished,omitempty"` // YYYY-MM-DD
+	Type          string         `json:"@type"` // Claim
+	Author        *Person        `json:"author,omitempty"`
+	DatePublished string         `json:"datePublished,omitempty"` // YYYY-MM-DD
+	Appearance    []CreativeWork `json:"appearance,omitempty"`
+}
+
+// CreativeWork is a message or a page a claim appeared in.
+type CreativeWork struct {
+	Type string `json:"@type"` // CreativeWork
+	URL  string `json:"url"`
 }
 
 // Person is who made a claim.
@@ -42,10 +53,13 @@ type Person struct {
 	Name string `json:"name"`
 }
 
-// Rating is a verdict: AlternateName is factbot's label, RatingValue its
-// place on a five-point scale from false (1) to true (5); see ratingValue.
+// Rating is a verdict: AlternateName is factbot's label, Name the
+// label's words in the checked text's language (as chat and the web view
+// say it), RatingValue its place on a five-point scale from false (1) to
+// true (5); see ratingValue.
 type Rating struct {
 	Type          string `json:"@type"` // Rating
+	Name          string `json:"name"`
 	RatingValue   int    `json:"ratingValue"`
 	BestRating    int    `json:"bestRating"`
 	WorstRating   int    `json:"worstRating"`
@@ -86,9 +100,14 @@ type ReviewSite struct {
 	Organization string
 }
 
+// ClaimAnchor is the id of claim n (from 1) on a check's page, the
+// fragment of its ClaimReview's url.
+func ClaimAnchor(n int) string { return "claim-" + strconv.Itoa(n) }
+
 // ClaimReviews returns one ClaimReview per claim of c that was checked (a
 // claim that could not be checked at all has no review), in claim order;
-// their url is the check's page under site.PublicURL.
+// each one's url is the claim on the check's page under site.PublicURL
+// (#claim-N, ClaimAnchor).
 func ClaimReviews(c *store.Check, site ReviewSite) []ClaimReview {
 	if c.Report == nil {
 		return nil
@@ -108,22 +127,53 @@ func ClaimReviews(c *store.Check, site ReviewSite) []ClaimReview {
 	if !c.ClaimDate.IsZero() {
 		item.DatePublished = c.ClaimDate.UTC().Format(time.DateOnly)
 	}
+	item.Appearance = appearance(c)
+	lang := words.LangFor(c.Report.Language)
 	var out []ClaimReview
-	for _, v := range c.Report.Claims {
+	for i, v := range c.Report.Claims {
 		if v == nil || v.Error != "" || !v.Verdict.Valid() {
 			continue
 		}
 		out = append(out, ClaimReview{
 			Context: "https://schema.org", Type: "ClaimReview",
-			URL:           base + CheckPath(c.Tenant, c.ID),
+			URL:           base + CheckPath(c.Tenant, c.ID) + "#" + ClaimAnchor(i+1),
 			ClaimReviewed: v.Claim,
 			ItemReviewed:  item,
-			ReviewRating: Rating{Type: "Rating", RatingValue: ratingValue(v.Verdict), BestRating: BestRating, WorstRating: WorstRating,
+			ReviewRating: Rating{Type: "Rating", Name: lang.Label(v.Verdict), RatingValue: ratingValue(v.Verdict), BestRating: BestRating, WorstRating: WorstRating,
 				AlternateName: string(v.Verdict)},
 			Author:        org,
 			DatePublished: c.CreatedAt.UTC().Format(time.RFC3339),
 			InLanguage:    c.Report.Language,
 		})
+	}
+	return out
+}
+
+// noChatPlace are the platforms of checks made outside chat, by the
+// operator at the terminal (factbot check) or by an agent (factbot mcp):
+// no channel, no audience, nothing asked in private.
+var noChatPlace = map[string]bool{"cli": true, "mcp": true}
+
+// appearance is where the claims of c appeared, where that is public;
+// nil otherwise. A check made in chat gives it only when everyone in the
+// workspace or server may see it (store.Check.VisibleTo a tenant-wide
+// audience: a public channel, the answer not private; never a private
+// channel, a group or direct message, nor a check whose place is
+// unknown): the message's permalink, when one was kept, and the page the
+// claims were read from when the message was only a link to it
+// (factcheck.Report.LinkedPage). A check made outside chat (noChatPlace)
+// gives that page alone, a public web page.
+func appearance(c *store.Check) []CreativeWork {
+	var out []CreativeWork
+	public := c.VisibleTo(&store.Audience{TenantWide: true})
+	if !public && !noChatPlace[c.Platform] {
+		return nil
+	}
+	if l := strings.TrimSpace(c.Link); public && l != "" {
+		out = append(out, CreativeWork{Type: "CreativeWork", URL: l})
+	}
+	if u := c.Report.LinkedPage(); u != "" {
+		out = append(out, CreativeWork{Type: "CreativeWork", URL: u})
 	}
 	return out
 }

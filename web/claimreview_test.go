@@ -34,21 +34,21 @@ func reviewedCheck() *store.Check {
 // wantReviews are reviewedCheck's ClaimReviews as JSON values, field by
 // field, for a check id published at base by org.
 func wantReviews(base, org, id string) []map[string]any {
-	review := func(claim, verdict string, rating float64) map[string]any {
+	review := func(n, claim, verdict, name string, rating float64) map[string]any {
 		return map[string]any{
 			"@context":      "https://schema.org",
 			"@type":         "ClaimReview",
-			"url":           base + "/web/check/T1/" + id,
+			"url":           base + "/web/check/T1/" + id + "#claim-" + n,
 			"claimReviewed": claim,
 			"itemReviewed": map[string]any{"@type": "Claim", "datePublished": "2024-03-01",
 				"author": map[string]any{"@type": "Person", "name": "A council member"}},
-			"reviewRating":  map[string]any{"@type": "Rating", "ratingValue": rating, "bestRating": 5.0, "worstRating": 1.0, "alternateName": verdict},
+			"reviewRating":  map[string]any{"@type": "Rating", "name": name, "ratingValue": rating, "bestRating": 5.0, "worstRating": 1.0, "alternateName": verdict},
 			"author":        map[string]any{"@type": "Organization", "name": org, "url": base + "/"},
 			"datePublished": "2026-11-30T09:30:00Z",
 			"inLanguage":    "en",
 		}
 	}
-	return []map[string]any{review(breakout, "contradicted", 1), review("The library opened in 1901", "contested", 3)}
+	return []map[string]any{review("1", breakout, "contradicted", "Contradicted", 1), review("2", "The library opened in 1901", "contested", "Contested", 3)}
 }
 
 var jsonLD = regexp.MustCompile(`(?s)<script type="application/ld\+json">(.*?)</script>`)
@@ -104,6 +104,14 @@ func TestClaimReviewOnCheckPage(t *testing.T) {
 			if !strings.Contains(body, `\u003c/script\u003e`) {
 				t.Errorf("the claim's </script> is not escaped as \\u003c/script\\u003e in the JSON-LD")
 			}
+			// Each review's url points at its claim on this page.
+			for _, r := range pageReviews(t, body) {
+				u, _ := r["url"].(string)
+				_, frag, _ := strings.Cut(u, "#")
+				if frag == "" || !regexp.MustCompile(`<article [^>]*id="`+regexp.QuoteMeta(frag)+`"`).MatchString(body) {
+					t.Errorf("review url %q: the page has no claim with id %q", u, frag)
+				}
+			}
 		})
 	}
 }
@@ -116,7 +124,7 @@ func TestClaimReviewsOfCheckWithoutReport(t *testing.T) {
 	// Without a speaker or a date the reviewed claim is a bare Claim.
 	c.Report = &factcheck.Report{Claims: []*factcheck.Verdict{{Claim: "a", Verdict: factcheck.Supported}}}
 	got := ClaimReviews(c, ReviewSite{PublicURL: "https://a.example"})
-	if len(got) != 1 || got[0].ItemReviewed != (Claim{Type: "Claim"}) || got[0].ReviewRating.RatingValue != 5 {
+	if len(got) != 1 || !cmp.Equal(got[0].ItemReviewed, Claim{Type: "Claim"}) || got[0].ReviewRating.RatingValue != 5 {
 		t.Errorf("ClaimReviews = %+v", got)
 	}
 }

@@ -98,8 +98,9 @@ func Report(in factcheck.Input, label factcheck.Label) *factcheck.Report {
 
 // StancesReport is a contested claim with one source of each stance
 // (supports, refutes, context), quotes found on a page, on a PDF page and
-// in a snippet, words seen only in a search summary a model wrote, and a
-// record saved before stances: what every renderer's golden file shows.
+// in a snippet, words seen only in a search summary a model wrote, a
+// record saved before stances (and quote places), and words not found in
+// anything read: what every renderer's golden file shows.
 func StancesReport() *factcheck.Report {
 	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	return &factcheck.Report{Input: "Crime fell 10% under the mayor.", CheckedAt: at, Model: "fake", Claims: []*factcheck.Verdict{{
@@ -115,6 +116,8 @@ func StancesReport() *factcheck.Report {
 			{SourceURL: "https://blog.example.net/crime", SourceTitle: "Search through Gemini", Stance: factcheck.StanceSupports, Supports: true,
 				QuoteOrSummary: "Crime fell 10% under the mayor, sources say.", QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSummary}},
 			{SourceURL: "https://old.example.org/", SourceTitle: "A record saved before stances", QuoteOrSummary: "Crime was flat.", QuoteFound: true},
+			{SourceURL: "https://forum.example.net/t/1", SourceTitle: "A forum thread", Stance: factcheck.StanceRefutes,
+				QuoteOrSummary: "Crime rose, a commenter says."},
 		},
 	}}}
 }

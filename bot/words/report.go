@@ -54,12 +54,13 @@ func QuoteNote(e factcheck.Evidence) string {
 	return English.QuoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
 }
 
-// QuoteNote says where a quote was found (how the evidence matched it), in l.
+// QuoteNote says where a quote was found (factcheck.WhereFound: the place
+// the engine decided once), in l.
 func (l Lang) QuoteNote(quote string, found bool, m factcheck.QuoteMatch) string {
 	if strings.TrimSpace(quote) == "" {
 		return ""
 	}
-	switch m.Place {
+	switch factcheck.WhereFound(found, m) {
 	case factcheck.QuoteOnPage:
 		return l.Text(QuoteOnPage, nil)
 	case factcheck.QuoteInPDF:
@@ -76,10 +77,10 @@ func (l Lang) QuoteNote(quote string, found bool, m factcheck.QuoteMatch) string
 		return l.Text(QuoteTitle, nil)
 	case factcheck.QuoteInSummary:
 		return l.Text(QuoteSummary, nil)
+	case factcheck.QuoteUnknown:
+		return l.Text(QuoteRetrieved, nil) // saved before matches had a place
 	}
-	if found {
-		// Saved before matches had a place, or a place this version
-		// does not know.
+	if found { // a place this version does not know
 		return l.Text(QuoteRetrieved, nil)
 	}
 	return l.Text(QuoteNotFound, nil)

@@ -183,3 +183,33 @@ func TestWord(t *testing.T) {
 
 // catalogLanguages are the languages with a catalog, English first.
 func catalogLanguages() []language.Tag { return bundle().LanguageTags() }
+
+// TestQuoteNoteEveryLanguage: in each of the nine languages, every value
+// of the one vocabulary of where a quote was found (factcheck.Evidence.
+// Where) has words of its own, in that language's catalog.
+func TestQuoteNoteEveryLanguage(t *testing.T) {
+	evs := []factcheck.Evidence{
+		{QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}},
+		{QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInPDF, Page: 3}},
+		{QuoteFound: true, QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSnippet}},
+		{QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInTitle}},
+		{QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteInSummary}},
+		{},                 // not found
+		{QuoteFound: true}, // saved before places: unknown
+	}
+	for _, tag := range catalogLanguages() {
+		l := LangFor(tag.String())
+		seen := map[string]factcheck.QuotePlace{}
+		for _, e := range evs {
+			e.QuoteOrSummary = "q"
+			note := l.QuoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)
+			if note == "" || (tag != language.English && note == English.QuoteNote(e.QuoteOrSummary, e.QuoteFound, e.QuoteMatch)) {
+				t.Errorf("%s: %s has no words of its own: %q", tag, e.Where(), note)
+			}
+			if other, ok := seen[note]; ok {
+				t.Errorf("%s: %s and %s are both said %q", tag, other, e.Where(), note)
+			}
+			seen[note] = e.Where()
+		}
+	}
+}

@@ -626,6 +626,13 @@ func TestCheckOnlyURL(t *testing.T) {
 	if rep.Claims[0].Verdict != factcheck.Supported || !rep.Claims[0].Evidence[0].QuoteFound {
 		t.Errorf("verdict = %+v", rep.Claims[0])
 	}
+	// The page the claims were read from: their ClaimReview's appearance.
+	if got := rep.LinkedPage(); got != w.url("/nasa/great-wall") {
+		t.Errorf("LinkedPage() = %q, want the linked page", got)
+	}
+	if got := (&factcheck.Report{Input: "The wall is long."}).LinkedPage(); got != "" {
+		t.Errorf("LinkedPage() of a text = %q, want none", got)
+	}
 
 	// A dead link gets a clear message, and nothing reaches the model.
 	calls := w.gemini.Calls()

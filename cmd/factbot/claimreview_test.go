@@ -24,6 +24,10 @@ func TestExportClaimReview(t *testing.T) {
 	a.Speaker, a.ClaimDate = "A senator", time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	b := stCheck("cli", "bob", "The bridge opened in 1937", stT0.Add(time.Second), factcheck.Supported)
 	b.Report.Claims = append(b.Report.Claims, &factcheck.Verdict{Claim: "not checked", Verdict: factcheck.Unverifiable, Error: "the model failed"})
+	// b's text was only a link: its claims were read from that page,
+	// where they appeared.
+	b.Text, b.Report.Input = "https://bridge.example.org/history", "https://bridge.example.org/history"
+	b.Report.AddNote(factcheck.Note{Code: factcheck.NoteLinkOnly, Title: "Bridge history", Text: "The message was only a link."})
 	other := stCheck("T9", "eve", "other tenant", stT0, factcheck.Supported)
 	e.seed(a, b, other)
 
@@ -46,17 +50,18 @@ func TestExportClaimReview(t *testing.T) {
 		t.Fatalf("not a JSON array: %v\n%s", err, stdout)
 	}
 	org := map[string]any{"@type": "Organization", "name": "Example Checks", "url": "https://checks.example.org/"}
-	rating := func(v float64, l string) map[string]any {
-		return map[string]any{"@type": "Rating", "ratingValue": v, "bestRating": 5.0, "worstRating": 1.0, "alternateName": l}
+	rating := func(v float64, l, name string) map[string]any {
+		return map[string]any{"@type": "Rating", "name": name, "ratingValue": v, "bestRating": 5.0, "worstRating": 1.0, "alternateName": l}
 	}
 	want := []map[string]any{
-		{"@context": "https://schema.org", "@type": "ClaimReview", "url": "https://checks.example.org/web/check/cli/" + a.ID,
+		{"@context": "https://schema.org", "@type": "ClaimReview", "url": "https://checks.example.org/web/check/cli/" + a.ID + "#claim-1",
 			"claimReviewed": breakout,
 			"itemReviewed":  map[string]any{"@type": "Claim", "author": map[string]any{"@type": "Person", "name": "A senator"}, "datePublished": "2024-03-01"},
-			"reviewRating":  rating(1, "contradicted"), "author": org, "datePublished": "2026-11-29T12:00:00Z"},
-		{"@context": "https://schema.org", "@type": "ClaimReview", "url": "https://checks.example.org/web/check/cli/" + b.ID,
-			"claimReviewed": "The bridge opened in 1937", "itemReviewed": map[string]any{"@type": "Claim"},
-			"reviewRating": rating(5, "supported"), "author": org, "datePublished": "2026-11-29T12:00:01Z"},
+			"reviewRating":  rating(1, "contradicted", "Contradicted"), "author": org, "datePublished": "2026-11-29T12:00:00Z"},
+		{"@context": "https://schema.org", "@type": "ClaimReview", "url": "https://checks.example.org/web/check/cli/" + b.ID + "#claim-1",
+			"claimReviewed": "The bridge opened in 1937",
+			"itemReviewed":  map[string]any{"@type": "Claim", "appearance": []any{map[string]any{"@type": "CreativeWork", "url": "https://bridge.example.org/history"}}},
+			"reviewRating":  rating(5, "supported", "Supported"), "author": org, "datePublished": "2026-11-29T12:00:01Z"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("export --format claimreview (-want +got):\n%s", diff)

@@ -27,9 +27,12 @@ type Citation struct {
 	First, Last int    // the sentences cited (indices in Passages.Sents); -1 when none
 	Match       Match  // where; the zero value when not found
 	Quote       string // the whole sentence(s), verbatim, or the title
-	// Widened says a quote string was a strict part of the sentence(s)
-	// shown.
+	// Widened says a quote string, or the snippet's words InDocument
+	// moved to the document, was a strict part of the sentence(s) shown.
 	Widened bool
+	// Seen is, when InDocument moved the citation from a search snippet
+	// or summary to the document's own sentences, the words first cited.
+	Seen    string
 	Problem string // what is wrong, for the model; "" when none
 }
 
@@ -116,31 +119,11 @@ func Locate(ps *Passages, titles []string, url, quote string) Citation {
 		c.Problem = "the quote is not in the text retrieved for " + url + ": it is too short to be checked (four words or more); cite passage IDs"
 		return c
 	}
-	best := NoCitation("")
-	for _, g := range ps.Groups {
-		place := ps.Sents[g[0]].Place
-		if best.First >= 0 && place.rank() >= best.Match.Place.rank() {
-			continue
+	if best := findCited(ps, parts, func(Place) bool { return true }); best.First >= 0 {
+		if best.Match.Place == InSummary {
+			best.Problem = summaryProblem
 		}
-		if first, last, ok := findInGroup(ps.Sents[g[0]:g[1]], parts); ok {
-			s := ps.Sents[g[0]+first]
-			best.First, best.Last = g[0]+first, g[0]+last
-			best.Match = Match{Place: place, Page: s.Page}
-		}
-	}
-	if best.First >= 0 {
-		c.First, c.Last, c.Match = best.First, best.Last, best.Match
-		var texts, norms []string
-		for i := c.First; i <= c.Last; i++ {
-			texts = append(texts, ps.Sents[i].Text)
-			norms = append(norms, ps.Sents[i].Norm)
-		}
-		c.Quote = strings.Join(texts, " ")
-		c.Widened = widened(strings.Join(norms, ""), parts)
-		if c.Match.Place == InSummary {
-			c.Problem = summaryProblem
-		}
-		return c
+		return best
 	}
 	for _, t := range titles {
 		if !isQuestion(t) && containsParts(quoteNormalize(t), parts) {
@@ -150,6 +133,61 @@ func Locate(ps *Passages, titles []string, url, quote string) Citation {
 	}
 	c.Problem = "the quote is not in the text retrieved for " + url + "; cite passage IDs (or copy a sentence verbatim; parts joined by … must come from one sentence: … may leave out words only within a sentence)"
 	return c
+}
+
+// findCited finds the quote's parts in the texts of ps whose place is
+// accepted, the best place first (Locate's rules), and cites the whole
+// sentence(s) they touch; First is -1 when they are in none.
+func findCited(ps *Passages, parts []string, accept func(Place) bool) Citation {
+	best := NoCitation("")
+	for _, g := range ps.Groups {
+		place := ps.Sents[g[0]].Place
+		if !accept(place) || best.First >= 0 && place.rank() >= best.Match.Place.rank() {
+			continue
+		}
+		if first, last, ok := findInGroup(ps.Sents[g[0]:g[1]], parts); ok {
+			s := ps.Sents[g[0]+first]
+			best.First, best.Last = g[0]+first, g[0]+last
+			best.Match = Match{Place: place, Page: s.Page}
+		}
+	}
+	if best.First < 0 {
+		return best
+	}
+	var texts, norms []string
+	for i := best.First; i <= best.Last; i++ {
+		texts = append(texts, ps.Sents[i].Text)
+		norms = append(norms, ps.Sents[i].Norm)
+	}
+	best.Quote = strings.Join(texts, " ")
+	best.Widened = widened(strings.Join(norms, ""), parts)
+	return best
+}
+
+// InDocument returns c as a citation of the document itself when c cites
+// a search snippet or summary whose words the document's own text holds
+// (a page or a PDF page the run read: the text kept as the page's
+// snapshot). The words are looked for as Locate looks for a quote, with
+// the same normalisation, and the citation becomes the document's whole
+// sentence(s) holding them, where the quote is then found: on the page,
+// not only in the search preview. Seen keeps the words first cited, and
+// Widened says the document's sentences hold more than they. Any other
+// citation is returned as it is.
+func InDocument(ps *Passages, c Citation) Citation {
+	if c.First < 0 || (c.Match.Place != InSnippet && c.Match.Place != InSummary) {
+		return c
+	}
+	parts := quoteParts(c.Quote)
+	if parts == nil {
+		return c
+	}
+	d := findCited(ps, parts, func(p Place) bool { return p == OnPage || p == InPDF })
+	if d.First < 0 {
+		return c
+	}
+	d.Widened = d.Widened || c.Widened
+	d.Seen = c.Quote
+	return d
 }
 
 // findInGroup finds the quote's parts in consecutive sentences of one text

@@ -201,13 +201,16 @@ type readerConfig struct {
 	// lead puts the page's description before the text when the page
 	// shows it and the text does not hold it (addLead).
 	lead bool
+	// rescue reads a page again, once and with its blocks apart, where the
+	// library fell back to its baseline (fellBack, rescueText).
+	rescue bool
 }
 
 // readerSettings is the reader's configuration: the library's default
 // mode with its fall-backs, the boilerplate rule, the edges rule and the
 // lead rule, each of which beat the plain library and the reader without
 // it on both validation halves (docs/reader.md).
-var readerSettings = readerConfig{lib: readerOptions, boilerplate: true, edges: true, lead: true}
+var readerSettings = readerConfig{lib: readerOptions, boilerplate: true, edges: true, lead: true, rescue: true}
 
 // extractWith is extract with the given configuration (the corpus
 // harness measures other settings with it).
@@ -275,8 +278,12 @@ func extractHTML(cfg readerConfig, doc *html.Node, pageURL *url.URL, p *Page) {
 	}
 	if res, err := trafilatura.ExtractDocument(doc, opts); err == nil && res != nil {
 		p.Text = nodeText(res.ContentNode)
+		whole := false
+		if cfg.rescue {
+			p.Text, whole = readAgain(p.Text, res, doc)
+		}
 		if cfg.boilerplate {
-			p.Text = dropBoilerplateLines(p.Text)
+			p.Text = dropBoilerplate(p.Text, !whole)
 		}
 		if cfg.edges {
 			p.Text = trimEdges(p.Text, read)

@@ -199,4 +199,3 @@ func shortPageBodies(b *testing.B) [][]byte {
 	}
 	return pages
 }
-

@@ -199,3 +199,29 @@ func shortPageBodies(b *testing.B) [][]byte {
 	}
 	return pages
 }
+
+// BenchmarkRescueRule times what reading a page again adds to a read of
+// each saved page when it does not apply (the library reads these pages
+// itself): telling whether the library fell back, and whether the page is
+// short.
+func BenchmarkRescueRule(b *testing.B) {
+	for name, body := range savedPages(b) {
+		doc, err := html.Parse(bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := trafilatura.ExtractDocument(doc, readerOptions)
+		if err != nil {
+			b.Fatal(err)
+		}
+		text := nodeText(res.ContentNode)
+		b.Run(strings.TrimSuffix(name, ".html"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, again := readAgain(text, res, doc); again {
+					b.Fatal("the page is read again")
+				}
+			}
+		})
+	}
+}

@@ -184,10 +184,10 @@ func rescues(step baselineStep, libText string) bool {
 // maxShortPage is the most text, in characters, of a short page: all the
 // text of its body, its furniture included (pageTextLen). shortPageText
 // reads only such a page whole. Short pages of the kinds people paste have
-// a few hundred (testdata/shortpages: at most 663); on the tuning halves
-// of the two long-page corpora, reading pages of up to 2,000 characters
-// whole lost on both, and every page it lost on had more than 1,900
-// (docs/reader.md).
+// a few hundred (testdata/shortpages: at most 663, counted with single
+// spaces); on the tuning halves of the two long-page corpora, reading
+// pages of up to 2,000 characters of extracted text whole lost on both,
+// and every page it lost on had more than 1,900 (docs/reader.md).
 const maxShortPage = 1500
 
 // readAgain is the reader's text of a page, given the library's result

@@ -193,7 +193,9 @@ const maxShortPage = 1500
 // readAgain is the reader's text of a page, given the library's result
 // and text laid out (text): the page read again whole by rescueText where
 // the library fell back to its baseline (rescues), or where the page is
-// short and its text holds all the library's (shortPageText); else text.
+// short and its text holds all the library's (shortPageText, which drops
+// a cookie notice's lines from the library's text of a short page it does
+// not read whole); else text.
 // Where the library fell back, the page is read again only when that
 // finds at least half as much text as the baseline (compared without
 // white space). It reports whether it read the page again.
@@ -206,10 +208,7 @@ func readAgain(text string, res *trafilatura.ExtractResult, doc *html.Node) (str
 			return again, true
 		}
 	}
-	if short, ok := shortPageText(text, doc); ok {
-		return short, true
-	}
-	return text, false
+	return shortPageText(text, doc)
 }
 
 // shortPageText reads a short page (pageTextLen at most maxShortPage)
@@ -217,19 +216,31 @@ func readAgain(text string, res *trafilatura.ExtractResult, doc *html.Node) (str
 // (compared without white space), a cookie notice's lines aside: on a short
 // page the library leaves out headings, list items and FAQ questions, and
 // runs inline elements into the next word, that the page's own text has.
-// It reports false for any other page.
-func shortPageText(text string, doc *html.Node) (string, bool) {
+// A short page that it does not read whole keeps the library's text
+// without the lines of a cookie notice (isCookieLine), and any other page
+// the library's text as it is; whole says which.
+func shortPageText(text string, doc *html.Node) (out string, whole bool) {
 	if utf8.RuneCountInString(text) > maxShortPage || pageTextLen(doc, maxShortPage) > maxShortPage {
-		return "", false
+		return text, false
 	}
-	whole := rescueText(doc)
-	held := squash(whole)
-	for _, l := range strings.Split(text, "\n") {
-		if l != "" && !isCookieLine(l) && !strings.Contains(held, squash(l)) {
-			return "", false
+	again := rescueText(doc)
+	held := squash(again)
+	lines := strings.Split(text, "\n")
+	kept := make([]string, 0, len(lines))
+	whole = true
+	for _, l := range lines {
+		if isCookieLine(l) {
+			continue
+		}
+		kept = append(kept, l)
+		if l != "" && !strings.Contains(held, squash(l)) {
+			whole = false
 		}
 	}
-	return whole, true
+	if whole {
+		return again, true
+	}
+	return tidyText(strings.Join(kept, "\n")), false
 }
 
 // pageTextLen counts the characters of the text of doc's body, without

@@ -138,19 +138,29 @@ func TestExtractRescueSwitch(t *testing.T) {
 	}
 }
 
-// TestShortPageTextKeepsTheLibrarysText leaves a short page's text to the
-// library when the page read whole lacks a line of it.
-func TestShortPageTextKeepsTheLibrarysText(t *testing.T) {
-	doc := parsePage(t, `<body><nav><p>The menu</p></nav><p>The text.</p></body>`)
-	if got, ok := shortPageText("The menu\n\nThe text.", doc); ok {
-		t.Errorf("shortPageText = %q, true; want the library's text kept", got)
-	}
-	if got, ok := shortPageText("The text.", doc); !ok || got != "The text." {
-		t.Errorf("shortPageText = %q, %v; want the page read whole", got, ok)
-	}
+// TestShortPageText reads a short page whole when that holds the
+// library's text, else keeps the library's text without a cookie notice's
+// lines; a long page's text is left as it is.
+func TestShortPageText(t *testing.T) {
+	doc := parsePage(t, `<body><nav><p>The menu</p></nav><p>The text.</p><div class="x">We use cookies to improve the site. Accept</div></body>`)
 	long := parsePage(t, `<body><p>`+strings.Repeat("word ", maxShortPage)+`</p></body>`)
-	if _, ok := shortPageText("word", long); ok {
-		t.Error("shortPageText read a long page whole")
+	tests := []struct {
+		name, text string
+		doc        *html.Node
+		want       string
+		whole      bool
+	}{
+		{"read whole", "The text.\n\nWe use cookies to improve the site. Accept", doc, "The text.", true},
+		{"a line the page read whole lacks", "The menu\n\nThe text.\n\nWe use cookies to improve the site. Accept", doc, "The menu\n\nThe text.", false},
+		{"a long page", "word\n\nWe use cookies to improve the site. Accept", long, "word\n\nWe use cookies to improve the site. Accept", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, whole := shortPageText(tt.text, tt.doc)
+			if diff := cmp.Diff(tt.want, got); diff != "" || whole != tt.whole {
+				t.Errorf("shortPageText whole %v, want %v; text (-want +got):\n%s", whole, tt.whole, diff)
+			}
+		})
 	}
 }
 

@@ -90,12 +90,18 @@ const (
 // at most maxBoilerplateLine characters that are page furniture
 // (boilerplateLine), a call to subscribe (subscribeVerb, inboxLine) or
 // only a date (dateLine). Paragraphs stay separated by a blank line.
-func dropBoilerplateLines(text string) string {
+func dropBoilerplateLines(text string) string { return dropBoilerplate(text, true) }
+
+// dropBoilerplate is dropBoilerplateLines, which drops the lines that are
+// only a date when dates is set: on a short page read whole (readAgain) a
+// date on a line of its own is the page's text (an event's date in a
+// table or a definition list), and it is kept.
+func dropBoilerplate(text string, dates bool) string {
 	lines := strings.Split(text, "\n")
 	kept := lines[:0]
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if t != "" && utf8.RuneCountInString(t) <= maxBoilerplateLine && isBoilerplateLine(t) {
+		if t != "" && utf8.RuneCountInString(t) <= maxBoilerplateLine && isBoilerplateLine(t, dates) {
 			continue
 		}
 		kept = append(kept, l)
@@ -103,8 +109,8 @@ func dropBoilerplateLines(text string) string {
 	return tidyText(strings.Join(kept, "\n"))
 }
 
-func isBoilerplateLine(line string) bool {
-	if dateLine().MatchString(line) && datePart().MatchString(line) {
+func isBoilerplateLine(line string, dates bool) bool {
+	if dates && dateLine().MatchString(line) && datePart().MatchString(line) {
 		return true
 	}
 	if inboxLine().MatchString(line) || subscribeVerb().MatchString(line) && subscribeHint().MatchString(line) {

@@ -130,6 +130,10 @@ func corpusExtractors() []corpusExtractor {
 		{"reader-plain+lead", readerExtractor(readerConfig{lib: readerOptions, lead: true})},
 		// the reader without the lead rule (before it was kept)
 		{"reader-nolead", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, edges: true})},
+		// the reader without the rescue of the library's baseline (before
+		// it was kept), and the rescue alone
+		{"reader-norescue", readerExtractor(readerConfig{lib: readerOptions, boilerplate: true, edges: true, lead: true})},
+		{"reader-plain+rescue", readerExtractor(readerConfig{lib: readerOptions, rescue: true})},
 		// the reader without its additions, with one more of the library's
 		// own options
 		{"reader-plain+dedup", readerExtractor(readerConfig{lib: withOpts(func(o *trafilatura.Options) { o.Deduplicate = true })})},

@@ -127,7 +127,9 @@ func foreignOrigin(r *http.Request) error {
 // refuse answers status with a JSON-RPC error that has no id (the MCP
 // transport's form of an HTTP refusal), saying msg.
 func refuse(w http.ResponseWriter, status int, msg string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32000, "message": msg}})
+	e := rpcError{JSONRPC: "2.0", ID: json.RawMessage("null")}
+	e.Error.Code, e.Error.Message = -32000, msg
+	b, _ := json.Marshal(e)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(b, '\n'))

@@ -1,10 +1,14 @@
 package mcp
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -12,7 +16,7 @@ import (
 const sessionHeader = "Mcp-Session-Id"
 
 // sessions bounds the open sessions of an HTTP handler: a request that
-// opens one (a POST without Mcp-Session-Id) takes a slot of every
+// opens one (a POST of initialize without Mcp-Session-Id) takes a slot of every
 // client's and one of its token's before the SDK opens it, or is refused;
 // the slots are given back when the session closes (idle, deleted by its
 // client, or not initialized).
@@ -42,6 +46,19 @@ func (s *sessions) serve(w http.ResponseWriter, r *http.Request, token int) {
 		s.h.ServeHTTP(w, r)
 		return
 	}
+	opens, err := opensSession(w, r)
+	if err != nil {
+		status := http.StatusBadRequest
+		if errors.As(err, new(*http.MaxBytesError)) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		refuse(w, status, "cannot read the request: "+err.Error())
+		return
+	}
+	if !opens {
+		s.h.ServeHTTP(w, r)
+		return
+	}
 	if status, msg := s.take(token); status != 0 {
 		refuse(w, status, msg)
 		return
@@ -64,6 +81,25 @@ func (s *sessions) serve(w http.ResponseWriter, r *http.Request, token int) {
 		opened.Wait()
 		s.give(token)
 	}()
+}
+
+// maxBody bounds a request's body, as the SDK does by default.
+const maxBody = sdk.DefaultMaxRequestBodyBytes
+
+// opensSession reads r's body (putting it back for the SDK) and reports
+// whether it may open a session that outlives it: anything but a single
+// JSON-RPC message other than initialize. (The SDK opens a session for
+// every POST without a session, and closes it at the end of the request
+// unless it was initialized.)
+func opensSession(w http.ResponseWriter, r *http.Request) (bool, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false, err
+	}
+	msg, err := jsonrpc.DecodeMessage(body)
+	req, ok := msg.(*jsonrpc.Request)
+	return err != nil || !ok || req.Method == "initialize", nil
 }
 
 // take reserves a session's slots for token, or says why not (its token's

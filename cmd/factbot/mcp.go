@@ -81,20 +81,18 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 }
 
 // serveMCPStdio serves one session on standard input and output until the
-// client closes its end (or the process is stopped). The client has gone
+// client closes its end (or the process is stopped); a line that is not a
+// message is answered with an error and the session goes on
+// (mcp.StdioTransport). The client has gone
 // whichever end factbot finds closed first: the end of its input, or
 // output that nobody reads any more (a reply written as the client quits).
 func serveMCPStdio(ctx context.Context, a *app, srv *sdk.Server) error {
-	err := srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+	err := srv.Run(ctx, mcp.StdioTransport(a.stdin, a.stdout))
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || ctx.Err() != nil {
 		return nil
 	}
 	return fmt.Errorf("mcp: %w", err)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // serveMCPHTTP serves Streamable HTTP on addr at /mcp until ctx is done,
 // under the budget of every listener; answers are not bounded in time

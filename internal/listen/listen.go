@@ -8,7 +8,6 @@
 package listen
 
 import (
-	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -87,21 +86,20 @@ func (l *Listener) Server(h http.Handler, log *slog.Logger) *http.Server {
 	return srv
 }
 
-// bounded gives r's body l's Body time to arrive, then lifts the read
-// deadline so that the handler may run as long as it takes (a read
-// deadline still set would cancel the request's context when it passed);
-// and it makes an answer sent before the body was read close the
-// connection rather than wait for the body: net/http would otherwise read
-// up to 256 KiB of it before answering, at the client's pace.
+// bounded gives r's body l's Body time to arrive (net/http lifts the
+// deadline once the body has been read to its end, so that the handler
+// may run as long as it takes); and it makes an answer sent before the
+// body was read close the connection rather than wait for the body:
+// net/http would otherwise read up to 256 KiB of it before answering, at
+// the client's pace.
 func (l *Listener) bounded(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return w, r
 	}
-	rc := http.NewResponseController(w)
 	if l.limits.Body > 0 {
-		rc.SetReadDeadline(time.Now().Add(l.limits.Body))
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(l.limits.Body))
 	}
-	b := &body{ReadCloser: r.Body, want: r.ContentLength, done: func() { rc.SetReadDeadline(time.Time{}) }}
+	b := &body{ReadCloser: r.Body, want: r.ContentLength}
 	r.Body = b
 	return &answer{ResponseWriter: w, body: b}, r
 }
@@ -112,17 +110,13 @@ type body struct {
 	want int64 // the Content-Length, -1 when unknown
 	got  int64
 	over atomic.Bool // read to its end (or failed)
-	done func()
 }
 
 func (b *body) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.got += int64(n)
-	if !b.over.Load() && (err != nil || b.got == b.want) {
+	if err != nil || b.got == b.want {
 		b.over.Store(true)
-		if err == nil || errors.Is(err, io.EOF) {
-			b.done()
-		}
 	}
 	return n, err
 }

@@ -85,12 +85,12 @@ func NewServer(o Options) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "factbot", Title: "factbot fact-checker", Version: o.Version},
 		&sdk.ServerOptions{Logger: o.Logger, Instructions: instructions})
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
-	sdk.AddTool(s, &sdk.Tool{Name: "check", Title: "Fact-check a claim", Description: checkDescription,
-		OutputSchema: reportSchema(), Annotations: &sdk.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.check)
-	sdk.AddTool(s, &sdk.Tool{Name: "history", Title: "Recent fact-checks", Description: historyDescription,
-		OutputSchema: historySchema(), Annotations: readOnly}, t.history)
-	sdk.AddTool(s, &sdk.Tool{Name: "show", Title: "Show a fact-check", Description: showDescription,
-		OutputSchema: reportSchema(), Annotations: readOnly}, t.show)
+	addTool(s, &sdk.Tool{Name: "check", Title: "Fact-check a claim", Description: checkDescription,
+		InputSchema: checkInputSchema(), OutputSchema: reportSchema(), Annotations: &sdk.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.check)
+	addTool(s, &sdk.Tool{Name: "history", Title: "Recent fact-checks", Description: historyDescription,
+		InputSchema: historyInputSchema(), OutputSchema: historySchema(), Annotations: readOnly}, t.history)
+	addTool(s, &sdk.Tool{Name: "show", Title: "Show a fact-check", Description: showDescription,
+		InputSchema: showInputSchema(), OutputSchema: reportSchema(), Annotations: readOnly}, t.show)
 	return s
 }
 
@@ -111,7 +111,7 @@ type CheckInput struct {
 
 // HistoryInput is the history tool's arguments.
 type HistoryInput struct {
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many checks, 1 to 100 (default 20)"`
+	Limit  *int   `json:"limit,omitempty"`
 	Search string `json:"search,omitempty" jsonschema:"only checks whose claims or text contain all these words"`
 }
 
@@ -146,13 +146,14 @@ func (t *tools) check(ctx context.Context, req *sdk.CallToolRequest, in CheckInp
 }
 
 func (t *tools) history(ctx context.Context, _ *sdk.CallToolRequest, in HistoryInput) (*sdk.CallToolResult, *History, error) {
-	if in.Limit == 0 {
-		in.Limit = store.DefaultLimit
+	limit := store.DefaultLimit
+	if in.Limit != nil {
+		limit = *in.Limit
 	}
-	if in.Limit < 0 || in.Limit > maxHistory {
-		return nil, nil, fmt.Errorf("limit %d: give 1 to %d", in.Limit, maxHistory)
+	if limit < 1 || limit > maxHistory { // the schema says so; 0 is no exception
+		return nil, nil, fmt.Errorf("limit %d: give 1 to %d", limit, maxHistory)
 	}
-	sums, err := t.checks.History(ctx, store.HistoryQuery{Limit: in.Limit, Search: in.Search})
+	sums, err := t.checks.History(ctx, store.HistoryQuery{Limit: limit, Search: in.Search})
 	if err != nil {
 		return nil, nil, t.toolError("history", err)
 	}

@@ -181,7 +181,7 @@ func TestCheckSlots(t *testing.T) {
 
 func TestHTTPHandlerToken(t *testing.T) {
 	const token = "0123456789abcdef0123456789abcdef"
-	ts := httptest.NewServer(HTTPHandler(NewServer(Options{Checks: &fakeChecks{}}), token, nil))
+	ts := httptest.NewServer(HTTPHandler(NewServer(Options{Checks: &fakeChecks{}}), HTTPOptions{Tokens: []string{token}}))
 	defer ts.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
 	post := func(h map[string]string) int {

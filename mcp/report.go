@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/factbot-dev/factbot/bot/words"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
@@ -70,57 +68,6 @@ type Summary struct {
 type ClaimVerdict struct {
 	Claim   string `json:"claim"`
 	Verdict string `json:"verdict"`
-}
-
-// labels are the verdicts, as a schema enum.
-func labels() []any {
-	out := make([]any, len(factcheck.Labels))
-	for i, l := range factcheck.Labels {
-		out[i] = string(l)
-	}
-	return out
-}
-
-// reportSchema is Report's schema, with the verdicts and stances
-// enumerated.
-func reportSchema() *jsonschema.Schema {
-	s := mustSchema[Report]()
-	claim := s.Properties["claims"].Items
-	claim.Properties["verdict"].Enum = labels()
-	stances := make([]any, len(factcheck.Stances))
-	for i, st := range factcheck.Stances {
-		stances[i] = string(st)
-	}
-	claim.Properties["evidence"].Items.Properties["stance"].Enum = stances
-	claim.Properties["evidence"].Items.Properties["quote_place"].Enum = quotePlaces()
-	return s
-}
-
-// quotePlaces are the values of quote_place, as a schema enum: the one
-// vocabulary of where a quote was found (factcheck.Evidence.Where).
-func quotePlaces() []any {
-	var out []any
-	for _, p := range []factcheck.QuotePlace{factcheck.QuoteOnPage, factcheck.QuoteInPDF, factcheck.QuoteInSnippet,
-		factcheck.QuoteInTitle, factcheck.QuoteInSummary, factcheck.QuoteNotFound, factcheck.QuoteUnknown} {
-		out = append(out, string(p))
-	}
-	return out
-}
-
-// historySchema is History's schema, with the verdicts enumerated.
-func historySchema() *jsonschema.Schema {
-	s := mustSchema[History]()
-	s.Properties["checks"].Items.Properties["claims"].Items.Properties["verdict"].Enum = labels()
-	return s
-}
-
-// mustSchema infers T's schema; the types above always have one.
-func mustSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(T), err))
-	}
-	return s
 }
 
 // reportOf is a stored check as a tool's Report.

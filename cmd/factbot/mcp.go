@@ -10,12 +10,12 @@ import (
 	"net"
 	"net/http"
 	"syscall"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/internal/listen"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/mcp"
 	"github.com/factbot-dev/factbot/store"
@@ -43,7 +43,7 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *addr != "" && cfg.MCPToken == "" {
+	if *addr != "" && len(cfg.MCP.Tokens) == 0 {
 		if err := mcp.LoopbackOnly(*addr); err != nil {
 			return &usererr.Config{Var: "FACTBOT_MCP_TOKEN", Msg: fmt.Sprintf("not set, and factbot mcp --addr %s would serve anyone who reaches it: %v", *addr, err),
 				Hint: "set FACTBOT_MCP_TOKEN (openssl rand -hex 32) for clients to send as a Bearer token, or listen on 127.0.0.1", Err: err}
@@ -73,31 +73,35 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 }
 
 // serveMCPStdio serves one session on standard input and output until the
-// client closes its end (or the process is stopped). The client has gone
+// client closes its end (or the process is stopped); a line that is not a
+// message is answered with an error and the session goes on
+// (mcp.StdioTransport). The client has gone
 // whichever end factbot finds closed first: the end of its input, or
 // output that nobody reads any more (a reply written as the client quits).
 func serveMCPStdio(ctx context.Context, a *app, srv *sdk.Server) error {
-	err := srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}})
+	err := srv.Run(ctx, mcp.StdioTransport(a.stdin, a.stdout))
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || ctx.Err() != nil {
 		return nil
 	}
 	return fmt.Errorf("mcp: %w", err)
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
-// serveMCPHTTP serves Streamable HTTP on addr at /mcp until ctx is done.
+// serveMCPHTTP serves Streamable HTTP on addr at /mcp until ctx is done,
+// under the budget of every listener; answers are not bounded in time
+// (a check streams its progress for a minute or two, and a session's GET
+// is a stream).
 func serveMCPHTTP(ctx context.Context, cfg *config.Config, addr string, srv *sdk.Server, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
+	lim := listenLimits(cfg)
+	lim.Write = 0
+	ln, err := listen.Listen(addr, lim)
 	if err != nil {
 		return usagef("--addr %s: cannot listen: %v", addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcp.Path, mcp.HTTPHandler(srv, cfg.MCPToken, log))
-	log.Info("factbot mcp: listening", "url", "http://"+ln.Addr().String()+mcp.Path, "token", cfg.MCPToken != "", "db", redact(cfg.DB))
-	return serveHTTP(ctx, &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln, mcpListening)
+	mux.Handle(mcp.Path, mcp.HTTPHandler(srv, mcp.HTTPOptions{Tokens: cfg.MCP.Tokens, MaxSessions: cfg.MCP.MaxSessions,
+		MaxSessionsPerToken: cfg.MCP.MaxSessionsPerToken, SessionIdle: cfg.MCP.SessionIdle, Logger: log}))
+	log.Info("factbot mcp: listening", "url", "http://"+ln.Addr().String()+mcp.Path, "tokens", len(cfg.MCP.Tokens), "db", redact(cfg.DB))
+	return serveHTTP(ctx, ln.Server(mux, log), ln, mcpListening)
 }
 
 // mcpChecks are the MCP tools' checks: factbot check's run and save

@@ -17,6 +17,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/internal/listen"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -41,38 +42,17 @@ var (
 	// serveMetricsListening, if set, is told the metrics listener's address
 	// (FACTBOT_METRICS_ADDR).
 	serveMetricsListening func(addr net.Addr)
-	// serveHTTPLimits are the HTTP servers' bounds; tests shorten them.
-	serveHTTPLimits = defaultHTTPLimits
+	// httpTimeouts are every listener's timeouts; tests shorten them.
+	httpTimeouts = listen.Timeouts
 )
 
-// httpLimits bound what one client can hold of serve's HTTP servers.
-type httpLimits struct {
-	// ReadHeader, Read, Write and Idle are http.Server's timeouts: a client
-	// that trickles its headers or body, or is slow to read the answer, is
-	// cut off.
-	ReadHeader, Read, Write, Idle time.Duration
-	// MaxHeaderBytes caps a request's headers.
-	MaxHeaderBytes int
-}
-
-var defaultHTTPLimits = httpLimits{
-	ReadHeader: 2 * time.Second, Read: 15 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second,
-	MaxHeaderBytes: 64 << 10,
-}
-
-// newHTTPServer is the server of every serve listener, with l's bounds.
-// Bodies are capped by the handlers (http.MaxBytesReader); open
-// connections by the listener (budgetListener).
-func newHTTPServer(h http.Handler, l httpLimits, log *slog.Logger) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: l.ReadHeader,
-		ReadTimeout:       l.Read,
-		WriteTimeout:      l.Write,
-		IdleTimeout:       l.Idle,
-		MaxHeaderBytes:    l.MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
-	}
+// listenLimits are the bounds of every listener factbot opens (serve,
+// web --addr, mcp --addr): httpTimeouts, and FACTBOT_MAX_CONNS and
+// FACTBOT_MAX_CONNS_PER_IP.
+func listenLimits(cfg *config.Config) listen.Limits {
+	l := httpTimeouts
+	l.MaxConns, l.MaxConnsPerIP = cfg.MaxConns, cfg.MaxConnsPerIP
+	return l
 }
 
 // withoutMetrics answers 404 for /metrics, served on its own listener.
@@ -324,19 +304,12 @@ func runServe(ctx context.Context, a *app, args []string) error {
 }
 
 // listenHTTP opens serve's public listener (mux) and, with
-// FACTBOT_METRICS_ADDR, the metrics listener (metricsMux), each bounded to
-// FACTBOT_MAX_CONNS connections, half of them at most waiting for a
-// request's headers, and FACTBOT_MAX_CONNS_PER_IP from one address
-// (budgetListener, perAddrListener).
+// FACTBOT_METRICS_ADDR, the metrics listener (metricsMux), each under the
+// budget of every listener (listen.Listener: FACTBOT_MAX_CONNS connections,
+// half of them at most waiting for a request's headers, and
+// FACTBOT_MAX_CONNS_PER_IP from one address).
 func listenHTTP(cfg *config.Config, mux, metricsMux http.Handler) (pub, metrics *listener, err error) {
-	listen := func(addr string) (*budgetListener, error) {
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			return nil, err
-		}
-		return newBudgetListener(limitPerAddr(ln, cfg.MaxConnsPerIP), cfg.MaxConns, cfg.MaxConns/2), nil
-	}
-	ln, err := listen(cfg.HTTPAddr)
+	ln, err := listen.Listen(cfg.HTTPAddr, listenLimits(cfg))
 	if err != nil {
 		return nil, nil, &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.HTTPAddr, err), Hint: "a free host:port, also settable with -addr", Err: err}
 	}
@@ -344,7 +317,7 @@ func listenHTTP(cfg *config.Config, mux, metricsMux http.Handler) (pub, metrics 
 	if cfg.MetricsAddr == "" {
 		return pub, nil, nil
 	}
-	mln, err := listen(cfg.MetricsAddr)
+	mln, err := listen.Listen(cfg.MetricsAddr, listenLimits(cfg))
 	if err != nil {
 		ln.Close()
 		return nil, nil, &usererr.Config{Var: "FACTBOT_METRICS_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", cfg.MetricsAddr, err), Hint: "a free host:port, e.g. 127.0.0.1:9090, or unset to serve /metrics on FACTBOT_HTTP_ADDR", Err: err}
@@ -365,15 +338,13 @@ func replicaOwner() string {
 
 // listener is one HTTP listener of serve and its handler.
 type listener struct {
-	ln *budgetListener
+	ln *listen.Listener
 	h  http.Handler
 }
 
 // server is l's HTTP server.
 func (l *listener) server(log *slog.Logger) *http.Server {
-	srv := newHTTPServer(l.h, serveHTTPLimits, log)
-	l.ln.track(srv)
-	return srv
+	return l.ln.Server(l.h, log)
 }
 
 // serveUntilDone serves HTTP on pub (and metrics, if not nil) and runs the

@@ -18,6 +18,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/internal/listen"
 )
 
 // startServe runs `factbot serve` in Slack HTTP mode against a fake Slack
@@ -27,9 +28,9 @@ func startServe(t *testing.T, env map[string]string) (pub, metrics string) {
 	t.Helper()
 	fake := slacktest.NewServer()
 	t.Cleanup(fake.Close)
-	restoreC, restoreL, restoreM, restoreH := serveChecker, serveListening, serveMetricsListening, serveHTTPLimits
+	restoreC, restoreL, restoreM, restoreH := serveChecker, serveListening, serveMetricsListening, httpTimeouts
 	t.Cleanup(func() {
-		serveChecker, serveListening, serveMetricsListening, serveHTTPLimits = restoreC, restoreL, restoreM, restoreH
+		serveChecker, serveListening, serveMetricsListening, httpTimeouts = restoreC, restoreL, restoreM, restoreH
 	})
 	serveChecker = func(context.Context, *config.Config, backend) (bot.Checker, error) { return &bottest.Checker{}, nil }
 	addrc, maddrc := make(chan net.Addr, 1), make(chan net.Addr, 1)
@@ -82,7 +83,7 @@ func TestServeMetricsOnTheirOwnListener(t *testing.T) {
 // A client that sends its headers, then trickles its body, is cut off by
 // the read timeout: its connection is closed, no goroutine waits on it.
 func TestServeCutsOffASlowBody(t *testing.T) {
-	serveHTTPLimits = httpLimits{ReadHeader: time.Minute, Read: 200 * time.Millisecond, Write: time.Minute, Idle: time.Minute, MaxHeaderBytes: 1 << 20}
+	httpTimeouts = listen.Limits{Header: time.Minute, Body: 200 * time.Millisecond, Write: time.Minute, Idle: time.Minute, MaxHeaderBytes: 1 << 20}
 	pub, _ := startServe(t, nil)
 	conn, err := net.Dial("tcp", pub)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/internal/listen"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/web"
@@ -127,18 +128,19 @@ func runWeb(ctx context.Context, a *app, args []string) error {
 	defer serveAdmin(ctx, a, cfg, db, log)()
 	mux := http.NewServeMux()
 	mountWeb(cfg, db, mux, log)
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listen.Listen(*addr, listenLimits(cfg))
 	if err != nil {
 		return &usererr.Config{Var: "FACTBOT_HTTP_ADDR", Msg: fmt.Sprintf("cannot listen on %s: %v", *addr, err), Hint: "a free host:port, also settable with --addr", Err: err}
 	}
 	log.Info("factbot web: listening", "addr", ln.Addr().String(), "db", redact(cfg.DB))
-	return serveHTTP(ctx, &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, ln, webListening)
+	return serveHTTP(ctx, ln.Server(mux, log), ln, webListening)
 }
 
-// serveHTTP serves srv on ln until ctx is done (then shuts it down,
-// waiting up to 5 seconds for requests in flight) or the server fails.
-// listening, if set, is told the address first (tests).
-func serveHTTP(ctx context.Context, srv *http.Server, ln net.Listener, listening func(net.Addr)) error {
+// serveHTTP serves srv on ln (under the budget of every listener) until
+// ctx is done (then shuts it down, waiting up to 5 seconds for requests in
+// flight) or the server fails. listening, if set, is told the address first
+// (tests).
+func serveHTTP(ctx context.Context, srv *http.Server, ln *listen.Listener, listening func(net.Addr)) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if listening != nil {

@@ -48,6 +48,12 @@ const (
 	DefaultMaxConns    = 256
 	// DefaultMaxConnsPerIP bounds one client address's share of them.
 	DefaultMaxConnsPerIP = 32
+	// DefaultMCPMaxSessions bounds factbot mcp --addr's open sessions,
+	// DefaultMCPMaxSessionsPerToken those of one token, and
+	// DefaultMCPSessionIdle closes an idle one.
+	DefaultMCPMaxSessions         = 64
+	DefaultMCPMaxSessionsPerToken = 16
+	DefaultMCPSessionIdle         = 10 * time.Minute
 )
 
 // Where to get a value: the hints of the configuration errors.
@@ -112,10 +118,8 @@ type Config struct {
 	EncryptionKey, EncryptionKeyOld []byte
 	// Web is the web view of checks and history.
 	Web Web
-	// MCPToken is the Bearer token factbot mcp --addr requires of every
-	// HTTP request (FACTBOT_MCP_TOKEN); without it, it serves loopback
-	// addresses only.
-	MCPToken string
+	// MCP is factbot mcp's configuration over HTTP.
+	MCP MCP
 
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
@@ -231,6 +235,21 @@ type Web struct {
 	// ClaimReview markup (FACTBOT_ORGANIZATION); "" is
 	// web.DefaultOrganization.
 	Organization string
+}
+
+// MCP is factbot mcp's configuration over HTTP.
+type MCP struct {
+	// Tokens are the Bearer tokens factbot mcp --addr accepts, one per
+	// client (FACTBOT_MCP_TOKEN, separated by commas); without one, it
+	// serves loopback addresses only.
+	Tokens []string
+	// MaxSessions bounds the open sessions, every client's together
+	// (FACTBOT_MCP_MAX_SESSIONS); MaxSessionsPerToken those opened with one
+	// token (FACTBOT_MCP_MAX_SESSIONS_PER_TOKEN).
+	MaxSessions, MaxSessionsPerToken int
+	// SessionIdle closes a session that receives no request for this long
+	// (FACTBOT_MCP_SESSION_IDLE).
+	SessionIdle time.Duration
 }
 
 // minWebSecret is the shortest FACTBOT_WEB_SECRET accepted.

@@ -40,6 +40,7 @@ func TestLoad(t *testing.T) {
 			Retention:     90 * 24 * time.Hour,
 			Lease:         time.Minute,
 			Web:           Web{CheckTTL: 7 * 24 * time.Hour, HistoryTTL: time.Hour},
+			MCP:           MCP{MaxSessions: 64, MaxSessionsPerToken: 16, SessionIdle: 10 * time.Minute},
 			Slack:         Slack{Reactions: DefaultReactions},
 			Discord:       Discord{Reactions: DefaultReactions},
 		}
@@ -54,6 +55,10 @@ func TestLoad(t *testing.T) {
 		want *Config
 	}{
 		{"empty", map[string]string{}, defaults(nil)},
+		{"MCP tokens and sessions", map[string]string{"FACTBOT_MCP_TOKEN": strings.Repeat("a", 32) + " , " + strings.Repeat("b", 40),
+			"FACTBOT_MCP_MAX_SESSIONS": "8", "FACTBOT_MCP_MAX_SESSIONS_PER_TOKEN": "2", "FACTBOT_MCP_SESSION_IDLE": "90s"}, defaults(func(c *Config) {
+			c.MCP = MCP{Tokens: []string{strings.Repeat("a", 32), strings.Repeat("b", 40)}, MaxSessions: 8, MaxSessionsPerToken: 2, SessionIdle: 90 * time.Second}
+		})},
 		{"discord shard and lease", map[string]string{"FACTBOT_DISCORD_SHARD": "1", "FACTBOT_DISCORD_SHARDS": "3", "FACTBOT_LEASE": "30s"}, defaults(func(c *Config) {
 			c.Discord.Shard, c.Discord.Shards = 1, 3
 			c.Lease = 30 * time.Second
@@ -162,6 +167,9 @@ func TestLoadErrors(t *testing.T) {
 		{"public URL not a URL", map[string]string{"FACTBOT_PUBLIC_URL": "factbot.example.org"}, []string{"FACTBOT_PUBLIC_URL"}},
 		{"short web secret", map[string]string{"FACTBOT_WEB_SECRET": "hunter2"}, []string{"FACTBOT_WEB_SECRET"}},
 		{"short admin token", map[string]string{"FACTBOT_WEB_ADMIN_TOKEN": "admin"}, []string{"FACTBOT_WEB_ADMIN_TOKEN"}},
+		{"short MCP token among several", map[string]string{"FACTBOT_MCP_TOKEN": strings.Repeat("a", 32) + ",short"}, []string{"FACTBOT_MCP_TOKEN"}},
+		{"zero MCP sessions", map[string]string{"FACTBOT_MCP_MAX_SESSIONS_PER_TOKEN": "0"}, []string{"FACTBOT_MCP_MAX_SESSIONS_PER_TOKEN"}},
+		{"MCP idle under a second", map[string]string{"FACTBOT_MCP_SESSION_IDLE": "10ms"}, []string{"FACTBOT_MCP_SESSION_IDLE"}},
 		{"bad link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "7d,never"}, []string{"FACTBOT_WEB_LINK_TTL"}},
 		{"zero link lifetime", map[string]string{"FACTBOT_WEB_LINK_TTL": "0"}, []string{"FACTBOT_WEB_LINK_TTL"}},
 		{"gateway off without an app id", map[string]string{"DISCORD_BOT_TOKEN": "t", "FACTBOT_DISCORD_GATEWAY": "0",

@@ -142,6 +142,23 @@ func secretVar(name string, dst func(*Config) *string) func(*Config, string) err
 	}
 }
 
+// parseMCPTokens reads FACTBOT_MCP_TOKEN: tokens separated by commas, each
+// of at least minWebSecret characters.
+func parseMCPTokens(c *Config, s string) error {
+	c.MCP.Tokens = nil
+	if s == "" {
+		return nil
+	}
+	for i, tok := range strings.Split(s, ",") {
+		tok = strings.TrimSpace(tok)
+		if len(tok) < minWebSecret {
+			return &usererr.Config{Var: "FACTBOT_MCP_TOKEN", Msg: fmt.Sprintf("token %d too short (%d characters, at least %d)", i+1, len(tok), minWebSecret), Hint: "make one with: openssl rand -hex 32; separate several with commas"}
+		}
+		c.MCP.Tokens = append(c.MCP.Tokens, tok)
+	}
+	return nil
+}
+
 func parseProvider(c *Config, s string) error {
 	c.Model.Provider = strings.ToLower(s)
 	switch c.Model.Provider {

@@ -70,6 +70,7 @@ func sections() []section {
 		{"Storage", storeVars()},
 		{"Serving and limits", serveVars()},
 		{"Web view", webVars()},
+		{"MCP", mcpVars()},
 		{"Slack", slackVars()},
 		{"Discord", discordVars()},
 		{"Other", otherVars()},
@@ -215,7 +216,7 @@ func serveVars() []Var {
 			Doc:   "a separate listener for `/metrics` (e.g. `127.0.0.1:9090`), which also answers `/healthz` and `/readyz`; when set, the public listener no longer serves `/metrics` (`/healthz` and `/readyz` stay)",
 			parse: func(c *Config, s string) error { c.MetricsAddr = s; return nil }},
 		{Name: "FACTBOT_MAX_CONNS", Default: fmt.Sprint(DefaultMaxConns),
-			Doc:   "open connections `factbot serve`'s HTTP server accepts at once, half of them at most waiting for request headers (when full, the one that has waited longest is closed; [security.md](security.md)); a client must send its request headers within 2 seconds",
+			Doc:   "open connections each HTTP listener accepts at once (`factbot serve`'s, `factbot web --addr`'s, `factbot mcp --addr`'s), half of them at most waiting for request headers (when full, the one that has waited longest is closed; [security.md](security.md)); a client must send its request headers within 2 seconds and its body within 15 seconds",
 			parse: positive("FACTBOT_MAX_CONNS", DefaultMaxConns, "open HTTP connections at once, e.g. 256", func(c *Config) *int { return &c.MaxConns })},
 		{Name: "FACTBOT_MAX_CONNS_PER_IP", Default: fmt.Sprint(DefaultMaxConnsPerIP),
 			Doc:   "open connections from one client address (more are closed at once), so that one client cannot starve the others; behind a proxy that connects from one address, set it to `FACTBOT_MAX_CONNS`",
@@ -252,9 +253,23 @@ func webVars() []Var {
 		{Name: "FACTBOT_ORGANIZATION", Default: web.DefaultOrganization,
 			Doc:   "who publishes the verdicts: the author of the ClaimReview markup on every check's page and in `factbot export --format claimreview` (see [ClaimReview](claimreview.md))",
 			parse: func(c *Config, s string) error { c.Web.Organization = s; return nil }},
+	}
+}
+
+func mcpVars() []Var {
+	return []Var{
 		{Name: "FACTBOT_MCP_TOKEN", Secret: true,
-			Doc:   "the Bearer token `factbot mcp --addr` requires of every HTTP request (`Authorization: Bearer <token>`); at least 32 characters; without it, `factbot mcp --addr` serves loopback addresses only (see [MCP](mcp.md))",
-			parse: secretVar("FACTBOT_MCP_TOKEN", func(c *Config) *string { return &c.MCPToken })},
+			Doc:   "the Bearer token `factbot mcp --addr` requires of every HTTP request (`Authorization: Bearer <token>`), or several separated by commas, one per client, each at least 32 characters; without it, `factbot mcp --addr` serves loopback addresses only (see [MCP](mcp.md))",
+			parse: parseMCPTokens},
+		{Name: "FACTBOT_MCP_MAX_SESSIONS", Default: fmt.Sprint(DefaultMCPMaxSessions),
+			Doc:   "open sessions of `factbot mcp --addr`, every client's together; a new one beyond is refused with HTTP 503 and a JSON-RPC error",
+			parse: positive("FACTBOT_MCP_MAX_SESSIONS", DefaultMCPMaxSessions, "open MCP sessions at once, e.g. 64", func(c *Config) *int { return &c.MCP.MaxSessions })},
+		{Name: "FACTBOT_MCP_MAX_SESSIONS_PER_TOKEN", Default: fmt.Sprint(DefaultMCPMaxSessionsPerToken),
+			Doc:   "open sessions of `factbot mcp --addr` opened with one token of `FACTBOT_MCP_TOKEN` (without a token, every client together); a new one beyond is refused with HTTP 429 and a JSON-RPC error",
+			parse: positive("FACTBOT_MCP_MAX_SESSIONS_PER_TOKEN", DefaultMCPMaxSessionsPerToken, "open MCP sessions per token, e.g. 16", func(c *Config) *int { return &c.MCP.MaxSessionsPerToken })},
+		{Name: "FACTBOT_MCP_SESSION_IDLE", Default: FormatDuration(DefaultMCPSessionIdle),
+			Doc:   "an MCP session over HTTP that receives no request for this long is closed (its client starts a new one)",
+			parse: age("FACTBOT_MCP_SESSION_IDLE", DefaultMCPSessionIdle, time.Second, "is not a duration of a second or more", "e.g. 10m", func(c *Config) *time.Duration { return &c.MCP.SessionIdle })},
 	}
 }
 

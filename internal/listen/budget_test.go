@@ -1,4 +1,4 @@
-package main
+package listen
 
 import (
 	"bufio"
@@ -15,17 +15,16 @@ import (
 // request, a new connection closes the one that has waited longest, and
 // a probe sent at once is answered; a connection whose headers have
 // arrived is never the one closed.
-func TestServeHealthBudgetSheds(t *testing.T) {
+func TestBudgetSheds(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBudgetListener(ln, 3, 3)
-	srv := newHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") }),
-		httpLimits{ReadHeader: time.Minute, Read: time.Minute, Write: time.Minute, Idle: time.Minute, MaxHeaderBytes: 1 << 10},
-		slog.New(slog.DiscardHandler))
-	b.track(srv)
-	go srv.Serve(b)
+	l := New(ln, Limits{MaxConns: 3, MaxConnsPerIP: 10, Header: time.Minute, Body: time.Minute, Write: time.Minute, Idle: time.Minute, MaxHeaderBytes: 1 << 10})
+	l.maxWaiting = 3
+	b := l.budgetListener
+	srv := l.Server(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") }), slog.New(slog.DiscardHandler))
+	go srv.Serve(l)
 	defer srv.Close()
 
 	dial := func(part string) net.Conn {

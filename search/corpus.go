@@ -1,16 +1,20 @@
 package search
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -107,10 +111,8 @@ func OpenCorpus(dir string, opts CorpusOptions) (*Corpus, error) {
 		}
 	}
 	if c.index != "" {
-		if data, err := readOwnFile(c.index, corpusMaxIndex); err == nil {
-			if json.Unmarshal(data, &c.files) != nil {
-				c.files = map[string]*corpusFile{} // a bad index is rebuilt
-			}
+		if err := c.load(); err != nil {
+			c.files = map[string]*corpusFile{} // a bad index is rebuilt
 		}
 	}
 	c.update()
@@ -220,17 +222,74 @@ func (c *Corpus) indexOne(root *os.Root, rel, abs, kind string) (*corpusFile, er
 	return indexFile(abs, kind, body, info)
 }
 
-// save writes the index to its file, mode 0600, atomically and without
-// following a link there.
-func (c *Corpus) save() error {
-	data, err := json.Marshal(c.files)
+// load reads the index from its file as a stream, one file's entry at a
+// time, at most corpusMaxIndex bytes.
+func (c *Corpus) load() error {
+	f, err := openOwnFile(c.index)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
+	lr := &io.LimitedReader{R: f, N: corpusMaxIndex + 1}
+	dec := json.NewDecoder(bufio.NewReader(lr))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("corpus index %s: not a JSON object", c.index)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		path, _ := t.(string)
+		var cf corpusFile
+		if err := dec.Decode(&cf); err != nil {
+			return err
+		}
+		c.files[path] = &cf
+	}
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	if lr.N <= 0 {
+		return fmt.Errorf("corpus index %s: %w", c.index, errTooLarge)
+	}
+	return nil
+}
+
+// save writes the index to its file, mode 0600, atomically and without
+// following a link there, as a stream: one file's entry at a time (the
+// same JSON object as json.Marshal of c.files).
+func (c *Corpus) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.index), 0o700); err != nil {
 		return fmt.Errorf("corpus index: %w", err)
 	}
-	if err := writeFileAtomic(c.index, data); err != nil {
+	paths := slices.Sorted(maps.Keys(c.files))
+	err := writeFileAtomic(c.index, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		sep := "{"
+		for _, p := range paths {
+			if _, err := io.WriteString(w, sep); err != nil {
+				return err
+			}
+			if err := enc.Encode(p); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, ":"); err != nil {
+				return err
+			}
+			if err := enc.Encode(c.files[p]); err != nil {
+				return err
+			}
+			sep = ","
+		}
+		if sep == "{" {
+			_, err := io.WriteString(w, "{}")
+			return err
+		}
+		_, err := io.WriteString(w, "}")
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("corpus index: %w", err)
 	}
 	return nil
@@ -252,17 +311,18 @@ func indexFile(path, kind string, body []byte, info fs.FileInfo) (*corpusFile, e
 
 func fileURL(path string) *url.URL { return &url.URL{Scheme: "file", Path: filepath.ToSlash(path)} }
 
-// rebuild cuts every file into passages.
+// rebuild cuts every file into passages. A document's text is read
+// again from the index (c.files) when a snippet or the page is asked for.
 func (c *Corpus) rebuild() {
-	d := &claimDocs{docs: map[string]storeDoc{}}
+	d := newClaimDocs()
+	var texts []*corpusFile // by document
 	for path, f := range c.files {
-		d.add(fileURL(path).String(), strings.Split(f.Text, "\n"))
-		if doc, ok := d.docs[fileURL(path).String()]; ok {
-			doc.title = f.Title
-			d.docs[doc.url] = doc
+		if d.add(fileURL(path).String(), strings.Split(f.Text, "\n")) {
+			d.docs[len(d.docs)-1].title = f.Title
+			texts = append(texts, f)
 		}
 	}
-	d.finish()
+	d.lines = func(i int) ([]string, error) { return strings.Split(texts[i].Text, "\n"), nil }
 	c.docs = d
 }
 
@@ -288,7 +348,11 @@ func (c *Corpus) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, max := d.rank(q.Text), q.Max
+	res, best := d.rank(q.Text)
+	res = res[:min(len(res), clampMax(q.Max, DefaultMaxResults, 50))]
+	if err := d.withSnippets(res, best); err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	for i := range res {
 		if path, ok := corpusPath(res[i].URL); ok && c.files[path] != nil {
@@ -298,7 +362,7 @@ func (c *Corpus) Search(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	c.mu.Unlock()
-	return res[:min(len(res), clampMax(max, DefaultMaxResults, 50))], nil
+	return res, nil
 }
 
 // CorpusReader reads the corpus's file:// URLs from its index and every

@@ -310,15 +310,27 @@ func typeRefusal(u *url.URL, mt string) error {
 	return &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML, plain-text and PDF documents can be read", u, mt)}
 }
 
-var blankLines = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n{3,}`) })
-
-// tidyText trims each line and keeps at most one blank line in a row.
+// tidyText trims each line and keeps at most one blank line in a row, in
+// one pass: the text is copied once.
 func tidyText(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSpace(l)
+	var b strings.Builder
+	b.Grow(len(s))
+	gap := false // a blank line since the last line written
+	for line := range strings.SplitSeq(s, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case l == "":
+			gap = b.Len() > 0
+			continue
+		case b.Len() > 0 && gap:
+			b.WriteString("\n\n")
+		case b.Len() > 0:
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		gap = false
 	}
-	return strings.TrimSpace(blankLines().ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+	return b.String()
 }
 
 // metaCharset finds a charset declared in a <meta> tag, however far into

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Corpus is a folder of a team's own documents (HTML, PDF, Markdown and
@@ -215,7 +216,11 @@ func (c *Corpus) indexOne(root *os.Root, rel, abs, kind string) (*corpusFile, er
 	if f := c.files[abs]; f != nil && f.Size == info.Size() && f.ModTime.Equal(info.ModTime()) {
 		return nil, nil
 	}
-	body, err := readBounded(fh, corpusMaxFile)
+	br := bufio.NewReader(fh)
+	if bom, _ := br.Peek(2); kind == "text" && string(bom) != "\xfe\xff" && string(bom) != "\xff\xfe" {
+		return indexTextFile(abs, br, info) // a UTF-16 text is decoded whole, below
+	}
+	body, err := readBounded(br, corpusMaxFile)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +282,7 @@ func (c *Corpus) save() error {
 			if _, err := io.WriteString(w, ":"); err != nil {
 				return err
 			}
-			if err := enc.Encode(c.files[p]); err != nil {
+			if err := writeCorpusFile(w, c.files[p]); err != nil {
 				return err
 			}
 			sep = ","
@@ -295,6 +300,37 @@ func (c *Corpus) save() error {
 	return nil
 }
 
+// writeCorpusFile writes f as JSON (as json.Marshal does) with its text
+// escaped a piece at a time, so that no copy of the whole text is made.
+func writeCorpusFile(w io.Writer, f *corpusFile) error {
+	head := *f
+	head.Text = ""
+	b, err := json.Marshal(head)
+	if err != nil {
+		return err
+	}
+	// b ends with "text":""}: the text goes between the quotes.
+	if _, err := w.Write(b[:len(b)-2]); err != nil {
+		return err
+	}
+	for text := f.Text; text != ""; {
+		n := min(len(text), 64<<10)
+		for n < len(text) && !utf8.RuneStart(text[n]) {
+			n++
+		}
+		q, err := json.Marshal(text[:n])
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(q[1 : len(q)-1]); err != nil {
+			return err
+		}
+		text = text[n:]
+	}
+	_, err = io.WriteString(w, `"}`)
+	return err
+}
+
 // indexFile extracts one file's text with the page reader's extractors.
 func indexFile(path, kind string, body []byte, info fs.FileInfo) (*corpusFile, error) {
 	ct := map[string]string{"html": "text/html", "text": "text/plain; charset=utf-8", "pdf": "application/pdf"}[kind]
@@ -307,6 +343,32 @@ func indexFile(path, kind string, body []byte, info fs.FileInfo) (*corpusFile, e
 		title = filepath.Base(path)
 	}
 	return &corpusFile{ModTime: info.ModTime(), Size: info.Size(), Title: title, Published: p.Published, Text: p.Text}, nil
+}
+
+// indexTextFile reads a text file (UTF-8) as a stream, a line at a time,
+// into the text the page reader's extractor makes of it (tidyText, the
+// title its first line): only the text is kept, not the file besides.
+func indexTextFile(path string, r io.Reader, info fs.FileInfo) (*corpusFile, error) {
+	var t tidier
+	t.b.Grow(int(min(info.Size(), corpusMaxFile)))
+	lr := &io.LimitedReader{R: r, N: corpusMaxFile + 1}
+	sc := bufio.NewScanner(lr)
+	sc.Buffer(make([]byte, 64<<10), corpusMaxFile+1)
+	for sc.Scan() {
+		t.line(sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("%w (over %d bytes)", errTooLarge, corpusMaxFile)
+	}
+	text := t.b.String()
+	title := filepath.Base(path)
+	if first, _, _ := strings.Cut(text, "\n"); first != "" {
+		title = clip(first, 120)
+	}
+	return &corpusFile{ModTime: info.ModTime(), Size: info.Size(), Title: title, Text: text}, nil
 }
 
 func fileURL(path string) *url.URL { return &url.URL{Scheme: "file", Path: filepath.ToSlash(path)} }

@@ -313,24 +313,33 @@ func typeRefusal(u *url.URL, mt string) error {
 // tidyText trims each line and keeps at most one blank line in a row, in
 // one pass: the text is copied once.
 func tidyText(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	gap := false // a blank line since the last line written
+	var t tidier
+	t.b.Grow(len(s))
 	for line := range strings.SplitSeq(s, "\n") {
-		l := strings.TrimSpace(line)
-		switch {
-		case l == "":
-			gap = b.Len() > 0
-			continue
-		case b.Len() > 0 && gap:
-			b.WriteString("\n\n")
-		case b.Len() > 0:
-			b.WriteByte('\n')
-		}
-		b.WriteString(l)
-		gap = false
+		t.line(line)
 	}
-	return b.String()
+	return t.b.String()
+}
+
+// tidier builds tidyText's text one line at a time.
+type tidier struct {
+	b   strings.Builder
+	gap bool // a blank line since the last line written
+}
+
+func (t *tidier) line(line string) {
+	l := strings.TrimSpace(line)
+	switch {
+	case l == "":
+		t.gap = t.b.Len() > 0
+		return
+	case t.b.Len() > 0 && t.gap:
+		t.b.WriteString("\n\n")
+	case t.b.Len() > 0:
+		t.b.WriteByte('\n')
+	}
+	t.b.WriteString(l)
+	t.gap = false
 }
 
 // metaCharset finds a charset declared in a <meta> tag, however far into

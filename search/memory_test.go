@@ -236,3 +236,64 @@ func BenchmarkCorpusPeak(b *testing.B) {
 		})
 	}
 }
+
+// writeCorpusFile writes exactly what json.Marshal writes, its text
+// escaped a piece at a time: across the pieces' edges, multi-byte
+// characters, HTML characters, U+2028 and bytes that are not UTF-8 come
+// out the same.
+func TestWriteCorpusFile(t *testing.T) {
+	piece := strings.Repeat("a", 64<<10-1)
+	for name, text := range map[string]string{
+		"empty":            "",
+		"short":            `He said "<b>&</b>"` + "\n\tand left\u2028.",
+		"rune across edge": piece + "é" + piece + "€𝄞" + strings.Repeat("b", 64<<10) + "日本",
+		"invalid across":   piece + "\xe2\x82" + piece + "\xff\xfe" + "tail",
+	} {
+		f := &corpusFile{Size: 42, Title: "T <1>", Published: "2026-12-01", Text: text}
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := writeCorpusFile(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("%s: writeCorpusFile differs from json.Marshal (%d and %d bytes)", name, b.Len(), len(want))
+		}
+	}
+}
+
+// A text file read as a stream (indexTextFile) gives the text and title
+// the page reader's extractor gives of it whole (indexFile).
+func TestIndexTextFileAsExtract(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"plain":       "Title line\nsecond line\n\n\n\nafter blanks  \n",
+		"crlf":        "\r\n  Title\r\nbody\r\n\r\nmore\r\n",
+		"no newline":  "one line only",
+		"blank first": "\n\n   \n\tfirst real line\u00a0\nnext",
+		"empty":       "",
+		"utf-8 bom":   "\ufeffTitle\nbody",
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".txt")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := indexFile(path, "text", []byte(text), info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := indexTextFile(path, strings.NewReader(text), info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Text != want.Text || got.Title != want.Title || got.Published != want.Published {
+			t.Errorf("%s: streamed %q (title %q), extracted %q (title %q)", name, got.Text, got.Title, want.Text, want.Title)
+		}
+	}
+}

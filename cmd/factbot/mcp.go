@@ -62,16 +62,10 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 	defer db.Close()
 	useStore(cfg, checker, db)
 	log := serveLogger(a)
-	if bolt, ok := db.(*store.DB); ok {
-		// This process holds the bbolt file: every other command (and
-		// another factbot mcp) reaches it through the admin socket, as
-		// while factbot serve runs.
-		if adm, err := admin.Start(ctx, cfg.DB, bolt, admin.Options{Logger: log}); err != nil {
-			log.Warn("admin socket not started: other commands need factbot mcp stopped", "err", err)
-		} else {
-			defer adm.Close()
-		}
-	}
+	// When this process holds the bbolt file, every other command (and
+	// another factbot mcp) reaches it through the admin socket, as while
+	// factbot serve runs.
+	defer serveAdmin(ctx, cfg, db, log)()
 	srv := mcp.NewServer(mcp.Options{Logger: log, Checks: &mcpChecks{
 		run: &checkRunner{cfg: cfg, checker: checker, db: db, tenant: mcpTenant, platform: "mcp", warn: a.stderr, command: "mcp"}, db: db}})
 	if *addr == "" {

@@ -1,19 +1,24 @@
 package search
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Corpus is a folder of a team's own documents (HTML, PDF, Markdown and
@@ -107,10 +112,8 @@ func OpenCorpus(dir string, opts CorpusOptions) (*Corpus, error) {
 		}
 	}
 	if c.index != "" {
-		if data, err := readOwnFile(c.index, corpusMaxIndex); err == nil {
-			if json.Unmarshal(data, &c.files) != nil {
-				c.files = map[string]*corpusFile{} // a bad index is rebuilt
-			}
+		if err := c.load(); err != nil {
+			c.files = map[string]*corpusFile{} // a bad index is rebuilt
 		}
 	}
 	c.update()
@@ -213,27 +216,119 @@ func (c *Corpus) indexOne(root *os.Root, rel, abs, kind string) (*corpusFile, er
 	if f := c.files[abs]; f != nil && f.Size == info.Size() && f.ModTime.Equal(info.ModTime()) {
 		return nil, nil
 	}
-	body, err := readBounded(fh, corpusMaxFile)
+	br := bufio.NewReader(fh)
+	if bom, _ := br.Peek(2); kind == "text" && string(bom) != "\xfe\xff" && string(bom) != "\xff\xfe" {
+		return indexTextFile(abs, br, info) // a UTF-16 text is decoded whole, below
+	}
+	body, err := readBounded(br, corpusMaxFile)
 	if err != nil {
 		return nil, err
 	}
 	return indexFile(abs, kind, body, info)
 }
 
-// save writes the index to its file, mode 0600, atomically and without
-// following a link there.
-func (c *Corpus) save() error {
-	data, err := json.Marshal(c.files)
+// load reads the index from its file as a stream, one file's entry at a
+// time, at most corpusMaxIndex bytes.
+func (c *Corpus) load() error {
+	f, err := openOwnFile(c.index)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
+	lr := &io.LimitedReader{R: f, N: corpusMaxIndex + 1}
+	dec := json.NewDecoder(bufio.NewReader(lr))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return fmt.Errorf("corpus index %s: not a JSON object", c.index)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		path, _ := t.(string)
+		var cf corpusFile
+		if err := dec.Decode(&cf); err != nil {
+			return err
+		}
+		c.files[path] = &cf
+	}
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	if lr.N <= 0 {
+		return fmt.Errorf("corpus index %s: %w", c.index, errTooLarge)
+	}
+	return nil
+}
+
+// save writes the index to its file, mode 0600, atomically and without
+// following a link there, as a stream: one file's entry at a time (the
+// same JSON object as json.Marshal of c.files).
+func (c *Corpus) save() error {
 	if err := os.MkdirAll(filepath.Dir(c.index), 0o700); err != nil {
 		return fmt.Errorf("corpus index: %w", err)
 	}
-	if err := writeFileAtomic(c.index, data); err != nil {
+	paths := slices.Sorted(maps.Keys(c.files))
+	err := writeFileAtomic(c.index, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		sep := "{"
+		for _, p := range paths {
+			if _, err := io.WriteString(w, sep); err != nil {
+				return err
+			}
+			if err := enc.Encode(p); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, ":"); err != nil {
+				return err
+			}
+			if err := writeCorpusFile(w, c.files[p]); err != nil {
+				return err
+			}
+			sep = ","
+		}
+		if sep == "{" {
+			_, err := io.WriteString(w, "{}")
+			return err
+		}
+		_, err := io.WriteString(w, "}")
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("corpus index: %w", err)
 	}
 	return nil
+}
+
+// writeCorpusFile writes f as JSON (as json.Marshal does) with its text
+// escaped a piece at a time, so that no copy of the whole text is made.
+func writeCorpusFile(w io.Writer, f *corpusFile) error {
+	head := *f
+	head.Text = ""
+	b, err := json.Marshal(head)
+	if err != nil {
+		return err
+	}
+	// b ends with "text":""}: the text goes between the quotes.
+	if _, err := w.Write(b[:len(b)-2]); err != nil {
+		return err
+	}
+	for text := f.Text; text != ""; {
+		n := min(len(text), 64<<10)
+		for n < len(text) && !utf8.RuneStart(text[n]) {
+			n++
+		}
+		q, err := json.Marshal(text[:n])
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(q[1 : len(q)-1]); err != nil {
+			return err
+		}
+		text = text[n:]
+	}
+	_, err = io.WriteString(w, `"}`)
+	return err
 }
 
 // indexFile extracts one file's text with the page reader's extractors.
@@ -250,19 +345,46 @@ func indexFile(path, kind string, body []byte, info fs.FileInfo) (*corpusFile, e
 	return &corpusFile{ModTime: info.ModTime(), Size: info.Size(), Title: title, Published: p.Published, Text: p.Text}, nil
 }
 
+// indexTextFile reads a text file (UTF-8) as a stream, a line at a time,
+// into the text the page reader's extractor makes of it (tidyText, the
+// title its first line): only the text is kept, not the file besides.
+func indexTextFile(path string, r io.Reader, info fs.FileInfo) (*corpusFile, error) {
+	var t tidier
+	t.b.Grow(int(min(info.Size(), corpusMaxFile)))
+	lr := &io.LimitedReader{R: r, N: corpusMaxFile + 1}
+	sc := bufio.NewScanner(lr)
+	sc.Buffer(make([]byte, 64<<10), corpusMaxFile+1)
+	for sc.Scan() {
+		t.line(sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("%w (over %d bytes)", errTooLarge, corpusMaxFile)
+	}
+	text := t.b.String()
+	title := filepath.Base(path)
+	if first, _, _ := strings.Cut(text, "\n"); first != "" {
+		title = clip(first, 120)
+	}
+	return &corpusFile{ModTime: info.ModTime(), Size: info.Size(), Title: title, Text: text}, nil
+}
+
 func fileURL(path string) *url.URL { return &url.URL{Scheme: "file", Path: filepath.ToSlash(path)} }
 
-// rebuild cuts every file into passages.
+// rebuild cuts every file into passages. A document's text is read
+// again from the index (c.files) when a snippet or the page is asked for.
 func (c *Corpus) rebuild() {
-	d := &claimDocs{docs: map[string]storeDoc{}}
+	d := newClaimDocs()
+	var texts []*corpusFile // by document
 	for path, f := range c.files {
-		d.add(fileURL(path).String(), strings.Split(f.Text, "\n"))
-		if doc, ok := d.docs[fileURL(path).String()]; ok {
-			doc.title = f.Title
-			d.docs[doc.url] = doc
+		if d.add(fileURL(path).String(), strings.Split(f.Text, "\n")) {
+			d.docs[len(d.docs)-1].title = f.Title
+			texts = append(texts, f)
 		}
 	}
-	d.finish()
+	d.lines = func(i int) ([]string, error) { return strings.Split(texts[i].Text, "\n"), nil }
 	c.docs = d
 }
 
@@ -288,7 +410,11 @@ func (c *Corpus) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, max := d.rank(q.Text), q.Max
+	res, best := d.rank(q.Text)
+	res = res[:min(len(res), clampMax(q.Max, DefaultMaxResults, 50))]
+	if err := d.withSnippets(res, best); err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	for i := range res {
 		if path, ok := corpusPath(res[i].URL); ok && c.files[path] != nil {
@@ -298,7 +424,7 @@ func (c *Corpus) Search(ctx context.Context, q Query) ([]Result, error) {
 		}
 	}
 	c.mu.Unlock()
-	return res[:min(len(res), clampMax(max, DefaultMaxResults, 50))], nil
+	return res, nil
 }
 
 // CorpusReader reads the corpus's file:// URLs from its index and every

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -99,21 +100,37 @@ func (k *KnowledgeStore) Hold(id string) (release func(), err error) {
 // Name returns "knowledge-store".
 func (k *KnowledgeStore) Name() string { return "knowledge-store" }
 
-// claimDocs are one claim's documents and their passages, ranked by the
-// module's one ranker (internal/textrank).
+// claimDocs are one claim's documents, indexed by the module's one ranker
+// (internal/textrank) over passages of a few sentences. Only what ranking
+// needs is kept: each document's URL, title and where to read it again,
+// each passage's document and first sentence, and the ranker's term
+// counts. The texts are not: a snippet or a page is cut again from its
+// document's lines, read back by lines (from the claim's file, for the
+// knowledge store; from the index, for the corpus), so that a claim's
+// file is read as a stream and its memory is a fraction of the file's,
+// plus a few times its largest document while that one is read.
 type claimDocs struct {
-	docs     map[string]storeDoc // by URL
+	docs     []storeDoc     // in the order read
+	byURL    map[string]int // index in docs
 	passages []passage
-	ranker   *textrank.Ranker
+	ranker   textrank.Ranker
+	// lines returns document d's lines again.
+	lines func(d int) ([]string, error)
 }
 
+// storeDoc is a document as kept: at and n are where its record is in
+// the claim's file (the knowledge store's; zero for the corpus).
 type storeDoc struct {
-	url, title, text string
+	url, title string
+	at, n      int64
 }
 
+// passage is passageSentences sentences of a document, from its first.
 type passage struct {
-	url, text string
+	doc, first int32
 }
+
+func newClaimDocs() *claimDocs { return &claimDocs{byURL: map[string]int{}} }
 
 // passageSentences is how many sentences make one passage.
 const passageSentences = 4
@@ -162,36 +179,78 @@ func (k *KnowledgeStore) load(id string) (*claimDocs, error) {
 		return nil, fmt.Errorf("knowledge store: claim %s: %w", id, err)
 	}
 	defer f.Close()
-	return readClaimDocs(f, filepath.Join(k.dir, id+".json"), kstoreMaxFile)
+	c, err := readClaimDocs(f, filepath.Join(k.dir, id+".json"), kstoreMaxFile)
+	if err != nil {
+		return nil, err
+	}
+	c.lines = func(d int) ([]string, error) { return k.readDoc(id, c.docs[d]) }
+	return c, nil
 }
 
-// readClaimDocs reads a claim's JSON Lines from r, at most max bytes.
+// readDoc reads document d of the claim with this id back from its file,
+// where it was found when the claim was loaded.
+func (k *KnowledgeStore) readDoc(id string, d storeDoc) ([]string, error) {
+	root, err := os.OpenRoot(k.dir)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge store: %w", err)
+	}
+	defer root.Close()
+	f, _, err := openRegularIn(root, id+".json")
+	if err != nil {
+		return nil, fmt.Errorf("knowledge store: claim %s: %w", id, err)
+	}
+	defer f.Close()
+	buf := make([]byte, d.n)
+	var rec storeRecord
+	if _, err := f.ReadAt(buf, d.at); err != nil || json.Unmarshal(buf, &rec) != nil || rec.URL != d.url {
+		return nil, fmt.Errorf("knowledge store: claim %s: its file changed since it was loaded (%s is no longer where it was)", id, d.url)
+	}
+	return rec.URL2Text, nil
+}
+
+// storeRecord is what is read of a line of a claim's file.
+type storeRecord struct {
+	URL      string   `json:"url"`
+	URL2Text []string `json:"url2text"`
+}
+
+// readClaimDocs reads a claim's JSON Lines from r, at most max bytes, one
+// line at a time: each document is cut into passages and indexed, and
+// only where its line is in the file is kept (storeDoc).
 func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
 	lr := &io.LimitedReader{R: r, N: max + 1}
-	c := &claimDocs{docs: map[string]storeDoc{}}
+	c := newClaimDocs()
 	sc := bufio.NewScanner(lr)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		var line struct {
-			URL      string   `json:"url"`
-			URL2Text []string `json:"url2text"`
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	var at, lineAt int64 // where the scanner is in the file, and where the last line began
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		adv, line, err := bufio.ScanLines(data, atEOF)
+		if line != nil {
+			lineAt = at
 		}
-		if len(strings.TrimSpace(sc.Text())) == 0 {
+		at += int64(adv)
+		return adv, line, err
+	})
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
 		if lr.N <= 0 {
 			break
 		}
+		var line storeRecord
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			return nil, fmt.Errorf("knowledge store: %s line %d: %w", path, n, err)
 		}
 		if line.URL == "" || len(line.URL2Text) == 0 {
 			continue
 		}
-		if _, dup := c.docs[line.URL]; dup {
+		if _, dup := c.byURL[line.URL]; dup {
 			continue
 		}
-		c.add(line.URL, line.URL2Text)
+		if c.add(line.URL, line.URL2Text) {
+			c.docs[len(c.docs)-1].at, c.docs[len(c.docs)-1].n = lineAt, int64(len(sc.Bytes()))
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("knowledge store: %s: %w", path, err)
@@ -199,43 +258,68 @@ func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
 	if lr.N <= 0 {
 		return nil, fmt.Errorf("knowledge store: %s: %w (over %d bytes)", path, errTooLarge, max)
 	}
-	c.finish()
 	return c, nil
 }
 
-// finish indexes the passages once every document is added.
-func (c *claimDocs) finish() {
-	texts := make([]string, len(c.passages))
-	for i, p := range c.passages {
-		texts[i] = p.text
-	}
-	c.ranker = textrank.NewRanker(texts)
-}
-
-// add keeps one document, given as its lines, and cuts it into passages
-// of passageSentences sentences (textrank.Sentences: a line may hold
-// several).
-func (c *claimDocs) add(u string, lines []string) {
-	var kept, sents []string
+// cutDoc is a document's kept lines (trimmed, not empty) and its
+// sentences (textrank.Sentences: a line may hold several).
+func cutDoc(lines []string) (kept, sents []string) {
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
 			kept = append(kept, l)
 			sents = append(sents, textrank.Sentences(l)...)
 		}
 	}
-	if len(sents) == 0 {
-		return
-	}
-	c.docs[u] = storeDoc{url: u, title: truncateWords(kept[0], 20), text: strings.Join(kept, "\n")}
-	for i := 0; i < len(sents); i += passageSentences {
-		c.passages = append(c.passages, passage{url: u, text: strings.Join(sents[i:min(i+passageSentences, len(sents))], " ")})
-	}
+	return kept, sents
 }
 
-// rank scores every passage for the query and keeps each document's best.
-func (c *claimDocs) rank(query string) []Result {
+// add indexes one document, given as its lines, cut into passages of
+// passageSentences sentences, and reports whether it had any text.
+func (c *claimDocs) add(u string, lines []string) bool {
+	kept, sents := cutDoc(lines)
+	if len(sents) == 0 {
+		return false
+	}
+	d := len(c.docs)
+	c.docs = append(c.docs, storeDoc{url: strings.Clone(u), title: strings.Clone(truncateWords(kept[0], 20))})
+	c.byURL[c.docs[d].url] = d
+	for i := 0; i < len(sents); i += passageSentences {
+		c.ranker.Add(strings.Join(sents[i:min(i+passageSentences, len(sents))], " "))
+		c.passages = append(c.passages, passage{doc: int32(d), first: int32(i)})
+	}
+	return true
+}
+
+// text returns document d's kept lines and sentences, read again.
+func (c *claimDocs) text(d int) (kept, sents []string, err error) {
+	lines, err := c.lines(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	kept, sents = cutDoc(lines)
+	return kept, sents, nil
+}
+
+// withSnippets sets each result's snippet: the text of its best passage
+// (best, from rank), cut again from its document.
+func (c *claimDocs) withSnippets(res []Result, best map[string]int) error {
+	for i := range res {
+		p := c.passages[best[res[i].URL]]
+		_, sents, err := c.text(int(p.doc))
+		if err != nil {
+			return err
+		}
+		first := min(int(p.first), len(sents))
+		res[i].Snippet = strings.Join(sents[first:min(first+passageSentences, len(sents))], " ")
+	}
+	return nil
+}
+
+// rank scores every passage for the query and keeps each document's
+// best, by URL in best; the results have no snippet yet (withSnippets).
+func (c *claimDocs) rank(query string) (out []Result, best map[string]int) {
 	q := textrank.NewQuery(query)
-	best := map[string]int{}
+	byDoc := map[int32]int{}
 	scores := make([]float64, len(c.passages))
 	for i, p := range c.passages {
 		s := c.ranker.Score(q, i)
@@ -243,13 +327,15 @@ func (c *claimDocs) rank(query string) []Result {
 		if s <= 0 {
 			continue
 		}
-		if j, ok := best[p.url]; !ok || s > scores[j] {
-			best[p.url] = i
+		if j, ok := byDoc[p.doc]; !ok || s > scores[j] {
+			byDoc[p.doc] = i
 		}
 	}
-	var out []Result
-	for u, i := range best {
-		out = append(out, Result{Title: c.docs[u].title, URL: u, Snippet: c.passages[i].text, Score: scores[i]})
+	best = make(map[string]int, len(byDoc))
+	for d, i := range byDoc {
+		doc := c.docs[d]
+		best[doc.url] = i
+		out = append(out, Result{Title: doc.title, URL: doc.url, Score: scores[i]})
 	}
 	slices.SortFunc(out, func(a, b Result) int {
 		if a.Score != b.Score {
@@ -260,7 +346,7 @@ func (c *claimDocs) rank(query string) []Result {
 		}
 		return strings.Compare(a.URL, b.URL)
 	})
-	return out
+	return out, best
 }
 
 // Search ranks the documents of the query's claim for the query.
@@ -273,7 +359,7 @@ func (k *KnowledgeStore) Search(ctx context.Context, q Query) (*Response, error)
 	if err != nil {
 		return nil, err
 	}
-	res := c.rank(query)
+	res, best := c.rank(query)
 	rs, max := q.Restriction, q.Max
 	for i := range res {
 		res[i].Provider = k.Name()
@@ -282,6 +368,9 @@ func (k *KnowledgeStore) Search(ctx context.Context, q Query) (*Response, error)
 	res, _, excluded := Restriction{ExcludeSites: rs.ExcludeSites, FactCheckPaths: rs.FactCheckPaths, ExcludeURLs: rs.ExcludeURLs}.Filter(res)
 	if max = clampMax(max, DefaultMaxResults, 50); len(res) > max {
 		res = res[:max]
+	}
+	if err := c.withSnippets(res, best); err != nil {
+		return nil, err
 	}
 	return &Response{Query: query, Results: res, Provider: k.Name(), Notes: restrictionNotes(k.Name(), 0, excluded)}, nil
 }
@@ -294,11 +383,16 @@ func (k *KnowledgeStore) ReadPage(ctx context.Context, req PageRequest) (*Page, 
 		return nil, err
 	}
 	u := req.URL
-	d, ok := c.docs[strings.TrimSpace(u)]
+	i, ok := c.byURL[strings.TrimSpace(u)]
 	if !ok {
 		return nil, fmt.Errorf("%s is not in this claim's knowledge store", u)
 	}
-	p := &Page{URL: d.url, FinalURL: d.url, Title: d.title, Text: d.text, Bytes: len(d.text)}
+	kept, _, err := c.text(i)
+	if err != nil {
+		return nil, err
+	}
+	d, text := c.docs[i], strings.Join(kept, "\n")
+	p := &Page{URL: d.url, FinalURL: d.url, Title: d.title, Text: text, Bytes: len(text)}
 	p.Published, p.PublishedAt = storeDate(req.Restriction)
 	return p, nil
 }

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -50,47 +52,59 @@ func checkRegular(f *os.File, name string) (fs.FileInfo, error) {
 // bytes: the bound holds whatever size the file claims (a file of /proc
 // says 0).
 func readBounded(r io.Reader, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
+	// A regular file is read into one buffer of its size: no copies while
+	// the buffer grows.
+	var buf bytes.Buffer
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= max {
+			buf.Grow(int(st.Size()) + bytes.MinRead)
+		}
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > max {
+	if int64(buf.Len()) > max {
 		return nil, fmt.Errorf("%w (over %d bytes)", errTooLarge, max)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
-// readOwnFile reads a file this process wrote (an index): not through a
-// link, only a regular file owned by this process's user, at most max
-// bytes.
-func readOwnFile(path string, max int64) ([]byte, error) {
+// openOwnFile opens a file this process wrote (an index) for reading:
+// not through a link, only a regular file owned by this process's user.
+func openOwnFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock|oNofollow, 0)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	info, err := checkRegular(f, path)
+	if err == nil && !ownedByMe(info) {
+		err = fmt.Errorf("%s belongs to another user", path)
+	}
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	if !ownedByMe(info) {
-		return nil, fmt.Errorf("%s belongs to another user", path)
-	}
-	return readBounded(f, max)
+	return f, nil
 }
 
-// writeFileAtomic replaces the file at path with data, readable by its
-// owner only: written to a new file in the same folder and renamed over
-// path, so a reader never sees half a file and a link at path is replaced,
-// never written through.
-func writeFileAtomic(path string, data []byte) error {
+// writeFileAtomic replaces the file at path with what write writes,
+// readable by its owner only: written to a new file in the same folder
+// (through a buffer, as a stream) and renamed over path, so a reader
+// never sees half a file and a link at path is replaced, never written
+// through.
+func writeFileAtomic(path string, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp") // mode 0600
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename, nothing is there
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}

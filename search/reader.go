@@ -310,15 +310,36 @@ func typeRefusal(u *url.URL, mt string) error {
 	return &RefusedError{URL: u.String(), Reason: fmt.Sprintf("%s is %s, and only HTML, plain-text and PDF documents can be read", u, mt)}
 }
 
-var blankLines = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n{3,}`) })
-
-// tidyText trims each line and keeps at most one blank line in a row.
+// tidyText trims each line and keeps at most one blank line in a row, in
+// one pass: the text is copied once.
 func tidyText(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSpace(l)
+	var t tidier
+	t.b.Grow(len(s))
+	for line := range strings.SplitSeq(s, "\n") {
+		t.line(line)
 	}
-	return strings.TrimSpace(blankLines().ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+	return t.b.String()
+}
+
+// tidier builds tidyText's text one line at a time.
+type tidier struct {
+	b   strings.Builder
+	gap bool // a blank line since the last line written
+}
+
+func (t *tidier) line(line string) {
+	l := strings.TrimSpace(line)
+	switch {
+	case l == "":
+		t.gap = t.b.Len() > 0
+		return
+	case t.b.Len() > 0 && t.gap:
+		t.b.WriteString("\n\n")
+	case t.b.Len() > 0:
+		t.b.WriteByte('\n')
+	}
+	t.b.WriteString(l)
+	t.gap = false
 }
 
 // metaCharset finds a charset declared in a <meta> tag, however far into

@@ -40,7 +40,7 @@ type replica struct {
 }
 
 // buildFactbot builds this command into a temporary directory.
-func buildFactbot(t *testing.T) string {
+func buildFactbot(t testing.TB) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {

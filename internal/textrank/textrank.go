@@ -14,7 +14,9 @@
 package textrank
 
 import (
+	"encoding/binary"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -175,35 +177,92 @@ var shortStopwords = sync.OnceValue(func() map[string]bool {
 })
 
 // Ranker scores the texts of one collection (the sentences of a page,
-// the passages of a knowledge store) against queries by BM25.
+// the passages of a knowledge store) against queries by BM25. It keeps
+// only what the scores need: every text's distinct terms with their
+// counts, as term numbers in ascending order, each as two varints (the
+// difference from the text's previous term number and the count: about
+// three bytes a term of a text), and each distinct term once. The texts
+// themselves are not kept: a collection can be indexed one text at a
+// time (Add) as it is read.
 type Ranker struct {
-	tf  []map[string]int
-	len []int
-	df  map[string]int
-	avg float64
+	ids   map[string]uint32 // term → its number
+	df    []int32           // by term number: how many texts have it
+	terms []byte            // every text's terms, text after text
+	end   []int             // text i's terms are terms[end[i-1]:end[i]]
+	len   []int32           // by text: its tokens
+	total int               // tokens in every text
+	avg   float64
+	sort  []uint32 // Add's scratch
 }
 
 // NewRanker indexes texts for ranking.
 func NewRanker(sents []string) *Ranker {
-	rk := &Ranker{df: map[string]int{}}
-	total := 0
+	rk := &Ranker{}
 	for _, s := range sents {
-		tf := map[string]int{}
-		toks := Tokens(s)
-		for _, t := range toks {
-			if tf[t] == 0 {
-				rk.df[t]++
-			}
-			tf[t]++
-		}
-		rk.tf = append(rk.tf, tf)
-		rk.len = append(rk.len, len(toks))
-		total += len(toks)
-	}
-	if len(sents) > 0 {
-		rk.avg = float64(total) / float64(len(sents))
+		rk.Add(s)
 	}
 	return rk
+}
+
+// Add indexes one more text, the next number (Len before the call). A
+// Ranker is built by one goroutine; once built it is safe for
+// concurrent scoring.
+func (rk *Ranker) Add(text string) {
+	if rk.ids == nil {
+		rk.ids = map[string]uint32{}
+	}
+	toks := Tokens(text)
+	ids := rk.sort[:0]
+	for _, t := range toks {
+		id, ok := rk.ids[t]
+		if !ok {
+			id = uint32(len(rk.df))
+			rk.ids[t] = id
+			rk.df = append(rk.df, 0)
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	prev := uint32(0)
+	for i := 0; i < len(ids); {
+		j := i + 1
+		for j < len(ids) && ids[j] == ids[i] {
+			j++
+		}
+		rk.terms = binary.AppendUvarint(rk.terms, uint64(ids[i]-prev))
+		rk.terms = binary.AppendUvarint(rk.terms, uint64(j-i))
+		rk.df[ids[i]]++
+		prev = ids[i]
+		i = j
+	}
+	rk.sort = ids[:0]
+	rk.end = append(rk.end, len(rk.terms))
+	rk.len = append(rk.len, int32(len(toks)))
+	rk.total += len(toks)
+	rk.avg = float64(rk.total) / float64(len(rk.end))
+}
+
+// counts sets n[k] to how many times text i has the term numbered ids[k]
+// (ids ascending; n as long).
+func (rk *Ranker) counts(i int, ids []uint32, n []int) {
+	from := 0
+	if i > 0 {
+		from = rk.end[i-1]
+	}
+	b := rk.terms[from:rk.end[i]]
+	id, k := uint32(0), 0
+	for len(b) > 0 && k < len(ids) {
+		d, w := binary.Uvarint(b)
+		c, w2 := binary.Uvarint(b[w:])
+		b = b[w+w2:]
+		id += uint32(d)
+		for k < len(ids) && ids[k] < id {
+			k++
+		}
+		if k < len(ids) && ids[k] == id {
+			n[k] = int(c)
+		}
+	}
 }
 
 // Query is a question's distinct tokens.
@@ -230,21 +289,45 @@ func (rk *Ranker) Score(q Query, i int) float64 {
 }
 
 // Len is how many texts rk holds.
-func (rk *Ranker) Len() int { return len(rk.tf) }
+func (rk *Ranker) Len() int { return len(rk.end) }
 
 // score is sentence i's BM25 score for q, and how many of q's tokens it
 // holds.
 func (rk *Ranker) score(q Query, i int) (float64, int) {
-	n := float64(len(rk.tf))
+	// The query's terms the collection has, by number (ascending), with
+	// their counts in text i.
+	var idsBuf [16]uint32
+	var nBuf [16]int
+	ids := idsBuf[:0]
+	for _, t := range q {
+		if id, ok := rk.ids[t]; ok {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return 0, 0
+	}
+	slices.Sort(ids)
+	n := nBuf[:min(len(ids), len(nBuf))]
+	if len(ids) > len(nBuf) {
+		n = make([]int, len(ids))
+	}
+	rk.counts(i, ids, n)
+	texts := float64(len(rk.end))
 	sc, matched := 0.0, 0
 	for _, t := range q {
-		f := float64(rk.tf[i][t])
+		id, ok := rk.ids[t]
+		if !ok {
+			continue
+		}
+		k, _ := slices.BinarySearch(ids, id)
+		f := float64(n[k])
 		if f == 0 {
 			continue
 		}
 		matched++
-		df := float64(rk.df[t])
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		df := float64(rk.df[id])
+		idf := math.Log(1 + (texts-df+0.5)/(df+0.5))
 		sc += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(rk.len[i])/max(rk.avg, 1)))
 	}
 	return sc, matched
@@ -265,7 +348,7 @@ type Hit struct {
 func (rk *Ranker) Ranked(qs []Query) [][]Hit {
 	out := make([][]Hit, len(qs))
 	for qi, q := range qs {
-		for i := range rk.tf {
+		for i := range rk.end {
 			if sc, m := rk.score(q, i); q.answers(m) {
 				out[qi] = append(out[qi], Hit{i, sc})
 			}

@@ -1,0 +1,299 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestMain runs a child's measured work instead of the tests when asked
+// (BenchmarkKnowledgeStorePeak, BenchmarkCorpusPeak).
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("SEARCH_TEST_KSTORE_LOAD"); dir != "" {
+		os.Exit(childLoadClaim(dir))
+	}
+	if dir := os.Getenv("SEARCH_TEST_CORPUS_INDEX"); dir != "" {
+		os.Exit(childIndexCorpus(dir))
+	}
+	os.Exit(m.Run())
+}
+
+// WriteLargeClaim writes the knowledge-store file of claim id into dir:
+// about mb megabytes of documents of about docKB kilobytes each, in
+// sentences of words drawn from a vocabulary of 50,000 (Zipf), the same
+// for the same arguments.
+func writeLargeClaim(t testing.TB, dir, id string, mb, docKB int) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	rng := rand.New(rand.NewPCG(1, uint64(len(id))))
+	zipf := rand.NewZipf(rng, 1.1, 2, 49_999)
+	word := func() string { return genWord(zipf.Uint64()) }
+	enc := json.NewEncoder(w)
+	for d, written := 0, 0; written < mb<<20; d++ {
+		var lines []string
+		size := 0
+		for size < docKB<<10 {
+			var b strings.Builder
+			for range 4 {
+				n := 8 + rng.IntN(14)
+				for i := range n {
+					if i > 0 {
+						b.WriteByte(' ')
+					}
+					b.WriteString(word())
+				}
+				b.WriteString(". ")
+			}
+			lines = append(lines, strings.TrimSpace(b.String()))
+			size += b.Len()
+		}
+		rec := map[string]any{"claim_id": id, "type": "claim", "query": "q", "url": fmt.Sprintf("https://site%d.example/doc/%d", d%97, d), "url2text": lines}
+		if err := enc.Encode(rec); err != nil {
+			t.Fatal(err)
+		}
+		written += size
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// genWord is the generated vocabulary's word number i.
+func genWord(i uint64) string { return strconv.FormatUint(i*7919+1_000_000, 36) }
+
+// childLoadClaim holds claim "0" of the store in dir, searches it and
+// reads its first result, as a check does: the work whose peak resident
+// set the benchmark measures.
+func childLoadClaim(dir string) int {
+	k, err := NewKnowledgeStore(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if os.Getenv("SEARCH_TEST_KSTORE_IDLE") != "" {
+		return 0 // the baseline: the test binary started
+	}
+	release, err := k.Hold("0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer release()
+	ctx := context.Background()
+	res, err := k.Search(ctx, Query{Text: genWord(40) + " " + genWord(400) + " " + genWord(4000), Max: 10, Claim: "0"})
+	if err != nil || len(res.Results) == 0 {
+		fmt.Fprintln(os.Stderr, "search:", res, err)
+		return 1
+	}
+	if _, err := k.ReadPage(ctx, PageRequest{URL: res.Results[0].URL, Claim: "0"}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// peakRSS runs the test binary's child work with env and returns its
+// largest resident set in bytes.
+func peakRSS(tb testing.TB, env ...string) int64 {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		tb.Fatalf("child: %v", err)
+	}
+	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // kilobytes on Linux
+}
+
+// BenchmarkKnowledgeStorePeak measures what holding one claim of the
+// knowledge store costs, as a check holds it (load, search, read a page):
+// the largest resident set of a process that does only that, less that
+// of the same process idle, beside the claim's file and its largest
+// document; and, in this process, what the load allocates (-benchmem).
+// The claim's file is 60 MB of documents of 512 KB, as the issue's.
+func BenchmarkKnowledgeStorePeak(b *testing.B) {
+	const fileMB, docKB = 60, 512
+	dir := b.TempDir()
+	writeLargeClaim(b, dir, "0", fileMB, docKB)
+	st, err := os.Stat(filepath.Join(dir, "0.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	idle := peakRSS(b, "SEARCH_TEST_KSTORE_LOAD="+dir, "SEARCH_TEST_KSTORE_IDLE=1")
+	peak := peakRSS(b, "SEARCH_TEST_KSTORE_LOAD="+dir)
+	k, err := NewKnowledgeStore(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		release, err := k.Hold("0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		release()
+	}
+	b.ReportMetric(float64(st.Size())/(1<<20), "MB-file")
+	b.ReportMetric(float64(docKB)/1024, "MB-largest-doc")
+	b.ReportMetric(float64(peak-idle)/(1<<20), "MB-peak-RSS-over-idle")
+}
+
+// childIndexCorpus indexes the corpus in dir/docs, with its index kept in
+// dir/index.json, and searches it once: the work whose peak resident set
+// BenchmarkCorpusPeak measures.
+func childIndexCorpus(dir string) int {
+	c, err := OpenCorpus(filepath.Join(dir, "docs"), CorpusOptions{Index: filepath.Join(dir, "index.json")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if os.Getenv("SEARCH_TEST_KSTORE_IDLE") != "" {
+		return 0
+	}
+	if err := c.IndexErr(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	res, err := c.Search(context.Background(), Query{Text: genWord(40) + " " + genWord(400), Max: 10})
+	if err != nil || len(res) == 0 {
+		fmt.Fprintln(os.Stderr, "search:", res, err)
+		return 1
+	}
+	return 0
+}
+
+// BenchmarkCorpusPeak measures what indexing a corpus of one file of 31
+// MiB costs, as the issue's (a text file): the largest resident set of a process that
+// opens the corpus (extracting the file's text, cutting and indexing it,
+// saving the index) and searches it once, less that of the same process
+// with an empty folder.
+func BenchmarkCorpusPeak(b *testing.B) {
+	for _, kind := range []string{"txt"} {
+		b.Run(kind, func(b *testing.B) {
+			dir := b.TempDir()
+			docs := filepath.Join(dir, "docs")
+			if err := os.Mkdir(docs, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			idle := peakRSS(b, "SEARCH_TEST_CORPUS_INDEX="+dir, "SEARCH_TEST_KSTORE_IDLE=1")
+			writeLargeClaim(b, dir, "claim", 31, 64)
+			data, err := os.ReadFile(filepath.Join(dir, "claim.json"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var text strings.Builder
+			if kind == "html" {
+				text.WriteString("<!doctype html><html><head><title>Harbour report</title></head><body><article>\n")
+			}
+			for l := range strings.Lines(string(data)) {
+				var rec struct {
+					URL2Text []string `json:"url2text"`
+				}
+				if json.Unmarshal([]byte(l), &rec) != nil {
+					b.Fatal("bad generated line")
+				}
+				for _, para := range rec.URL2Text {
+					if kind == "html" {
+						para = "<p>" + para + "</p>"
+					}
+					text.WriteString(para + "\n\n")
+				}
+			}
+			if kind == "html" {
+				text.WriteString("</article></body></html>\n")
+			}
+			body := text.String()
+			if len(body) > corpusMaxFile {
+				body = body[:corpusMaxFile-64<<10]
+				if kind == "html" {
+					body = body[:strings.LastIndex(body, "</p>")+4] + "\n</article></body></html>\n"
+				}
+			}
+			if err := os.WriteFile(filepath.Join(docs, "report."+kind), []byte(body), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			var peak int64
+			for b.Loop() {
+				os.Remove(filepath.Join(dir, "index.json"))
+				peak = max(peak, peakRSS(b, "SEARCH_TEST_CORPUS_INDEX="+dir))
+			}
+			b.ReportMetric(float64(len(body))/(1<<20), "MB-file")
+			b.ReportMetric(float64(peak-idle)/(1<<20), "MB-peak-RSS-over-idle")
+		})
+	}
+}
+
+// writeCorpusFile writes exactly what json.Marshal writes, its text
+// escaped a piece at a time: across the pieces' edges, multi-byte
+// characters, HTML characters, U+2028 and bytes that are not UTF-8 come
+// out the same.
+func TestWriteCorpusFile(t *testing.T) {
+	piece := strings.Repeat("a", 64<<10-1)
+	for name, text := range map[string]string{
+		"empty":            "",
+		"short":            `He said "<b>&</b>"` + "\n\tand left\u2028.",
+		"rune across edge": piece + "é" + piece + "€𝄞" + strings.Repeat("b", 64<<10) + "日本",
+		"invalid across":   piece + "\xe2\x82" + piece + "\xff\xfe" + "tail",
+	} {
+		f := &corpusFile{Size: 42, Title: "T <1>", Published: "2026-12-01", Text: text}
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := writeCorpusFile(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("%s: writeCorpusFile differs from json.Marshal (%d and %d bytes)", name, b.Len(), len(want))
+		}
+	}
+}
+
+// A text file read as a stream (indexTextFile) gives the text and title
+// the page reader's extractor gives of it whole (indexFile).
+func TestIndexTextFileAsExtract(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"plain":       "Title line\nsecond line\n\n\n\nafter blanks  \n",
+		"crlf":        "\r\n  Title\r\nbody\r\n\r\nmore\r\n",
+		"no newline":  "one line only",
+		"blank first": "\n\n   \n\tfirst real line\u00a0\nnext",
+		"empty":       "",
+		"utf-8 bom":   "\ufeffTitle\nbody",
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".txt")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := indexFile(path, "text", []byte(text), info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := indexTextFile(path, strings.NewReader(text), info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Text != want.Text || got.Title != want.Title || got.Published != want.Published {
+			t.Errorf("%s: streamed %q (title %q), extracted %q (title %q)", name, got.Text, got.Title, want.Text, want.Title)
+		}
+	}
+}

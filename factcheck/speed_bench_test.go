@@ -64,8 +64,15 @@ func BenchmarkToVerdict(b *testing.B) {
 	fixed := func() *reacting {
 		return &reacting{needSearches: 3, needReads: 2, queries: []string{"great wall visible from space", "astronauts great wall naked eye", "great wall space myth debunked"}}
 	}
-	b.Run("one-search-one-read", func(b *testing.B) { benchToVerdict(b, one(), factcheck.Options{}, 1) })
-	b.Run("fixed-3-searches-2-reads", func(b *testing.B) { benchToVerdict(b, fixed(), factcheck.Options{}, 1) })
-	b.Run("paragraph-claims=1", func(b *testing.B) { benchToVerdict(b, one(), factcheck.Options{}, 1) })
-	b.Run("paragraph-claims=5", func(b *testing.B) { benchToVerdict(b, one(), factcheck.Options{}, 5) })
+	for _, path := range []struct {
+		name string
+		opts factcheck.Options
+	}{
+		{"old", factcheck.Options{NoJointPlan: true, NoPrefetch: true, NoCriticDoubt: true}},
+		{"new", factcheck.Options{}},
+	} {
+		b.Run("path="+path.name+"/one-search-one-read", func(b *testing.B) { benchToVerdict(b, one(), path.opts, 1) })
+		b.Run("path="+path.name+"/fixed-3-searches-2-reads", func(b *testing.B) { benchToVerdict(b, fixed(), path.opts, 1) })
+		b.Run("path="+path.name+"/paragraph-claims=5", func(b *testing.B) { benchToVerdict(b, one(), path.opts, 5) })
+	}
 }

@@ -98,19 +98,27 @@ func (m *reacting) handle(r *geminitest.Request) geminitest.Reply {
 	if forced || id != "" && searches >= m.needSearches && len(read) >= m.needReads {
 		return m.verdict(id)
 	}
-	if searches < m.needSearches || id == "" && len(read) >= m.needReads {
-		q := claimIn(r.FirstUserText())
-		if searches < len(m.queries) {
-			q = m.queries[searches]
-		}
-		return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": q})
-	}
+	var unread []string
 	for _, u := range urlField.FindAllStringSubmatch(text, -1) {
 		if !read[u[1]] {
-			return geminitest.Call(factcheck.ToolReadPage, map[string]string{"url": u[1]})
+			unread = append(unread, u[1])
 		}
 	}
-	return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": claimIn(r.FirstUserText()) + " debunked"})
+	// It reads a page that looks like it answers first, then, while it
+	// wants more reads, any; otherwise it searches.
+	for _, u := range unread {
+		if strings.Contains(u, "science.example") && searches >= m.needSearches {
+			return geminitest.Call(factcheck.ToolReadPage, map[string]string{"url": u})
+		}
+	}
+	if len(unread) > 0 && searches >= m.needSearches && len(read) < m.needReads {
+		return geminitest.Call(factcheck.ToolReadPage, map[string]string{"url": unread[0]})
+	}
+	q := claimIn(r.FirstUserText())
+	if searches < len(m.queries) {
+		q = m.queries[searches]
+	}
+	return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": q})
 }
 
 // verdict cites the settling sentence, or is unverifiable without one.
@@ -173,6 +181,8 @@ type worldSearch struct {
 	// settles, if set, says which queries find the page that settles the
 	// claim; every query does when nil.
 	settles func(q string) bool
+	// snippetSettles makes that page's snippet settle the claim too.
+	snippetSettles bool
 
 	calls, running, most atomic.Int32
 }
@@ -198,8 +208,12 @@ func (s *worldSearch) Search(ctx context.Context, q search.Query) (*search.Respo
 	slug := slugOf(q.Text)
 	var rs []search.Result
 	if s.settles == nil || s.settles(q.Text) {
+		snippet := "Astronauts and NASA on whether the Great Wall of China is visible from space with the naked eye."
+		if s.snippetSettles {
+			snippet = "The Great Wall of China is not visible from space with the naked eye, astronauts say."
+		}
 		rs = append(rs, search.Result{Title: "Is the Great Wall of China visible from space?", URL: "https://science.example/wall/" + slug,
-			Snippet: "Astronauts and NASA on whether the Great Wall of China is visible from space with the naked eye.", Score: 0.9})
+			Snippet: snippet, Score: 0.9})
 	}
 	for i := range 4 {
 		rs = append(rs, search.Result{Title: fmt.Sprintf("Travel notes %d", i), URL: fmt.Sprintf("https://travel.example/%s/%d", slug, i),

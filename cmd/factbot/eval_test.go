@@ -281,6 +281,7 @@ func TestEvalEndToEnd(t *testing.T) {
 		}
 		return verdictReply("unverifiable", "low", "unknown claim")
 	})
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	dir := t.TempDir()
 	dataset := filepath.Join(dir, "d.jsonl")
 	var lines []string

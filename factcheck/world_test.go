@@ -183,6 +183,10 @@ type worldSearch struct {
 	settles func(q string) bool
 	// snippetSettles makes that page's snippet settle the claim too.
 	snippetSettles bool
+	// together, if set, holds each search until that many run at once
+	// (or 10 s have passed: a hang guard only), to show they run in
+	// parallel.
+	together int32
 
 	calls, running, most atomic.Int32
 }
@@ -197,6 +201,7 @@ func (s *worldSearch) Search(ctx context.Context, q search.Query) (*search.Respo
 			break
 		}
 	}
+	gather(&s.most, s.together)
 	if err := wait(ctx, s.delay); err != nil {
 		return nil, err
 	}
@@ -229,6 +234,9 @@ type worldReader struct {
 	// fail, if set, fails the reads of the URLs it matches.
 	fail func(u string) error
 
+	// together is as worldSearch's, for reads.
+	together int32
+
 	calls, running, most atomic.Int32
 	mu                   sync.Mutex
 	urls                 []string
@@ -247,6 +255,7 @@ func (rd *worldReader) ReadPage(ctx context.Context, req search.PageRequest) (*s
 	rd.mu.Lock()
 	rd.urls = append(rd.urls, req.URL)
 	rd.mu.Unlock()
+	gather(&rd.most, rd.together)
 	if err := wait(ctx, rd.delay); err != nil {
 		return nil, err
 	}
@@ -264,6 +273,14 @@ func (rd *worldReader) ReadPage(ctx context.Context, req search.PageRequest) (*s
 			strings.Repeat("The wall was built over many centuries by several dynasties. ", 10)
 	}
 	return &search.Page{URL: req.URL, FinalURL: req.URL, Title: title, Text: text, FetchedAt: time.Now()}, nil
+}
+
+// gather waits until n have run at once (most; a hang guard ends it
+// after 10 s).
+func gather(most *atomic.Int32, n int32) {
+	for end := time.Now().Add(10 * time.Second); n > 0 && most.Load() < n && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func wait(ctx context.Context, d time.Duration) error {

@@ -104,14 +104,23 @@ func (m *reacting) handle(r *geminitest.Request) geminitest.Reply {
 			unread = append(unread, u[1])
 		}
 	}
-	// It reads a page that looks like it answers first, then, while it
-	// wants more reads, any; otherwise it searches.
+	// It reads a result that looks like it answers while it wants more
+	// reads or has nothing that settles the claim; then it searches while
+	// it wants more searches; then it reads any result while it wants more
+	// reads; else it searches on.
 	for _, u := range unread {
-		if strings.Contains(u, "science.example") && searches >= m.needSearches {
+		if strings.Contains(u, "science.example") && (len(read) < m.needReads || id == "") {
 			return geminitest.Call(factcheck.ToolReadPage, map[string]string{"url": u})
 		}
 	}
-	if len(unread) > 0 && searches >= m.needSearches && len(read) < m.needReads {
+	if searches < m.needSearches {
+		q := claimIn(r.FirstUserText())
+		if searches < len(m.queries) {
+			q = m.queries[searches]
+		}
+		return geminitest.Call(factcheck.ToolWebSearch, map[string]string{"query": q})
+	}
+	if len(unread) > 0 && len(read) < m.needReads {
 		return geminitest.Call(factcheck.ToolReadPage, map[string]string{"url": unread[0]})
 	}
 	q := claimIn(r.FirstUserText())

@@ -35,7 +35,9 @@ const (
 // The verification of one claim is a list of stages, in verify:
 //
 //  1. plan (questions.go): the questions whose answers would settle the
-//     claim;
+//     claim, unless the extraction wrote them with it; then retrieval
+//     (retrieve.go): the questions and the claim searched, and the best
+//     results' pages read, in parallel before the first research turn;
 //  2. research (webtools.go): the tool loop, which searches and reads
 //     into the library (library.go) under the budgets, and ends with the
 //     model's verdict; the verdict is reviewed before it is accepted

@@ -44,8 +44,9 @@ type retrievedStep struct {
 }
 
 // retrieve searches and reads before the first research turn, within the
-// budgets: at most all but one of the searches and of the reads (one of
-// each is left to the model), and what is left of the wall time.
+// budgets: all but one of the searches and of the reads at most (one of
+// each is left to the model; a budget of one is spent here), and what is
+// left of the wall time. Without a page reader nothing is read.
 func (r *researcher) retrieve(ctx context.Context, start time.Time) retrieved {
 	ctx, cancel := context.WithTimeout(ctx, r.b.Time-r.trace.now().Sub(start))
 	defer cancel()
@@ -53,7 +54,10 @@ func (r *researcher) retrieve(ctx context.Context, start time.Time) retrieved {
 	steps := r.parallel(ctx, ToolWebSearch, queries, func(ctx context.Context, q string) (any, error) {
 		return r.webSearch(ctx, q)
 	})
-	urls := r.bestPages(steps, max(r.b.Reads-1, min(r.b.Reads, 1)))
+	var urls []string
+	if r.c.Reader != nil { // else read_page says why, if the model asks
+		urls = r.bestPages(steps, max(r.b.Reads-1, min(r.b.Reads, 1)))
+	}
 	steps = append(steps, r.parallel(ctx, ToolReadPage, urls, func(ctx context.Context, u string) (any, error) {
 		return r.readPage(ctx, readPageArgs{URL: u})
 	})...)

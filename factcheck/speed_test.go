@@ -147,9 +147,9 @@ func TestRetrievalSearchesMoreWhenNotSettled(t *testing.T) {
 }
 
 // The critic's rule: skipped on a plain verdict the model is confident of
-// that cites a page read; kept when the model is not confident, when the
-// only evidence is a search snippet, and on every plain verdict under the
-// old rule's opposite (never skipped with NoCriticSkip).
+// that cites a page read; kept when the model is not confident and when
+// the only evidence is a search snippet; skipped on both under the old
+// rule (NoCriticDoubt); never skipped with NoCriticSkip.
 func TestCriticWhereInDoubt(t *testing.T) {
 	for _, tc := range []struct {
 		name    string

@@ -263,6 +263,7 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 func TestMCPStdio(t *testing.T) {
 	var w *world
 	w = newWorld(t, mcpModel(&w))
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	c, cs := startMCPStdio(t, w)
 	checkTools(t, cs)
 
@@ -369,9 +370,18 @@ func TestMCPCancel(t *testing.T) {
 	started, stopped := make(chan struct{}, 1), make(chan struct{}, 1)
 	blocking := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // read: the server then sees the client go
-		started <- struct{}{}
+		// The searches made in parallel before the first research turn
+		// each block here; the first to start and to stop is signalled
+		// (Close, at the end, waits for every one to stop).
+		select {
+		case started <- struct{}{}:
+		default:
+		}
 		<-r.Context().Done() // the search waits until factbot gives up on it
-		stopped <- struct{}{}
+		select {
+		case stopped <- struct{}{}:
+		default:
+		}
 	}))
 	t.Cleanup(blocking.Close)
 	w.env["FACTBOT_TAVILY_URL"] = blocking.URL

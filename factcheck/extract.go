@@ -36,10 +36,14 @@ type claimsArgs struct {
 // questions (the plan, Options.NoJointPlan unset). They are built on
 // first use: their schemas are reflected, which no command should pay
 // for at start.
-var claimsFinishers = [2][2]func() finisher[claimsArgs]{
-	{sync.OnceValue(func() finisher[claimsArgs] { return newClaimsFinisher(false, false) }), sync.OnceValue(func() finisher[claimsArgs] { return newClaimsFinisher(false, true) })},
-	{sync.OnceValue(func() finisher[claimsArgs] { return newClaimsFinisher(true, false) }), sync.OnceValue(func() finisher[claimsArgs] { return newClaimsFinisher(true, true) })},
-}
+var claimsFinishers = sync.OnceValue(func() (f [2][2]finisher[claimsArgs]) {
+	for pictures := range 2 {
+		for questions := range 2 {
+			f[pictures][questions] = newClaimsFinisher(pictures == 1, questions == 1)
+		}
+	}
+	return f
+})
 
 // newClaimsFinisher declares submit_claims: with a picture number for
 // each claim when pictures come with the text, and with its questions
@@ -87,7 +91,7 @@ func (c *Checker) extractWith(ctx context.Context, text string, pictures []File)
 	if joint {
 		system = strings.Replace(system, "\n\nAnswer by calling", jointPlanPrompt+"\n\nAnswer by calling", 1)
 	}
-	finish := claimsFinishers[b2i(len(pictures) > 0)][b2i(joint)]()
+	finish := claimsFinishers()[b2i(len(pictures) > 0)][b2i(joint)]
 	l := &loop[claimsArgs]{
 		model:       c.Model,
 		system:      system,

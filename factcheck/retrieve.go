@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -142,9 +141,6 @@ func observe(v any, err error) (json.RawMessage, error) {
 	return b, nil
 }
 
-// taggedID is a sentence ID as the tools show it, with its space.
-var taggedID = regexp.MustCompile(`\[p\d+\.\d+\] ?`)
-
 // bestPages are the URLs of at most n search results whose titles and
 // snippets best answer the questions and the claim by BM25 (the sum of
 // their scores for each they may answer, as the passages are ranked),
@@ -164,7 +160,7 @@ func (r *researcher) bestPages(steps []retrievedStep, n int) []string {
 			}
 			seen[k] = true
 			urls = append(urls, res.URL)
-			texts = append(texts, res.Title+". "+taggedID.ReplaceAllString(res.Snippet+" "+res.Summary, ""))
+			texts = append(texts, res.Title+". "+shownID().ReplaceAllString(res.Snippet+" "+res.Summary, ""))
 		}
 	}
 	if len(urls) == 0 || n <= 0 {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
@@ -362,6 +363,31 @@ func TestMCPBadInput(t *testing.T) {
 	}
 	if w.gemini.Calls() != 0 {
 		t.Errorf("bad input reached the model %d times", w.gemini.Calls())
+	}
+}
+
+// TestMCPProgressShowsRetrieval: MCP progress shows the searches made
+// before the first research turn (the questions and the claim, in
+// parallel, so in any order) as they start, then the model's own.
+func TestMCPProgressShowsRetrieval(t *testing.T) {
+	var w *world
+	w = newWorld(t, mcpModel(&w))
+	c, cs := startMCPStdio(t, w)
+	callCheck(t, cs, wallClaim, "tok-r")
+	got := c.progressOf("tok-r", 7)
+	if len(got) != 7 {
+		t.Fatalf("progress = %q, want 7 lines", got)
+	}
+	retrieval := slices.Sorted(slices.Values(got[1:4]))
+	want := []string{"claim 1: searching: Has the claim been debunked?", "claim 1: searching: " + wallClaim,
+		"claim 1: searching: What do reliable sources say about this claim?"}
+	if diff := cmp.Diff(want, retrieval); diff != "" {
+		t.Errorf("the retrieval's progress (-want +got):\n%s", diff)
+	}
+	rest := []string{"found 1 claim(s) to check", "claim 1: searching: great wall visible from space",
+		"claim 1: reading: " + w.url("/nasa/great-wall"), "claim 1: verdict: contradicted, high confidence"}
+	if diff := cmp.Diff(rest, append(got[:1:1], got[4:]...)); diff != "" {
+		t.Errorf("progress around the retrieval (-want +got):\n%s", diff)
 	}
 }
 

@@ -75,4 +75,16 @@ func BenchmarkToVerdict(b *testing.B) {
 		b.Run("path="+path.name+"/fixed-3-searches-2-reads", func(b *testing.B) { benchToVerdict(b, fixed(), path.opts, 1) })
 		b.Run("path="+path.name+"/paragraph-claims=5", func(b *testing.B) { benchToVerdict(b, one(), path.opts, 5) })
 	}
+	// Each step of the new path off on its own, on the claim one search
+	// and one read settle.
+	for _, off := range []struct {
+		name string
+		opts factcheck.Options
+	}{
+		{"no-joint-plan", factcheck.Options{NoJointPlan: true}},
+		{"no-prefetch", factcheck.Options{NoPrefetch: true}},
+		{"no-critic-doubt", factcheck.Options{NoCriticDoubt: true}},
+	} {
+		b.Run("path=new-"+off.name+"/one-search-one-read", func(b *testing.B) { benchToVerdict(b, one(), off.opts, 1) })
+	}
 }

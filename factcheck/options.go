@@ -46,7 +46,7 @@ type Options struct {
 	NoPrefetch bool
 	// NoCriticDoubt skips the critic on every verdict the settled rule
 	// passes (NoCriticSkip), instead of only on one the model is also
-	// confident of and that cites a page read (critic.go, inDoubt).
+	// confident of and that cites a page read (provenance.doubt, critic.go).
 	NoCriticDoubt bool
 	// Calibration offsets the label scores; nil means none.
 	Calibration *Calibration

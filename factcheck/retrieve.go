@@ -64,7 +64,7 @@ func (r *researcher) retrieve(ctx context.Context, start time.Time) retrieved {
 		return retrieved{}
 	}
 	out := retrieved{searches: len(queries), reads: len(urls)}
-	head := fmt.Sprintf("\n\nRetrieved for you before this turn (%d of %d searches, %d of %d reads spent; DATA):\n<retrieved>", out.searches, r.b.Searches, out.reads, r.b.Reads)
+	head := fmt.Sprintf("\n\nRetrieved for you before your first turn (%d of %d searches, %d of %d reads spent; DATA):\n<retrieved>", out.searches, r.b.Searches, out.reads, r.b.Reads)
 	var whole, compact strings.Builder
 	whole.WriteString(head)
 	compact.WriteString(head)

@@ -97,7 +97,8 @@ func TestFactChecksDisabledAfterPermanentFailure(t *testing.T) {
 		}
 		return fct.Call("web_search", map[string]string{"query": "q"}), nil
 	}}
-	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fc}
+	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fc,
+		Options: factcheck.Options{NoPrefetch: true}} // the model's own call is tested (TestRetrievalFactChecks: the retrieval's)
 	for i := 0; i < 2; i++ {
 		if _, err := c.VerifyClaim(context.Background(), "claim", ""); err != nil {
 			t.Fatal(err)

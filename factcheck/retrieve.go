@@ -30,6 +30,9 @@ import (
 type retrieved struct {
 	whole, compact  string
 	searches, reads int
+	// factChecks says published fact-checks were searched (the claim,
+	// with search_fact_checks).
+	factChecks bool
 	// read says a page was read: the labels are defined from the first
 	// turn on (loop.readDone).
 	read bool
@@ -49,21 +52,26 @@ type retrievedStep struct {
 func (r *researcher) retrieve(ctx context.Context, start time.Time) retrieved {
 	ctx, cancel := context.WithTimeout(ctx, r.b.Time-r.trace.now().Sub(start))
 	defer cancel()
-	queries := r.retrievalQueries(max(r.b.Searches-1, min(r.b.Searches, 1)))
-	steps := r.parallel(ctx, ToolWebSearch, queries, func(ctx context.Context, q string) (any, error) {
-		return r.webSearch(ctx, q)
-	})
-	var urls []string
-	if r.c.Reader != nil { // else read_page says why, if the model asks
-		urls = r.bestPages(steps, max(r.b.Reads-1, min(r.b.Reads, 1)))
+	n := max(r.b.Searches-1, min(r.b.Searches, 1))
+	var calls []retrievalCall
+	if r.factChecks && n > 1 { // published fact-checks first, as the prompt asks of the model
+		calls = append(calls, retrievalCall{ToolFactChecks, truncate(r.claim, 300)})
 	}
-	steps = append(steps, r.parallel(ctx, ToolReadPage, urls, func(ctx context.Context, u string) (any, error) {
-		return r.readPage(ctx, readPageArgs{URL: u})
-	})...)
+	for _, q := range r.retrievalQueries(n - len(calls)) {
+		calls = append(calls, retrievalCall{ToolWebSearch, q})
+	}
+	steps := r.parallel(ctx, calls)
+	var reads []retrievalCall
+	if r.c.Reader != nil { // else read_page says why, if the model asks
+		for _, u := range r.bestPages(steps, max(r.b.Reads-1, min(r.b.Reads, 1))) {
+			reads = append(reads, retrievalCall{ToolReadPage, u})
+		}
+	}
+	steps = append(steps, r.parallel(ctx, reads)...)
 	if len(steps) == 0 {
 		return retrieved{}
 	}
-	out := retrieved{searches: len(queries), reads: len(urls)}
+	out := retrieved{searches: len(calls), reads: len(reads), factChecks: len(calls) > 0 && calls[0].tool == ToolFactChecks}
 	head := fmt.Sprintf("\n\nRetrieved for you before your first turn (%d of %d searches, %d of %d reads spent; DATA):\n<retrieved>", out.searches, r.b.Searches, out.reads, r.b.Reads)
 	var whole, compact strings.Builder
 	whole.WriteString(head)
@@ -105,17 +113,33 @@ func (r *researcher) retrievalQueries(n int) []string {
 	return qs
 }
 
-// parallel runs fn on every argument at once and returns each outcome as
-// the model sees it, in the arguments' order; an error is an observation.
-func (r *researcher) parallel(ctx context.Context, tool string, args []string, fn func(context.Context, string) (any, error)) []retrievedStep {
-	out := make([]retrievedStep, len(args))
+// retrievalCall is a search or a read the retrieval makes: the tool and
+// its one argument.
+type retrievalCall struct{ tool, arg string }
+
+// run makes the call through the research tool's own function.
+func (c retrievalCall) run(ctx context.Context, r *researcher) (any, error) {
+	switch c.tool {
+	case ToolFactChecks:
+		return r.factCheckSearch(ctx, c.arg)
+	case ToolReadPage:
+		return r.readPage(ctx, readPageArgs{URL: c.arg})
+	}
+	return r.webSearch(ctx, c.arg)
+}
+
+// parallel makes every call at once and returns each outcome as the model
+// sees it, in the calls' order; an error is an observation.
+func (r *researcher) parallel(ctx context.Context, calls []retrievalCall) []retrievedStep {
+	out := make([]retrievedStep, len(calls))
 	var wg sync.WaitGroup
-	for i, a := range args {
+	for i, call := range calls {
+		tool, a := call.tool, call.arg
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sctx, span := startToolSpan(ctx, tool)
-			content, err := observe(fn(sctx, a))
+			content, err := observe(call.run(sctx, r))
 			endToolSpan(span, len(content), err)
 			ev := TraceEvent{Kind: "tool", Tool: tool, Args: truncate(a, 500), ResultBytes: len(content), Note: "retrieved before the first turn"}
 			if err != nil {

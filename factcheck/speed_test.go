@@ -280,3 +280,38 @@ func TestJointPlan(t *testing.T) {
 		}
 	}
 }
+
+// With published fact-checks configured, the retrieval searches them for
+// the claim first, and the prompt says so; a key that cannot use them
+// fails once, and the tool is not offered to the model after it.
+func TestRetrievalFactChecks(t *testing.T) {
+	w := newWorld(t, &reacting{needSearches: 1, needReads: 1}, latency{}, factcheck.Options{})
+	w.c.FactChecks = fakeFactChecks{}
+	v, _ := check(t, w, wallClaim+".")
+	first := w.srv.Requests()[1]
+	if !strings.Contains(first.FirstUserText(), factcheck.ToolFactChecks+"("+wallClaim+") → ") || !strings.Contains(first.FirstUserText(), "Snopes") {
+		t.Errorf("the first turn does not hold the fact-check search:\n%s", first.FirstUserText())
+	}
+	if !strings.Contains(first.System, "searched for you") || strings.Contains(first.System, "First call search_fact_checks") {
+		t.Errorf("the prompt does not say the fact-checks were searched:\n%s", first.System)
+	}
+	if got := w.search.calls.Load(); got != 2 {
+		t.Errorf("%d web searches, want 2 (the fact-check search is the third of the budget's four)", got)
+	}
+	if v.Verdict != factcheck.Contradicted {
+		t.Errorf("verdict %s, want contradicted", v.Verdict)
+	}
+
+	fc := &disabledFactChecks{}
+	w = newWorld(t, &reacting{needSearches: 1, needReads: 1}, latency{}, factcheck.Options{})
+	w.c.FactChecks = fc
+	check(t, w, wallClaim+".")
+	if fc.calls != 1 {
+		t.Errorf("fact-check API called %d times, want 1", fc.calls)
+	}
+	for _, r := range w.srv.Requests()[1:] {
+		if slices.Contains(r.ToolNames(), factcheck.ToolFactChecks) || strings.Contains(r.System, factcheck.ToolFactChecks) {
+			t.Errorf("search_fact_checks still offered after it failed for good: %v", r.ToolNames())
+		}
+	}
+}

@@ -132,6 +132,8 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 	var pre retrieved
 	if !c.Options.NoPrefetch {
 		pre = r.retrieve(ctx, start) // retrieve.go: before the first turn
+		// A fact-check search that failed for good is not offered again.
+		r.factChecks = r.factChecks && !c.factChecksOff.Load()
 	}
 	res, err := r.research(ctx, prompt+questionsPrompt(p.questions), pre, p.spent, start, prov)
 	if err != nil {
@@ -186,7 +188,7 @@ type researched struct {
 // once the model has seen it.
 func (r *researcher) research(ctx context.Context, prompt string, pre retrieved, spent Usage, start time.Time, prov *provenance) (*researched, error) {
 	c := r.c
-	full := verifySystemPrompt(r.today, r.b, r.factChecks, true)
+	full := verifySystemPrompt(r.today, r.b, r.factChecks, pre.factChecks, true)
 	l := &loop[verdictArgs]{
 		model:  c.Model,
 		system: full,
@@ -213,7 +215,7 @@ func (r *researcher) research(ctx context.Context, prompt string, pre retrieved,
 		// in a call that may only submit the verdict; the calls before,
 		// which search and pick what to read, carry the research rules
 		// only.
-		l.system = verifySystemPrompt(r.today, r.b, r.factChecks, false)
+		l.system = verifySystemPrompt(r.today, r.b, r.factChecks, pre.factChecks, false)
 		l.systemRead = full
 		l.transcript = &transcript{lib: r.lib, questions: r.questions}
 		if pre.compact != "" {

@@ -148,6 +148,10 @@ func benchPromptSize(b *testing.B, opts factcheck.Options) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The script's turns are the model's own searches and reads: no
+	// retrieval before the first turn (the faster path's request bytes
+	// are BenchmarkToVerdict's).
+	opts.NoPrefetch = true
 	c := &factcheck.Checker{Model: m, Search: srch, Reader: search.NewReader(search.ReaderOptions{AllowPrivate: true}), Options: opts}
 	var maxBytes, sumBytes, calls int
 	var perCall []string

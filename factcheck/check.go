@@ -99,6 +99,9 @@ type claimContext struct {
 	excludeURLs     []string
 	storeClaim      string // Input.StoreClaim
 	recorder        search.Recorder
+	// questions are the plan the extraction wrote with the claim
+	// (ExtractedClaim.Questions); none, and the plan call writes them.
+	questions []string
 }
 
 func (in Input) claimContext() claimContext {
@@ -331,7 +334,7 @@ func (c *Checker) checkClaim(ctx context.Context, in Input, cl ExtractedClaim, u
 		userText = "" // the claim is the whole text
 	}
 	cc := in.claimContext()
-	cc.language = cl.Language
+	cc.language, cc.questions = cl.Language, cl.Questions
 	v, err := c.verify(ctx, cl.Claim, userText, cc, i, emit)
 	if err != nil {
 		reason, failed := "the model could not be reached", FailedModel

@@ -29,7 +29,8 @@ func TestCriticSendsResearcherBack(t *testing.T) {
 		Handle: fct.Script(wallSearch, supportedOnSnippet, wallRead, contradictedOnPage),
 	}
 	c := checker(m)
-	c.Options.NoRecheck = true // the stances are the critic's to catch here
+	c.Options.NoRecheck = true  // the stances are the critic's to catch here
+	c.Options.NoPrefetch = true // the script's turns are the model's own searches and reads
 	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
 		t.Fatal(err)

@@ -14,9 +14,10 @@ import (
 type claimArgs struct {
 	Claim string `json:"claim" jsonschema:"description=The claim as a self-contained statement (pronouns and context resolved)."`
 	Span  string `json:"span" jsonschema:"description=The words of the input the claim comes from, copied verbatim."`
-	// Picture is only in the schema when pictures come with the text
-	// (submitClaimsPictures).
-	Picture int `json:"picture,omitempty" jsonschema:"-"`
+	// Picture is only in the schema when pictures come with the text,
+	// Questions when the extraction writes the plan (newClaimsFinisher).
+	Picture   int      `json:"picture,omitempty" jsonschema:"-"`
+	Questions []string `json:"questions,omitempty" jsonschema:"-"`
 }
 
 type notCheckableArgs struct {
@@ -30,24 +31,44 @@ type claimsArgs struct {
 	Language     string             `json:"language,omitempty" jsonschema:"description=The BCP 47 code of the text's language, e.g. en, es, pt-BR, zh, ar."`
 }
 
-// submitClaims is the extraction loop's finishing tool. The finishing
-// tools are built on first use: their schemas are reflected, which no
-// command should pay for at start.
-var submitClaims = sync.OnceValue(func() finisher[claimsArgs] {
-	return finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text, and the parts that are not checkable.", nil)
-})
-
-// submitClaimsPictures is submitClaims with a picture number for each
-// claim, for a text sent with pictures.
-var submitClaimsPictures = sync.OnceValue(func() finisher[claimsArgs] {
-	f := finish[claimsArgs](ToolSubmitClaims, "Submit the check-worthy claims found in the text and its pictures, and the parts that are not checkable.", nil)
-	f.spec.Parameters = SchemaFor[claimsArgs]()
-	claims := f.spec.Parameters["properties"].(map[string]any)["claims"].(map[string]any)
-	props := claims["items"].(map[string]any)["properties"].(map[string]any)
-	props["picture"] = map[string]any{"type": "integer", "minimum": 1,
-		"description": "The number of the picture the claim was read from; omitted for a claim of the text."}
+// claimsFinishers are the extraction loop's finishing tools, by whether
+// pictures come with the text and whether each claim carries its
+// questions (the plan, Options.NoJointPlan unset). They are built on
+// first use: their schemas are reflected, which no command should pay
+// for at start.
+var claimsFinishers = sync.OnceValue(func() (f [2][2]finisher[claimsArgs]) {
+	for pictures := range 2 {
+		for questions := range 2 {
+			f[pictures][questions] = newClaimsFinisher(pictures == 1, questions == 1)
+		}
+	}
 	return f
 })
+
+// newClaimsFinisher declares submit_claims: with a picture number for
+// each claim when pictures come with the text, and with its questions
+// when they are asked for.
+func newClaimsFinisher(pictures, questions bool) finisher[claimsArgs] {
+	desc := "Submit the check-worthy claims found in the text, and the parts that are not checkable."
+	if pictures {
+		desc = "Submit the check-worthy claims found in the text and its pictures, and the parts that are not checkable."
+	}
+	f := finish[claimsArgs](ToolSubmitClaims, desc, nil)
+	claims := f.spec.Parameters["properties"].(map[string]any)["claims"].(map[string]any)
+	props := claims["items"].(map[string]any)["properties"].(map[string]any)
+	if pictures {
+		props["picture"] = map[string]any{"type": "integer", "minimum": 1,
+			"description": "The number of the picture the claim was read from; omitted for a claim of the text."}
+	}
+	if questions {
+		props["questions"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+			"description": "2-4 questions."}
+	}
+	return f
+}
+
+// jointPlanPrompt asks the extraction for each claim's questions.
+const jointPlanPrompt = "\n- For each claim give 2-4 short self-contained questions (names, places, dates spelled out) whose answers would settle it, one seeking disagreement or a debunk; do not answer them. For a text not in English, at least one in its language and one in English."
 
 // extractAttempts bounds the calls spent on one extraction.
 const extractAttempts = 2
@@ -62,13 +83,18 @@ func (c *Checker) Extract(ctx context.Context, text string) (*Extraction, error)
 // from a picture carry its number.
 func (c *Checker) extractWith(ctx context.Context, text string, pictures []File) (*Extraction, error) {
 	tr := newTracer(c.now)
-	prompt, finish := extractUserPrompt(text), submitClaims()
+	prompt, system := extractUserPrompt(text), extractSystemPrompt
 	if len(pictures) > 0 {
-		prompt, finish = prompt+picturePrompt(len(pictures)), submitClaimsPictures()
+		prompt += picturePrompt(len(pictures))
 	}
+	joint := c.Options.jointPlan()
+	if joint {
+		system = strings.Replace(system, "\n\nAnswer by calling", jointPlanPrompt+"\n\nAnswer by calling", 1)
+	}
+	finish := claimsFinishers()[b2i(len(pictures) > 0)][b2i(joint)]
 	l := &loop[claimsArgs]{
 		model:       c.Model,
-		system:      extractSystemPrompt,
+		system:      system,
 		prompt:      prompt,
 		images:      pictures,
 		finish:      finish,
@@ -129,7 +155,7 @@ func placeClaims(text string, got *claimsArgs, pictures int) ([]ExtractedClaim, 
 		if ca.Picture >= 1 && ca.Picture <= pictures {
 			picture = ca.Picture
 		}
-		claims = append(claims, ExtractedClaim{Claim: claim, Span: strings.TrimSpace(ca.Span), Start: start, End: end, Picture: picture})
+		claims = append(claims, ExtractedClaim{Claim: claim, Span: strings.TrimSpace(ca.Span), Start: start, End: end, Picture: picture, Questions: plannedQuestions(ca.Questions)})
 	}
 	for _, nc := range got.NotCheckable {
 		if strings.TrimSpace(nc.Span) == "" {
@@ -239,4 +265,28 @@ func looksLikeOneStatement(text string) bool {
 		}
 	}
 	return true
+}
+
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// plannedQuestions are the questions the extraction wrote for a claim, at
+// most maxQuestions; none unless two or more (the plan call then writes
+// them).
+func plannedQuestions(qs []string) []string {
+	var out []string
+	for _, q := range qs {
+		if q = strings.TrimSpace(q); q != "" && len(out) < maxQuestions {
+			out = append(out, q)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }

@@ -16,6 +16,10 @@ type ExtractedClaim struct {
 	// Picture is the number (from 1) of the picture the claim was read
 	// from, 0 for the text.
 	Picture int `json:"picture,omitempty"`
+	// Questions are the questions whose answers would settle the claim,
+	// written with it (Options.NoJointPlan unset); none when the
+	// extraction gave fewer than two, and the plan then writes them.
+	Questions []string `json:"questions,omitempty"`
 }
 
 // Extraction is the result of splitting an input into claims.

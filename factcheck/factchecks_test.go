@@ -32,7 +32,8 @@ func TestPublishedFactCheckInEvidence(t *testing.T) {
 		fct.Call("submit_verdict", fct.Verdict{Verdict: "contradicted", Confidence: "high", Reasoning: "Snopes rates it false.",
 			Evidence: []fct.Evidence{{SourceURL: "https://www.snopes.com/fact-check/great-wall/", QuoteOrSummary: "Claim: The Great Wall can be seen from space. Rating: False"}}}),
 	)}
-	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fakeFactChecks{}}
+	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fakeFactChecks{},
+		Options: factcheck.Options{NoPrefetch: true}} // the script's turns are the model's own searches
 	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +97,8 @@ func TestFactChecksDisabledAfterPermanentFailure(t *testing.T) {
 		}
 		return fct.Call("web_search", map[string]string{"query": "q"}), nil
 	}}
-	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fc}
+	c := &factcheck.Checker{Model: m, Search: notedSearcher{}, Reader: &fct.Reader{}, FactChecks: fc,
+		Options: factcheck.Options{NoPrefetch: true}} // the model's own call is tested (TestRetrievalFactChecks: the retrieval's)
 	for i := 0; i < 2; i++ {
 		if _, err := c.VerifyClaim(context.Background(), "claim", ""); err != nil {
 			t.Fatal(err)

@@ -122,6 +122,10 @@ type loop[T any] struct {
 	// message (view, foldMessage).
 	transcript *transcript
 	compacted  int // messages before this index are compacted
+	// firstCompact, if set, replaces the first message's text once the
+	// model has seen it: what was retrieved before the first turn, as its
+	// answers to the questions (retrieve.go).
+	firstCompact string
 	// spent is what calls made before the loop (the plan) used; it counts
 	// against promptTokens. began, if set, is when the run began, for the
 	// time budget.
@@ -280,6 +284,9 @@ func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]
 func (l *loop[T]) compactOld(req *ModelRequest) {
 	if l.transcript == nil {
 		return
+	}
+	if l.firstCompact != "" && len(req.Messages) > 1 {
+		req.Messages[0].Text, l.firstCompact = l.firstCompact, ""
 	}
 	for i := l.compacted; i < len(req.Messages)-1; i++ {
 		m := &req.Messages[i]

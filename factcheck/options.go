@@ -36,6 +36,18 @@ type Options struct {
 	// and reads plainly (English, no hedge or attribution, no negation
 	// except in a refutation): the critic is otherwise skipped there.
 	NoCriticSkip bool
+	// NoJointPlan asks for the questions in a call of their own before
+	// each claim's research (the plan), instead of with the claims, in the
+	// extraction's one call.
+	NoJointPlan bool
+	// NoPrefetch leaves every search and read to the model, instead of
+	// searching the questions and the claim, and reading the most relevant
+	// results' pages, in parallel before its first research turn.
+	NoPrefetch bool
+	// NoCriticDoubt skips the critic on every verdict the settled rule
+	// passes (NoCriticSkip), instead of only on one the model is also
+	// confident of and that cites a page read (provenance.doubt, critic.go).
+	NoCriticDoubt bool
 	// Calibration offsets the label scores; nil means none.
 	Calibration *Calibration
 }
@@ -48,3 +60,6 @@ func (o Options) temperature() *float32 {
 	}
 	return &t
 }
+
+// jointPlan says the extraction writes each claim's questions.
+func (o Options) jointPlan() bool { return !o.NoJointPlan && !o.NoQuestions && !o.ClosedBook }

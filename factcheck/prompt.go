@@ -7,12 +7,17 @@ import (
 )
 
 // verifySystemPrompt is the research loop's system prompt; labels says
-// that the label definitions are given (see run.system). A compact
-// transcript explains itself where it lists the earlier steps (loop.view).
-func verifySystemPrompt(now time.Time, b Budget, factChecks, labels bool) string {
+// that the label definitions are given (see run.system), factChecked that
+// published fact-checks were searched before the first turn (retrieve.go).
+// A compact transcript explains itself where it lists the earlier steps
+// (loop.view).
+func verifySystemPrompt(now time.Time, b Budget, factChecks, factChecked, labels bool) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "You are a neutral fact-checker. Today is %s. Judge ONE claim on evidence your tools retrieve; end with submit_verdict.\n", now.UTC().Format("2006-01-02"))
-	if factChecks {
+	switch {
+	case factChecks && factChecked:
+		s.WriteString("- Published fact-checks (search_fact_checks, searched for you) are strong evidence; cite them with their rating.\n")
+	case factChecks:
 		s.WriteString("- First call search_fact_checks: published fact-checks are strong evidence; cite them with their rating.\n")
 	}
 	fmt.Fprintf(&s, "- Up to %d searches, %d reads. Search for disagreement before saying supported; prefer primary, reputable sources.\n", b.Searches, b.Reads)

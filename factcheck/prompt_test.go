@@ -11,7 +11,7 @@ import (
 // claim, found silent or saying otherwise, is contradicted; settling
 // sources not found is unverifiable.
 func TestVerifyPromptLabels(t *testing.T) {
-	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false, true)
+	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false, false, true)
 	for _, want := range []string{
 		"contradicted: reliable sources refute the substantial part of the claim",
 		"contested: the evidence conflicts, or the claim is technically true but misleading",
@@ -37,7 +37,7 @@ func TestVerifyPromptLabels(t *testing.T) {
 // Before a page is read, the research prompt says when the labels come
 // instead of defining them (run.system).
 func TestVerifyPromptBeforeARead(t *testing.T) {
-	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false, false)
+	p := verifySystemPrompt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), DefaultBudget, false, false, false)
 	if strings.Contains(p, "Labels:") || !strings.Contains(p, "Read a page before you judge: the labels are defined then.") {
 		t.Errorf("system prompt before a read:\n%s", p)
 	}

@@ -93,7 +93,7 @@ func TestSearchesInClaimLanguageAndEnglish(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := &querySearcher{}
-			c := &factcheck.Checker{Model: m, Search: s}
+			c := &factcheck.Checker{Model: m, Search: s, Options: factcheck.Options{NoPrefetch: true}} // the model's own searches are what is tested
 			rep, err := c.Check(context.Background(), factcheck.Input{Text: tc.claim})
 			if err != nil {
 				t.Fatal(err)
@@ -152,7 +152,7 @@ func checkSpanish(t *testing.T, b factcheck.Budget, research func(r *geminitest.
 		t.Fatal(err)
 	}
 	s := &querySearcher{}
-	c := &factcheck.Checker{Model: m, Search: s, Budget: b}
+	c := &factcheck.Checker{Model: m, Search: s, Budget: b, Options: factcheck.Options{NoPrefetch: true}} // the model's own searches are what is tested
 	rep, err := c.Check(context.Background(), factcheck.Input{Text: spanishClaim})
 	if err != nil {
 		t.Fatal(err)

@@ -98,6 +98,7 @@ func TestCompactTranscript(t *testing.T) {
 				Evidence: []fct.Evidence{{SourceURL: wallURL, QuoteOrSummary: intro}}})),
 	}
 	ck := checker(m)
+	ck.Options.NoPrefetch = true // the script's turns are the model's own searches and reads
 	page := *wallReader().Pages[wallURL]
 	page.Text = strings.Replace(page.Text, "Intro.", intro, 1)
 	ck.Reader = &fct.Reader{Pages: map[string]*search.Page{wallURL: &page}}

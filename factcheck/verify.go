@@ -35,7 +35,9 @@ const (
 // The verification of one claim is a list of stages, in verify:
 //
 //  1. plan (questions.go): the questions whose answers would settle the
-//     claim;
+//     claim, unless the extraction wrote them with it; then retrieval
+//     (retrieve.go): the questions and the claim searched, and the best
+//     results' pages read, in parallel before the first research turn;
 //  2. research (webtools.go): the tool loop, which searches and reads
 //     into the library (library.go) under the budgets, and ends with the
 //     model's verdict; the verdict is reviewed before it is accepted
@@ -103,9 +105,15 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		return c.closedBook(ctx, closedBookInput{claim: claim, prompt: prompt, today: today, start: start, trace: trace, prov: prov})
 	}
 
-	// 1. Plan.
+	// 1. Plan: written with the claim by the extraction, or by a call of
+	// its own.
 	var p planned
-	if !c.Options.NoQuestions {
+	switch {
+	case c.Options.NoQuestions:
+	case len(cc.questions) > 0:
+		p.questions = cc.questions
+		trace.note("questions (written with the claims): " + strings.Join(p.questions, " | "))
+	default:
 		var err error
 		if p, err = c.plan(ctx, planInput{prompt: prompt + todayLine(today) + planLanguagePrompt(cc.language), start: start, trace: trace}); err != nil {
 			return nil, err
@@ -121,7 +129,13 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		plan: p.questions, questions: rankQueries(p.questions, claim), compactOn: !c.Options.NoCompact,
 		langs: newSearchLangs(cc.language, claim),
 	}
-	res, err := r.research(ctx, prompt+questionsPrompt(p.questions), p.spent, start, prov)
+	var pre retrieved
+	if !c.Options.NoPrefetch {
+		pre = r.retrieve(ctx, start) // retrieve.go: before the first turn
+		// A fact-check search that failed for good is not offered again.
+		r.factChecks = r.factChecks && !c.factChecksOff.Load()
+	}
+	res, err := r.research(ctx, prompt+questionsPrompt(p.questions), pre, p.spent, start, prov)
 	if err != nil {
 		return nil, err
 	}
@@ -169,19 +183,23 @@ type researched struct {
 // research runs the tool loop until the model's verdict or a budget. The
 // verdict is reviewed (prov.review, after the searches a language still
 // lacked) before it is accepted.
-func (r *researcher) research(ctx context.Context, prompt string, spent Usage, start time.Time, prov *provenance) (*researched, error) {
+// What was retrieved before the first turn (pre) comes after the prompt,
+// counts against the search and read budgets, and is kept as its answers
+// once the model has seen it.
+func (r *researcher) research(ctx context.Context, prompt string, pre retrieved, spent Usage, start time.Time, prov *provenance) (*researched, error) {
 	c := r.c
-	full := verifySystemPrompt(r.today, r.b, r.factChecks, true)
+	full := verifySystemPrompt(r.today, r.b, r.factChecks, pre.factChecks, true)
 	l := &loop[verdictArgs]{
 		model:  c.Model,
 		system: full,
-		prompt: prompt,
+		prompt: prompt + pre.whole,
 		spent:  spent, began: start,
-		tools:  r.tools(),
-		finish: submitVerdict(!c.Options.NoScores),
+		readDone: pre.read,
+		tools:    r.tools(),
+		finish:   submitVerdict(!c.Options.NoScores),
 		limits: []toolLimit{
-			{budget: BudgetSearches, max: r.b.Searches, tools: []string{ToolWebSearch, ToolFactChecks}},
-			{budget: BudgetReads, max: r.b.Reads, tools: []string{ToolReadPage}},
+			{budget: BudgetSearches, max: r.b.Searches, tools: []string{ToolWebSearch, ToolFactChecks}, used: pre.searches},
+			{budget: BudgetReads, max: r.b.Reads, tools: []string{ToolReadPage}, used: pre.reads},
 		},
 		steps: r.b.Steps, promptTokens: r.b.PromptTokens, time: r.b.Time,
 		temperature: c.Options.temperature(),
@@ -197,9 +215,12 @@ func (r *researcher) research(ctx context.Context, prompt string, spent Usage, s
 		// in a call that may only submit the verdict; the calls before,
 		// which search and pick what to read, carry the research rules
 		// only.
-		l.system = verifySystemPrompt(r.today, r.b, r.factChecks, false)
+		l.system = verifySystemPrompt(r.today, r.b, r.factChecks, pre.factChecks, false)
 		l.systemRead = full
 		l.transcript = &transcript{lib: r.lib, questions: r.questions}
+		if pre.compact != "" {
+			l.firstCompact = prompt + pre.compact
+		}
 	}
 	o, err := l.run(ctx)
 	if err != nil {

@@ -45,6 +45,7 @@ func TestVerifySearchReadSubmit(t *testing.T) {
 				QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't"}}}),
 	)}
 	c := checker(m)
+	c.Options.NoPrefetch = true // the script's turns are the model's own searches and reads
 	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {
 		t.Fatal(err)
@@ -366,6 +367,7 @@ func TestCallsAndVerdictAsText(t *testing.T) {
 		fct.Text("```json\n"+`{"verdict":"contradicted","confidence":"medium","reasoning":"Not visible.","evidence":[{"source_url":"`+wallURL+`","source_title":"t","supports":false,"quote_or_summary":"not visible to the naked eye"}]}`+"\n```"),
 	)}
 	c := checker(m)
+	c.Options.NoPrefetch = true // the calls written as text are what is tested
 	c.Search = srch
 	v, err := c.VerifyClaim(context.Background(), "The Great Wall is visible from space", "")
 	if err != nil {

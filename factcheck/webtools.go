@@ -72,18 +72,23 @@ func (r *researcher) tools() []Tool {
 	if r.factChecks {
 		fc := NewTool(ToolFactChecks, "Search published fact-checks (ClaimReview): url, publisher, rating.",
 			func(ctx context.Context, a webSearchArgs) (*searchObservation, error) {
-				obs, err := r.doSearch(ctx, a.Query, "fact_check", r.c.FactChecks.SearchFactChecks)
-				if errors.Is(err, search.ErrUnauthorized) || errors.Is(err, search.ErrMisconfigured) {
-					// A key without the Fact Check Tools API enabled fails every
-					// time: stop offering the tool to later runs.
-					r.c.factChecksOff.Store(true)
-					return nil, fmt.Errorf("%w; published fact-checks are not available, use web_search", err)
-				}
-				return obs, err
+				return r.factCheckSearch(ctx, a.Query)
 			})
 		ts = append([]Tool{fc}, ts...)
 	}
 	return ts
+}
+
+// factCheckSearch runs a search_fact_checks of query.
+func (r *researcher) factCheckSearch(ctx context.Context, query string) (*searchObservation, error) {
+	obs, err := r.doSearch(ctx, query, "fact_check", r.c.FactChecks.SearchFactChecks)
+	if errors.Is(err, search.ErrUnauthorized) || errors.Is(err, search.ErrMisconfigured) {
+		// A key without the Fact Check Tools API enabled fails every
+		// time: stop offering the tool to later runs.
+		r.c.factChecksOff.Store(true)
+		return nil, fmt.Errorf("%w; published fact-checks are not available, use web_search", err)
+	}
+	return obs, err
 }
 
 // webSearch runs a web_search of query.

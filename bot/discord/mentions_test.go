@@ -47,8 +47,9 @@ func TestModelMentionsArriveInert(t *testing.T) {
 				QuoteOrSummary: "frequently billed as the only man-made object visible from space, generally isn't " + mentionForms}}}), nil
 	}}
 	engine := &factcheck.Checker{Model: model,
-		Search: &fct.Searcher{Results: map[string][]search.Result{"great wall visible from space": {{Title: mentionForms, URL: page, Snippet: "Is it?"}}}},
-		Reader: &fct.Reader{Pages: map[string]*search.Page{page: {Text: text + " " + mentionForms}}}, // the page writes them out too
+		Search:  &fct.Searcher{Results: map[string][]search.Result{"great wall visible from space": {{Title: mentionForms, URL: page, Snippet: "Is it?"}}}},
+		Reader:  &fct.Reader{Pages: map[string]*search.Page{page: {Text: text + " " + mentionForms}}}, // the page writes them out too
+		Options: factcheck.Options{NoPrefetch: true},                                                  // the script's turns are the model's own search and read
 	}
 	h := newHarness(t, func(_ *discord.Config, _ *bot.Options, ck *bottest.Checker) {
 		ck.Func = engine.Check

@@ -197,6 +197,7 @@ func TestEvalAVeriTeCHonest(t *testing.T) {
 		}
 		return verdictReply("supported", "medium", "scripted")
 	})
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	brave, braveReqs := recordingBrave(t)
 	w.env["BRAVE_API_KEY"] = "BSA-test"
 	w.env["FACTBOT_BRAVE_URL"] = brave.URL

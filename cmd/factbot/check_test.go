@@ -236,6 +236,7 @@ func TestCheckSearchReadVerdict(t *testing.T) {
 					"quote_or_summary": "The Great Wall cannot be seen from the Moon."})
 		}
 	}))
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	stdout, stderr, code := w.run("check", wallClaim)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
@@ -448,6 +449,7 @@ func TestCheckParagraphConcurrently(t *testing.T) {
 		}
 		return verdictReply("unverifiable", "low", "Not checked in this test.")
 	})
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	rep, _ := w.checkJSON(paragraph)
 	if len(rep.Claims) != 3 {
 		t.Fatalf("claims = %d, want 3", len(rep.Claims))
@@ -549,6 +551,7 @@ func TestCheckCache(t *testing.T) {
 		}
 		return verdictReply("unverifiable", "low", "Not enough evidence.")
 	}))
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	if _, stderr, code := w.run("check", wallClaim); code != exitOK {
 		t.Fatalf("first check: exit %d\n%s", code, stderr)
 	}
@@ -656,6 +659,7 @@ func TestCheckKeepsItsCacheRecords(t *testing.T) {
 		}
 		return verdictReply("unverifiable", "low", "Not enough evidence.")
 	}))
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	if _, stderr, code := w.run("check", "--user", "ann", wallClaim); code != exitOK {
 		t.Fatalf("check: exit %d\n%s", code, stderr)
 	}

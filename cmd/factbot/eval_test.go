@@ -281,6 +281,7 @@ func TestEvalEndToEnd(t *testing.T) {
 		}
 		return verdictReply("unverifiable", "low", "unknown claim")
 	})
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	dir := t.TempDir()
 	dataset := filepath.Join(dir, "d.jsonl")
 	var lines []string
@@ -318,6 +319,7 @@ func TestEvalLocalModel(t *testing.T) {
 		t.Error("Gemini was called with FACTBOT_LLM=openai")
 		return geminitest.Text("")
 	})
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	ollama := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Messages []map[string]any `json:"messages"`

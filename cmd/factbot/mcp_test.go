@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
@@ -263,6 +264,7 @@ func checkTools(t *testing.T, cs *sdk.ClientSession) {
 func TestMCPStdio(t *testing.T) {
 	var w *world
 	w = newWorld(t, mcpModel(&w))
+	w.env["FACTBOT_PREFETCH"] = "0" // the script's turns are the model's own searches and reads
 	c, cs := startMCPStdio(t, w)
 	checkTools(t, cs)
 
@@ -364,14 +366,48 @@ func TestMCPBadInput(t *testing.T) {
 	}
 }
 
+// TestMCPProgressShowsRetrieval: MCP progress shows the searches made
+// before the first research turn (the questions and the claim, in
+// parallel, so in any order) as they start, then the model's own.
+func TestMCPProgressShowsRetrieval(t *testing.T) {
+	var w *world
+	w = newWorld(t, mcpModel(&w))
+	c, cs := startMCPStdio(t, w)
+	callCheck(t, cs, wallClaim, "tok-r")
+	got := c.progressOf("tok-r", 7)
+	if len(got) != 7 {
+		t.Fatalf("progress = %q, want 7 lines", got)
+	}
+	retrieval := slices.Sorted(slices.Values(got[1:4]))
+	want := []string{"claim 1: searching: Has the claim been debunked?", "claim 1: searching: " + wallClaim,
+		"claim 1: searching: What do reliable sources say about this claim?"}
+	if diff := cmp.Diff(want, retrieval); diff != "" {
+		t.Errorf("the retrieval's progress (-want +got):\n%s", diff)
+	}
+	rest := []string{"found 1 claim(s) to check", "claim 1: searching: great wall visible from space",
+		"claim 1: reading: " + w.url("/nasa/great-wall"), "claim 1: verdict: contradicted, high confidence"}
+	if diff := cmp.Diff(rest, append(got[:1:1], got[4:]...)); diff != "" {
+		t.Errorf("progress around the retrieval (-want +got):\n%s", diff)
+	}
+}
+
 func TestMCPCancel(t *testing.T) {
 	w := newWorld(t, wallFirst(func(r *geminitest.Request) geminitest.Reply { return searchCall("great wall visible from space") }))
 	started, stopped := make(chan struct{}, 1), make(chan struct{}, 1)
 	blocking := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // read: the server then sees the client go
-		started <- struct{}{}
+		// The searches made in parallel before the first research turn
+		// each block here; the first to start and to stop is signalled
+		// (Close, at the end, waits for every one to stop).
+		select {
+		case started <- struct{}{}:
+		default:
+		}
 		<-r.Context().Done() // the search waits until factbot gives up on it
-		stopped <- struct{}{}
+		select {
+		case stopped <- struct{}{}:
+		default:
+		}
 	}))
 	t.Cleanup(blocking.Close)
 	w.env["FACTBOT_TAVILY_URL"] = blocking.URL

@@ -30,7 +30,10 @@ func eiffelChecker(t *testing.T, f *fakeServer) (*factcheck.Checker, *fct.Search
 	rd := &fct.Reader{Pages: map[string]*search.Page{
 		eiffelURL: {Title: "Eiffel Tower facts", Text: "The Eiffel Tower is 330 metres (1,083 ft) tall since 2022."},
 	}}
-	return &factcheck.Checker{Model: newModel(t, f, nil), Search: srch, Reader: rd}, srch, rd
+	// The scripts' turns are the model's own searches and reads (no
+	// retrieval before the first turn): the calls written as text are what
+	// is tested.
+	return &factcheck.Checker{Model: newModel(t, f, nil), Search: srch, Reader: rd, Options: factcheck.Options{NoPrefetch: true}}, srch, rd
 }
 
 // planText and reviewText are the plan's questions and the critic's

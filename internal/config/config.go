@@ -124,7 +124,8 @@ type Config struct {
 	// Engine is how verdicts are made: the model's temperature and the
 	// switches of each technique (FACTBOT_TEMPERATURE, FACTBOT_QUESTIONS,
 	// FACTBOT_COMPACT, FACTBOT_RECHECK, FACTBOT_SCORES, FACTBOT_CRITIC,
-	// FACTBOT_CRITIC_SKIP);
+	// FACTBOT_CRITIC_SKIP, FACTBOT_JOINT_PLAN, FACTBOT_PREFETCH,
+	// FACTBOT_CRITIC_DOUBT);
 	// the zero value is the default.
 	Engine factcheck.Options
 

@@ -163,6 +163,10 @@ var switches = []struct {
 	{"FACTBOT_CRITIC", func(o *factcheck.Options) *bool { return &o.NoCritic }, "the critic"},
 	// FACTBOT_CRITIC_SKIP=0: the critic reviews every verdict.
 	{"FACTBOT_CRITIC_SKIP", func(o *factcheck.Options) *bool { return &o.NoCriticSkip }, "skipping the critic when every cited sentence plainly takes the label's side"},
+	// The faster path (issue 47): 0 gives back each step's earlier form.
+	{"FACTBOT_JOINT_PLAN", func(o *factcheck.Options) *bool { return &o.NoJointPlan }, "the questions written with the claims, in the extraction's call (each claim's questions then take a call of their own)"},
+	{"FACTBOT_PREFETCH", func(o *factcheck.Options) *bool { return &o.NoPrefetch }, "the searches and page reads made in parallel before the first research turn (the model then makes each one, a turn each)"},
+	{"FACTBOT_CRITIC_DOUBT", func(o *factcheck.Options) *bool { return &o.NoCriticDoubt }, "keeping the critic for a plain verdict the model is not confident of or that cites no page read (the critic is then skipped on every plain verdict)"},
 }
 
 func engineVars() []Var {

@@ -6,16 +6,18 @@ import (
 	"time"
 )
 
-// waitReady polls the adapter's Ready until ok says it is as wanted.
+// waitReady polls the adapter's Ready until ok says it is as wanted (a
+// hang guard of 30 s, as every wait of these tests: on a loaded machine
+// the SDK takes seconds to see a closed connection).
 func waitReady(t *testing.T, ready func() error, ok func(error) bool) error {
 	t.Helper()
 	var err error
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if err = ready(); ok(err) {
 			return err
 		}
 	}
-	t.Fatalf("Ready = %v after 10 s", err)
+	t.Fatalf("Ready = %v after 30 s", err)
 	return err
 }
 

@@ -101,8 +101,16 @@ type Config struct {
 	// BotUserID is the bot's own user id; found with auth.test when empty.
 	BotUserID string
 	// PerChannel paces posts and updates per channel of each workspace
-	// (default 1/s).
+	// (default 1/s, chat.postMessage's pace; see pace.go).
 	PerChannel rate.Limit
+	// Ephemeral paces the ephemeral notes and answers (chat.postEphemeral)
+	// per workspace, apart from the channels' messages (default
+	// DefaultEphemeral, the method's tier).
+	Ephemeral rate.Limit
+	// SharedPace, if set, keeps every pace in a store the replicas share
+	// (the PostgreSQL store), so that N replicas answering one channel go
+	// at its pace together, not N times it.
+	SharedPace bot.RateStore
 	// MaxRetries bounds retries after 429 (default 3); MaxRetryWait bounds
 	// one wait (default and at most 60 s): a longer Retry-After fails the
 	// call at once.
@@ -132,11 +140,11 @@ type Adapter struct {
 
 	hc *http.Client // Web API and response_url calls
 
-	mu       sync.Mutex
-	limiters map[string]*rate.Limiter
-	botUser  string
-	streams  map[string]*stream // the assistant's answers being streamed, by reply
-	viewers  viewers            // the agent experience's people: their DM, the channel they view (agent.go)
+	mu      sync.Mutex
+	lanes   map[string]*lane // the paces, by lane (pace.go)
+	botUser string
+	streams map[string]*stream // the assistant's answers being streamed, by reply
+	viewers viewers            // the agent experience's people: their DM, the channel they view (agent.go)
 
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
 	users    *memo.Cache[asker]            // by workspace and user (people.go)
@@ -203,6 +211,9 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	if cfg.PerChannel == 0 {
 		cfg.PerChannel = 1
 	}
+	if cfg.Ephemeral == 0 {
+		cfg.Ephemeral = DefaultEphemeral
+	}
 	if cfg.MaxRetries <= 0 {
 		cfg.MaxRetries = 3
 	}
@@ -226,7 +237,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	}
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
-		limiters: map[string]*rate.Limiter{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
+		lanes: map[string]*lane{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
 		workspaces: map[string]*workspace{}, single: &workspace{api: api}}
 	if cfg.ClientSecret != "" {
 		a.stateKey = stateKey(cfg.ClientSecret)
@@ -289,49 +300,29 @@ func (a *Adapter) botUserOf(w *workspace) string {
 	return w.bot()
 }
 
-// pace waits for the turn of channel of workspace team (about one message
-// per second). A wait abandoned (the call cancelled) gives its turn back.
-func (a *Adapter) pace(ctx context.Context, team, channel string) error {
-	if channel == "" || a.cfg.PerChannel == rate.Inf {
-		return nil
+// call runs one Web API call paced for channel of team (none without a
+// channel; see pace.go), retrying after 429 a bounded number of times and
+// waiting the Retry-After Slack asked for (1 s, 2 s, … when it named none,
+// at most MaxRetryWait). Each attempt runs under CallTimeout.
+func (a *Adapter) call(ctx context.Context, team, channel string, fn func(ctx context.Context) error) error {
+	if channel == "" {
+		return a.callOn(ctx, "", rate.Inf, fn)
 	}
-	key := team + ":" + channel
-	a.mu.Lock()
-	l, ok := a.limiters[key]
-	if !ok {
-		l = rate.NewLimiter(a.cfg.PerChannel, 1)
-		a.limiters[key] = l
-	}
-	if len(a.limiters) > 10000 {
-		clear(a.limiters)
-		a.limiters[key] = l
-	}
-	now := a.cfg.Now()
-	res := l.ReserveN(now, 1)
-	d := res.DelayFrom(now)
-	a.mu.Unlock()
-	if err := a.cfg.Sleep(ctx, d); err != nil {
-		res.CancelAt(a.cfg.Now())
-		return err
-	}
-	return nil
+	return a.callOn(ctx, channelLane(team, channel), a.cfg.PerChannel, fn)
 }
 
-// call runs one Web API call paced for channel of team, retrying after 429 a
-// bounded number of times and waiting the Retry-After Slack asked for (1 s,
-// 2 s, … when it named none, at most MaxRetryWait). Each attempt runs under
-// CallTimeout.
-func (a *Adapter) call(ctx context.Context, team, channel string, fn func(ctx context.Context) error) error {
+// callOn is call paced by lane key at limit.
+func (a *Adapter) callOn(ctx context.Context, key string, limit rate.Limit, fn func(ctx context.Context) error) error {
 	p := retry.Policy{
 		Attempts: a.cfg.MaxRetries + 1,
 		MaxWait:  a.cfg.MaxRetryWait,
 		Sleep:    a.cfg.Sleep,
 		OnRetry: func(_ int, d time.Duration, _ error) {
-			a.log.Info("slack rate limited; waiting", "retry_after", d, "team", team, "channel", channel)
+			a.log.Info("slack rate limited; waiting", "retry_after", d, "pace", key)
 		},
 	}
 	return retry.Do(ctx, p, rateLimited, func(ctx context.Context) error {
-		if err := a.pace(ctx, team, channel); err != nil {
+		if err := a.wait(ctx, key, limit); err != nil {
 			return err
 		}
 		ctx, cancel := context.WithTimeout(ctx, a.cfg.CallTimeout)
@@ -460,7 +451,9 @@ func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Mess
 	if r.Thread != "" {
 		opts = append(opts, slack.MsgOptionTS(r.Thread))
 	}
-	err = a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+	// Ephemeral messages have their own pace, not the channel's: a note
+	// to one person never waits behind the channel's answers.
+	err = a.callOn(ctx, ephemeralLane(r.Tenant), a.cfg.Ephemeral, func(ctx context.Context) error {
 		_, err := api.PostEphemeralContext(ctx, r.Channel, r.User, opts...)
 		return err
 	})
@@ -473,7 +466,11 @@ func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Mess
 func (a *Adapter) postWebhook(ctx context.Context, r *store.Request, m *bot.Message, responseType string) error {
 	blocks, text := Render(m)
 	msg := &slack.WebhookMessage{Text: text, Blocks: &slack.Blocks{BlockSet: blocks}, ResponseType: responseType}
-	err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+	key, limit := channelLane(r.Tenant, r.Channel), a.cfg.PerChannel
+	if responseType == slack.ResponseTypeEphemeral {
+		key, limit = ephemeralLane(r.Tenant), a.cfg.Ephemeral
+	}
+	err := a.callOn(ctx, key, limit, func(ctx context.Context) error {
 		return slack.PostWebhookCustomHTTPContext(ctx, r.Meta[metaResponseURL], a.hc, msg)
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -75,30 +76,61 @@ func newLimits(st Store, o Options) *limits {
 }
 
 // admit counts a request of person in tenant against the per-person and
-// per-tenant limits and returns the refusal to show when one is reached
-// ("" when the request may go on). A refused request counts against
-// neither.
-func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) string {
+// per-tenant limits and returns the refusal to show when one is reached,
+// and its reason ("" when the request may go on). A refused request counts
+// against neither.
+func (s *Service) admit(ctx context.Context, r *store.Request, now time.Time) (notice, reason string) {
 	lang := RequestLang(r, "", r.Text)
 	pk := personOf(r).key(r.Tenant, r.User)
 	ok, next := s.limits.user.allow(ctx, pk, now)
 	if !ok {
-		return lang.limitRefusal(words.UserLimit, s.opts.UserLimit, next)
+		return lang.limitRefusal(words.UserLimit, s.opts.UserLimit, next), reasonUser
 	}
 	tk := r.Platform + "\x00" + r.Tenant
 	if ok, next := s.limits.tenant.allow(ctx, tk, now); !ok {
 		s.limits.user.undo(ctx, pk, now)
-		return lang.limitRefusal(words.TenantLimit, s.opts.TenantLimit, next)
+		return lang.limitRefusal(words.TenantLimit, s.opts.TenantLimit, next), reasonTenant
 	}
 	s.mu.Lock()
-	full := s.opts.MaxQueue > 0 && len(s.queue) >= s.opts.MaxQueue
+	waiting := len(s.queue)
 	s.mu.Unlock()
-	if full {
+	if s.opts.MaxQueue > 0 && waiting >= s.opts.MaxQueue {
 		s.limits.user.undo(ctx, pk, now)
 		s.limits.tenant.undo(ctx, tk, now)
-		return lang.Text(words.Busy, nil)
+		return s.busy(lang, waiting), reasonBusy
 	}
-	return ""
+	return "", ""
+}
+
+// busy is the refusal of a full queue, waiting long: with the time the
+// checks so far took, about how long the queue takes to clear.
+func (s *Service) busy(lang Lang, waiting int) string {
+	data := map[string]any{"Waiting": waiting}
+	avg := s.checkTime()
+	if avg <= 0 {
+		return lang.Text(words.Busy, data)
+	}
+	workers := s.opts.Workers
+	drain := time.Duration(float64(avg) * float64(waiting+workers) / float64(workers))
+	return lang.Count(words.BusyWait, max(1, int(math.Ceil(drain.Minutes()))), data)
+}
+
+// observeCheck counts d, one check's wall time, into the average that
+// busy tells (a moving average of the latest checks).
+func (s *Service) observeCheck(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.avgCheck == 0 {
+		s.avgCheck = d
+		return
+	}
+	s.avgCheck += (d - s.avgCheck) / 8
+}
+
+func (s *Service) checkTime() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.avgCheck
 }
 
 // admitFeedback counts one feedback of person (user in tenant); false

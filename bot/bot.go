@@ -15,6 +15,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
@@ -129,10 +130,24 @@ type Platform interface {
 	Post(ctx context.Context, r *store.Request, m *Message) (reply string, err error)
 	// Update replaces the answer posted earlier. Adapters may skip
 	// intermediate (non-Final) updates they cannot show, e.g. ephemeral ones.
+	// An error wrapping ErrReplyGone means the reply cannot be edited any
+	// more (deleted): the core then posts the answer anew; after any other
+	// error it tries the update again later, so that an answer is never
+	// split between a placeholder and a second message.
 	Update(ctx context.Context, r *store.Request, reply string, m *Message) error
 	// Notify shows a short note to the asker only (a refusal, a thank-you).
 	Notify(ctx context.Context, r *store.Request, text string) error
 }
+
+// ErrReplyGone is wrapped by Platform.Update's error when the reply to
+// update is gone (deleted, or no longer editable).
+var ErrReplyGone = errors.New("bot: the reply cannot be updated any more")
+
+// ErrUndeliverable is wrapped by Platform.Post's error when the answer can
+// never be delivered (no place left to post it, e.g. an expired token of a
+// request that may be answered nowhere else): the core finishes the
+// request rather than try again.
+var ErrUndeliverable = errors.New("bot: the answer has nowhere to go")
 
 // Tracker is implemented by a Platform that shows a check's research as it
 // runs (Slack's assistant: a status line, a task card per claim). Track is

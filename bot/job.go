@@ -29,19 +29,29 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	if !j.begin() {
 		return
 	}
+	// A check saved before (a restart, an answer not delivered) is
+	// answered from the store.
+	var saved *store.Check
+	if r.CheckID != "" {
+		if c, err := s.store.Check(ctx, r.Tenant, r.CheckID); err == nil && c.Report != nil {
+			saved = c
+		}
+	}
 	if r.Attempts > s.opts.MaxAttempts {
+		// The last try: the request is finished whether it is delivered or not.
 		j.log.Error("giving up after repeated attempts", "attempts", r.Attempts)
+		if saved != nil {
+			j.answer(s.report(r, saved.Report, saved.ID))
+			j.finish(store.RequestDone, saved.ID)
+			return
+		}
 		j.answer(j.lang.RenderError(j.lang.Text(words.CheckGivenUp, nil)))
 		j.finish(store.RequestFailed, "")
 		return
 	}
-	// A check saved before a restart is answered from the store.
-	if r.CheckID != "" {
-		if c, err := s.store.Check(ctx, r.Tenant, r.CheckID); err == nil && c.Report != nil {
-			j.answer(s.report(r, c.Report, c.ID))
-			j.finish(store.RequestDone, c.ID)
-			return
-		}
+	if saved != nil {
+		j.conclude(s.report(r, saved.Report, saved.ID), store.RequestDone, saved.ID)
+		return
 	}
 	text, ok := j.text()
 	if !ok {
@@ -53,8 +63,7 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 			return
 		}
 		j.log.Warn("read the message asked about", "err", err)
-		j.answer(j.lang.RenderError(j.lang.readMessage(err)))
-		j.finish(store.RequestFailed, "")
+		j.conclude(j.lang.RenderError(j.lang.readMessage(err)), store.RequestFailed, "")
 		return
 	}
 	began := time.Now()
@@ -62,13 +71,13 @@ func (s *Service) process(ctx context.Context, r *store.Request) {
 	if ctx.Err() != nil {
 		return // shutting down: stays pending, resumed on restart
 	}
+	s.observeCheck(time.Since(began))
 	j.logFinished(rep, err, began)
 	if err != nil {
 		s.metrics.Errors.WithLabelValues("check").Inc()
 		s.metrics.Checks.WithLabelValues(r.Platform, "failed").Inc()
 		j.keepCacheRefs()
-		j.answer(j.lang.RenderError(j.lang.checkMessage(err)))
-		j.finish(store.RequestFailed, "")
+		j.conclude(j.lang.RenderError(j.lang.checkMessage(err)), store.RequestFailed, "")
 		return
 	}
 	s.metrics.observeReport(rep)
@@ -148,8 +157,7 @@ func (j *job) text() (string, bool) {
 			return "", false
 		}
 		j.log.Warn("recheck: load check", "check", r.Meta[MetaCheckID], "err", err)
-		j.answer(j.lang.RenderError(j.lang.Text(words.RecheckNotFound, nil)))
-		j.finish(store.RequestFailed, "")
+		j.conclude(j.lang.RenderError(j.lang.Text(words.RecheckNotFound, nil)), store.RequestFailed, "")
 		return "", false
 	}
 	if c.Message != "" { // its attachments are read again
@@ -245,8 +253,11 @@ func (j *job) call() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(j.ctx, j.s.opts.CallTimeout)
 }
 
-// answer updates the reply with m, or posts m when there is no reply or the
-// update fails. It reports whether m reached the platform.
+// answer updates the reply with m, or posts m when there is no reply or
+// the platform says it is gone (ErrReplyGone). It reports whether m
+// reached the platform, or never can (ErrUndeliverable). A reply that could not be updated for another
+// reason (a timeout, no turn of the channel's pace) is not answered beside
+// it: the caller leaves the request pending, to update it again later.
 func (j *job) answer(m *Message) bool {
 	ctx, r := j.ctx, j.r
 	if j.reply != "" {
@@ -260,21 +271,38 @@ func (j *job) answer(m *Message) bool {
 			return false
 		}
 		j.s.metrics.Errors.WithLabelValues("update").Inc()
-		j.log.Warn("update reply; posting a new one", "err", err)
+		if !errors.Is(err, ErrReplyGone) {
+			j.log.Warn("update reply; the request stays pending and is tried again", "err", err)
+			return false
+		}
+		j.log.Warn("the reply is gone; posting a new one", "err", err)
 	}
 	cctx, cancel := j.call()
 	nr, err := j.p.Post(cctx, r, m)
 	cancel()
+	if errors.Is(err, ErrUndeliverable) {
+		j.log.Warn("the answer has nowhere to go; finishing the request", "err", err)
+		return true
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			j.s.metrics.Errors.WithLabelValues("post").Inc()
-			j.log.Error("post answer", "err", err)
+			j.log.Error("post answer; the request stays pending and is tried again", "err", err)
 		}
 		return false
 	}
 	j.reply, r.Reply = nr, nr
 	j.saveReply(nr)
 	return true
+}
+
+// conclude answers with m and finishes the request in state, but only once
+// m is delivered: otherwise the request stays pending, tried again (every
+// Lease/2, at most MaxAttempts times).
+func (j *job) conclude(m *Message, state, checkID string) {
+	if j.answer(m) {
+		j.finish(state, checkID)
+	}
 }
 
 func (j *job) finish(state, checkID string) {

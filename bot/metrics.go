@@ -26,6 +26,14 @@ type Metrics struct {
 	ToolCalls *prometheus.CounterVec // tool
 	Errors    *prometheus.CounterVec // where (check, post, update, store)
 	InFlight  prometheus.Gauge
+	// Queued is the requests waiting for a worker (the queue that
+	// FACTBOT_MAX_QUEUE bounds).
+	Queued prometheus.Gauge
+	// Refusals are the requests refused, by platform and reason (input,
+	// user, tenant, busy); Notes the refusals' notes, by platform and
+	// outcome (sent; retry: not sent, tried again; lost: given up).
+	Refusals *prometheus.CounterVec
+	Notes    *prometheus.CounterVec
 }
 
 // NewMetrics creates the metrics and registers them with reg (if not nil).
@@ -61,12 +69,21 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		InFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "factbot_checks_in_flight", Help: "Checks running now.",
 		}),
+		Queued: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "factbot_queue_depth", Help: "Chat requests waiting for a worker.",
+		}),
+		Refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "factbot_refusals_total", Help: "Chat requests refused, by platform and reason (input, user, tenant, busy).",
+		}, []string{"platform", "reason"}),
+		Notes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "factbot_refusal_notes_total", Help: "Refusal notes, by platform and outcome (sent; retry: tried again later; lost: given up).",
+		}, []string{"platform", "outcome"}),
 	}
 	for _, v := range factcheck.Labels {
 		m.Verdicts.WithLabelValues(string(v))
 	}
 	if reg != nil {
-		reg.MustRegister(m.Requests, m.Checks, m.Verdicts, m.CacheHits, m.Latency, m.Ack, m.ToolCalls, m.Errors, m.InFlight)
+		reg.MustRegister(m.Requests, m.Checks, m.Verdicts, m.CacheHits, m.Latency, m.Ack, m.ToolCalls, m.Errors, m.InFlight, m.Queued, m.Refusals, m.Notes)
 	}
 	return m
 }

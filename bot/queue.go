@@ -79,6 +79,12 @@ func (s *Service) Resume(ctx context.Context) error {
 				s.release(r)
 				continue
 			}
+			if r.Notice != "" { // refused: its note is told again, never run
+				if s.resumeNote(r) {
+					n++
+				}
+				continue
+			}
 			if s.enqueue(r) {
 				n++
 			}
@@ -98,6 +104,7 @@ func (s *Service) enqueue(r *store.Request) bool {
 	}
 	s.queued[r.Key] = true
 	s.queue = append(s.queue, r)
+	s.metrics.Queued.Set(float64(len(s.queue)))
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -113,6 +120,7 @@ func (s *Service) next() *store.Request {
 			r := s.queue[0]
 			s.queue[0] = nil
 			s.queue = s.queue[1:]
+			s.metrics.Queued.Set(float64(len(s.queue)))
 			more := len(s.queue) > 0
 			s.mu.Unlock()
 			if more { // pass the wake-up on to another worker

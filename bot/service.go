@@ -69,9 +69,13 @@ type Service struct {
 	// submitting are the keys Submit is deciding on (until queued, or
 	// until a refusal is recorded): Resume leaves them alone.
 	submitting map[string]bool
-	wake       chan struct{}
-	started    bool
-	closed     bool
+	// notes are the refusals' notes being sent, by noteKey (notes.go).
+	notes map[string]*noteGroup
+	wake  chan struct{}
+	// avgCheck is the checks' moving average wall time (admission.go).
+	avgCheck time.Duration
+	started  bool
+	closed   bool
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -88,6 +92,7 @@ func New(st Store, ck Checker, opts Options) *Service {
 		platforms:  map[string]Platform{},
 		queued:     map[string]bool{},
 		submitting: map[string]bool{},
+		notes:      map[string]*noteGroup{},
 		wake:       make(chan struct{}, 1),
 		ctx:        ctx, cancel: cancel,
 	}
@@ -148,7 +153,7 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 	if r.Kind == KindRecheck {
 		r.Fresh = true
 	}
-	notice := s.validate(r)
+	notice, reason := s.validate(r), reasonInput
 	// Until it is queued or its refusal recorded, the request is this
 	// service's: Resume skips it here, and its lease keeps other replicas
 	// from picking it up.
@@ -169,11 +174,11 @@ func (s *Service) Submit(ctx context.Context, r *store.Request) (Result, error) 
 		s.log.Warn("claim accepted request", "key", r.Key, "err", err)
 	}
 	if notice == "" {
-		notice = s.admit(ctx, r, now)
+		notice, reason = s.admit(ctx, r, now)
 	}
 	if notice != "" {
 		s.metrics.Requests.WithLabelValues(r.Platform, r.Kind, "refused").Inc()
-		s.refuse(r, notice)
+		s.refuse(r, notice, reason)
 		return Result{Status: Refused, Notice: notice}, nil
 	}
 	s.metrics.Requests.WithLabelValues(r.Platform, r.Kind, "accepted").Inc()
@@ -206,41 +211,6 @@ func (s *Service) validate(r *store.Request) string {
 		return RequestLang(r, "", r.Text).UserMessage(err)
 	}
 	return ""
-}
-
-// refuse records r as failed and shows the notice to the asker, in the
-// background.
-func (s *Service) refuse(r *store.Request, notice string) {
-	p := s.platform(r.Platform)
-	s.mu.Lock()
-	if s.closed {
-		delete(s.submitting, r.Key)
-		s.mu.Unlock()
-		return
-	}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		// Not s.ctx: Close cancels it, and the refusal must still be recorded
-		// (Close waits for this goroutine, at most the minute).
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
-		defer cancel()
-		if err := s.store.RefuseRequest(ctx, r.Tenant, r.Key); err != nil {
-			s.log.Error("finish refused request", "key", r.Key, "err", err)
-		}
-		s.release(r)
-		s.setSubmitting(r.Key, false)
-		if p == nil {
-			return
-		}
-		nctx, ncancel := context.WithTimeout(ctx, s.opts.CallTimeout)
-		defer ncancel()
-		if err := p.Notify(nctx, r, notice); err != nil {
-			s.metrics.Errors.WithLabelValues("post").Inc()
-			s.log.Warn("notify refusal", "key", r.Key, "err", err)
-		}
-	}()
 }
 
 func (s *Service) platform(name string) Platform {

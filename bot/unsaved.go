@@ -71,7 +71,7 @@ func (j *job) saveCheck(c *store.Check) error {
 }
 
 // deliverCheck saves c and answers with its report; the request is
-// finished only once c is saved. A check that cannot be saved is answered
+// finished only once c is saved and its report delivered. A check that cannot be saved is answered
 // with a notice saying so, kept for the next attempt, and its request
 // left pending (resumed every half lease, and after a restart).
 func (j *job) deliverCheck(c *store.Check) {
@@ -86,7 +86,9 @@ func (j *job) deliverCheck(c *store.Check) {
 		s.unsaved.put(r.Key, &unsavedCheck{check: c, reply: j.reply})
 		return
 	}
-	if !j.answer(s.report(r, c.Report, c.ID)) && j.ctx.Err() != nil {
+	if !j.answer(s.report(r, c.Report, c.ID)) {
+		// Saved (the request names it) but not delivered: the request
+		// stays pending, and the next attempt answers from the store.
 		return
 	}
 	s.metrics.Checks.WithLabelValues(r.Platform, "done").Inc()

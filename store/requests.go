@@ -51,6 +51,10 @@ type Request struct {
 	// its key, for deduplication, and no content. Prune removes it after
 	// RefusedTTL.
 	Refused bool `json:"refused,omitempty"`
+	// Notice is the refusal still to be told to the asker: the request
+	// stays pending (with no text) until it is, and is then refused
+	// (RefuseRequest). Resumed, it is told again, never run.
+	Notice string `json:"notice,omitempty"`
 }
 
 // AcceptRequest stores r durably (the commit is fsync'd) unless a request

@@ -141,8 +141,18 @@ func responsePending(err error) retry.Decision {
 	return retry.Decision{Retry: errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusNotFound}
 }
 
-// Update implements bot.Platform.
+// Update implements bot.Platform. A reply Discord no longer has (404), or
+// an interaction response whose token expired, is gone (bot.ErrReplyGone):
+// the core posts the answer anew.
 func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
+	err := a.update(ctx, r, reply, m)
+	if err != nil && (errors.Is(err, errTokenExpired) || isUnknown(err)) {
+		return fmt.Errorf("%w: %w", bot.ErrReplyGone, err)
+	}
+	return err
+}
+
+func (a *Adapter) update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
 	rm := render(m)
 	if reply == replyOriginal {
 		if !a.tokenUsable(r) {

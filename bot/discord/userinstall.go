@@ -2,7 +2,6 @@ package discord
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -35,7 +34,7 @@ const messagePrefix = "interaction:"
 // errUserInstallExpired is Post's error once a user install's interaction
 // token has expired (or its acknowledgement failed): there is nowhere else
 // to answer.
-var errUserInstallExpired = errors.New("discord: the interaction can no longer be answered (token expired or not acknowledged), and a user install answers through its interaction only; a saved check is in /factcheck-history")
+var errUserInstallExpired = fmt.Errorf("discord: the interaction can no longer be answered (token expired or not acknowledged), and a user install answers through its interaction only; a saved check is in /factcheck-history: %w", bot.ErrUndeliverable)
 
 // interactionOnly reports whether i comes from a user install outside a
 // server that installed the app: Discord says the user install authorized

@@ -46,18 +46,36 @@ func TestHungProgressUpdateStillReports(t *testing.T) {
 	}
 }
 
-// When every chat.update hangs, each attempt is given up after the call
-// timeout and the final report is posted as a new message.
-func TestEveryUpdateHungReportPosted(t *testing.T) {
+// When the final chat.update hangs, the report is not posted beside the
+// "Checking…" placeholder (an answer split in two): the request stays
+// pending with its check saved, and the next attempt updates the
+// placeholder with it.
+func TestHungFinalUpdateNotSplit(t *testing.T) {
 	fake := slacktest.NewServer()
 	t.Cleanup(fake.Close)
-	fake.Hang("chat.update", 1000)
+	fake.Hang("chat.update", 1)
 	e := start(t, setup{fake: fake, callTimeout: 100 * time.Millisecond})
 	id, _ := e.fake.Send("events_api", slacktest.Mention("EvHang2", "C1", "U1", "1700000012.000100", "<@UBOT> Ice is cold"))
 	waitAck(t, e.fake, id)
-	final := waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.postMessage" && isFinal(c) })
-	if final.Form.Get("thread_ts") != "1700000012.000100" || !strings.Contains(final.Text(), "Ice is cold") {
-		t.Errorf("final = %v", final.Form)
+	waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.update (hung)" && isFinal(c) })
+	ctx := context.Background()
+	waitFor(t, func() bool {
+		e.svc.Resume(ctx) // what the pick-up does every half lease
+		return len(e.fake.Recorded("chat.update")) > 0
+	})
+	e.stop()
+	placeholder := e.fake.Recorded("chat.postMessage")
+	if len(placeholder) != 1 || isFinal(placeholder[0]) {
+		t.Fatalf("posts = %v, want the placeholder alone", placeholder)
+	}
+	final := e.fake.Recorded("chat.update")
+	if len(final) != 1 || !isFinal(final[0]) || final[0].Form.Get("ts") != placeholder[0].TS || !strings.Contains(final[0].Text(), "Ice is cold") {
+		t.Errorf("updates = %v, want the placeholder updated with the report", final)
+	}
+	if r, err := e.st.(interface {
+		Request(context.Context, string, string) (*store.Request, error)
+	}).Request(ctx, "T1", "slack:event:EvHang2"); err != nil || r.State != store.RequestDone || r.Attempts != 2 {
+		t.Errorf("request = %+v, %v; want done on the second attempt", r, err)
 	}
 }
 

@@ -396,7 +396,11 @@ func isNotInChannel(err error) bool {
 // new message.
 func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
 	if strings.HasPrefix(reply, streamPrefix) {
-		return a.updateAssistant(ctx, r, reply, m)
+		err := a.updateAssistant(ctx, r, reply, m)
+		if errors.Is(err, errStreamGone) { // its stream is another process's: the report is posted anew
+			return fmt.Errorf("%w: %w", bot.ErrReplyGone, err)
+		}
+		return err
 	}
 	switch reply {
 	case replyEphemeral:
@@ -420,6 +424,9 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 		_, _, _, err := api.UpdateMessageContext(ctx, r.Channel, reply, opts...)
 		return err
 	})
+	if err != nil && isGone(err) {
+		return fmt.Errorf("slack: chat.update: %w: %w", bot.ErrReplyGone, err)
+	}
 	if err != nil {
 		return fmt.Errorf("slack: chat.update: %w", err)
 	}
@@ -427,6 +434,16 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 		a.loading(ctx, api, r, firstNonEmpty(r.Thread, reply), m)
 	}
 	return nil
+}
+
+// isGone reports whether chat.update failed because the message cannot
+// be edited any more: the core then posts the answer anew.
+func isGone(err error) bool {
+	switch err.Error() {
+	case "message_not_found", "cant_update_message", "edit_window_closed":
+		return true
+	}
+	return false
 }
 
 // Notify implements bot.Platform: an ephemeral note to the asker.

@@ -246,6 +246,12 @@ func (s *stream) finish(ctx context.Context, m *bot.Message) error {
 	chunks, _, _ := s.changes()
 	chunks = append(chunks, slack.NewMarkdownTextChunk(markdownOf(m)))
 	if err := s.send(ctx, chunks...); err != nil {
+		s.mu.Lock()
+		started := s.ts != ""
+		s.mu.Unlock()
+		if !started { // no message in the thread: the report is posted instead
+			return fmt.Errorf("slack: chat.startStream: %w: %w", bot.ErrReplyGone, err)
+		}
 		return fmt.Errorf("slack: chat.appendStream: %w", err)
 	}
 	s.mu.Lock()

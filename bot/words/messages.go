@@ -94,7 +94,11 @@ var (
 	CheckRateLimited = &i18n.Message{ID: "CheckRateLimited", Other: "Sorry, the model or search service is rate limiting factbot right now. Try again in a few minutes."}
 	CheckGivenUp     = &i18n.Message{ID: "CheckGivenUp", Other: "Sorry, this check failed repeatedly and was given up. Please try again."}
 	RecheckNotFound  = &i18n.Message{ID: "RecheckNotFound", Other: "I could not find that earlier check to repeat it."}
-	Busy             = &i18n.Message{ID: "Busy", Other: "Sorry, factbot has too many checks waiting right now. Please try again in a few minutes."}
+	// Busy and BusyWait refuse a request when the queue is full: {{.Waiting}}
+	// checks wait in it; BusyWait says about how long they take
+	// ({{.Count}} minutes), when the checks so far tell.
+	Busy     = &i18n.Message{ID: "Busy", Other: "Sorry, factbot has too many checks waiting right now ({{.Waiting}} in the queue). Please try again in a few minutes."}
+	BusyWait = &i18n.Message{ID: "BusyWait", One: "Sorry, factbot has too many checks waiting right now ({{.Waiting}} in the queue, about a minute of work). Please try again in a minute.", Other: "Sorry, factbot has too many checks waiting right now ({{.Waiting}} in the queue, about {{.Count}} minutes of work). Please try again in {{.Count}} minutes."}
 
 	// The notes that acknowledge a command, and the feedback form.
 	AckPrivate       = &i18n.Message{ID: "AckPrivate", Other: "Checking… only you will see the report."}
@@ -195,7 +199,7 @@ var messages = []*i18n.Message{
 	Summary, CountSupported, CountContradicted, CountContested, CountUnverifiable, ListSeparator,
 	AskedBy, NotCheckable, CheckRef,
 	ButtonRecheck, ButtonWrong, ButtonFullReport, ButtonOpenHistory,
-	CheckInternal, CheckTimeout, CheckRateLimited, CheckGivenUp, RecheckNotFound, Busy,
+	CheckInternal, CheckTimeout, CheckRateLimited, CheckGivenUp, RecheckNotFound, Busy, BusyWait,
 	AckPrivate, AckChannel, AckReply, FeedbackQuestion, FeedbackExample,
 	HistoryLatest, HistoryYours, HistoryEmpty, HistoryCached, WhereWorkspace, WhereServer, WhereDMs,
 	UserLimit, TenantLimit, WindowHours, WindowMinutes,

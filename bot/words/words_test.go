@@ -86,7 +86,7 @@ func checkTranslation(t *testing.T, l Lang, w *i18n.Message, tr any) {
 	data := map[string]any{"Count": 1, "Done": 1, "Page": 3, "Date": "2026-11-28", "Budget": "x", "User": "u", "ID": "i", "N": 2, "Counts": "c", "Where": "w", "Window": "w", "Time": "12:00",
 		"Word": "x", "Usage": "u", "Verdict": "v", "Name": "a.png", "Max": 4, "Chars": 9000, "Notes": "n", "Why": "404", "Title": "t",
 		"Total": 9, "Model": "m", "Command": "/factcheck", "Default": 10, "Minutes": 10, "Error": "e", "Team": "Acme",
-		"Channel": "<#C1>", "Query": "q", "Site": "example.org", "Claim": "c"}
+		"Channel": "<#C1>", "Query": "q", "Site": "example.org", "Claim": "c", "Waiting": 100}
 	counts := []any{nil}
 	if w.One != "" {
 		counts = []any{0, 1, 2, 3, 5, 11, 100, 101}

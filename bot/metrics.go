@@ -31,7 +31,8 @@ type Metrics struct {
 	Queued prometheus.Gauge
 	// Refusals are the requests refused, by platform and reason (input,
 	// user, tenant, busy); Notes the refusals' notes, by platform and
-	// outcome (sent; retry: not sent, tried again; lost: given up).
+	// outcome (sent; collapsed: told by the same note to the same person,
+	// being sent; retry: not sent, tried again; lost: given up).
 	Refusals *prometheus.CounterVec
 	Notes    *prometheus.CounterVec
 }
@@ -76,7 +77,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "factbot_refusals_total", Help: "Chat requests refused, by platform and reason (input, user, tenant, busy).",
 		}, []string{"platform", "reason"}),
 		Notes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "factbot_refusal_notes_total", Help: "Refusal notes, by platform and outcome (sent; retry: tried again later; lost: given up).",
+			Name: "factbot_refusal_notes_total", Help: "Refusal notes, by platform and outcome (sent; collapsed into the same note being sent; retry: tried again later; lost: given up).",
 		}, []string{"platform", "outcome"}),
 	}
 	for _, v := range factcheck.Labels {

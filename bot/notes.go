@@ -110,6 +110,7 @@ func (s *Service) tellRefusal(ctx context.Context, r *store.Request) {
 	if g := s.notes[k]; g != nil {
 		g.reqs = append(g.reqs, r) // told by the note being sent
 		s.mu.Unlock()
+		s.metrics.Notes.WithLabelValues(r.Platform, "collapsed").Inc()
 		return
 	}
 	g := &noteGroup{reqs: []*store.Request{r}}

@@ -129,6 +129,7 @@ type Post struct {
 	Req   *store.Request
 	Msg   *bot.Message
 	Text  string // notify
+	Err   error  // the error the call returned
 }
 
 // Platform records what the core asks it to send.
@@ -136,6 +137,13 @@ type Platform struct {
 	PlatformName string // default "test"
 	// PostErr, if set, is returned by Post.
 	PostErr error
+	// FinalErrs and NotifyErrs are returned by the first Updates with a
+	// final message and the first Notifies, in order (a nil one
+	// succeeds); the rest succeed. Failed calls are recorded too, with Err
+	// set.
+	FinalErrs, NotifyErrs []error
+	// HoldNotify, if set, makes Notify wait until it is closed or ctx ends.
+	HoldNotify chan struct{}
 
 	mu    sync.Mutex
 	posts []Post
@@ -179,14 +187,38 @@ func (p *Platform) Post(ctx context.Context, r *store.Request, m *bot.Message) (
 
 // Update implements bot.Platform.
 func (p *Platform) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
-	p.record(Post{Op: "update", Reply: reply, Req: cloneReq(r), Msg: m})
-	return nil
+	var err error
+	if m.Final {
+		err = p.next(&p.FinalErrs)
+	}
+	p.record(Post{Op: "update", Reply: reply, Req: cloneReq(r), Msg: m, Err: err})
+	return err
 }
 
 // Notify implements bot.Platform.
 func (p *Platform) Notify(ctx context.Context, r *store.Request, text string) error {
-	p.record(Post{Op: "notify", Req: cloneReq(r), Text: text})
-	return nil
+	if p.HoldNotify != nil {
+		select {
+		case <-p.HoldNotify:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	err := p.next(&p.NotifyErrs)
+	p.record(Post{Op: "notify", Req: cloneReq(r), Text: text, Err: err})
+	return err
+}
+
+// next takes the first of errs, if any.
+func (p *Platform) next(errs *[]error) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(*errs) == 0 {
+		return nil
+	}
+	err := (*errs)[0]
+	*errs = (*errs)[1:]
+	return err
 }
 
 // Posts returns everything sent so far.

@@ -237,11 +237,16 @@ func (j *job) keepCacheRefs() {
 	}
 }
 
+// saveReply records the reply posted, even when the service is closing:
+// a placeholder not recorded would be posted again by the next attempt
+// (an answer split in two).
 func (j *job) saveReply(reply string) {
-	if err := j.s.store.UpdateRequest(j.ctx, j.r.Tenant, j.r.Key, func(q *store.Request) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(j.ctx), 10*time.Second)
+	defer cancel()
+	if err := j.s.store.UpdateRequest(ctx, j.r.Tenant, j.r.Key, func(q *store.Request) error {
 		q.Reply = reply
 		return nil
-	}); err != nil && j.ctx.Err() == nil {
+	}); err != nil {
 		j.s.metrics.Errors.WithLabelValues("store").Inc()
 		j.log.Warn("record reply", "err", err)
 	}

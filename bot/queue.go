@@ -160,10 +160,12 @@ func (s *Service) worker() {
 func (s *Service) run(queued *store.Request) {
 	r, err := s.store.ClaimRequest(s.ctx, queued.Tenant, queued.Key, s.opts.Owner, s.opts.Lease)
 	if err != nil {
-		if s.ctx.Err() == nil {
-			s.metrics.Errors.WithLabelValues("store").Inc()
-			s.log.Error("claim request; it stays pending", "key", queued.Key, "err", err)
+		if s.ctx.Err() != nil {
+			s.release(queued) // closing: another replica, or the next start, takes it at once
+			return
 		}
+		s.metrics.Errors.WithLabelValues("store").Inc()
+		s.log.Error("claim request; it stays pending", "key", queued.Key, "err", err)
 		return
 	}
 	if r == nil {

@@ -120,14 +120,24 @@ func (s *Service) Register(p Platform) {
 }
 
 // Close stops accepting requests, cancels running checks (they stay
-// pending in the store and are resumed on the next Start) and waits for the
-// workers.
+// pending in the store and are resumed on the next Start, or by another
+// replica), waits for the workers and gives back the leases of the
+// requests still queued.
 func (s *Service) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
 	s.cancel()
 	s.wg.Wait()
+	// The requests still queued are given back at once, for another
+	// replica (or the next start) to take without waiting out their lease.
+	s.mu.Lock()
+	queued := s.queue
+	s.queue = nil
+	s.mu.Unlock()
+	for _, r := range queued {
+		s.release(r)
+	}
 	return nil
 }
 

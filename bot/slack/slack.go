@@ -365,6 +365,11 @@ func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (s
 	}
 	var ts string
 	err = a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+		// Once its turn came, a post is seen through (within
+		// CallTimeout) even if the caller gives up: its ts, lost, would
+		// have the message posted twice.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.CallTimeout)
+		defer cancel()
 		var err error
 		_, ts, err = api.PostMessageContext(ctx, r.Channel, opts...)
 		return err

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -27,4 +28,15 @@ func (c *Clock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
+}
+
+// Sleep is a sleep in the clock's time, for a component's Sleep: it moves
+// the clock on by d (when positive) at once and returns ctx's error. Time
+// then passes only as fast as the component waits (sleepers side by side
+// each move it on).
+func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
+	if d > 0 {
+		c.Add(d)
+	}
+	return ctx.Err()
 }

@@ -8,6 +8,10 @@
 // speaking Socket Mode (hello, envelopes, acks by envelope_id, pings).
 // Point the real slack-go client at URL().
 //
+// Methods can be made to pace like Slack (Pace: n calls a window, per
+// channel or per workspace, 429 with Retry-After past it), on the fake's
+// own clock (Server.Now).
+//
 // Tokens have identities: those issued by oauth.v2.access (see Grant)
 // belong to their workspace; any other token starting with "x" is the
 // default workspace TeamID's. Every call records the token it came with.
@@ -17,9 +21,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -106,6 +112,14 @@ type Server struct {
 	envSeq    int
 	conn      *websocket.Conn
 
+	// paces are the methods paced like Slack (Pace), and the calls they
+	// let through, by method and channel or workspace.
+	paces  map[string]pace
+	passed map[string][]time.Time
+	// Now is the server's clock (Pace, Call.At); default time.Now. Set it
+	// before the first call.
+	Now func() time.Time
+
 	oauth   oauthState
 	writeMu sync.Mutex
 	closed  chan struct{}
@@ -114,7 +128,7 @@ type Server struct {
 // NewServer starts a fake Slack.
 func NewServer() *Server {
 	s := &Server{Calls: make(chan Call, 10000), Acks: make(chan Ack, 10000), Connected: make(chan struct{}, 10),
-		limited: map[string][]string{}, kinds: map[string]ChannelKind{}, users: map[string]User{}, hang: map[string]int{}, closed: make(chan struct{})}
+		limited: map[string][]string{}, paces: map[string]pace{}, passed: map[string][]time.Time{}, kinds: map[string]ChannelKind{}, users: map[string]User{}, hang: map[string]int{}, closed: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/{method}", s.api)
 	mux.HandleFunc("/response/{id}", s.response)
@@ -279,7 +293,7 @@ func contains(l []string, s string) bool {
 }
 
 func (s *Server) record(c Call) {
-	c.At = time.Now()
+	c.At = s.now()
 	s.mu.Lock()
 	s.calls = append(s.calls, c)
 	s.mu.Unlock()
@@ -339,6 +353,16 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := Call{Method: method, Form: r.PostForm, Token: token}
+	s.mu.Lock()
+	wait := s.paced(method, id.Team, c.Form.Get("channel"))
+	s.mu.Unlock()
+	if wait > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(wait.Seconds())), 10))
+		w.WriteHeader(http.StatusTooManyRequests)
+		fmt.Fprint(w, `{"ok":false,"error":"ratelimited"}`)
+		s.record(Call{Method: method + " (429)", Form: r.PostForm, Token: token})
+		return
+	}
 	switch method {
 	case "auth.test":
 		writeJSON(w, map[string]any{"ok": true, "user_id": id.BotUserID, "bot_id": BotID, "team_id": id.Team, "enterprise_id": id.Enterprise, "user": "factbot", "team": "Test"})

@@ -96,6 +96,7 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 	sc := cfg.Slack
 	scfg := slack.Config{BotToken: sc.BotToken, AppToken: sc.AppToken, SigningSecret: sc.SigningSecret, APIURL: sc.APIURL, Logger: log,
 		Reactions: sc.Reactions}
+	scfg.SharedPace, _ = st.(bot.RateStore) // PostgreSQL: the replicas share each channel's pace
 	db := st
 	if sc.OAuth() {
 		var old [][]byte

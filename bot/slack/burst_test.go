@@ -241,12 +241,22 @@ func TestBurstEveryoneHearsBack(t *testing.T) {
 	// and from then on the channel has work ready until all is settled.
 	waitFor(t, func() bool { return allTold(rp.svc) })
 	ready := clock.Now()
+	var queued dto.Metric
+	rp.svc.Metrics().Queued.Write(&queued)
 	close(hold)
 	settle(t, st, ms, rp.svc)
 	rp.stop()
 	answered, told := checkEveryoneHeard(t, st, fake, ms, ready)
 	if answered < 2 || answered+told != len(ms) {
 		t.Errorf("answered %d, told %d of %d; want those the workers and the queue took answered (2 to 4), every other told", answered, told, len(ms))
+	}
+	// The operator sees it: the queue's depth while the checks ran (the
+	// two workers' requests out of it), and the refusals.
+	if got, want := queued.GetGauge().GetValue(), float64(answered-2); got != want {
+		t.Errorf("factbot_queue_depth = %v while the checks ran, want %v", got, want)
+	}
+	if got := counted(rp.svc.Metrics().Refusals.WithLabelValues(slack.Name, "busy")); got != float64(told) {
+		t.Errorf("factbot_refusals_total{reason=busy} = %v, want %d", got, told)
 	}
 	t.Logf("answered %d, told %d, 429s %d, in %v of Slack's time", answered, told,
 		len(fake.Recorded("chat.postMessage (429)", "chat.update (429)", "chat.postEphemeral (429)")), clock.Now().Sub(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))

@@ -260,9 +260,10 @@ func (j *job) call() (context.Context, context.CancelFunc) {
 
 // answer updates the reply with m, or posts m when there is no reply or
 // the platform says it is gone (ErrReplyGone). It reports whether m
-// reached the platform, or never can (ErrUndeliverable). A reply that could not be updated for another
-// reason (a timeout, no turn of the channel's pace) is not answered beside
-// it: the caller leaves the request pending, to update it again later.
+// reached the platform, or never can (ErrUndeliverable). A reply that
+// could not be updated for another reason (a timeout, no turn of the
+// channel's pace) is not answered beside it: the caller leaves the request
+// pending, to update it again later.
 func (j *job) answer(m *Message) bool {
 	ctx, r := j.ctx, j.r
 	if j.reply != "" {

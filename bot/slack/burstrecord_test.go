@@ -140,7 +140,7 @@ func TestBurstRecord(t *testing.T) {
 	for _, c := range fake.Recorded("chat.postMessage", "chat.update", "chat.postEphemeral") {
 		settled = max(settled, c.At.Sub(began))
 	}
-	t.Logf("%d mentions: answered %d, told %d, lost %d, split %d; settled in %v; longest silence %v; 429s %d",
+	t.Logf("%d mentions: answered %d, told %d, lost %d, split %d; settled in %v; longest silence %v; 429s: %d chat.postMessage, %d chat.update, %d chat.postEphemeral",
 		n, answered, told, lost, split, settled.Round(time.Second), silence.Round(time.Second),
-		len(fake.Recorded("chat.postMessage (429)", "chat.update (429)", "chat.postEphemeral (429)")))
+		len(fake.Recorded("chat.postMessage (429)")), len(fake.Recorded("chat.update (429)")), len(fake.Recorded("chat.postEphemeral (429)")))
 }

@@ -232,7 +232,7 @@ func serveVars() []Var {
 			Doc:   "checks per Slack workspace or Discord server per window, all its people together (`off` disables)",
 			parse: limit("FACTBOT_TENANT_LIMIT", DefaultTenantLimit, "checks per workspace or server per window, e.g. 100/1h; off disables", func(c *Config) *bot.Limit { return &c.TenantLimit })},
 		{Name: "FACTBOT_MAX_QUEUE", Default: fmt.Sprint(DefaultMaxQueue),
-			Doc:   "chat requests waiting for a worker; more are refused with a \"try again in a few minutes\" note",
+			Doc:   "chat requests waiting for a worker; more are refused with a note saying how many wait and about how long (`factbot_queue_depth`, `factbot_refusals_total` in `/metrics`)",
 			parse: positive("FACTBOT_MAX_QUEUE", DefaultMaxQueue, "chat requests waiting for a worker, e.g. 100", func(c *Config) *int { return &c.MaxQueue })},
 		{Name: "FACTBOT_REACTION", Default: strings.Join(DefaultReactions, ","),
 			Doc:   "the reactions (Slack's names; in Discord 🔍 and 🔎, or the emoji given) that ask for a check of the message they are added to; `off` disables them",

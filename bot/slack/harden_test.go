@@ -151,3 +151,26 @@ func TestUnsignedRequestRefusedBeforeItsBody(t *testing.T) {
 }
 
 func fmtUnix(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) }
+
+// A placeholder Slack no longer has (deleted: chat.update answers
+// message_not_found) is answered with a new message in the thread: there
+// is nothing left for the report to be split from.
+func TestDeletedPlaceholderAnsweredAnew(t *testing.T) {
+	fake := slacktest.NewServer()
+	t.Cleanup(fake.Close)
+	fake.Fail("chat.update", "message_not_found")
+	quietCheck := &bottest.Checker{Func: func(ctx context.Context, in factcheck.Input) (*factcheck.Report, error) {
+		return bottest.Report(factcheck.Input{Text: in.Text}, factcheck.Supported), nil // no progress: the one update is the final one
+	}}
+	e := start(t, setup{fake: fake, checker: quietCheck})
+	id, _ := e.fake.Send("events_api", slacktest.Mention("EvGone", "C1", "U1", "1700000013.000100", "<@UBOT> Ice is cold"))
+	waitAck(t, e.fake, id)
+	final := waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.postMessage" && isFinal(c) })
+	e.stop()
+	if final.Form.Get("thread_ts") != "1700000013.000100" || !strings.Contains(final.Text(), "Ice is cold") {
+		t.Errorf("report posted as %v", final.Form)
+	}
+	if n := len(e.fake.Recorded("chat.update (failed)")); n != 1 {
+		t.Errorf("%d failed updates, want the one", n)
+	}
+}

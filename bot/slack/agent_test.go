@@ -428,3 +428,39 @@ func TestManifestIsTheAgentExperience(t *testing.T) {
 		}
 	}
 }
+
+// A stream begun whose end Slack refuses once is ended on the next attempt
+// (the request stays pending meanwhile): the report's text is appended
+// once, the stream stopped, and no report is posted beside it.
+func TestStreamEndedOnTheNextAttempt(t *testing.T) {
+	fake := slacktest.NewServer()
+	t.Cleanup(fake.Close)
+	fake.SetAgentView(true)
+	fake.Fail("chat.stopStream", "internal_error")
+	e := start(t, setup{fake: fake})
+	id, _ := e.fake.Send("events_api", slacktest.DirectMessage("EvSE", dm, "U1", agentTS, "Ice is cold"))
+	waitAck(t, e.fake, id)
+	waitCall(t, e.fake, func(c slacktest.Call) bool { return c.Method == "chat.stopStream (failed)" })
+	waitFor(t, func() bool {
+		e.svc.Resume(context.Background()) // what the pick-up does every half lease
+		return len(e.fake.Recorded("chat.stopStream")) > 0
+	})
+	e.stop()
+	var texts int
+	for _, c := range e.fake.Recorded("chat.startStream", "chat.appendStream") {
+		for _, ch := range chunksOf(t, c) {
+			if ch.Type == "markdown_text" {
+				texts++
+			}
+		}
+	}
+	if texts != 1 {
+		t.Errorf("the report's text was streamed %d times, want once", texts)
+	}
+	if n := len(e.fake.Recorded("chat.postMessage")); n != 0 {
+		t.Errorf("%d messages posted beside the stream", n)
+	}
+	if stops := e.fake.Recorded("chat.stopStream"); len(stops) != 1 || !strings.Contains(stops[0].Form.Get("blocks"), "feedback_buttons") {
+		t.Errorf("stopStream = %v, want the stream stopped once with the report", stops)
+	}
+}

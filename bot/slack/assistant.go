@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -265,10 +266,16 @@ func (a *Adapter) updateAssistant(ctx context.Context, r *store.Request, reply s
 	if s == nil {
 		return errStreamGone
 	}
-	a.mu.Lock()
-	delete(a.streams, reply)
-	a.mu.Unlock()
-	return s.finish(ctx, m)
+	err := s.finish(ctx, m)
+	if err == nil || errors.Is(err, bot.ErrReplyGone) {
+		a.mu.Lock()
+		delete(a.streams, reply)
+		a.mu.Unlock()
+	}
+	// Else (an append or the stop that failed: a timeout, no turn) the
+	// stream stays, and the core's next attempt finishes it: the report is
+	// never posted beside a stream already begun.
+	return err
 }
 
 // stopStreams stops the streams' loops (the adapter stops): their

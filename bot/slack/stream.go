@@ -44,6 +44,7 @@ type stream struct {
 
 	mu         sync.Mutex
 	ts         string // the streamed message, once started
+	appended   bool   // the report's text is in it (finish): a second finish only stops it
 	tasks      []*task
 	status     string // the status to show; sent is what was
 	sentStatus string
@@ -242,19 +243,23 @@ func (s *stream) finish(ctx context.Context, m *bot.Message) error {
 		}
 		t.dirty = true // every card's last state, in case an append was cut short
 	}
+	appended := s.appended
 	s.mu.Unlock()
-	chunks, _, _ := s.changes()
-	chunks = append(chunks, slack.NewMarkdownTextChunk(markdownOf(m)))
-	if err := s.send(ctx, chunks...); err != nil {
-		s.mu.Lock()
-		started := s.ts != ""
-		s.mu.Unlock()
-		if !started { // no message in the thread: the report is posted instead
-			return fmt.Errorf("slack: chat.startStream: %w: %w", bot.ErrReplyGone, err)
+	if !appended {
+		chunks, _, _ := s.changes()
+		chunks = append(chunks, slack.NewMarkdownTextChunk(markdownOf(m)))
+		if err := s.send(ctx, chunks...); err != nil {
+			s.mu.Lock()
+			started := s.ts != ""
+			s.mu.Unlock()
+			if !started { // no message in the thread: the report is posted instead
+				return fmt.Errorf("slack: chat.startStream: %w: %w", bot.ErrReplyGone, err)
+			}
+			return fmt.Errorf("slack: chat.appendStream: %w", err)
 		}
-		return fmt.Errorf("slack: chat.appendStream: %w", err)
 	}
 	s.mu.Lock()
+	s.appended = true
 	ts := s.ts
 	s.mu.Unlock()
 	blocks, _ := Render(assistantMessage(m))

@@ -127,6 +127,8 @@ type DB struct {
 	afterPrune func(ctx context.Context, now time.Time) error
 	// holder: Open recorded this process in the holder file beside path.
 	holder bool
+	// vectors are the tenants' claim vectors in memory (earlier.go).
+	vectors vectorIndexes
 }
 
 // Open opens (creating if needed) the bbolt file at path, waiting at most

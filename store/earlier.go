@@ -57,30 +57,76 @@ func (x *vectorIndexes) tenant(t string) *tenantVectors {
 	return tv
 }
 
-// tenantVectors are one tenant's vectors of one model: their metadata,
-// sign bits and int8 components, each in one slab.
+// tenantVectors are one tenant's vectors of one model: what the
+// visibility rule reads of each (users and channels as numbers), their
+// sign bits and their components, each in one slab.
 type tenantVectors struct {
 	mu      sync.Mutex
 	loaded  bool
-	stale   bool // a check it names is gone: load again
-	model   string
+	stale   bool   // a check it names is gone: load again
+	model   uint32 // modelHash
 	dim     int
 	known   map[string]bool // check IDs loaded
 	newest  string          // the greatest check ID loaded
+	names   map[string]int32
 	entries []vectorEntry
 	signs   []uint64 // words(dim) per entry
 	comps   []int8   // dim per entry
 }
 
 type vectorEntry struct {
-	id         string
-	claim      int
-	created    int64 // unix nanoseconds
-	user       string
-	channel    string
-	private    bool
-	visibility Visibility
-	norm       float32 // of the int8 components
+	created int64 // unix seconds
+	user    int32 // numbers of names
+	channel int32
+	flags   uint8 // entryPrivate, entryPublic
+	claim   int32
+	norm    float32 // of the components
+	id      string
+}
+
+const (
+	entryPrivate = 1 << iota
+	entryPublic
+)
+
+// name returns the number of a user or channel name, 0 for "" (and -1
+// for a name never seen, from number).
+func (tv *tenantVectors) name(s string) int32 {
+	if s == "" {
+		return 0
+	}
+	n, ok := tv.names[s]
+	if !ok {
+		n = int32(len(tv.names) + 1)
+		tv.names[s] = n
+	}
+	return n
+}
+
+func (tv *tenantVectors) number(s string) int32 {
+	if s == "" {
+		return 0
+	}
+	if n, ok := tv.names[s]; ok {
+		return n
+	}
+	return -1
+}
+
+// visible is the one visibility rule (visibleTo) on an entry, for the
+// audience's user and channel numbers: a nil audience sees everything.
+func (en *vectorEntry) visible(a *Audience, user, channel int32) bool {
+	switch {
+	case a == nil:
+		return true
+	case user > 0 && en.user == user:
+		return true
+	case en.flags&entryPrivate != 0:
+		return false
+	case channel > 0 && en.channel == channel:
+		return true
+	}
+	return a.TenantWide && en.flags&entryPublic != 0
 }
 
 // refreshOverlap is how far before the newest vector loaded a refresh
@@ -119,7 +165,7 @@ func (e *earlier) Nearest(ctx context.Context, q factcheck.EarlierQuery) ([]fact
 		if err != nil {
 			return out, fmt.Errorf("earlier checks: %w", err)
 		}
-		if !chk.VisibleTo(e.audience) || chk.Report == nil || c.entry.claim >= len(chk.Report.Claims) || chk.Report.Claims[c.entry.claim] == nil {
+		if !chk.VisibleTo(e.audience) || chk.Report == nil || int(c.entry.claim) >= len(chk.Report.Claims) || chk.Report.Claims[c.entry.claim] == nil {
 			continue
 		}
 		out = append(out, factcheck.EarlierClaim{CheckID: chk.ID, CheckedAt: chk.CreatedAt, Similarity: c.sim, Verdict: chk.Report.Claims[c.entry.claim]})
@@ -148,13 +194,17 @@ func (tv *tenantVectors) nearest(ctx context.Context, db *DB, tenant string, a *
 	qs := signBits(qc)
 	qn := length(qc)
 	w := words(tv.dim)
-	since := q.Since.UnixNano()
+	since := q.Since.Unix()
+	var au, ac int32
+	if a != nil {
+		au, ac = tv.number(a.User), tv.number(a.Channel)
+	}
 	// The prefilter: the nearest by sign bits, kept sorted by distance.
 	type near struct{ i, dist int }
 	best := make([]near, 0, prefilter+1)
 	for i := range tv.entries {
 		en := &tv.entries[i]
-		if en.created < since || !visibleTo(a, en.user, en.channel, en.private, en.visibility) {
+		if en.created < since || !en.visible(a, au, ac) {
 			continue
 		}
 		d := 0
@@ -187,9 +237,9 @@ func (tv *tenantVectors) nearest(ctx context.Context, db *DB, tenant string, a *
 // those saved since the newest loaded, less refreshOverlap.
 func (tv *tenantVectors) update(ctx context.Context, db *DB, tenant, model string, dim int) error {
 	from := []byte(nil)
-	if !tv.loaded || tv.stale || tv.model != model || tv.dim != dim {
-		tv.loaded, tv.stale, tv.model, tv.dim, tv.known, tv.newest = false, false, model, dim, map[string]bool{}, ""
-		tv.entries, tv.signs, tv.comps = nil, nil, nil
+	if h := modelHash(model); !tv.loaded || tv.stale || tv.model != h || tv.dim != dim {
+		tv.loaded, tv.stale, tv.model, tv.dim, tv.known, tv.newest = false, false, h, dim, map[string]bool{}, ""
+		tv.names, tv.entries, tv.signs, tv.comps = map[string]int32{}, nil, nil, nil
 	} else if t, err := time.Parse(idTimeLayout, prefixOf(tv.newest)); err == nil {
 		from = []byte(t.Add(-refreshOverlap).Format(idTimeLayout))
 	}
@@ -229,9 +279,16 @@ func (tv *tenantVectors) add(id string, r *vectorRecord) {
 	if r.model != tv.model || r.dim != tv.dim {
 		return
 	}
+	var flags uint8
+	if r.private {
+		flags |= entryPrivate
+	}
+	if r.visibility == VisibilityPublic {
+		flags |= entryPublic
+	}
 	for _, c := range r.claims {
-		tv.entries = append(tv.entries, vectorEntry{id: id, claim: c.claim, created: r.created.UnixNano(), user: r.user, channel: r.channel,
-			private: r.private, visibility: r.visibility, norm: length(c.q)})
+		tv.entries = append(tv.entries, vectorEntry{id: id, claim: int32(c.claim), created: r.created.Unix(), user: tv.name(r.user),
+			channel: tv.name(r.channel), flags: flags, norm: length(c.q)})
 		tv.signs = append(tv.signs, signBits(c.q)...)
 		tv.comps = append(tv.comps, c.q...)
 	}

@@ -70,8 +70,8 @@ func testEarlierNearest(t *testing.T, b Backend, clk *storetest.Clock) {
 	q := vec(1, -0.5) // cos 0.894 to axis(0), 0.707 to vec(3, 1)
 	found, err := b.Earlier("T1", nil).Nearest(ctx, factcheck.EarlierQuery{Model: "test/8", Vector: q, Since: t0, Min: 0.8, Limit: 5})
 	mustf(t, err, "nearest")
-	if len(found) != 1 || found[0].CheckID != near.ID || math.Abs(found[0].Similarity-0.894) > 0.02 {
-		t.Fatalf("Nearest = %+v, want %s at about 0.894", found, near.ID)
+	if len(found) != 1 || found[0].CheckID != near.ID || math.Abs(found[0].Similarity-0.894) > 0.03 {
+		t.Fatalf("Nearest = %+v, want %s at about 0.894 (within the 4-bit components' error)", found, near.ID)
 	}
 	if diff := cmp.Diff(near.Report.Claims[0].Evidence, found[0].Verdict.Evidence, cmpOpts); diff != "" || !found[0].CheckedAt.Equal(near.CreatedAt) {
 		t.Errorf("the earlier verdict's evidence (-want +got):\n%s; checked at %v", diff, found[0].CheckedAt)

@@ -29,7 +29,7 @@ const (
 func matchWorld(t *testing.T, embed geminitest.Embedder) *world {
 	claims := []string{bridge, bridgeAgain, bridgeSpanish, bridgeFrench, bridgeTenfold, bridgeNot, bridgeOther}
 	if embed == nil {
-		embed = geminitest.Vectors(256, claims)
+		embed = geminitest.Vectors(128, claims)
 	}
 	return newWorld(t, func(r *geminitest.Request) geminitest.Reply {
 		if isExtraction(r) {

@@ -43,7 +43,7 @@ func TestLoad(t *testing.T) {
 			MCP:           MCP{MaxSessions: 64, MaxSessionsPerToken: 16, SessionIdle: 10 * time.Minute},
 			Slack:         Slack{Reactions: DefaultReactions},
 			Discord:       Discord{Reactions: DefaultReactions},
-			Match:         Match{On: true, Dim: 256, Threshold: 0.85, MaxAge: 168 * time.Hour},
+			Match:         Match{On: true, Dim: 128, Threshold: 0.85, MaxAge: 168 * time.Hour},
 		}
 		if f != nil {
 			f(c)

@@ -20,6 +20,7 @@
 //	tenants/<tenant>/by_user/<user>\x00<id>         "" (the same)
 //	tenants/<tenant>/by_verdict/<label>\x00<id>     "" (the same)
 //	tenants/<tenant>/feedback/<id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
+//	tenants/<tenant>/vectors/<id>       the check's claim vectors, 4 bits a component (embed.go)
 //	tenants/<tenant>/requests/<key>     envelope(Request)
 //	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  "": a pending request; on the native
 //	                                    path its request's time is its creation instead (version 5)

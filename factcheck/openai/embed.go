@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -54,7 +55,7 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 
 // errNoEmbeddingModel is wrapped by NewEmbedder for a server of no known
 // embedding model.
-var errNoEmbeddingModel = fmt.Errorf("set FACTBOT_EMBED_MODEL to an embedding model the server serves, e.g. nomic-embed-text on Ollama")
+var errNoEmbeddingModel = errors.New("set FACTBOT_EMBED_MODEL to an embedding model the server serves, e.g. nomic-embed-text on Ollama")
 
 // EmbeddingModel is factcheck.Embedder's: the model and the dimension.
 func (e *Embedder) EmbeddingModel() string { return e.m.name + "/" + strconv.Itoa(e.dim) }

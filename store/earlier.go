@@ -19,9 +19,10 @@ import (
 // held in memory, loaded on the tenant's first lookup and brought up to
 // date at each one from the newest records (those another replica saved
 // too). A lookup reads every vector the asker may see within the window,
-// by the one visibility rule: first the sign bits of each (one XOR and
-// popcount a 64 components), keeping the nearest by that measure, then
-// their int8 components for the cosine; the checks of the nearest above
+// by the one visibility rule (vectorEntry.visible, visibleTo on numbers):
+// first the sign bits of each (one XOR and popcount per 64 components),
+// keeping the 64 nearest by that measure, then their 4-bit components for
+// the cosine; the checks of the nearest above
 // the threshold are read, and shown only if they are still there and
 // visible (a check forgotten since makes the tenant's vectors load again).
 
@@ -190,7 +191,7 @@ func (tv *tenantVectors) nearest(ctx context.Context, db *DB, tenant string, a *
 	if len(q.Vector) != tv.dim || len(tv.entries) == 0 {
 		return nil, nil
 	}
-	_, qc := quantize(q.Vector)
+	qc := quantize(q.Vector)
 	qs := signBits(qc)
 	qn := length(qc)
 	w := words(tv.dim)
@@ -283,7 +284,7 @@ func (tv *tenantVectors) add(id string, r *vectorRecord) {
 	if r.private {
 		flags |= entryPrivate
 	}
-	if r.visibility == VisibilityPublic {
+	if r.public {
 		flags |= entryPublic
 	}
 	for _, c := range r.claims {

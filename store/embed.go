@@ -20,34 +20,35 @@ const vectorVersion = 1
 
 // A vectors record:
 //
-//	version (1) · created (uvarint, unix seconds) · private (1) ·
-//	visibility, user, channel (each a uvarint length and its bytes) ·
+//	version (1) · created (uvarint, unix seconds) ·
+//	flags (1: 1 the answer was private, 2 made in a public channel) ·
+//	user, channel (each a uvarint length and its bytes) ·
 //	model (4, the FNV-1a hash of its name, little endian) ·
 //	dim (uvarint) · count (uvarint) ·
-//	count × { claim index (uvarint) · scale (float32, little endian) ·
-//	          ⌈dim/2⌉ bytes: two components a byte, 4 bits each }
+//	count × { claim index (uvarint) · ⌈dim/2⌉ bytes: two components a
+//	          byte, 4 bits each }
 //
 // A component is kept as round(x / scale), from -7 to 7, with scale =
-// max |x| / 7: at the default 128 dimensions a claim takes 69 bytes, and
-// the cosine of two claims is within about 0.02 of the exact one.
+// max |x| / 7 (not kept: a cosine does not need it): at the default 128
+// dimensions a claim takes 65 bytes, and the cosine of two claims is
+// within about 0.02 of the exact one.
 
 // claimVector is one claim's quantised vector.
 type claimVector struct {
 	claim int
-	scale float32
 	q     []int8 // -7 to 7
 }
 
 // vectorRecord is a vectors record decoded.
 type vectorRecord struct {
-	created    time.Time
-	private    bool
-	visibility Visibility
-	user       string
-	channel    string
-	model      uint32 // modelHash of the model's name
-	dim        int
-	claims     []claimVector
+	created time.Time
+	private bool
+	public  bool // made where the whole tenant reads (VisibilityPublic)
+	user    string
+	channel string
+	model   uint32 // modelHash of the model's name
+	dim     int
+	claims  []claimVector
 }
 
 // modelHash is what a vectors record keeps of the model's name.
@@ -57,21 +58,21 @@ func modelHash(model string) uint32 {
 	return h.Sum32()
 }
 
-// quantize returns v as 4-bit components (-7 to 7) with their scale.
-func quantize(v []float32) (float32, []int8) {
+// quantize returns v as 4-bit components (-7 to 7).
+func quantize(v []float32) []int8 {
 	var m float32
 	for _, x := range v {
 		m = max(m, float32(math.Abs(float64(x))))
 	}
 	q := make([]int8, len(v))
 	if m == 0 {
-		return 0, q
+		return q
 	}
 	scale := m / 7
 	for i, x := range v {
 		q[i] = int8(max(-7, min(7, math.Round(float64(x/scale)))))
 	}
-	return scale, q
+	return q
 }
 
 // checkVectors returns the vectors record of c, nil when none of its
@@ -87,24 +88,23 @@ func checkVectors(c *Check) *vectorRecord {
 			continue
 		}
 		if r == nil {
-			r = &vectorRecord{created: c.CreatedAt, private: c.Private, visibility: c.Visibility, user: c.User, channel: c.Channel,
+			r = &vectorRecord{created: c.CreatedAt, private: c.Private, public: c.Visibility == VisibilityPublic, user: c.User, channel: c.Channel,
 				model: modelHash(v.Embedding.Model), dim: len(v.Embedding.Vector)}
 		}
 		if modelHash(v.Embedding.Model) != r.model || len(v.Embedding.Vector) != r.dim {
 			continue
 		}
-		s, q := quantize(v.Embedding.Vector)
-		r.claims = append(r.claims, claimVector{claim: i, scale: s, q: q})
+		r.claims = append(r.claims, claimVector{claim: i, q: quantize(v.Embedding.Vector)})
 	}
 	return r
 }
 
 func (r *vectorRecord) encode() []byte {
-	b := make([]byte, 0, 40+len(r.user)+len(r.channel)+len(r.claims)*(r.dim/2+8))
+	b := make([]byte, 0, 32+len(r.user)+len(r.channel)+len(r.claims)*(r.dim/2+4))
 	b = append(b, vectorVersion)
 	b = binary.AppendUvarint(b, uint64(max(0, r.created.Unix())))
-	b = append(b, boolByte(r.private))
-	for _, s := range []string{string(r.visibility), r.user, r.channel} {
+	b = append(b, boolByte(r.private)|boolByte(r.public)<<1)
+	for _, s := range []string{r.user, r.channel} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
@@ -113,7 +113,6 @@ func (r *vectorRecord) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(r.claims)))
 	for _, c := range r.claims {
 		b = binary.AppendUvarint(b, uint64(c.claim))
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(c.scale))
 		for i := 0; i < len(c.q); i += 2 {
 			hi := byte(0)
 			if i+1 < len(c.q) {
@@ -168,9 +167,8 @@ func decodeVectors(b []byte) (*vectorRecord, error) {
 	in := &vectorReader{b: b[1:], ok: true}
 	rec := &vectorRecord{created: time.Unix(int64(in.uvarint()), 0).UTC()}
 	if p := in.bytes(1); p != nil {
-		rec.private = p[0] == 1
+		rec.private, rec.public = p[0]&1 != 0, p[0]&2 != 0
 	}
-	rec.visibility = Visibility(in.bytes(in.uvarint()))
 	rec.user = string(in.bytes(in.uvarint()))
 	rec.channel = string(in.bytes(in.uvarint()))
 	if m := in.bytes(4); m != nil {
@@ -183,9 +181,6 @@ func decodeVectors(b []byte) (*vectorRecord, error) {
 			break
 		}
 		c := claimVector{claim: in.uvarint()}
-		if s := in.bytes(4); s != nil {
-			c.scale = math.Float32frombits(binary.LittleEndian.Uint32(s))
-		}
 		packed := in.bytes((rec.dim + 1) / 2)
 		if packed == nil {
 			break

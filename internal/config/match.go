@@ -27,7 +27,7 @@ type Match struct {
 }
 
 // DefaultEmbedDim is the vectors' dimension: 128 components of 4 bits,
-// 69 bytes a claim in the store.
+// 65 bytes a claim in the store.
 const DefaultEmbedDim = 128
 
 // EmbedModelName is the embedding model that will be asked: FACTBOT_EMBED_MODEL
@@ -65,7 +65,7 @@ func matchVars() []Var {
 			parse:     func(c *Config, s string) error { c.Match.Model = s; return nil },
 			effective: func(c *Config) string { return or(c.EmbedModelName(), "none: matching is off") }},
 		{Name: "FACTBOT_EMBED_DIM", Default: strconv.Itoa(DefaultEmbedDim),
-			Doc:   "the dimension of the claims' vectors (kept at 4 bits a component: half this many bytes a claim in the database, and 5 more)",
+			Doc:   "the dimension of the claims' vectors (kept at 4 bits a component: half this many bytes a claim in the database, and one more)",
 			parse: positive("FACTBOT_EMBED_DIM", DefaultEmbedDim, "e.g. 128; Gemini's embedding models take 128 to 3072", func(c *Config) *int { return &c.Match.Dim })},
 		{Name: "FACTBOT_MATCH_THRESHOLD", Default: strconv.FormatFloat(factcheck.DefaultMatchThreshold, 'g', -1, 64),
 			Doc:   "the cosine similarity an earlier claim needs to answer a new one (it must also agree in numbers, dates, negation and names); see [how the default was chosen](matching.md#the-threshold)",

@@ -73,7 +73,7 @@ func writeMatch(w io.Writer, m *factcheck.Match) {
 
 // earlierFinder is a database that finds earlier checks (the store
 // itself; not the admin socket's client, through which factbot check
-// neither matches nor keeps vectors while factbot serve holds the file).
+// neither matches nor keeps vectors while another process holds the file).
 type earlierFinder interface {
 	Earlier(tenant string, a *store.Audience) factcheck.Earlier
 }

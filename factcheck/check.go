@@ -319,7 +319,7 @@ func (c *Checker) verifyAll(ctx context.Context, in Input, claims []ExtractedCla
 	out := make([]*Verdict, len(claims))
 	var vecs []*Embedding
 	if c.matches(in) {
-		vecs = c.embedClaims(ctx, claims)
+		vecs = c.embedClaims(ctx, in, claims)
 	}
 	sem := make(chan struct{}, orDefault(c.Concurrency, DefaultConcurrency))
 	var wg sync.WaitGroup

@@ -106,13 +106,24 @@ func (c *Checker) matches(in Input) bool {
 }
 
 // embedClaims returns each claim's embedding (nil when there is none), in
-// one call for the texts not embedded before. A failure is logged and
-// leaves them all nil: the claims are then checked in full.
-func (c *Checker) embedClaims(ctx context.Context, claims []ExtractedClaim) []*Embedding {
+// one call for the texts not embedded before. A claim the verdict cache
+// answers is not embedded (it is answered so, and the check that cached
+// it keeps its vector). A failure is logged and leaves them all nil: the
+// claims are then checked in full.
+func (c *Checker) embedClaims(ctx context.Context, in Input, claims []ExtractedClaim) []*Embedding {
 	out := make([]*Embedding, len(claims))
-	texts := make([]string, len(claims))
+	var texts []string
+	var at []int
 	for i, cl := range claims {
-		texts[i] = cl.Claim
+		if c.Cache != nil && !in.Fresh {
+			if _, ok, err := c.Cache.Verdict(ctx, in.Tenant, cl.Claim, c.cacheTTL(), nil); err == nil && ok {
+				continue
+			}
+		}
+		texts, at = append(texts, cl.Claim), append(at, i)
+	}
+	if len(texts) == 0 {
+		return out
 	}
 	ctx, cancel := context.WithTimeout(ctx, embedTimeout)
 	defer cancel()
@@ -121,8 +132,8 @@ func (c *Checker) embedClaims(ctx context.Context, claims []ExtractedClaim) []*E
 		slog.WarnContext(ctx, "claim matching: the embedding call failed; the claims are checked in full", "model", c.Embedder.EmbeddingModel(), "err", err)
 		return out
 	}
-	for i, v := range vecs {
-		out[i] = &Embedding{Model: c.Embedder.EmbeddingModel(), Vector: v}
+	for j, v := range vecs {
+		out[at[j]] = &Embedding{Model: c.Embedder.EmbeddingModel(), Vector: v}
 	}
 	return out
 }

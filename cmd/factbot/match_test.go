@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/internal/config"
 )
 
 // The claims of the matching tests: one claim in English, a paraphrase, a
@@ -48,7 +52,8 @@ func matchWorld(t *testing.T, embed geminitest.Embedder) *world {
 }
 
 // researched runs factbot check --json with args and returns the report
-// and how many model calls of research it made (the extraction's left out).
+// and how many model calls of research it made (the extraction's left out:
+// -1 when the extraction was cached too).
 func (w *world) researched(args ...string) (*factcheck.Report, int) {
 	w.t.Helper()
 	before := w.gemini.Calls()
@@ -95,13 +100,18 @@ func TestCheckMatchesEarlierCheck(t *testing.T) {
 	if !strings.Contains(human, "Checked before, on ") || !strings.Contains(human, "“"+bridge+"”") || !strings.Contains(human, id) {
 		t.Errorf("terminal output does not name the earlier check:\n%s", human)
 	}
-	// Each text was embedded once: a text asked again is not sent again.
-	seen := map[string]bool{}
-	for _, text := range w.gemini.EmbeddedTexts() {
-		seen[text] = true
+	// One embedding call per check of new claims; a claim the verdict
+	// cache answers is not embedded.
+	sent := len(w.gemini.EmbeddedTexts())
+	if rep, n := w.researched(bridge); n > 0 || !rep.Claims[0].Cached || len(w.gemini.EmbeddedTexts()) != sent {
+		t.Errorf("the first claim again: %d research calls, cached %v, %d texts embedded; want a cached answer and none",
+			n, rep.Claims[0].Cached, len(w.gemini.EmbeddedTexts())-sent)
 	}
-	if len(seen) != 7 {
-		t.Errorf("embedded %d distinct texts (%q), want the 7 claims", len(seen), w.gemini.EmbeddedTexts())
+	// Each check sent its claim once: the seven claims, the fresh one
+	// again (a new process), the Spanish one again (answered by a match,
+	// which the verdict cache does not keep: its words name another check).
+	if got := w.gemini.EmbeddedTexts(); len(got) != 9 || w.gemini.EmbedCalls() != 9 {
+		t.Errorf("embedded %q in %d calls, want 9 texts in 9 calls", got, w.gemini.EmbedCalls())
 	}
 }
 
@@ -129,4 +139,40 @@ func TestCheckMatchingFaults(t *testing.T) {
 			t.Errorf("FACTBOT_MATCH=0: %d research calls, match %+v, %d embedding calls; want a full check and none", n, rep.Claims[0].Match, w.gemini.EmbedCalls())
 		}
 	})
+}
+
+// TestMatchingOffAtStart: a model without embeddings, or an
+// OpenAI-compatible server without an embedding model named, is named when
+// a command starts, with how to turn matching off, and matching stays off.
+func TestMatchingOffAtStart(t *testing.T) {
+	ctx := context.Background()
+	srv := geminitest.NewServer(t, nil) // its embedding endpoints answer 404
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": srv.URL}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &factcheck.Checker{}
+	var warn, logs bytes.Buffer
+	useMatching(ctx, cfg, c, &warn)
+	if c.Embedder == nil || warn.Len() != 0 {
+		t.Fatalf("Gemini: embedder %v, warning %q; want the embedder and no warning", c.Embedder, warn.String())
+	}
+	probeEmbedder(ctx, c, slog.New(slog.NewTextHandler(&logs, nil)))
+	if c.Embedder != nil || !strings.Contains(logs.String(), "gemini-embedding-001") || !strings.Contains(logs.String(), "FACTBOT_MATCH=0") {
+		t.Errorf("a model without embeddings: embedder %v, log %q; want it off, the model named and how to turn matching off", c.Embedder, logs.String())
+	}
+
+	cfg, err = config.Load(func(k string) string {
+		return map[string]string{"FACTBOT_LLM": "openai", "FACTBOT_MODEL": "qwen3:8b", "OPENAI_BASE_URL": "http://localhost:11434/v1"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = &factcheck.Checker{}
+	useMatching(ctx, cfg, c, &warn)
+	if c.Embedder != nil || !strings.Contains(warn.String(), "FACTBOT_EMBED_MODEL") || !strings.Contains(warn.String(), "FACTBOT_MATCH=0") {
+		t.Errorf("a local server without an embedding model: embedder %v, warning %q; want it off, naming FACTBOT_EMBED_MODEL and FACTBOT_MATCH=0", c.Embedder, warn.String())
+	}
 }

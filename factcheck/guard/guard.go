@@ -3,9 +3,11 @@
 // are almost the same vector, and so are "X is in Y" and "X is not in Y".
 // An earlier check answers a new claim only when its claim and the new one
 // are close as vectors and Agree here: their numbers (with magnitude and
-// unit), dates, negation and named entities agree, in any of the project's
-// spaced-script languages. It is pure and deterministic; when in doubt it
-// refuses, which costs a full check, never a wrong answer.
+// unit), dates, negation and named entities agree, read in English,
+// Spanish, Portuguese, French, German and Italian (in other languages,
+// the numbers, ISO dates and names in Latin capitals). It is pure and
+// deterministic; when in doubt it refuses, which costs a full check, never
+// a wrong answer.
 package guard
 
 import (

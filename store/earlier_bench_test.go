@@ -3,18 +3,28 @@ package store
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
-// benchEmbedModel is the model of the fixture's vectors: 128 components,
-// the default dimension.
-const benchEmbedModel = "bench/128"
+// benchDim is the dimension of the fixture's vectors: the default, 128,
+// or FACTBOT_BENCH_DIM.
+var benchDim = func() int {
+	if n, err := strconv.Atoi(os.Getenv("FACTBOT_BENCH_DIM")); err == nil && n > 0 {
+		return n
+	}
+	return 128
+}()
 
-// benchVector is a random unit vector of 128 components.
+// benchEmbedModel is the model of the fixture's vectors.
+var benchEmbedModel = "bench/" + strconv.Itoa(benchDim)
+
+// benchVector is a random unit vector of benchDim components.
 func benchVector(rng *rand.Rand) []float32 {
-	v := make([]float32, 128)
+	v := make([]float32, benchDim)
 	var sum float64
 	for i := range v {
 		x := rng.NormFloat64()
@@ -58,13 +68,13 @@ func BenchmarkEarlier(b *testing.B) {
 	// The stored vector is not in the check's JSON: read it back.
 	tv := db.vectors.tenant("T1")
 	e := db.Earlier("T1", &Audience{User: target.User, Channel: target.Channel, TenantWide: true})
-	q := factcheck.EarlierQuery{Model: benchEmbedModel, Vector: make([]float32, 128), Min: 0.85, Limit: 5}
+	q := factcheck.EarlierQuery{Model: benchEmbedModel, Vector: make([]float32, benchDim), Min: 0.85, Limit: 5}
 	if _, err := e.Nearest(ctx, q); err != nil { // loads the tenant's vectors
 		b.Fatal(err)
 	}
 	for i, en := range tv.entries {
 		if en.id == target.ID {
-			for j, x := range tv.comps[i*128 : (i+1)*128] {
+			for j, x := range tv.comps[i*benchDim : (i+1)*benchDim] {
 				q.Vector[j] = float32(x)
 			}
 			break

@@ -96,7 +96,7 @@ func read(s string) features {
 			low = "no " // Portuguese "no Brasil": "in the"
 		}
 		f.words[low] = true
-		if m, ok := monthNames()[low]; ok && (isName(t) || !verbMonths[low]) {
+		if m, ok := monthNames()[low]; ok && (isName(t) || !verbMonth(low)) {
 			f.months = append(f.months, m)
 		}
 		if negators()[low] || notFor(lang, low) || strings.HasSuffix(low, "n't") || strings.HasPrefix(low, "n'") {
@@ -142,7 +142,7 @@ func (f *features) addNumber(s string, loc []int) {
 		}
 		v *= m
 	}
-	if i > 0 && i < len(rest)-1 && connectors[fold(rest[i])] {
+	if i > 0 && i < len(rest)-1 && connector(fold(rest[i])) {
 		i++ // "4.000 millones de dólares"
 	}
 	if unit == "" && i < len(rest) {
@@ -172,8 +172,9 @@ func notFor(lang whatlanggo.Lang, w string) bool {
 	return false
 }
 
-// connectors join a magnitude to its unit: "millions of dollars".
-var connectors = map[string]bool{"of": true, "de": true, "d'": true, "di": true}
+// connector reports whether w joins a magnitude to its unit: "millions
+// of dollars".
+func connector(w string) bool { return w == "of" || w == "de" || w == "d'" || w == "di" }
 
 // unitOf returns the unit named by the words after a number, "" for
 // none known.

@@ -8,9 +8,9 @@ import (
 // The guard's words, in English, Spanish, Portuguese, French, German and
 // Italian, folded (lower case, no accents). Built on first use.
 
-// verbMonths are English month names that are also common words ("may",
-// "march"): they are months only when capitalised.
-var verbMonths = map[string]bool{"may": true, "march": true}
+// verbMonth reports whether w is an English month name that is also a
+// common word ("may", "march"): it is a month only when capitalised.
+func verbMonth(w string) bool { return w == "may" || w == "march" }
 
 // monthNames maps a month's name or abbreviation to its number.
 var monthNames = sync.OnceValue(func() map[string]int {

@@ -71,16 +71,19 @@ func writeMatch(w io.Writer, m *factcheck.Match) {
 		m.CheckedAt.Local().Format("2006-01-02 15:04"), termText(m.Claim), m.CheckID)
 }
 
-// earlierFinder is a database that finds earlier checks (the store
-// itself; not the admin socket's client, through which factbot check
-// neither matches nor keeps vectors while another process holds the file).
+// earlierFinder is a database that finds earlier checks (the store).
 type earlierFinder interface {
 	Earlier(tenant string, a *store.Audience) factcheck.Earlier
 }
 
 // earlierIn returns the earlier checks of tenant for a command's check
-// (the operator's: every check of the tenant), nil when db finds none.
+// (the operator's: every check of the tenant), nil when db finds none. A
+// command handed to the process holding the bbolt file runs on its store
+// (heldDB), and matches there.
 func earlierIn(db any, tenant string) factcheck.Earlier {
+	if h, ok := db.(heldDB); ok {
+		db = h.backend
+	}
 	if f, ok := db.(earlierFinder); ok {
 		return f.Earlier(tenant, nil)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
 	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/store"
 )
 
 // The claims of the matching tests: one claim in English, a paraphrase, a
@@ -174,5 +175,22 @@ func TestMatchingOffAtStart(t *testing.T) {
 	useMatching(ctx, cfg, c, &warn)
 	if c.Embedder != nil || !strings.Contains(warn.String(), "FACTBOT_EMBED_MODEL") || !strings.Contains(warn.String(), "FACTBOT_MATCH=0") {
 		t.Errorf("a local server without an embedding model: embedder %v, warning %q; want it off, naming FACTBOT_EMBED_MODEL and FACTBOT_MATCH=0", c.Embedder, warn.String())
+	}
+}
+
+// TestCheckMatchesWhileHeld: a check handed to the process that holds the
+// bbolt file (factbot web here) is matched there, and keeps its vector.
+func TestCheckMatchesWhileHeld(t *testing.T) {
+	w := matchWorld(t, nil)
+	w.env["FACTBOT_PUBLIC_URL"], w.env["FACTBOT_WEB_SECRET"] = "https://factbot.example", testWebSecret
+	startWeb(t, w.env)
+	if _, err := store.Open(w.env["FACTBOT_DB"], store.Options{Timeout: 10 * time.Millisecond}); err == nil {
+		t.Fatal("the database is not held by factbot web: the test would prove nothing")
+	}
+	if _, n := w.researched(bridge); n != 4 {
+		t.Fatalf("first check beside factbot web: %d research calls, want 4", n)
+	}
+	if rep, n := w.researched(bridgeSpanish); n != 0 || rep.Claims[0].Match == nil {
+		t.Errorf("the translation beside factbot web: %d research calls, match %+v; want an answer from the first check", n, rep.Claims[0].Match)
 	}
 }

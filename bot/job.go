@@ -174,7 +174,8 @@ func (j *job) check(text string, files []factcheck.File) (*factcheck.Report, err
 	// Every cache entry the check reads or writes is recorded with it, so
 	// that forgetting the asker forgets what their request caused.
 	j.caches = store.NewCacheRecorder()
-	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Files: files, Fresh: r.Fresh, Progress: prog.event, Recorder: j.caches})
+	rep, err := j.s.checker.Check(cctx, factcheck.Input{Tenant: r.Tenant, Text: text, Files: files, Fresh: r.Fresh, Progress: prog.event, Recorder: j.caches,
+		Earlier: j.s.earlier(r)})
 	cancel()
 	prog.stop()
 	if err == nil && rep == nil {

@@ -73,6 +73,9 @@ type ClaimView struct {
 	Evidence   []EvidenceView
 	Cached     bool
 	CheckedAt  time.Time
+	// Match, if set, names the earlier check that answered the claim
+	// (claim matching).
+	Match *factcheck.Match
 	// StoppedBy names a budget that ended the run, explained to users.
 	StoppedBy string
 	// Error, if set, says the claim could not be checked, in words safe
@@ -266,8 +269,12 @@ func FitEvidence(ev []EvidenceView, max int) (shown []EvidenceView, more int) {
 }
 
 // CheckedAt says when a cached verdict was made, e.g. "cached, checked
-// 2026-11-28"; "" for a fresh one.
+// 2026-11-28", or which claim checked when answered one matched; "" for
+// a fresh one.
 func (l Lang) CheckedAt(c ClaimView) string {
+	if m := c.Match; m != nil {
+		return l.Text(words.MatchedOn, map[string]any{"Date": m.CheckedAt.UTC().Format("2006-01-02"), "Claim": Truncate(m.Claim, 160)})
+	}
 	if !c.Cached || c.CheckedAt.IsZero() {
 		return ""
 	}
@@ -283,6 +290,7 @@ func (l Lang) ClaimFromVerdict(v *factcheck.Verdict) ClaimView {
 		Reasoning:  v.Reasoning,
 		Cached:     v.Cached,
 		CheckedAt:  v.CheckedAt,
+		Match:      v.Match,
 		StoppedBy:  v.StoppedBy,
 	}
 	if v.Error != "" {

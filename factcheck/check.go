@@ -50,8 +50,17 @@ type Input struct {
 	// Tenant scopes the cache: the Slack team, Discord guild, or "cli".
 	Tenant string
 	Text   string
-	// Fresh ignores cached verdicts and extractions (they are still updated).
+	// Fresh ignores cached verdicts and extractions (they are still
+	// updated) and earlier checks (Earlier): the claims are researched
+	// afresh.
 	Fresh bool
+	// Earlier, if set with the Checker's Embedder, finds the earlier
+	// checks the asker may see: a claim one of them checked already, in
+	// other words or another language, is answered from it (match.go).
+	// Every claim's vector is then set on its verdict (Embedding), for
+	// the caller to keep with the check. nil matches nothing (factbot
+	// eval).
+	Earlier Earlier
 	// Progress, if set, is called as the check advances. Calls are
 	// serialised: it is never called from two goroutines at once.
 	Progress func(Event)
@@ -128,6 +137,15 @@ type Checker struct {
 	// Cache, if set, answers known claims and extractions.
 	Cache    Cache
 	CacheTTL time.Duration // default 168h
+
+	// Embedder, if set, embeds the claims of checks given an
+	// Input.Earlier, to answer them from earlier checks within
+	// MatchMaxAge (default DefaultMatchMaxAge) of a cosine similarity of
+	// MatchThreshold or more (default DefaultMatchThreshold).
+	Embedder       Embedder
+	MatchThreshold float64
+	MatchMaxAge    time.Duration
+	embeddings     embedCache
 
 	Budget Budget
 	// Concurrency bounds how many claims are verified at once (default 8).
@@ -299,6 +317,10 @@ func (c *Checker) claims(ctx context.Context, in Input, source string, pictures 
 // verifyAll verifies the claims concurrently, at most Concurrency at once.
 func (c *Checker) verifyAll(ctx context.Context, in Input, claims []ExtractedClaim, emit func(Event)) []*Verdict {
 	out := make([]*Verdict, len(claims))
+	var vecs []*Embedding
+	if c.matches(in) {
+		vecs = c.embedClaims(ctx, in, claims)
+	}
 	sem := make(chan struct{}, orDefault(c.Concurrency, DefaultConcurrency))
 	var wg sync.WaitGroup
 	for i, cl := range claims {
@@ -307,7 +329,17 @@ func (c *Checker) verifyAll(ctx context.Context, in Input, claims []ExtractedCla
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			v := c.checkClaim(ctx, in, cl, in.Text, i, emit)
+			var e *Embedding
+			if vecs != nil {
+				e = vecs[i]
+			}
+			v := c.matchEarlier(ctx, in, cl, e)
+			if v == nil {
+				v = c.checkClaim(ctx, in, cl, in.Text, i, emit)
+			}
+			if v.Error == "" {
+				v.Embedding = e
+			}
 			v.Start, v.End, v.Span, v.Picture = cl.Start, cl.End, cl.Span, cl.Picture
 			out[i] = v
 			emit(Event{Kind: EventVerdict, Claim: i, Verdict: v})

@@ -142,6 +142,13 @@ type Verdict struct {
 	// Cached is true when the verdict came from the cache; CheckedAt then
 	// says when it was made.
 	Cached bool `json:"cached,omitempty"`
+	// Match is set when an earlier check of the same claim, in other
+	// words or another language, answered it (match.go): its verdict,
+	// reasoning and evidence are the earlier ones, CheckedAt their date.
+	Match *Match `json:"match,omitempty"`
+	// Embedding is the claim's vector, kept with the check by the store
+	// (not in the report's JSON).
+	Embedding *Embedding `json:"-"`
 	// Error is set when the claim could not be checked at all; Verdict is
 	// then unverifiable.
 	Error string `json:"error,omitempty"`

@@ -31,6 +31,7 @@ type Claim struct {
 	Cached     bool       `json:"cached,omitempty" jsonschema:"the verdict was made earlier (checked_at) and reused"`
 	CheckedAt  time.Time  `json:"checked_at" jsonschema:"when the verdict was made (RFC 3339)"`
 	Error      string     `json:"error,omitempty" jsonschema:"why the claim could not be checked, when it could not"`
+	Match      *Match     `json:"match,omitempty" jsonschema:"set when an earlier check of the same claim, in other words or another language, answered it"`
 }
 
 // Evidence is one source of a verdict.
@@ -85,7 +86,7 @@ func reportOf(c *store.Check) *Report {
 			continue
 		}
 		cl := Claim{Claim: v.Claim, Verdict: string(v.Verdict), Confidence: string(v.Confidence), Reasoning: v.Reasoning,
-			Evidence: []Evidence{}, Cached: v.Cached, CheckedAt: v.CheckedAt.UTC(), Error: v.Error}
+			Evidence: []Evidence{}, Cached: v.Cached, CheckedAt: v.CheckedAt.UTC(), Error: v.Error, Match: matchOf(v.Match)}
 		for _, e := range v.Evidence {
 			ev := Evidence{URL: e.SourceURL, Title: e.SourceTitle, Stance: string(e.StanceOf()),
 				Quote: e.QuoteOrSummary, QuoteFound: e.QuoteFound, QuotePlace: string(e.Where()), QuoteNote: words.QuoteNote(e)}
@@ -129,6 +130,7 @@ func (r *Report) Render() string {
 			fmt.Fprintf(&b, ", checked %s", c.CheckedAt.Format(time.DateOnly))
 		}
 		b.WriteString("\n")
+		renderMatch(&b, c.Match)
 		if c.Error != "" {
 			fmt.Fprintf(&b, "  Could not be checked: %s\n", c.Error)
 		}

@@ -48,7 +48,8 @@ var benchWords = func() []string {
 // checks of tenant T1 (and 10,000 of T2), each with one to three claims
 // (verdicts 40% supported, 40% contradicted, 10% contested, 10%
 // unverifiable), 50 channels, 500 users, words from a 2,000-word
-// vocabulary, and a cached verdict for every claim. Checks are written
+// vocabulary, a vector of 128 components for every claim (claim
+// matching), and a cached verdict for every claim. Checks are written
 // 10,000 per transaction.
 func benchFixture(b *testing.B) (*DB, []string) {
 	b.Helper()
@@ -110,6 +111,9 @@ func benchFixture(b *testing.B) (*DB, []string) {
 							text += s + " "
 						}
 						c := check(tenant, fmt.Sprintf("C%d", rng.IntN(50)), fmt.Sprintf("U%d", rng.IntN(500)), text, t, claims)
+						for _, v := range c.Report.Claims {
+							v.Embedding = &factcheck.Embedding{Model: benchEmbedModel, Vector: benchVector(rng)}
+						}
 						if err := saveCheck(tx, c, t); err != nil {
 							return err
 						}
@@ -327,19 +331,30 @@ func BenchmarkShow(b *testing.B) {
 }
 
 // BenchmarkSize reports the file's bytes per stored check (checks of both
-// tenants, their indexes, and a cached verdict per claim).
+// tenants, their indexes, their claims' vectors, and a cached verdict per
+// claim), and the pages of the vectors alone.
 func BenchmarkSize(b *testing.B) {
 	db, _ := benchFixture(b)
 	fi, err := os.Stat(db.Path())
 	if err != nil {
 		b.Fatal(err)
 	}
-	var used int64
-	db.drv.(*boltDriver).db.View(func(tx *bolt.Tx) error { used = tx.Size(); return nil })
+	var used, vectors int64
+	db.drv.(*boltDriver).db.View(func(tx *bolt.Tx) error {
+		used = tx.Size()
+		for _, tenant := range []string{"T1", "T2"} {
+			if bk := tx.Bucket(boltTenants).Bucket([]byte(tenant)).Bucket(bVectors); bk != nil {
+				st := bk.Stats()
+				vectors += int64(st.BranchAlloc + st.LeafAlloc)
+			}
+		}
+		return nil
+	})
 	for b.Loop() {
 	}
 	n := float64(benchChecks * 11 / 10)
 	b.ReportMetric(float64(fi.Size())/n, "file-bytes/check")
 	b.ReportMetric(float64(used)/n, "used-bytes/check")
+	b.ReportMetric(float64(vectors)/n, "vectors-bytes/check")
 	b.ReportMetric(float64(fi.Size())/(1<<20), "file-MiB")
 }

@@ -62,7 +62,7 @@ var boltTenants = []byte("tenants")
 
 // fillPercent packs the pages of the buckets that are appended to in key
 // order (check IDs start with their time).
-var fillPercent = map[string]float64{"checks": 0.95, "sums": 0.95, "text": 0.95, "words": 0.9}
+var fillPercent = map[string]float64{"checks": 0.95, "sums": 0.95, "text": 0.95, "words": 0.9, "vectors": 1}
 
 // boltTx is a transaction; it remembers the buckets it found.
 type boltTx struct {

@@ -169,6 +169,9 @@ func putCheck(tb *tenantTx, c *Check) error {
 	if err != nil {
 		return err
 	}
+	if err := putVectors(tb, c); err != nil {
+		return err
+	}
 	text := []byte(searchText(c))
 	if err := sub(tb, bText).Put(id, text); err != nil {
 		return err
@@ -222,7 +225,7 @@ func deleteCheck(tb *tenantTx, s *CheckSummary) (int, error) {
 	if err := deleteWords(tb, id); err != nil {
 		return 0, err
 	}
-	for _, name := range [][]byte{bChecks, bSums, bText} {
+	for _, name := range [][]byte{bChecks, bSums, bText, bVectors} {
 		if err := sub(tb, name).Delete(id); err != nil {
 			return 0, err
 		}

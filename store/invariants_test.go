@@ -48,7 +48,25 @@ func tenantInvariants(name string, tb *tenantTx) (errs []error, err error) {
 	errs = append(errs, indexInvariants(name, tb, want)...)
 	errs = append(errs, pendingInvariants(name, tb)...)
 	errs = append(errs, feedbackInvariants(name, tb)...)
+	errs = append(errs, vectorInvariants(name, tb)...)
 	return errs, nil
+}
+
+// vectorInvariants checks that every vectors record of tenant bucket tb
+// decodes and belongs to a stored check.
+func vectorInvariants(name string, tb *tenantTx) []error {
+	var errs []error
+	checks := tb.Bucket(bChecks)
+	tb.Bucket(bVectors).ForEach(func(k, v []byte) error {
+		if _, err := decodeVectors(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s/vectors %q: %w", name, k, err))
+		}
+		if checks.Get(k) == nil {
+			errs = append(errs, fmt.Errorf("%s/vectors %q: no such check", name, k))
+		}
+		return nil
+	})
+	return errs
 }
 
 // feedbackInvariants checks that every note of tenant bucket tb's feedback

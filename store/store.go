@@ -20,6 +20,7 @@
 //	tenants/<tenant>/by_user/<user>\x00<id>         "" (the same)
 //	tenants/<tenant>/by_verdict/<label>\x00<id>     "" (the same)
 //	tenants/<tenant>/feedback/<id>\x00<seq, 4 bytes big endian>  envelope(Feedback)
+//	tenants/<tenant>/vectors/<id>       the check's claim vectors, 4 bits a component (embed.go)
 //	tenants/<tenant>/requests/<key>     envelope(Request)
 //	tenants/<tenant>/pending/<created unix nanos, 8 bytes big endian><key>  "": a pending request; on the native
 //	                                    path its request's time is its creation instead (version 5)
@@ -127,6 +128,8 @@ type DB struct {
 	afterPrune func(ctx context.Context, now time.Time) error
 	// holder: Open recorded this process in the holder file beside path.
 	holder bool
+	// vectors are the tenants' claim vectors in memory (earlier.go).
+	vectors vectorIndexes
 }
 
 // Open opens (creating if needed) the bbolt file at path, waiting at most

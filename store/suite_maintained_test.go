@@ -54,6 +54,7 @@ func RunMaintained(t *testing.T, open MaintainedOpener) {
 		{"Prune", testPrune},
 		{"PruneRefused", testPruneRefused},
 		{"PruneWeb", testPruneWeb},
+		{"EarlierForgotten", testEarlierForgotten},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -446,5 +447,33 @@ func testPruneWeb(t *testing.T, db Maintained, clk *storetest.Clock) {
 	st, err = db.Prune(ctx, clk.Now().Add(-30*24*time.Hour))
 	if err != nil || st != (store.PruneStats{}) {
 		t.Errorf("second prune: %+v, %v", st, err)
+	}
+}
+
+// testEarlierForgotten: a forgotten or pruned check answers no new claim,
+// even after its tenant's vectors were read into memory.
+func testEarlierForgotten(t *testing.T, db Maintained, clk *storetest.Clock) {
+	old := embedded("T1", "C1", "U3", "old claim", clk.Now(), axis(1))
+	mustf(t, db.SaveCheck(ctx, old), "save")
+	clk.Add(time.Hour)
+	mine := embedded("T1", "C1", "U1", "my claim", clk.Now(), axis(0))
+	mustf(t, db.SaveCheck(ctx, mine), "save")
+	theirs := embedded("T1", "C1", "U2", "their claim", clk.Now(), axis(0))
+	mustf(t, db.SaveCheck(ctx, theirs), "save")
+	if got := nearest(t, db, "T1", nil, axis(0), t0); len(got) != 2 {
+		t.Fatalf("before: %v, want both", got)
+	}
+	if got := nearest(t, db, "T1", nil, axis(1), t0); len(got) != 1 {
+		t.Fatalf("before: %v, want the old check", got)
+	}
+	_, err := db.Forget(ctx, "T1", "U1")
+	mustf(t, err, "forget")
+	if got := nearest(t, db, "T1", nil, axis(0), t0); !cmp.Equal(got, []string{theirs.ID}) {
+		t.Errorf("after Forget: %v, want only %s", got, theirs.ID)
+	}
+	_, err = db.Prune(ctx, t0.Add(time.Minute))
+	mustf(t, err, "prune")
+	if got := nearest(t, db, "T1", nil, axis(1), t0); len(got) != 0 {
+		t.Errorf("after Prune: %v, want none", got)
 	}
 }

@@ -36,6 +36,7 @@ type Backend interface {
 	ClaimRequest(ctx context.Context, tenant, key, owner string, lease time.Duration) (*store.Request, error)
 	ClaimPending(ctx context.Context, tenant, owner string, lease time.Duration) ([]*store.Request, error)
 	RenewLease(ctx context.Context, tenant, key, owner string, lease time.Duration) error
+	Earlier(tenant string, a *store.Audience) factcheck.Earlier
 }
 
 // Opener opens an empty backend for one test. The backend takes the time
@@ -75,6 +76,8 @@ func Run(t *testing.T, open Opener) {
 		{"LeaseRelease", testLeaseRelease},
 		{"LeaseFinished", testLeaseFinished},
 		{"LeaseConcurrentClaims", testLeaseConcurrentClaims},
+		{"EarlierNearest", testEarlierNearest},
+		{"EarlierVisibility", testEarlierVisibility},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,6 +57,8 @@ type claimView struct {
 	Evidence   []evidenceView
 	Stopped    string // words.English.Stopped
 	TokensUsed int
+	// Earlier is the earlier check that answered the claim (match.go).
+	Earlier *earlierView
 }
 
 type evidenceView struct {
@@ -143,6 +145,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request, a *access) {
 	p.Title = p.Lang.CheckRef(c.ID)
 	p.ClaimReviews = ClaimReviews(c, s.reviewSite(r))
 	s.fillCheck(r, p)
+	s.fillEarlier(r, a, p)
 	s.render(w, r, "check.html", p)
 }
 

@@ -42,6 +42,9 @@ var (
 	QuoteNotFound  = &i18n.Message{ID: "QuoteNotFound", Other: "quote not found in what was read"}
 
 	CachedOn = &i18n.Message{ID: "CachedOn", Other: "cached, checked {{.Date}}"}
+	// MatchedOn says a claim was answered from an earlier check of the
+	// same claim in other words (claim matching): when, and its words.
+	MatchedOn = &i18n.Message{ID: "MatchedOn", Other: "checked before, on {{.Date}}, as “{{.Claim}}”"}
 	// Budgets that ended a run (Lang.Stopped).
 	StoppedSteps    = &i18n.Message{ID: "StoppedSteps", Other: "stopped early: the step limit was reached"}
 	StoppedSearches = &i18n.Message{ID: "StoppedSearches", Other: "stopped early: the search limit was reached"}
@@ -193,7 +196,7 @@ var messages = []*i18n.Message{
 	ConfidenceHigh, ConfidenceMedium, ConfidenceLow, StanceSupports, StanceRefutes, StanceContext,
 	QuoteOnPage, QuoteOnPDFPage, QuoteInPDF, QuoteSnippet, QuoteTitle, QuoteTitleOnly, QuoteSummary,
 	QuoteRetrieved, QuoteNotFound,
-	CachedOn, StoppedSteps, StoppedSearches, StoppedReads, StoppedTokens, StoppedTime, StoppedOther,
+	CachedOn, MatchedOn, StoppedSteps, StoppedSearches, StoppedReads, StoppedTokens, StoppedTime, StoppedOther,
 	MoreSources, MoreClaims, MoreClaimsInReport, SourcesInReport, SourcesNotShown, SourceLink,
 	TitleClaims, TitleNoClaims, NoticeNoClaims, TitleChecking, TitleProgress, TitleFailed, ClaimPending, ClaimFailed, FromPicture,
 	Summary, CountSupported, CountContradicted, CountContested, CountUnverifiable, ListSeparator,

@@ -109,7 +109,7 @@ func readExcludeSites(path string) ([]string, error) {
 func checkFlagSet(f *checkFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.BoolVar(&f.json, "json", false, "print the whole report as one JSON object on stdout")
-	fs.BoolVar(&f.fresh, "fresh", false, "ignore cached verdicts and check again")
+	fs.BoolVar(&f.fresh, "fresh", false, "ignore cached verdicts and earlier checks of the same claim, and check again")
 	fs.BoolVar(&f.noStore, "no-store", false, "use no database: no cache and no history")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no progress on stderr")
 	fs.StringVar(&f.user, "user", "", "who is asking, as recorded in history (default $USER, else the system's name for you)")
@@ -173,6 +173,7 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 		}
 		defer runner.db.Close()
 		useStore(cfg, checker, runner.db)
+		useMatching(ctx, cfg, checker, a.stderr)
 	}
 	in := factcheck.Input{Text: text, Fresh: f.fresh, AsOf: asOf, Speaker: f.speaker, Source: f.source}
 	if !f.quiet {
@@ -215,6 +216,9 @@ func (r *checkRunner) run(ctx context.Context, user string, in factcheck.Input) 
 	// core keeps them, so forgetting the user forgets what they caused.
 	rec := store.NewCacheRecorder()
 	in.Recorder = rec
+	if r.db != nil {
+		in.Earlier = earlierIn(r.db, r.tenant)
+	}
 	rep, err := r.checker.Check(ctx, in)
 	err = explainModelFailure(r.cfg, err)
 	if rep == nil || usererr.IsConfig(err) {

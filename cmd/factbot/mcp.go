@@ -61,6 +61,8 @@ func runMCP(ctx context.Context, a *app, args []string) error {
 	defer db.Close()
 	useStore(cfg, checker, db)
 	log := serveLogger(a)
+	useMatching(ctx, cfg, checker, a.stderr)
+	probeEmbedder(ctx, checker, log)
 	// This process holds the bbolt file: every other command (another
 	// factbot mcp too) is handed to it through the admin socket.
 	defer serveAdmin(ctx, a, cfg, db, log)()

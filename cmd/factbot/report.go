@@ -40,6 +40,7 @@ func writeReport(w io.Writer, rep *factcheck.Report, id string) {
 			fmt.Fprintf(w, ", %s budget reached", v.StoppedBy)
 		}
 		fmt.Fprintln(w)
+		writeMatch(w, v.Match)
 		fmt.Fprintf(w, "  %s\n", wrap(termText(v.Reasoning), 76, "  "))
 		if len(v.Evidence) > 0 {
 			fmt.Fprintln(w, "  Evidence:")

@@ -35,7 +35,13 @@ type chatAdapter interface {
 var (
 	// serveChecker builds the engine; tests replace it with a fake.
 	serveChecker = func(ctx context.Context, cfg *config.Config, db backend) (bot.Checker, error) {
-		return newChecker(ctx, cfg, db)
+		c, err := newChecker(ctx, cfg, db)
+		if err != nil {
+			return nil, err
+		}
+		useMatching(ctx, cfg, c, os.Stderr)
+		probeEmbedder(ctx, c, slog.Default())
+		return c, nil
 	}
 	// serveListening, if set, is told the HTTP server's address.
 	serveListening func(addr net.Addr)

@@ -125,6 +125,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 			if within(from, "factcheck/evidence") && within(to, "factcheck") && !within(to, "factcheck/evidence") {
 				t.Errorf("%s imports %s: the evidence package is below the engine", f.path, path)
 			}
+			// Claim matching's guard is a pure function of two texts.
+			if within(from, "factcheck/guard") {
+				t.Errorf("%s imports %s: factcheck/guard is below the engine and imports nothing of the module", f.path, path)
+			}
 			// The one splitter and ranker sits below both factcheck and
 			// search, which both use it: it imports nothing of the module.
 			if within(from, "internal/textrank") {

@@ -89,6 +89,9 @@ type Config struct {
 	// written by factbot eval --fit; Calibration what it holds.
 	CalibrationFile string
 	Calibration     *factcheck.Calibration
+	// Match is claim matching: a claim checked before answered from its
+	// earlier check (match.go).
+	Match Match
 
 	// HTTPAddr is where serve listens (FACTBOT_HTTP_ADDR).
 	HTTPAddr string

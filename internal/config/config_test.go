@@ -43,6 +43,7 @@ func TestLoad(t *testing.T) {
 			MCP:           MCP{MaxSessions: 64, MaxSessionsPerToken: 16, SessionIdle: 10 * time.Minute},
 			Slack:         Slack{Reactions: DefaultReactions},
 			Discord:       Discord{Reactions: DefaultReactions},
+			Match:         Match{On: true, Dim: 128, Threshold: 0.85, MaxAge: 168 * time.Hour},
 		}
 		if f != nil {
 			f(c)
@@ -100,6 +101,10 @@ func TestLoad(t *testing.T) {
 		{"reactions, message content, image input", map[string]string{"FACTBOT_REACTION": " :eyes:, mag ", "FACTBOT_DISCORD_MESSAGE_CONTENT": "1", "OPENAI_IMAGES": "1"}, defaults(func(c *Config) {
 			c.Slack.Reactions, c.Discord.Reactions = []string{"eyes", "mag"}, []string{"eyes", "mag"}
 			c.Discord.MessageContent, c.Model.OpenAIImages = true, true
+		})},
+		{"claim matching", map[string]string{"FACTBOT_MATCH": "0", "FACTBOT_EMBED_MODEL": "nomic-embed-text", "FACTBOT_EMBED_DIM": "128",
+			"FACTBOT_MATCH_THRESHOLD": "0.9", "FACTBOT_MATCH_MAX_AGE": "30d"}, defaults(func(c *Config) {
+			c.Match = Match{On: false, Model: "nomic-embed-text", Dim: 128, Threshold: 0.9, MaxAge: 30 * 24 * time.Hour}
 		})},
 		{"reactions off", map[string]string{"FACTBOT_REACTION": "off"}, defaults(func(c *Config) {
 			c.Slack.Reactions, c.Discord.Reactions = nil, nil

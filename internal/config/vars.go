@@ -67,6 +67,7 @@ func sections() []section {
 		{"Model", modelVars()},
 		{"Search", searchVars()},
 		{"How verdicts are made", engineVars()},
+		{"Claim matching", matchVars()},
 		{"Storage", storeVars()},
 		{"Serving and limits", serveVars()},
 		{"Web view", webVars()},

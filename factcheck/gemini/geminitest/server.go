@@ -36,6 +36,10 @@ type Server struct {
 	respSeq int
 	callSeq int
 	lenient bool
+
+	embed      Embedder
+	embedCalls int
+	embedded   []string
 }
 
 // Option configures a Server.
@@ -91,6 +95,12 @@ const pathPrefix = "/v1beta/models/"
 
 func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 	model, ok := strings.CutPrefix(hr.URL.Path, pathPrefix)
+	for suffix, batch := range map[string]bool{":batchEmbedContents": true, ":embedContent": false} {
+		if m, isEmbed := strings.CutSuffix(model, suffix); ok && isEmbed && hr.Method == http.MethodPost {
+			s.serveEmbed(w, hr, m, batch)
+			return
+		}
+	}
 	if ok {
 		model, ok = strings.CutSuffix(model, ":generateContent")
 	}

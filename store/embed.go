@@ -1,0 +1,212 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"time"
+)
+
+// bVectors holds the vectors of a check's claims (claim matching,
+// earlier.go): tenants/<tenant>/vectors/<id> → the encoding below, beside
+// what the visibility rule reads of the check, so that the tenant's index
+// is built from this bucket alone.
+var bVectors = []byte("vectors")
+
+// vectorVersion is the first byte of a vectors record.
+const vectorVersion = 1
+
+// A vectors record:
+//
+//	version (1) · created (uvarint, unix seconds) ·
+//	flags (1: 1 the answer was private, 2 made in a public channel) ·
+//	user, channel (each a uvarint length and its bytes) ·
+//	model (4, the FNV-1a hash of its name, little endian) ·
+//	dim (uvarint) · count (uvarint) ·
+//	count × { claim index (uvarint) · ⌈dim/2⌉ bytes: two components a
+//	          byte, 4 bits each }
+//
+// A component is kept as round(x / scale), from -7 to 7, with scale =
+// max |x| / 7 (not kept: a cosine does not need it): at the default 128
+// dimensions a claim takes 65 bytes, and the cosine of two claims is
+// within about 0.02 of the exact one.
+
+// claimVector is one claim's quantised vector.
+type claimVector struct {
+	claim int
+	q     []int8 // -7 to 7
+}
+
+// vectorRecord is a vectors record decoded.
+type vectorRecord struct {
+	created time.Time
+	private bool
+	public  bool // made where the whole tenant reads (VisibilityPublic)
+	user    string
+	channel string
+	model   uint32 // modelHash of the model's name
+	dim     int
+	claims  []claimVector
+}
+
+// modelHash is what a vectors record keeps of the model's name.
+func modelHash(model string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(model))
+	return h.Sum32()
+}
+
+// quantize returns v as 4-bit components (-7 to 7).
+func quantize(v []float32) []int8 {
+	var m float32
+	for _, x := range v {
+		m = max(m, float32(math.Abs(float64(x))))
+	}
+	q := make([]int8, len(v))
+	if m == 0 {
+		return q
+	}
+	scale := m / 7
+	for i, x := range v {
+		q[i] = int8(max(-7, min(7, math.Round(float64(x/scale)))))
+	}
+	return q
+}
+
+// checkVectors returns the vectors record of c, nil when none of its
+// claims has an embedding. The claims embedded by another model than the
+// first are left out (one check, one model).
+func checkVectors(c *Check) *vectorRecord {
+	if c.Report == nil {
+		return nil
+	}
+	var r *vectorRecord
+	for i, v := range c.Report.Claims {
+		if v == nil || v.Embedding == nil || len(v.Embedding.Vector) == 0 {
+			continue
+		}
+		if r == nil {
+			r = &vectorRecord{created: c.CreatedAt, private: c.Private, public: c.Visibility == VisibilityPublic, user: c.User, channel: c.Channel,
+				model: modelHash(v.Embedding.Model), dim: len(v.Embedding.Vector)}
+		}
+		if modelHash(v.Embedding.Model) != r.model || len(v.Embedding.Vector) != r.dim {
+			continue
+		}
+		r.claims = append(r.claims, claimVector{claim: i, q: quantize(v.Embedding.Vector)})
+	}
+	return r
+}
+
+func (r *vectorRecord) encode() []byte {
+	b := make([]byte, 0, 32+len(r.user)+len(r.channel)+len(r.claims)*(r.dim/2+4))
+	b = append(b, vectorVersion)
+	b = binary.AppendUvarint(b, uint64(max(0, r.created.Unix())))
+	b = append(b, boolByte(r.private)|boolByte(r.public)<<1)
+	for _, s := range []string{r.user, r.channel} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.LittleEndian.AppendUint32(b, r.model)
+	b = binary.AppendUvarint(b, uint64(r.dim))
+	b = binary.AppendUvarint(b, uint64(len(r.claims)))
+	for _, c := range r.claims {
+		b = binary.AppendUvarint(b, uint64(c.claim))
+		for i := 0; i < len(c.q); i += 2 {
+			hi := byte(0)
+			if i+1 < len(c.q) {
+				hi = byte(c.q[i+1] + 8)
+			}
+			b = append(b, byte(c.q[i]+8)|hi<<4)
+		}
+	}
+	return b
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+var errVectorRecord = errors.New("bad vectors record")
+
+// vectorReader reads a vectors record's fields in order.
+type vectorReader struct {
+	b  []byte
+	ok bool
+}
+
+func (r *vectorReader) uvarint() int {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 || v > 1<<31 {
+		r.ok = false
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+func (r *vectorReader) bytes(n int) []byte {
+	if !r.ok || n < 0 || n > len(r.b) {
+		r.ok = false
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+// decodeVectors reads a vectors record.
+func decodeVectors(b []byte) (*vectorRecord, error) {
+	if len(b) < 2 || b[0] != vectorVersion {
+		return nil, errVectorRecord
+	}
+	in := &vectorReader{b: b[1:], ok: true}
+	rec := &vectorRecord{created: time.Unix(int64(in.uvarint()), 0).UTC()}
+	if p := in.bytes(1); p != nil {
+		rec.private, rec.public = p[0]&1 != 0, p[0]&2 != 0
+	}
+	rec.user = string(in.bytes(in.uvarint()))
+	rec.channel = string(in.bytes(in.uvarint()))
+	if m := in.bytes(4); m != nil {
+		rec.model = binary.LittleEndian.Uint32(m)
+	}
+	rec.dim = in.uvarint()
+	count := in.uvarint()
+	for range count {
+		if !in.ok {
+			break
+		}
+		c := claimVector{claim: in.uvarint()}
+		packed := in.bytes((rec.dim + 1) / 2)
+		if packed == nil {
+			break
+		}
+		c.q = make([]int8, rec.dim)
+		for i := range c.q {
+			c.q[i] = int8(packed[i/2]>>(4*(i%2))&0xf) - 8
+		}
+		rec.claims = append(rec.claims, c)
+	}
+	if !in.ok || rec.dim == 0 {
+		return nil, errVectorRecord
+	}
+	return rec, nil
+}
+
+// putVectors writes the vectors record of c (in tenant bucket tb), as
+// putCheck saves the check. A check without embeddings (one read back and
+// saved again: they are not in its JSON) keeps the record it has.
+func putVectors(tb *tenantTx, c *Check) error {
+	r := checkVectors(c)
+	if r == nil {
+		return nil
+	}
+	if err := sub(tb, bVectors).Put([]byte(c.ID), r.encode()); err != nil {
+		return fmt.Errorf("vectors: %w", err)
+	}
+	return nil
+}

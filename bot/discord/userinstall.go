@@ -34,7 +34,17 @@ const messagePrefix = "interaction:"
 // errUserInstallExpired is Post's error once a user install's interaction
 // token has expired (or its acknowledgement failed): there is nowhere else
 // to answer.
-var errUserInstallExpired = fmt.Errorf("discord: the interaction can no longer be answered (token expired or not acknowledged), and a user install answers through its interaction only; a saved check is in /factcheck-history: %w", bot.ErrUndeliverable)
+var errUserInstallExpired error = userInstallExpired{}
+
+// userInstallExpired is errUserInstallExpired, an error that wraps
+// bot.ErrUndeliverable without allocating at start.
+type userInstallExpired struct{}
+
+func (userInstallExpired) Error() string {
+	return "discord: the interaction can no longer be answered (token expired or not acknowledged), and a user install answers through its interaction only; a saved check is in /factcheck-history: " + bot.ErrUndeliverable.Error()
+}
+
+func (userInstallExpired) Unwrap() error { return bot.ErrUndeliverable }
 
 // interactionOnly reports whether i comes from a user install outside a
 // server that installed the app: Discord says the user install authorized

@@ -186,7 +186,7 @@ func (a *Adapter) setStatus(ctx context.Context, api API, r *store.Request, stat
 // check's progress goes to (Track); a final message without a stream (an
 // answer from before a restart) is posted whole.
 func (a *Adapter) postAssistant(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
-	w, err := a.workspaceOf(ctx, r)
+	w, err := a.ws.of(ctx, r)
 	if err != nil {
 		return "", err
 	}
@@ -297,7 +297,7 @@ const errStreamGone = streamError("slack: the assistant's stream is gone (restar
 // notifyAssistant shows a note in the assistant thread: a message there
 // (the thread is the asker's own).
 func (a *Adapter) notifyAssistant(ctx context.Context, r *store.Request, text string) error {
-	w, err := a.workspaceOf(ctx, r)
+	w, err := a.ws.of(ctx, r)
 	if err != nil {
 		return err
 	}

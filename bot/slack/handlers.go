@@ -87,12 +87,12 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	enterprise := firstNonEmpty(cb.EnterpriseID, ev.EnterpriseID)
 	switch e := ev.InnerEvent.Data.(type) {
 	case *slackevents.AppUninstalledEvent:
-		return a.uninstall(ctx, team, enterprise, "app uninstalled")
+		return a.ws.uninstall(ctx, team, enterprise, "app uninstalled")
 	case *slackevents.TokensRevokedEvent:
 		if len(e.Tokens.Bot) == 0 {
 			return nil // only user tokens, which factbot does not keep
 		}
-		return a.uninstall(ctx, team, enterprise, "bot token revoked")
+		return a.ws.uninstall(ctx, team, enterprise, "bot token revoked")
 	}
 	w, err := a.eventWorkspace(ctx, team, enterprise)
 	if w == nil {
@@ -139,7 +139,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 // workspace for an event to ignore (the workspace is not installed: nil
 // error) or to refuse (the store failed: its error).
 func (a *Adapter) eventWorkspace(ctx context.Context, team, enterprise string) (*workspace, error) {
-	w, err := a.workspace(ctx, team, enterprise)
+	w, err := a.ws.get(ctx, team, enterprise)
 	if errors.Is(err, errNotInstalled) {
 		a.log.Debug("slack: event of a workspace not installed; ignored", "team", team, "enterprise", enterprise)
 		return nil, nil
@@ -154,7 +154,7 @@ func (a *Adapter) eventWorkspace(ctx context.Context, team, enterprise string) (
 // the organisation, to find an org-wide install when answering.
 func (a *Adapter) meta(enterprise, team, user string) map[string]string {
 	m := map[string]string{bot.MetaPerson: person(enterprise, team, user)}
-	if a.multi() && enterprise != "" {
+	if a.ws.multi() && enterprise != "" {
 		m[metaEnterprise] = enterprise
 	}
 	return m
@@ -433,7 +433,7 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 // it reports whether it did. With an OAuth client it also adds the install
 // flow (GET InstallPath, GET CallbackPath), in either mode.
 func (a *Adapter) Routes(mux *http.ServeMux) bool {
-	if a.multi() {
+	if a.ws.multi() {
 		mux.HandleFunc("GET "+InstallPath, a.serveInstall)
 		mux.HandleFunc("GET "+CallbackPath, a.serveCallback)
 	}

@@ -67,7 +67,7 @@ func (a *Adapter) withMessage(meta map[string]string, ts string) map[string]stri
 // message of the channel) or conversations.replies (one in a thread); for
 // latestPrefix and a channel, that channel's latest message.
 func (a *Adapter) ReadMessage(ctx context.Context, r *store.Request) (*bot.Posted, error) {
-	w, err := a.workspaceOf(ctx, r)
+	w, err := a.ws.of(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (a *Adapter) latestMessage(ctx context.Context, w *workspace, r *store.Requ
 // Download implements bot.MessageReader: a file's url_private_download,
 // with the workspace's bot token, from Slack's file host only.
 func (a *Adapter) Download(ctx context.Context, r *store.Request, f bot.Attachment, max int64) ([]byte, error) {
-	w, err := a.workspaceOf(ctx, r)
+	w, err := a.ws.of(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func (a *Adapter) fileOrigins() []string {
 
 // tokenOf is the bot token of workspace w.
 func (a *Adapter) tokenOf(w *workspace) string {
-	if w == a.single {
+	if w == a.ws.single {
 		return a.cfg.BotToken
 	}
 	w.mu.Lock()

@@ -202,7 +202,7 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallFailed", text: "InstallNoCode"})
 		return
 	}
-	res, err := slack.GetOAuthV2ResponseContext(r.Context(), a.hc, a.cfg.ClientID, a.cfg.ClientSecret, code, a.redirectURL(), slack.OAuthOptionAPIURL(a.apiURL()))
+	res, err := slack.GetOAuthV2ResponseContext(r.Context(), a.hc, a.cfg.ClientID, a.cfg.ClientSecret, code, a.redirectURL(), slack.OAuthOptionAPIURL(a.ws.apiURL()))
 	if err == nil && res.AccessToken == "" {
 		err = errors.New("no bot token in the answer")
 	}
@@ -221,7 +221,7 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 		a.writePage(w, r, http.StatusInternalServerError, page{title: "InstallFailed", text: "InstallNotStored"})
 		return
 	}
-	a.forgetWorkspace(inst.ID)
+	a.ws.forget(inst.ID)
 	a.log.Info("slack: installed", "installation", inst.ID, "name", inst.Name, "org_wide", inst.Enterprise, "rotating", inst.RefreshToken != "")
 	text := "InstalledIn"
 	if inst.Enterprise {

@@ -149,12 +149,9 @@ type Adapter struct {
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
 	users    *memo.Cache[asker]            // by workspace and user (people.go)
 
-	// Multi-workspace mode (workspace.go, oauth.go).
-	clientOpts []slack.Option // of every workspace's client
-	stateKey   []byte         // signs the install flow's states
-	single     *workspace     // single-token mode's workspace
-	wsMu       sync.Mutex
-	workspaces map[string]*workspace // by installation id
+	ws *workspaces // the workspaces answered, and their tokens (workspace.go)
+	// Multi-workspace mode's install flow (oauth.go).
+	stateKey []byte // signs the install flow's states
 
 	conn bot.Connection // for Ready
 }
@@ -200,7 +197,7 @@ func New(cfg Config, core bot.Core) (*Adapter, error) {
 	}
 	client := slack.New(token, opts...)
 	a := NewWithAPI(cfg, client, client, core)
-	a.clientOpts = opts
+	a.ws.clientOpts = opts
 	return a, nil
 }
 
@@ -238,7 +235,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	obs, _ := core.(bot.AckObserver)
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
 		lanes: map[string]*lane{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
-		workspaces: map[string]*workspace{}, single: &workspace{api: api}}
+		ws: &workspaces{cfg: cfg, log: cfg.Logger, hc: cfg.HTTPClient, single: &workspace{api: api}, m: map[string]*workspace{}}}
 	if cfg.ClientSecret != "" {
 		a.stateKey = stateKey(cfg.ClientSecret)
 	}
@@ -262,7 +259,7 @@ func (a *Adapter) Name() string { return Name }
 // In multi-workspace mode there is no token to test: each installation
 // carries its bot user.
 func (a *Adapter) Init(ctx context.Context) error {
-	if a.multi() {
+	if a.ws.multi() {
 		return nil
 	}
 	a.mu.Lock()
@@ -294,7 +291,7 @@ func (a *Adapter) botUserID() string {
 
 // botUserOf is the bot's user id in workspace w.
 func (a *Adapter) botUserOf(w *workspace) string {
-	if w == a.single {
+	if w == a.ws.single {
 		return a.botUserID()
 	}
 	return w.bot()
@@ -354,7 +351,7 @@ func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (s
 	if r.Private {
 		return replyEphemeral, a.postPrivate(ctx, r, m)
 	}
-	w, err := a.workspaceOf(ctx, r)
+	w, err := a.ws.of(ctx, r)
 	if err != nil {
 		return "", err
 	}
@@ -419,7 +416,7 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 		}
 		return a.postWebhook(ctx, r, m, slack.ResponseTypeInChannel)
 	}
-	w, err := a.workspaceOf(ctx, r)
+	w, err := a.ws.of(ctx, r)
 	if err != nil {
 		return err
 	}
@@ -464,7 +461,7 @@ func (a *Adapter) postPrivate(ctx context.Context, r *store.Request, m *bot.Mess
 	if r.Meta[metaResponseURL] != "" {
 		return a.postWebhook(ctx, r, m, slack.ResponseTypeEphemeral)
 	}
-	w, err := a.workspaceOf(ctx, r)
+	w, err := a.ws.of(ctx, r)
 	if err != nil {
 		return err
 	}

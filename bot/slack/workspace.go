@@ -2,6 +2,8 @@ package slack
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 	"errors"
 	"fmt"
 	"strings"
@@ -40,7 +42,22 @@ const (
 )
 
 // workspace is one workspace's client: the token it answers with and its
-// bot user. In single-token mode there is one, a.single.
+// bot user. In single-token mode there is one, ws.single.
+// workspaces are the workspaces the adapter answers: the one of
+// SLACK_BOT_TOKEN (single), or, with an OAuth client, each installation's,
+// read from Installs and kept a minute (m, by installation id), its token
+// refreshed before it expires.
+type workspaces struct {
+	cfg        Config
+	log        *slog.Logger
+	hc         *http.Client
+	clientOpts []slack.Option // of every workspace's client
+	single     *workspace     // single-token mode's workspace
+
+	mu sync.Mutex
+	m  map[string]*workspace
+}
+
 type workspace struct {
 	key string // the installation's id ("" in single-token mode)
 	api API
@@ -53,25 +70,25 @@ type workspace struct {
 
 // multi reports whether the adapter serves the workspaces installed by
 // OAuth rather than one SLACK_BOT_TOKEN.
-func (a *Adapter) multi() bool { return a.cfg.ClientID != "" }
+func (ws *workspaces) multi() bool { return ws.cfg.ClientID != "" }
 
 // workspaceOf is the workspace of a request stored by the adapter.
-func (a *Adapter) workspaceOf(ctx context.Context, r *store.Request) (*workspace, error) {
-	return a.workspace(ctx, r.Tenant, r.Meta[metaEnterprise])
+func (ws *workspaces) of(ctx context.Context, r *store.Request) (*workspace, error) {
+	return ws.get(ctx, r.Tenant, r.Meta[metaEnterprise])
 }
 
 // workspace returns the client of team (in organisation enterprise): its
 // own install, else its organisation's org-wide install. It returns
 // errNotInstalled when there is neither.
-func (a *Adapter) workspace(ctx context.Context, team, enterprise string) (*workspace, error) {
-	if !a.multi() {
-		return a.single, nil
+func (ws *workspaces) get(ctx context.Context, team, enterprise string) (*workspace, error) {
+	if !ws.multi() {
+		return ws.single, nil
 	}
 	for _, id := range []string{team, enterprise} {
 		if id == "" {
 			continue
 		}
-		w, err := a.loadWorkspace(ctx, id)
+		w, err := ws.load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -81,18 +98,18 @@ func (a *Adapter) workspace(ctx context.Context, team, enterprise string) (*work
 		if w.orgWide() && id == team {
 			continue // an organisation's id where a team's was expected
 		}
-		return w, a.refreshIfDue(ctx, w)
+		return w, ws.refreshIfDue(ctx, w)
 	}
 	return nil, fmt.Errorf("%w: team %s enterprise %s", errNotInstalled, team, enterprise)
 }
 
 // loadWorkspace returns the cached workspace of installation id, reading
 // the store when it is not cached or older than wsTTL.
-func (a *Adapter) loadWorkspace(ctx context.Context, id string) (*workspace, error) {
-	now := a.cfg.Now()
-	a.wsMu.Lock()
-	w, ok := a.workspaces[id]
-	a.wsMu.Unlock()
+func (ws *workspaces) load(ctx context.Context, id string) (*workspace, error) {
+	now := ws.cfg.Now()
+	ws.mu.Lock()
+	w, ok := ws.m[id]
+	ws.mu.Unlock()
 	if ok {
 		w.mu.Lock()
 		fresh := now.Sub(w.loaded) < wsTTL
@@ -101,10 +118,10 @@ func (a *Adapter) loadWorkspace(ctx context.Context, id string) (*workspace, err
 			return w, nil
 		}
 	}
-	inst, err := a.cfg.Installs.Get(ctx, Name, id)
+	inst, err := ws.cfg.Installs.Get(ctx, Name, id)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			a.forgetWorkspace(id)
+			ws.forget(id)
 		}
 		return nil, err
 	}
@@ -119,39 +136,39 @@ func (a *Adapter) loadWorkspace(ctx context.Context, id string) (*workspace, err
 			return w, nil
 		}
 	}
-	w = a.newWorkspace(inst, now)
-	a.wsMu.Lock()
-	a.workspaces[id] = w
-	a.wsMu.Unlock()
+	w = ws.newWorkspace(inst, now)
+	ws.mu.Lock()
+	ws.m[id] = w
+	ws.mu.Unlock()
 	return w, nil
 }
 
-func (a *Adapter) newWorkspace(inst *store.Installation, now time.Time) *workspace {
-	return &workspace{key: inst.ID, api: slack.New(inst.BotToken, a.clientOpts...), inst: inst, botUser: inst.BotUserID, loaded: now}
+func (ws *workspaces) newWorkspace(inst *store.Installation, now time.Time) *workspace {
+	return &workspace{key: inst.ID, api: slack.New(inst.BotToken, ws.clientOpts...), inst: inst, botUser: inst.BotUserID, loaded: now}
 }
 
 // forgetWorkspace drops installation id from the cache.
-func (a *Adapter) forgetWorkspace(id string) {
-	a.wsMu.Lock()
-	delete(a.workspaces, id)
-	a.wsMu.Unlock()
+func (ws *workspaces) forget(id string) {
+	ws.mu.Lock()
+	delete(ws.m, id)
+	ws.mu.Unlock()
 }
 
 // refreshIfDue renews a rotating token that expires within refreshMargin
 // (oauth.v2.access, grant_type=refresh_token), storing the new pair
 // before using it.
-func (a *Adapter) refreshIfDue(ctx context.Context, w *workspace) error {
+func (ws *workspaces) refreshIfDue(ctx context.Context, w *workspace) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	inst := w.inst
-	if inst.RefreshToken == "" || inst.ExpiresAt.IsZero() || inst.ExpiresAt.Sub(a.cfg.Now()) > refreshMargin {
+	if inst.RefreshToken == "" || inst.ExpiresAt.IsZero() || inst.ExpiresAt.Sub(ws.cfg.Now()) > refreshMargin {
 		return nil
 	}
-	res, err := slack.RefreshOAuthV2TokenContext(ctx, a.hc, a.cfg.ClientID, a.cfg.ClientSecret, inst.RefreshToken, slack.OAuthOptionAPIURL(a.apiURL()))
+	res, err := slack.RefreshOAuthV2TokenContext(ctx, ws.hc, ws.cfg.ClientID, ws.cfg.ClientSecret, inst.RefreshToken, slack.OAuthOptionAPIURL(ws.apiURL()))
 	if err != nil {
-		if a.cfg.Now().Before(inst.ExpiresAt) {
+		if ws.cfg.Now().Before(inst.ExpiresAt) {
 			// The token still works: use it, and try again next time.
-			a.log.Warn("slack: token refresh failed; using the current token until it expires", "workspace", inst.ID, "expires", inst.ExpiresAt, "err", err)
+			ws.log.Warn("slack: token refresh failed; using the current token until it expires", "workspace", inst.ID, "expires", inst.ExpiresAt, "err", err)
 			return nil
 		}
 		return fmt.Errorf("slack: refresh the token of %s: %w", inst.ID, err)
@@ -160,17 +177,17 @@ func (a *Adapter) refreshIfDue(ctx context.Context, w *workspace) error {
 	next.BotToken, next.RefreshToken = res.AccessToken, res.RefreshToken
 	next.ExpiresAt = time.Time{}
 	if res.ExpiresIn > 0 {
-		next.ExpiresAt = a.cfg.Now().Add(time.Duration(res.ExpiresIn) * time.Second)
+		next.ExpiresAt = ws.cfg.Now().Add(time.Duration(res.ExpiresIn) * time.Second)
 	}
 	if next.RefreshToken == "" {
 		next.RefreshToken = inst.RefreshToken
 	}
-	if err := a.cfg.Installs.Put(ctx, &next); err != nil {
+	if err := ws.cfg.Installs.Put(ctx, &next); err != nil {
 		return fmt.Errorf("slack: store the refreshed token of %s: %w", inst.ID, err)
 	}
 	w.inst = &next
-	w.api = slack.New(next.BotToken, a.clientOpts...)
-	a.log.Info("slack: token refreshed", "workspace", inst.ID, "expires", next.ExpiresAt)
+	w.api = slack.New(next.BotToken, ws.clientOpts...)
+	ws.log.Info("slack: token refreshed", "workspace", inst.ID, "expires", next.ExpiresAt)
 	return nil
 }
 
@@ -196,8 +213,8 @@ func (w *workspace) client() API {
 }
 
 // apiURL is the Web API base, with its slash.
-func (a *Adapter) apiURL() string {
-	u := a.cfg.APIURL
+func (ws *workspaces) apiURL() string {
+	u := ws.cfg.APIURL
 	if u == "" {
 		return slack.APIURL
 	}
@@ -209,16 +226,16 @@ func (a *Adapter) apiURL() string {
 
 // uninstall deletes the installation an app_uninstalled or tokens_revoked
 // event names; its workspace's events are ignored from then on.
-func (a *Adapter) uninstall(ctx context.Context, team, enterprise, why string) error {
-	if !a.multi() {
-		a.log.Warn("slack: "+why+"; with SLACK_BOT_TOKEN the token is the operator's to remove", "team", team)
+func (ws *workspaces) uninstall(ctx context.Context, team, enterprise, why string) error {
+	if !ws.multi() {
+		ws.log.Warn("slack: "+why+"; with SLACK_BOT_TOKEN the token is the operator's to remove", "team", team)
 		return nil
 	}
 	for _, id := range []string{team, enterprise} {
 		if id == "" {
 			continue
 		}
-		inst, err := a.cfg.Installs.Get(ctx, Name, id)
+		inst, err := ws.cfg.Installs.Get(ctx, Name, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -226,13 +243,13 @@ func (a *Adapter) uninstall(ctx context.Context, team, enterprise, why string) e
 			continue
 		}
 		// A record that does not open (its key lost) is deleted all the same.
-		ok, err := a.cfg.Installs.Delete(ctx, Name, id)
+		ok, err := ws.cfg.Installs.Delete(ctx, Name, id)
 		if err != nil {
 			return err
 		}
-		a.forgetWorkspace(id)
+		ws.forget(id)
 		if ok {
-			a.log.Info("slack: "+why+"; installation and tokens deleted", "installation", id)
+			ws.log.Info("slack: "+why+"; installation and tokens deleted", "installation", id)
 		}
 		return nil
 	}

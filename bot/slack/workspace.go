@@ -2,10 +2,10 @@ package slack
 
 import (
 	"context"
-	"log/slog"
-	"net/http"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"

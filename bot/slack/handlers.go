@@ -434,8 +434,8 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 // flow (GET InstallPath, GET CallbackPath), in either mode.
 func (a *Adapter) Routes(mux *http.ServeMux) bool {
 	if a.ws.multi() {
-		mux.HandleFunc("GET "+InstallPath, a.serveInstall)
-		mux.HandleFunc("GET "+CallbackPath, a.serveCallback)
+		mux.HandleFunc("GET "+InstallPath, a.install.serveInstall)
+		mux.HandleFunc("GET "+CallbackPath, a.install.serveCallback)
 	}
 	if a.cfg.SigningSecret == "" {
 		return false

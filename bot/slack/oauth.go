@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"html/template"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -32,6 +33,17 @@ const (
 	// DefaultAuthorizeURL is Slack's authorize page.
 	DefaultAuthorizeURL = "https://slack.com/oauth/v2/authorize"
 )
+
+// installer is the part that installs factbot in a workspace by OAuth
+// ("Add to Slack"): the install page, the callback that exchanges the code
+// for the workspace's tokens, its signed and once-used states.
+type installer struct {
+	cfg      Config
+	log      *slog.Logger
+	hc       *http.Client
+	stateKey []byte      // signs the install flow's states
+	ws       *workspaces // the installed workspace is read again
+}
 
 // BotScopes are the bot scopes the install asks for: those of
 // deploy/slack-manifest.yaml (a test keeps them equal).
@@ -94,12 +106,12 @@ func checkState(key []byte, state string, now time.Time) error {
 // authorizeURL is Slack's authorize page: Config.AuthorizeURL, else the
 // one next to SLACK_API_URL (…/api/ → …/oauth/v2/authorize), else
 // Slack's.
-func (a *Adapter) authorizeURL() string {
-	if a.cfg.AuthorizeURL != "" {
-		return a.cfg.AuthorizeURL
+func (in *installer) authorizeURL() string {
+	if in.cfg.AuthorizeURL != "" {
+		return in.cfg.AuthorizeURL
 	}
-	if a.cfg.APIURL != "" {
-		if base, ok := strings.CutSuffix(strings.TrimSuffix(a.cfg.APIURL, "/"), "/api"); ok {
+	if in.cfg.APIURL != "" {
+		if base, ok := strings.CutSuffix(strings.TrimSuffix(in.cfg.APIURL, "/"), "/api"); ok {
 			return base + "/oauth/v2/authorize"
 		}
 	}
@@ -107,23 +119,23 @@ func (a *Adapter) authorizeURL() string {
 }
 
 // redirectURL is where Slack sends the installer back.
-func (a *Adapter) redirectURL() string {
-	return strings.TrimRight(a.cfg.PublicURL, "/") + CallbackPath
+func (in *installer) redirectURL() string {
+	return strings.TrimRight(in.cfg.PublicURL, "/") + CallbackPath
 }
 
 // serveInstall redirects to Slack's authorize page, with a new state
 // bound to this browser by a cookie (state.go).
-func (a *Adapter) serveInstall(w http.ResponseWriter, r *http.Request) {
-	state := newState(a.stateKey, a.cfg.Now())
+func (in *installer) serveInstall(w http.ResponseWriter, r *http.Request) {
+	state := newState(in.stateKey, in.cfg.Now())
 	q := url.Values{
-		"client_id":    {a.cfg.ClientID},
+		"client_id":    {in.cfg.ClientID},
 		"scope":        {strings.Join(BotScopes, ",")},
-		"redirect_uri": {a.redirectURL()},
+		"redirect_uri": {in.redirectURL()},
 		"state":        {state},
 	}
-	http.SetCookie(w, a.stateCookie(state))
+	http.SetCookie(w, in.stateCookie(state))
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, a.authorizeURL()+"?"+q.Encode(), http.StatusFound)
+	http.Redirect(w, r, in.authorizeURL()+"?"+q.Encode(), http.StatusFound)
 }
 
 // page is what the install's pages show: a title and a text, given by
@@ -165,88 +177,88 @@ var pageTmpl = sync.OnceValue(func() *template.Template {
 
 // writePage answers with page p in the language of the browser
 // (Accept-Language), else English.
-func (a *Adapter) writePage(w http.ResponseWriter, r *http.Request, status int, p page) {
+func (in *installer) writePage(w http.ResponseWriter, r *http.Request, status int, p page) {
 	p.Lang = words.ViewerLang(r.Header.Get("Accept-Language"), "", "")
 	p.Title, p.Text = p.Lang.MustWord(p.title), p.Lang.MustWord(p.text, p.data...)
-	p.Command, p.Install = a.cfg.Command, InstallPath
+	p.Command, p.Install = in.cfg.Command, InstallPath
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	if err := pageTmpl().Execute(w, &p); err != nil {
-		a.log.Warn("slack: install page", "err", err)
+		in.log.Warn("slack: install page", "err", err)
 	}
 }
 
 // serveCallback checks the state, exchanges the code for the workspace's
 // tokens with oauth.v2.access and stores them.
-func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
+func (in *installer) serveCallback(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	switch err := checkState(a.stateKey, q.Get("state"), a.cfg.Now()); {
+	switch err := checkState(in.stateKey, q.Get("state"), in.cfg.Now()); {
 	case errors.Is(err, errStateExpired):
-		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallExpired", text: "InstallExpiredText", data: []any{"Minutes", int(StateTTL / time.Minute)}})
+		in.writePage(w, r, http.StatusBadRequest, page{title: "InstallExpired", text: "InstallExpiredText", data: []any{"Minutes", int(StateTTL / time.Minute)}})
 		return
 	case err != nil:
-		a.log.Warn("slack: install callback with a bad state", "err", err)
-		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallUnverified", text: "InstallTamperedText"})
+		in.log.Warn("slack: install callback with a bad state", "err", err)
+		in.writePage(w, r, http.StatusBadRequest, page{title: "InstallUnverified", text: "InstallTamperedText"})
 		return
 	}
-	if !a.acceptState(w, r, q.Get("state")) {
+	if !in.acceptState(w, r, q.Get("state")) {
 		return
 	}
 	if e := q.Get("error"); e != "" {
-		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallFailed", text: "InstallSlackSaid", data: []any{"Error", e}})
+		in.writePage(w, r, http.StatusBadRequest, page{title: "InstallFailed", text: "InstallSlackSaid", data: []any{"Error", e}})
 		return
 	}
 	code := q.Get("code")
 	if code == "" {
-		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallFailed", text: "InstallNoCode"})
+		in.writePage(w, r, http.StatusBadRequest, page{title: "InstallFailed", text: "InstallNoCode"})
 		return
 	}
-	res, err := slack.GetOAuthV2ResponseContext(r.Context(), a.hc, a.cfg.ClientID, a.cfg.ClientSecret, code, a.redirectURL(), slack.OAuthOptionAPIURL(a.ws.apiURL()))
+	res, err := slack.GetOAuthV2ResponseContext(r.Context(), in.hc, in.cfg.ClientID, in.cfg.ClientSecret, code, in.redirectURL(), slack.OAuthOptionAPIURL(in.ws.apiURL()))
 	if err == nil && res.AccessToken == "" {
 		err = errors.New("no bot token in the answer")
 	}
 	if err != nil {
-		a.log.Error("slack: oauth.v2.access", "err", err)
-		a.writePage(w, r, http.StatusBadGateway, page{title: "InstallFailed", text: "InstallRefused", data: []any{"Error", err.Error()}})
+		in.log.Error("slack: oauth.v2.access", "err", err)
+		in.writePage(w, r, http.StatusBadGateway, page{title: "InstallFailed", text: "InstallRefused", data: []any{"Error", err.Error()}})
 		return
 	}
-	inst := installation(res, a.cfg.Now())
+	inst := installation(res, in.cfg.Now())
 	if inst.ID == "" {
-		a.writePage(w, r, http.StatusBadGateway, page{title: "InstallFailed", text: "InstallNoWorkspace"})
+		in.writePage(w, r, http.StatusBadGateway, page{title: "InstallFailed", text: "InstallNoWorkspace"})
 		return
 	}
-	if err := a.cfg.Installs.Put(r.Context(), inst); err != nil {
-		a.log.Error("slack: store installation", "installation", inst.ID, "err", err)
-		a.writePage(w, r, http.StatusInternalServerError, page{title: "InstallFailed", text: "InstallNotStored"})
+	if err := in.cfg.Installs.Put(r.Context(), inst); err != nil {
+		in.log.Error("slack: store installation", "installation", inst.ID, "err", err)
+		in.writePage(w, r, http.StatusInternalServerError, page{title: "InstallFailed", text: "InstallNotStored"})
 		return
 	}
-	a.ws.forget(inst.ID)
-	a.log.Info("slack: installed", "installation", inst.ID, "name", inst.Name, "org_wide", inst.Enterprise, "rotating", inst.RefreshToken != "")
+	in.ws.forget(inst.ID)
+	in.log.Info("slack: installed", "installation", inst.ID, "name", inst.Name, "org_wide", inst.Enterprise, "rotating", inst.RefreshToken != "")
 	text := "InstalledIn"
 	if inst.Enterprise {
 		text = "InstalledEverywhere"
 	}
-	a.writePage(w, r, http.StatusOK, page{title: "Installed", text: text, data: []any{"Team", inst.Name}, OK: true, Team: inst.Name})
+	in.writePage(w, r, http.StatusOK, page{title: "Installed", text: text, data: []any{"Team", inst.Name}, OK: true, Team: inst.Name})
 }
 
 // acceptState uses the callback's (signed, fresh) state once, from the
 // browser that started the install, or answers with an error page.
-func (a *Adapter) acceptState(w http.ResponseWriter, r *http.Request, state string) bool {
-	err := a.useState(r, state, a.cfg.Now().Add(StateTTL))
+func (in *installer) acceptState(w http.ResponseWriter, r *http.Request, state string) bool {
+	err := in.useState(r, state, in.cfg.Now().Add(StateTTL))
 	switch {
 	case err == nil:
-		a.clearStateCookie(w)
+		in.clearStateCookie(w)
 		return true
 	case errors.Is(err, errStateOtherBrowser):
-		a.log.Warn("slack: install callback without the state's cookie")
-		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallUnverified", text: "InstallOtherBrowserText"})
+		in.log.Warn("slack: install callback without the state's cookie")
+		in.writePage(w, r, http.StatusBadRequest, page{title: "InstallUnverified", text: "InstallOtherBrowserText"})
 	case errors.Is(err, errStateUsed):
-		a.log.Warn("slack: install callback with a state used before")
-		a.writePage(w, r, http.StatusBadRequest, page{title: "InstallUsed", text: "InstallUsedText"})
+		in.log.Warn("slack: install callback with a state used before")
+		in.writePage(w, r, http.StatusBadRequest, page{title: "InstallUsed", text: "InstallUsedText"})
 	default:
-		a.log.Error("slack: record the install state", "err", err)
-		a.writePage(w, r, http.StatusInternalServerError, page{title: "InstallFailed", text: "InstallNotRecorded"})
+		in.log.Error("slack: record the install state", "err", err)
+		in.writePage(w, r, http.StatusInternalServerError, page{title: "InstallFailed", text: "InstallNotRecorded"})
 	}
 	return false
 }

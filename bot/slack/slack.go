@@ -149,9 +149,8 @@ type Adapter struct {
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
 	users    *memo.Cache[asker]            // by workspace and user (people.go)
 
-	ws *workspaces // the workspaces answered, and their tokens (workspace.go)
-	// Multi-workspace mode's install flow (oauth.go).
-	stateKey []byte // signs the install flow's states
+	ws      *workspaces // the workspaces answered, and their tokens (workspace.go)
+	install *installer  // multi-workspace mode's install flow (oauth.go)
 
 	conn bot.Connection // for Ready
 }
@@ -236,8 +235,9 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
 		lanes: map[string]*lane{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
 		ws: &workspaces{cfg: cfg, log: cfg.Logger, hc: cfg.HTTPClient, single: &workspace{api: api}, m: map[string]*workspace{}}}
+	a.install = &installer{cfg: cfg, log: cfg.Logger, hc: cfg.HTTPClient, ws: a.ws}
 	if cfg.ClientSecret != "" {
-		a.stateKey = stateKey(cfg.ClientSecret)
+		a.install.stateKey = stateKey(cfg.ClientSecret)
 	}
 	return a
 }

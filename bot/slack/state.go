@@ -33,14 +33,14 @@ var (
 )
 
 // stateCookie is the cookie that binds a new state to the browser.
-func (a *Adapter) stateCookie(state string) *http.Cookie {
+func (in *installer) stateCookie(state string) *http.Cookie {
 	return &http.Cookie{Name: StateCookie, Value: stateNonce(state), Path: CallbackPath, MaxAge: int(StateTTL / time.Second),
-		HttpOnly: true, Secure: strings.HasPrefix(a.cfg.PublicURL, "https://"), SameSite: http.SameSiteLaxMode}
+		HttpOnly: true, Secure: strings.HasPrefix(in.cfg.PublicURL, "https://"), SameSite: http.SameSiteLaxMode}
 }
 
 // clearStateCookie removes the cookie once the callback has read it.
-func (a *Adapter) clearStateCookie(w http.ResponseWriter) {
-	c := a.stateCookie("")
+func (in *installer) clearStateCookie(w http.ResponseWriter) {
+	c := in.stateCookie("")
 	c.MaxAge = -1
 	http.SetCookie(w, c)
 }
@@ -56,13 +56,13 @@ func stateNonce(state string) string {
 
 // useState accepts a signed, fresh state once, from the browser that
 // started the install (errStateOtherBrowser, errStateUsed otherwise).
-func (a *Adapter) useState(r *http.Request, state string, expires time.Time) error {
+func (in *installer) useState(r *http.Request, state string, expires time.Time) error {
 	nonce := stateNonce(state)
 	c, err := r.Cookie(StateCookie)
 	if err != nil || nonce == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(nonce)) != 1 {
 		return errStateOtherBrowser
 	}
-	first, err := a.cfg.UsedStates.UseOnce(r.Context(), "slack-install-state:"+nonce, expires)
+	first, err := in.cfg.UsedStates.UseOnce(r.Context(), "slack-install-state:"+nonce, expires)
 	if err != nil {
 		return err
 	}

@@ -53,28 +53,28 @@ func (v *viewers) update(team, user string, f func(*viewer)) (before, after view
 }
 
 // agentEvent handles the agent experience's own events; false for any other.
-func (a *Adapter) agentEvent(w *workspace, team string, cb *slackevents.EventsAPICallbackEvent, data any) bool {
+func (cv *conversations) agentEvent(w *workspace, team string, cb *slackevents.EventsAPICallbackEvent, data any) bool {
 	switch e := data.(type) {
 	case *slackevents.AppHomeOpenedEvent:
 		if e.Tab != "messages" || e.User == "" || e.Channel == "" {
 			return true // the Home tab: factbot publishes none
 		}
-		_, v := a.viewers.update(team, e.User, func(v *viewer) {
+		_, v := cv.viewers.update(team, e.User, func(v *viewer) {
 			v.dm = e.Channel
 			if e.Context != nil {
 				v.viewing = viewedChannel(*e.Context)
 			}
 		})
-		a.suggestLater(w, team, promptTarget{channel: v.dm, user: e.User, viewing: v.viewing})
+		cv.suggestLater(w, team, promptTarget{channel: v.dm, user: e.User, viewing: v.viewing})
 	case *slackevents.AppContextChangedEvent:
 		if e.User == "" { // Slack's own example of the event names no user: the person is its authorization's
 			e.User = personOf(cb.Authorizations)
 		}
 		if e.User == "" {
-			a.log.Debug("slack: app_context_changed names no person; ignored")
+			cv.log.Debug("slack: app_context_changed names no person; ignored")
 			return true
 		}
-		before, v := a.viewers.update(team, e.User, func(v *viewer) {
+		before, v := cv.viewers.update(team, e.User, func(v *viewer) {
 			if e.Channel != "" {
 				v.dm = e.Channel
 			}
@@ -83,7 +83,7 @@ func (a *Adapter) agentEvent(w *workspace, team string, cb *slackevents.EventsAP
 		// Each move to another channel sends the event: the prompts are
 		// set again only when the channel they name changes.
 		if v.dm != "" && promptChannel(v.viewing) != promptChannel(before.viewing) {
-			a.suggestLater(w, team, promptTarget{channel: v.dm, user: e.User, viewing: v.viewing})
+			cv.suggestLater(w, team, promptTarget{channel: v.dm, user: e.User, viewing: v.viewing})
 		}
 	default:
 		return false

@@ -3,6 +3,7 @@ package slack
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"regexp"
 	"strings"
 	"sync"
@@ -55,21 +56,49 @@ var reChannelRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 
 func isAssistant(r *store.Request) bool { return r.Meta[metaAssistant] != "" }
 
+// conversations is the part that talks with people in their DMs with
+// factbot (the assistant's threads, the agent's Messages tab): the
+// suggested prompts, a DM as a request, its status line, its streamed
+// answer (stream.go), and the loading state of channel threads
+// (loading.go). It needs of the adapter only what services says.
+type conversations struct {
+	svc  services
+	core bot.Core
+	cfg  Config
+	log  *slog.Logger
+	ws   *workspaces
+
+	mu      sync.Mutex
+	streams map[string]*stream // the answers being streamed, by reply
+	viewers viewers            // the agent experience's people (agent.go)
+}
+
+// services is what the conversations need of the adapter: paced Web API
+// calls, who asks and where, the bot's own user, a note to the asker.
+type services interface {
+	call(ctx context.Context, team, channel string, fn func(ctx context.Context) error) error
+	lookupAsker(ctx context.Context, w *workspace, user string) func(*store.Request)
+	visibility(ctx context.Context, w *workspace, channel string, hint store.Visibility) store.Visibility
+	meta(enterprise, team, user string) map[string]string
+	botUserOf(w *workspace) string
+	Notify(ctx context.Context, r *store.Request, text string) error
+}
+
 // assistantEvent handles the assistant's and the agent's events; false for
 // any other event.
-func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterprise string, cb *slackevents.EventsAPICallbackEvent, data any) (bool, error) {
-	if a.agentEvent(w, team, cb, data) {
+func (cv *conversations) assistantEvent(ctx context.Context, w *workspace, team, enterprise string, cb *slackevents.EventsAPICallbackEvent, data any) (bool, error) {
+	if cv.agentEvent(w, team, cb, data) {
 		return true, nil
 	}
 	eventID := cb.EventID
 	switch e := data.(type) {
 	case *slackevents.AssistantThreadStartedEvent:
-		a.suggestLater(w, team, threadTarget(e.AssistantThread))
+		cv.suggestLater(w, team, threadTarget(e.AssistantThread))
 	case *slackevents.AssistantThreadContextChangedEvent:
-		a.suggestLater(w, team, threadTarget(e.AssistantThread)) // the prompt names the channel now in view
+		cv.suggestLater(w, team, threadTarget(e.AssistantThread)) // the prompt names the channel now in view
 	case *slackevents.MessageEvent:
-		if r := a.assistantRequest(ctx, w, team, enterprise, eventID, e); r != nil {
-			_, err := a.core.Submit(ctx, r)
+		if r := cv.assistantRequest(ctx, w, team, enterprise, eventID, e); r != nil {
+			_, err := cv.core.Submit(ctx, r)
 			return true, err
 		}
 	default:
@@ -82,14 +111,14 @@ func (a *Adapter) assistantEvent(ctx context.Context, w *workspace, team, enterp
 // assistant thread, top-level (the agent experience's Messages tab:
 // answered in its own thread) or a reply in such a thread; nil for any
 // other message (in a channel, an edit, a deletion, a bot's).
-func (a *Adapter) assistantRequest(ctx context.Context, w *workspace, team, enterprise, eventID string, e *slackevents.MessageEvent) *store.Request {
-	botUser := a.botUserOf(w)
+func (cv *conversations) assistantRequest(ctx context.Context, w *workspace, team, enterprise, eventID string, e *slackevents.MessageEvent) *store.Request {
+	botUser := cv.svc.botUserOf(w)
 	if !e.IsIM() || e.TimeStamp == "" || (e.SubType != "" && e.SubType != "file_share") ||
 		e.BotID != "" || e.User == "" || e.User == botUser {
 		return nil
 	}
 	text := messageText(e.Text, botUser)
-	setAsker := a.lookupAsker(ctx, w, e.User)
+	setAsker := cv.svc.lookupAsker(ctx, w, e.User)
 	thread, where := e.ThreadTimeStamp, assistantThread
 	if thread == "" {
 		thread, where = e.TimeStamp, assistantTop
@@ -97,15 +126,15 @@ func (a *Adapter) assistantRequest(ctx context.Context, w *workspace, team, ente
 	r := &store.Request{
 		Key: "slack:event:" + eventID, Tenant: team, Platform: Name, Kind: bot.KindMention,
 		Channel: e.Channel, Thread: thread, User: e.User, Text: text,
-		Visibility: a.visibility(ctx, w, e.Channel, store.VisibilityDM),
-		Meta:       a.meta(enterprise, team, e.User),
+		Visibility: cv.svc.visibility(ctx, w, e.Channel, store.VisibilityDM),
+		Meta:       cv.svc.meta(enterprise, team, e.User),
 	}
 	r.Meta[metaAssistant] = where
 	if e.Message != nil && len(e.Message.Files) > 0 {
 		r.Meta[bot.MetaMessage] = e.TimeStamp
 	}
 	setAsker(r)
-	if ch := a.lookPrompt(r, e.Text); ch != "" { // the prompt "check the message I'm looking at"
+	if ch := cv.lookPrompt(r, e.Text); ch != "" { // the prompt "check the message I'm looking at"
 		r.Text, r.Meta[bot.MetaMessage] = "", latestPrefix+ch
 	}
 	return r
@@ -113,7 +142,7 @@ func (a *Adapter) assistantRequest(ctx context.Context, w *workspace, team, ente
 
 // lookPrompt is the channel of the prompt "Check the latest message in
 // #channel" when text is that prompt in the asker's language or English.
-func (a *Adapter) lookPrompt(r *store.Request, text string) string {
+func (cv *conversations) lookPrompt(r *store.Request, text string) string {
 	g := reChannelRef().FindStringSubmatch(text)
 	if g == nil {
 		return ""
@@ -138,12 +167,12 @@ func threadTarget(t slackevents.AssistantThread) promptTarget {
 }
 
 // suggestLater sets the suggested prompts after the ack.
-func (a *Adapter) suggestLater(w *workspace, team string, t promptTarget) {
+func (cv *conversations) suggestLater(w *workspace, team string, t promptTarget) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if err := a.suggest(ctx, w, team, t); err != nil {
-			a.log.Warn("slack: assistant.threads.setSuggestedPrompts", "err", err)
+		if err := cv.suggest(ctx, w, team, t); err != nil {
+			cv.log.Warn("slack: assistant.threads.setSuggestedPrompts", "err", err)
 		}
 	}()
 }
@@ -151,12 +180,12 @@ func (a *Adapter) suggestLater(w *workspace, team string, t promptTarget) {
 // suggest sets the prompts of an assistant thread or an agent's DM, in its
 // person's language: check a claim (an example) and, when they are viewing
 // a channel, check its latest message.
-func (a *Adapter) suggest(ctx context.Context, w *workspace, team string, t promptTarget) error {
+func (cv *conversations) suggest(ctx context.Context, w *workspace, team string, t promptTarget) error {
 	if t.channel == "" {
 		return nil
 	}
 	r := &store.Request{}
-	a.lookupAsker(ctx, w, t.user)(r)
+	cv.svc.lookupAsker(ctx, w, t.user)(r)
 	l := bot.RequestLang(r, "", "")
 	p := slack.AssistantThreadsSetSuggestedPromptsParameters{Title: l.Text(words.AssistantPrompts, nil), ChannelID: t.channel, ThreadTS: t.thread}
 	p.AddPrompt(l.Text(words.PromptClaimTitle, nil), l.Text(words.PromptClaimMessage, nil))
@@ -164,20 +193,20 @@ func (a *Adapter) suggest(ctx context.Context, w *workspace, team string, t prom
 		p.AddPrompt(l.Text(words.PromptLookTitle, nil), l.Text(words.PromptLookMessage, map[string]any{"Channel": "<#" + ch + ">"}))
 	}
 	api := w.client()
-	return a.call(ctx, team, t.channel, func(ctx context.Context) error {
+	return cv.svc.call(ctx, team, t.channel, func(ctx context.Context) error {
 		return api.SetAssistantThreadsSuggestedPromptsContext(ctx, p)
 	})
 }
 
 // setStatus sets (or with "" clears) an assistant thread's status line;
 // a failure is only logged.
-func (a *Adapter) setStatus(ctx context.Context, api API, r *store.Request, status string, loading []string) {
-	err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+func (cv *conversations) setStatus(ctx context.Context, api API, r *store.Request, status string, loading []string) {
+	err := cv.svc.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 		return api.SetAssistantThreadsStatusContext(ctx, slack.AssistantThreadsSetStatusParameters{
 			ChannelID: r.Channel, ThreadTS: r.Thread, Status: status, LoadingMessages: loading})
 	})
 	if err != nil && ctx.Err() == nil {
-		a.log.Debug("slack: assistant.threads.setStatus", "key", r.Key, "err", err)
+		cv.log.Debug("slack: assistant.threads.setStatus", "key", r.Key, "err", err)
 	}
 }
 
@@ -185,51 +214,51 @@ func (a *Adapter) setStatus(ctx context.Context, api API, r *store.Request, stat
 // thread after the claim, shows the status line and opens the stream the
 // check's progress goes to (Track); a final message without a stream (an
 // answer from before a restart) is posted whole.
-func (a *Adapter) postAssistant(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
-	w, err := a.ws.of(ctx, r)
+func (cv *conversations) postAssistant(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
+	w, err := cv.ws.of(ctx, r)
 	if err != nil {
 		return "", err
 	}
 	api := w.client()
 	if m.Final {
-		return a.postAssistantFinal(ctx, api, r, m)
+		return cv.postAssistantFinal(ctx, api, r, m)
 	}
 	l := m.Lang
 	// An assistant thread is named after its claim; a top-level DM's
 	// thread is the person's own message, which names it already.
 	if t := strings.TrimSpace(r.Text); t != "" && r.Meta[metaAssistant] != assistantTop {
-		err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+		err := cv.svc.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 			return api.SetAssistantThreadsTitleContext(ctx, slack.AssistantThreadsSetTitleParameters{
 				ChannelID: r.Channel, ThreadTS: r.Thread, Title: cut(bot.InertMentions(t), 100)})
 		})
 		if err != nil {
-			a.log.Debug("slack: assistant.threads.setTitle", "key", r.Key, "err", err)
+			cv.log.Debug("slack: assistant.threads.setTitle", "key", r.Key, "err", err)
 		}
 	}
-	a.setStatus(ctx, api, r, l.Text(words.StatusChecking, nil), []string{
+	cv.setStatus(ctx, api, r, l.Text(words.StatusChecking, nil), []string{
 		l.Text(words.LoadingClaims, nil), l.Text(words.LoadingSources, nil), l.Text(words.LoadingWeighing, nil)})
 	reply := streamPrefix + r.Key
-	s := a.newStream(api, r, l)
-	a.mu.Lock()
-	if a.streams == nil {
-		a.streams = map[string]*stream{}
+	s := cv.newStream(api, r, l)
+	cv.mu.Lock()
+	if cv.streams == nil {
+		cv.streams = map[string]*stream{}
 	}
-	if old := a.streams[reply]; old != nil {
+	if old := cv.streams[reply]; old != nil {
 		old.cancel()
 	}
-	a.streams[reply] = s
-	a.mu.Unlock()
+	cv.streams[reply] = s
+	cv.mu.Unlock()
 	return reply, nil
 }
 
 // postAssistantFinal posts m in the thread, with the feedback buttons.
-func (a *Adapter) postAssistantFinal(ctx context.Context, api API, r *store.Request, m *bot.Message) (string, error) {
+func (cv *conversations) postAssistantFinal(ctx context.Context, api API, r *store.Request, m *bot.Message) (string, error) {
 	blocks, text := Render(assistantMessage(m))
 	if m.CheckID != "" {
 		blocks = append(blocks, feedbackBlock(m.Lang, m.CheckID))
 	}
 	var ts string
-	err := a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+	err := cv.svc.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 		var err error
 		_, ts, err = api.PostMessageContext(ctx, r.Channel, slack.MsgOptionText(text, false), slack.MsgOptionBlocks(blocks...), slack.MsgOptionTS(r.Thread))
 		return err
@@ -237,40 +266,40 @@ func (a *Adapter) postAssistantFinal(ctx context.Context, api API, r *store.Requ
 	if err != nil {
 		return "", err
 	}
-	a.setStatus(ctx, api, r, "", nil)
+	cv.setStatus(ctx, api, r, "", nil)
 	return ts, nil
 }
 
 // Track implements bot.Tracker: the progress of an assistant request's
 // check goes to its stream.
 func (a *Adapter) Track(r *store.Request, reply string, e factcheck.Event) {
-	if s := a.stream(reply); s != nil {
+	if s := a.convo.stream(reply); s != nil {
 		s.track(e)
 	}
 }
 
-func (a *Adapter) stream(reply string) *stream {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.streams[reply]
+func (cv *conversations) stream(reply string) *stream {
+	cv.mu.Lock()
+	defer cv.mu.Unlock()
+	return cv.streams[reply]
 }
 
 // updateAssistant ends the stream with the final message; progress goes
 // through Track, so other updates do nothing. Without the stream (lost in
 // a restart) it fails, and the core posts the answer anew.
-func (a *Adapter) updateAssistant(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
+func (cv *conversations) updateAssistant(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
 	if !m.Final {
 		return nil
 	}
-	s := a.stream(reply)
+	s := cv.stream(reply)
 	if s == nil {
 		return errStreamGone
 	}
 	err := s.finish(ctx, m)
 	if err == nil || errors.Is(err, bot.ErrReplyGone) {
-		a.mu.Lock()
-		delete(a.streams, reply)
-		a.mu.Unlock()
+		cv.mu.Lock()
+		delete(cv.streams, reply)
+		cv.mu.Unlock()
 	}
 	// Else (an append or the stop that failed: a timeout, no turn) the
 	// stream stays, and the core's next attempt finishes it: the report is
@@ -280,10 +309,10 @@ func (a *Adapter) updateAssistant(ctx context.Context, r *store.Request, reply s
 
 // stopStreams stops the streams' loops (the adapter stops): their
 // checks are resumed after a restart, their reports posted anew.
-func (a *Adapter) stopStreams() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, s := range a.streams {
+func (cv *conversations) stopStreams() {
+	cv.mu.Lock()
+	defer cv.mu.Unlock()
+	for _, s := range cv.streams {
 		s.cancel()
 	}
 }
@@ -296,13 +325,13 @@ const errStreamGone = streamError("slack: the assistant's stream is gone (restar
 
 // notifyAssistant shows a note in the assistant thread: a message there
 // (the thread is the asker's own).
-func (a *Adapter) notifyAssistant(ctx context.Context, r *store.Request, text string) error {
-	w, err := a.ws.of(ctx, r)
+func (cv *conversations) notifyAssistant(ctx context.Context, r *store.Request, text string) error {
+	w, err := cv.ws.of(ctx, r)
 	if err != nil {
 		return err
 	}
 	m := &bot.Message{Final: true, Title: text}
-	_, err = a.postAssistantFinal(ctx, w.client(), r, m)
+	_, err = cv.postAssistantFinal(ctx, w.client(), r, m)
 	return err
 }
 

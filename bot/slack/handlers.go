@@ -98,7 +98,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if w == nil {
 		return err
 	}
-	if ok, err := a.assistantEvent(ctx, w, team, enterprise, cb, ev.InnerEvent.Data); ok {
+	if ok, err := a.convo.assistantEvent(ctx, w, team, enterprise, cb, ev.InnerEvent.Data); ok {
 		return err
 	}
 	if e, ok := ev.InnerEvent.Data.(*slackevents.ReactionAddedEvent); ok {
@@ -323,7 +323,7 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 // handles events until ctx ends. Without an app token (HTTP mode) it only
 // initialises and waits for ctx.
 func (a *Adapter) Run(ctx context.Context) error {
-	defer a.stopStreams()
+	defer a.convo.stopStreams()
 	if err := a.Init(ctx); err != nil {
 		a.conn.Down(err)
 		if ctx.Err() != nil {

@@ -26,7 +26,7 @@ import (
 // reply in its channel. One attempt, not paced behind the channel's
 // messages and not retried: a status refused or rate limited is logged,
 // and the report is delivered all the same.
-func (a *Adapter) loading(ctx context.Context, api API, r *store.Request, thread string, m *bot.Message) {
+func (cv *conversations) loading(ctx context.Context, api API, r *store.Request, thread string, m *bot.Message) {
 	set := !m.Final
 	if r.Private || thread == "" || isAssistant(r) {
 		return
@@ -37,10 +37,10 @@ func (a *Adapter) loading(ctx context.Context, api API, r *store.Request, thread
 		p.Status = l.Text(words.StatusChecking, nil)
 		p.LoadingMessages = []string{l.Text(words.LoadingClaims, nil), l.Text(words.LoadingSources, nil), l.Text(words.LoadingWeighing, nil)}
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.CallTimeout)
+	ctx, cancel := context.WithTimeout(ctx, cv.cfg.CallTimeout)
 	defer cancel()
 	if err := api.SetAssistantThreadsStatusContext(ctx, p); err != nil && ctx.Err() == nil {
-		a.log.Info("slack: loading state not shown (assistant.threads.setStatus refused); the report is delivered all the same",
+		cv.log.Info("slack: loading state not shown (assistant.threads.setStatus refused); the report is delivered all the same",
 			"key", r.Key, "set", set, "err", err)
 	}
 }

@@ -143,8 +143,7 @@ type Adapter struct {
 	mu      sync.Mutex
 	lanes   map[string]*lane // the paces, by lane (pace.go)
 	botUser string
-	streams map[string]*stream // the assistant's answers being streamed, by reply
-	viewers viewers            // the agent experience's people: their DM, the channel they view (agent.go)
+	convo   *conversations // people's DMs with factbot, streamed answers, loading states (assistant.go)
 
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
 	users    *memo.Cache[asker]            // by workspace and user (people.go)
@@ -235,6 +234,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 	a := &Adapter{cfg: cfg, client: client, api: api, core: core, acks: obs, log: cfg.Logger, hc: cfg.HTTPClient,
 		lanes: map[string]*lane{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
 		ws: &workspaces{cfg: cfg, log: cfg.Logger, hc: cfg.HTTPClient, single: &workspace{api: api}, m: map[string]*workspace{}}}
+	a.convo = &conversations{svc: a, core: core, cfg: cfg, log: cfg.Logger, ws: a.ws, streams: map[string]*stream{}}
 	a.install = &installer{cfg: cfg, log: cfg.Logger, hc: cfg.HTTPClient, ws: a.ws}
 	if cfg.ClientSecret != "" {
 		a.install.stateKey = stateKey(cfg.ClientSecret)
@@ -346,7 +346,7 @@ func msgOptions(m *bot.Message) []slack.MsgOption {
 // private requests.
 func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (string, error) {
 	if isAssistant(r) {
-		return a.postAssistant(ctx, r, m)
+		return a.convo.postAssistant(ctx, r, m)
 	}
 	if r.Private {
 		return replyEphemeral, a.postPrivate(ctx, r, m)
@@ -383,7 +383,7 @@ func (a *Adapter) Post(ctx context.Context, r *store.Request, m *bot.Message) (s
 		return "", fmt.Errorf("slack: chat.postMessage: %w", err)
 	}
 	if !m.Final { // the "Checking…" message: the thread's loading state too (loading.go)
-		a.loading(ctx, api, r, firstNonEmpty(r.Thread, ts), m)
+		a.convo.loading(ctx, api, r, firstNonEmpty(r.Thread, ts), m)
 	}
 	return ts, nil
 }
@@ -398,7 +398,7 @@ func isNotInChannel(err error) bool {
 // new message.
 func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m *bot.Message) error {
 	if strings.HasPrefix(reply, streamPrefix) {
-		err := a.updateAssistant(ctx, r, reply, m)
+		err := a.convo.updateAssistant(ctx, r, reply, m)
 		if errors.Is(err, errStreamGone) { // its stream is another process's: the report is posted anew
 			return fmt.Errorf("%w: %w", bot.ErrReplyGone, err)
 		}
@@ -433,7 +433,7 @@ func (a *Adapter) Update(ctx context.Context, r *store.Request, reply string, m 
 		return fmt.Errorf("slack: chat.update: %w", err)
 	}
 	if m.Final { // the report: the loading state ends (loading.go)
-		a.loading(ctx, api, r, firstNonEmpty(r.Thread, reply), m)
+		a.convo.loading(ctx, api, r, firstNonEmpty(r.Thread, reply), m)
 	}
 	return nil
 }
@@ -451,7 +451,7 @@ func isGone(err error) bool {
 // Notify implements bot.Platform: an ephemeral note to the asker.
 func (a *Adapter) Notify(ctx context.Context, r *store.Request, text string) error {
 	if isAssistant(r) {
-		return a.notifyAssistant(ctx, r, text)
+		return a.convo.notifyAssistant(ctx, r, text)
 	}
 	m := &bot.Message{Final: true, Title: text}
 	return a.postPrivate(ctx, r, m)

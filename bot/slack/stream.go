@@ -37,7 +37,7 @@ const (
 // paced per channel by Adapter.call (1/s by default), so a burst of
 // searches and reads is coalesced into one append.
 type stream struct {
-	a    *Adapter
+	cv   *conversations
 	api  API
 	r    *store.Request
 	lang bot.Lang
@@ -62,10 +62,10 @@ type task struct {
 	dirty   bool
 }
 
-func (a *Adapter) newStream(api API, r *store.Request, l bot.Lang) *stream {
+func (cv *conversations) newStream(api API, r *store.Request, l bot.Lang) *stream {
 	ctx, cancel := context.WithCancel(context.Background())
 	checking := l.Text(words.StatusChecking, nil) // set by postAssistant
-	s := &stream{a: a, api: api, r: r, lang: l, status: checking, sentStatus: checking,
+	s := &stream{cv: cv, api: api, r: r, lang: l, status: checking, sentStatus: checking,
 		wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
 	go s.loop(ctx)
 	return s
@@ -180,11 +180,11 @@ func (s *stream) loop(ctx context.Context) {
 		}
 		chunks, status, ok := s.changes()
 		if ok {
-			s.a.setStatus(ctx, s.api, s.r, status, nil)
+			s.cv.setStatus(ctx, s.api, s.r, status, nil)
 		}
 		if len(chunks) > 0 {
 			if err := s.send(ctx, chunks...); err != nil && ctx.Err() == nil {
-				s.a.log.Debug("slack: stream append", "key", s.r.Key, "err", err)
+				s.cv.log.Debug("slack: stream append", "key", s.r.Key, "err", err)
 			}
 		}
 	}
@@ -196,7 +196,7 @@ func (s *stream) send(ctx context.Context, chunks ...slack.StreamChunk) error {
 	s.mu.Lock()
 	ts := s.ts
 	s.mu.Unlock()
-	return s.a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+	return s.cv.svc.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 		if ts != "" {
 			_, _, err := s.api.AppendStreamContext(ctx, r.Channel, ts, slack.MsgOptionChunks(chunks...))
 			return err
@@ -220,7 +220,7 @@ func (s *stream) finish(ctx context.Context, m *bot.Message) error {
 	s.cancel()
 	select { // an append in flight: wait for it, never longer than a call
 	case <-s.done:
-	case <-time.After(s.a.cfg.CallTimeout):
+	case <-time.After(s.cv.cfg.CallTimeout):
 	}
 	s.mu.Lock()
 	for i, c := range m.Claims {
@@ -267,14 +267,14 @@ func (s *stream) finish(ctx context.Context, m *bot.Message) error {
 		blocks = append(blocks, feedbackBlock(m.Lang, m.CheckID))
 	}
 	r := s.r
-	err := s.a.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
+	err := s.cv.svc.call(ctx, r.Tenant, r.Channel, func(ctx context.Context) error {
 		_, _, err := s.api.StopStreamContext(ctx, r.Channel, ts, slack.MsgOptionBlocks(blocks...))
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("slack: chat.stopStream: %w", err)
 	}
-	s.a.setStatus(ctx, s.api, r, "", nil)
+	s.cv.setStatus(ctx, s.api, r, "", nil)
 	return nil
 }
 

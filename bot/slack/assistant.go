@@ -79,7 +79,6 @@ type services interface {
 	call(ctx context.Context, team, channel string, fn func(ctx context.Context) error) error
 	lookupAsker(ctx context.Context, w *workspace, user string) func(*store.Request)
 	visibility(ctx context.Context, w *workspace, channel string, hint store.Visibility) store.Visibility
-	meta(enterprise, team, user string) map[string]string
 	botUserOf(w *workspace) string
 	Notify(ctx context.Context, r *store.Request, text string) error
 }
@@ -127,7 +126,7 @@ func (cv *conversations) assistantRequest(ctx context.Context, w *workspace, tea
 		Key: "slack:event:" + eventID, Tenant: team, Platform: Name, Kind: bot.KindMention,
 		Channel: e.Channel, Thread: thread, User: e.User, Text: text,
 		Visibility: cv.svc.visibility(ctx, w, e.Channel, store.VisibilityDM),
-		Meta:       cv.svc.meta(enterprise, team, e.User),
+		Meta:       cv.ws.meta(enterprise, team, e.User),
 	}
 	r.Meta[metaAssistant] = where
 	if e.Message != nil && len(e.Message.Files) > 0 {
@@ -362,7 +361,7 @@ func feedbackBlock(l bot.Lang, checkID string) slack.Block {
 // assistant's feedback buttons: a thumbs-down is recorded the same way,
 // once (Feedback.Once) however often it is pressed; a thumbs-up records
 // nothing. The thank-you is shown to the asker after the ack.
-func (a *Adapter) feedback(ctx context.Context, w *workspace, r *store.Request, act *slack.BlockAction) {
+func (rt *router) feedback(ctx context.Context, w *workspace, r *store.Request, act *slack.BlockAction) {
 	f, id := store.Feedback{User: r.User, Claim: -1}, act.Value
 	if act.ActionID == actionFeedback {
 		var wrong bool
@@ -371,17 +370,17 @@ func (a *Adapter) feedback(ctx context.Context, w *workspace, r *store.Request, 
 		}
 		f.Once = onceThumbsDown
 	}
-	a.lookupAsker(ctx, w, r.User)(r) // the thank-you in the asker's language
+	rt.svc.lookupAsker(ctx, w, r.User)(r) // the thank-you in the asker's language
 	by := bot.Person{Platform: Name, ID: r.Meta[bot.MetaPerson], Locale: r.Meta[bot.MetaLocale]}
-	note, err := a.core.Feedback(ctx, r.Tenant, r.Channel, id, by, f)
+	note, err := rt.core.Feedback(ctx, r.Tenant, r.Channel, id, by, f)
 	if err != nil {
 		note = bot.LangFor(by.Locale).UserMessage(err)
 	}
 	go func() { // after the ack
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if err := a.Notify(ctx, r, note); err != nil {
-			a.log.Warn("slack: feedback note", "err", err)
+		if err := rt.svc.Notify(ctx, r, note); err != nil {
+			rt.log.Warn("slack: feedback note", "err", err)
 		}
 	}()
 }

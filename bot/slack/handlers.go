@@ -1,19 +1,11 @@
 package slack
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
+	"log/slog"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +17,30 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/store"
 )
+
+// router is the part that turns what Slack sends (events over Socket
+// Mode or HTTP, slash commands, shortcuts and buttons) into requests of
+// the core, and acknowledges them once stored. It needs of the adapter
+// only what routerServices says.
+type router struct {
+	svc   routerServices
+	core  bot.Core
+	cfg   Config
+	log   *slog.Logger
+	ws    *workspaces
+	convo *conversations
+	acks  bot.AckObserver // nil if the core does not record ack latency
+}
+
+// routerServices is what the router needs of the adapter: who asks and
+// where, the bot's own user, a note to the asker, a reaction's request.
+type routerServices interface {
+	lookupAsker(ctx context.Context, w *workspace, user string) func(*store.Request)
+	visibility(ctx context.Context, w *workspace, channel string, hint store.Visibility) store.Visibility
+	botUserOf(w *workspace) string
+	Notify(ctx context.Context, r *store.Request, text string) error
+	reactionRequest(ctx context.Context, w *workspace, team, enterprise string, e *slackevents.ReactionAddedEvent) *store.Request
+}
 
 // CallbackShortcut is the message shortcut's callback id (see the manifest).
 const CallbackShortcut = "factcheck_message"
@@ -78,7 +94,7 @@ func messageText(s, botUser string) string {
 
 // handleEvent translates an Events API event. It returns an error only when
 // the request could not be stored (the event must not be acknowledged).
-func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent) error {
+func (rt *router) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent) error {
 	cb, ok := ev.Data.(*slackevents.EventsAPICallbackEvent)
 	if !ok {
 		return nil
@@ -87,23 +103,23 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	enterprise := firstNonEmpty(cb.EnterpriseID, ev.EnterpriseID)
 	switch e := ev.InnerEvent.Data.(type) {
 	case *slackevents.AppUninstalledEvent:
-		return a.ws.uninstall(ctx, team, enterprise, "app uninstalled")
+		return rt.ws.uninstall(ctx, team, enterprise, "app uninstalled")
 	case *slackevents.TokensRevokedEvent:
 		if len(e.Tokens.Bot) == 0 {
 			return nil // only user tokens, which factbot does not keep
 		}
-		return a.ws.uninstall(ctx, team, enterprise, "bot token revoked")
+		return rt.ws.uninstall(ctx, team, enterprise, "bot token revoked")
 	}
-	w, err := a.eventWorkspace(ctx, team, enterprise)
+	w, err := rt.eventWorkspace(ctx, team, enterprise)
 	if w == nil {
 		return err
 	}
-	if ok, err := a.convo.assistantEvent(ctx, w, team, enterprise, cb, ev.InnerEvent.Data); ok {
+	if ok, err := rt.convo.assistantEvent(ctx, w, team, enterprise, cb, ev.InnerEvent.Data); ok {
 		return err
 	}
 	if e, ok := ev.InnerEvent.Data.(*slackevents.ReactionAddedEvent); ok {
-		if r := a.reactionRequest(ctx, w, team, enterprise, e); r != nil {
-			_, err = a.core.Submit(ctx, r)
+		if r := rt.svc.reactionRequest(ctx, w, team, enterprise, e); r != nil {
+			_, err = rt.core.Submit(ctx, r)
 		}
 		return err
 	}
@@ -111,7 +127,7 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 	if !ok {
 		return nil
 	}
-	botUser := a.botUserOf(w)
+	botUser := rt.svc.botUserOf(w)
 	if m.BotID != "" || m.User == "" || m.User == botUser {
 		return nil // our own or another bot's message
 	}
@@ -120,28 +136,28 @@ func (a *Adapter) handleEvent(ctx context.Context, ev slackevents.EventsAPIEvent
 		thread = m.TimeStamp
 	}
 	text := messageText(m.Text, botUser)
-	setAsker := a.lookupAsker(ctx, w, m.User)
+	setAsker := rt.svc.lookupAsker(ctx, w, m.User)
 	r := &store.Request{
 		Key: "slack:event:" + cb.EventID, Tenant: team, Platform: Name,
 		Kind: bot.KindMention, Channel: m.Channel, Thread: thread, User: m.User,
 		Text: text,
 		// app_mention carries no channel_type: D-ids are DMs, the rest is
 		// asked of conversations.info.
-		Visibility: a.visibility(ctx, w, m.Channel, store.VisibilityUnknown),
-		Meta:       a.withMessage(a.meta(enterprise, team, m.User), messageOf(m, text)),
+		Visibility: rt.svc.visibility(ctx, w, m.Channel, store.VisibilityUnknown),
+		Meta:       withMessage(rt.ws.meta(enterprise, team, m.User), messageOf(m, text)),
 	}
 	setAsker(r)
-	_, err = a.core.Submit(ctx, r)
+	_, err = rt.core.Submit(ctx, r)
 	return err
 }
 
 // eventWorkspace is the workspace an event comes from. It returns a nil
 // workspace for an event to ignore (the workspace is not installed: nil
 // error) or to refuse (the store failed: its error).
-func (a *Adapter) eventWorkspace(ctx context.Context, team, enterprise string) (*workspace, error) {
-	w, err := a.ws.get(ctx, team, enterprise)
+func (rt *router) eventWorkspace(ctx context.Context, team, enterprise string) (*workspace, error) {
+	w, err := rt.ws.get(ctx, team, enterprise)
 	if errors.Is(err, errNotInstalled) {
-		a.log.Debug("slack: event of a workspace not installed; ignored", "team", team, "enterprise", enterprise)
+		rt.log.Debug("slack: event of a workspace not installed; ignored", "team", team, "enterprise", enterprise)
 		return nil, nil
 	}
 	if err != nil {
@@ -152,9 +168,9 @@ func (a *Adapter) eventWorkspace(ctx context.Context, team, enterprise string) (
 
 // meta is a new request's Meta: the person, and in multi-workspace mode
 // the organisation, to find an org-wide install when answering.
-func (a *Adapter) meta(enterprise, team, user string) map[string]string {
+func (ws *workspaces) meta(enterprise, team, user string) map[string]string {
 	m := map[string]string{bot.MetaPerson: person(enterprise, team, user)}
-	if a.ws.multi() && enterprise != "" {
+	if ws.multi() && enterprise != "" {
 		m[metaEnterprise] = enterprise
 	}
 	return m
@@ -173,8 +189,8 @@ func ephemeral(text string) map[string]any {
 
 // handleCommand translates /factcheck. It returns the acknowledgement's
 // payload.
-func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any, error) {
-	w, err := a.eventWorkspace(ctx, c.TeamID, c.EnterpriseID)
+func (rt *router) handleCommand(ctx context.Context, c slack.SlashCommand) (any, error) {
+	w, err := rt.eventWorkspace(ctx, c.TeamID, c.EnterpriseID)
 	if w == nil {
 		return nil, err
 	}
@@ -183,19 +199,19 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 	switch strings.ToLower(word) {
 	case "", "help", "history":
 		r := &store.Request{}
-		a.lookupAsker(ctx, w, c.UserID)(r)
+		rt.svc.lookupAsker(ctx, w, c.UserID)(r)
 		l := bot.RequestLang(r, "", "")
 		if strings.EqualFold(word, "history") {
-			return a.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest, l), nil
+			return rt.history(ctx, c.TeamID, c.UserID, c.ChannelID, rest, l), nil
 		}
-		return ephemeral(l.SlackHelp(a.cfg.Command)), nil
+		return ephemeral(l.SlackHelp(rt.cfg.Command)), nil
 	}
-	setAsker := a.lookupAsker(ctx, w, c.UserID)
+	setAsker := rt.svc.lookupAsker(ctx, w, c.UserID)
 	r := &store.Request{
 		Key: "slack:command:" + firstNonEmpty(c.TriggerID, c.ChannelID+":"+c.UserID+":"+c.Text), Tenant: c.TeamID,
 		Platform: Name, Kind: bot.KindCommand, Channel: c.ChannelID, User: c.UserID, Text: text,
-		Visibility: a.visibility(ctx, w, c.ChannelID, visibilityOfName(c.ChannelID, c.ChannelName)),
-		Meta:       a.meta(c.EnterpriseID, c.TeamID, c.UserID),
+		Visibility: rt.svc.visibility(ctx, w, c.ChannelID, visibilityOfName(c.ChannelID, c.ChannelName)),
+		Meta:       rt.ws.meta(c.EnterpriseID, c.TeamID, c.UserID),
 	}
 	if strings.EqualFold(word, "private") {
 		r.Private, r.Text = true, strings.TrimSpace(rest)
@@ -207,7 +223,7 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 		r.Meta[bot.MetaUserName] = c.UserName
 	}
 	setAsker(r)
-	res, err := a.core.Submit(ctx, r)
+	res, err := rt.core.Submit(ctx, r)
 	l := bot.RequestLang(r, "", r.Text)
 	if err != nil {
 		return ephemeral(l.UserMessage(err)), err // shown over HTTP; Socket Mode has Slack deliver it again
@@ -224,12 +240,12 @@ func (a *Adapter) handleCommand(ctx context.Context, c slack.SlashCommand) (any,
 
 // history is the ephemeral answer to "history": the lines, and an "Open
 // history" link when the web view is on.
-func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args string, l bot.Lang) map[string]any {
+func (rt *router) history(ctx context.Context, tenant, viewer, channel, args string, l bot.Lang) map[string]any {
 	q, err := bot.ParseHistoryArgs(args)
 	if err != nil {
 		return ephemeral(l.UserMessage(err))
 	}
-	h, err := a.core.History(ctx, tenant, viewer, channel, q)
+	h, err := rt.core.History(ctx, tenant, viewer, channel, q)
 	if err != nil {
 		return ephemeral(l.UserMessage(err))
 	}
@@ -239,8 +255,8 @@ func (a *Adapter) history(ctx context.Context, tenant, viewer, channel, args str
 
 // handleInteraction translates shortcuts and buttons. It returns the
 // acknowledgement's payload (nil for an empty ack).
-func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCallback) (any, error) {
-	w, err := a.eventWorkspace(ctx, cb.Team.ID, cb.Enterprise.ID)
+func (rt *router) handleInteraction(ctx context.Context, cb slack.InteractionCallback) (any, error) {
+	w, err := rt.eventWorkspace(ctx, cb.Team.ID, cb.Enterprise.ID)
 	if w == nil {
 		return nil, err
 	}
@@ -250,12 +266,12 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			return nil, nil
 		}
 		thread := firstNonEmpty(cb.Message.ThreadTimestamp, cb.Message.Timestamp, cb.MessageTs)
-		setAsker := a.lookupAsker(ctx, w, cb.User.ID)
+		setAsker := rt.svc.lookupAsker(ctx, w, cb.User.ID)
 		r := &store.Request{
 			Key: "slack:shortcut:" + cb.TriggerID, Tenant: cb.Team.ID, Platform: Name, Kind: bot.KindShortcut,
-			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, a.botUserOf(w)),
-			Visibility: a.visibility(ctx, w, cb.Channel.ID, visibilityOfName(cb.Channel.ID, cb.Channel.Name)),
-			Meta:       a.meta(cb.Enterprise.ID, cb.Team.ID, cb.User.ID),
+			Channel: cb.Channel.ID, Thread: thread, User: cb.User.ID, Text: messageText(cb.Message.Text, rt.svc.botUserOf(w)),
+			Visibility: rt.svc.visibility(ctx, w, cb.Channel.ID, visibilityOfName(cb.Channel.ID, cb.Channel.Name)),
+			Meta:       rt.ws.meta(cb.Enterprise.ID, cb.Team.ID, cb.User.ID),
 		}
 		if len(cb.Message.Files) > 0 {
 			r.Meta[bot.MetaMessage] = firstNonEmpty(cb.Message.Timestamp, cb.MessageTs)
@@ -267,11 +283,11 @@ func (a *Adapter) handleInteraction(ctx context.Context, cb slack.InteractionCal
 			r.Meta[bot.MetaUserName] = cb.User.Name
 		}
 		setAsker(r)
-		_, err := a.core.Submit(ctx, r)
+		_, err := rt.core.Submit(ctx, r)
 		return nil, err
 	case slack.InteractionTypeBlockActions:
 		for _, act := range cb.ActionCallback.BlockActions {
-			if err := a.handleAction(ctx, w, cb, act); err != nil {
+			if err := rt.handleAction(ctx, w, cb, act); err != nil {
 				return nil, err
 			}
 		}
@@ -288,13 +304,13 @@ func buttonVisibility(cb slack.InteractionCallback, channel string) store.Visibi
 	return visibilityOfName(channel, cb.Channel.Name)
 }
 
-func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.InteractionCallback, act *slack.BlockAction) error {
+func (rt *router) handleAction(ctx context.Context, w *workspace, cb slack.InteractionCallback, act *slack.BlockAction) error {
 	channel := firstNonEmpty(cb.Container.ChannelID, cb.Channel.ID)
 	thread := firstNonEmpty(cb.Container.ThreadTs, cb.Message.ThreadTimestamp, cb.Container.MessageTs)
 	r := &store.Request{
 		Key: "slack:action:" + firstNonEmpty(cb.TriggerID, act.ActionTs+":"+cb.User.ID), Tenant: cb.Team.ID,
 		Platform: Name, Channel: channel, Thread: thread, User: cb.User.ID,
-		Private: cb.Container.IsEphemeral, Meta: a.meta(cb.Enterprise.ID, cb.Team.ID, cb.User.ID),
+		Private: cb.Container.IsEphemeral, Meta: rt.ws.meta(cb.Enterprise.ID, cb.Team.ID, cb.User.ID),
 	}
 	if cb.ResponseURL != "" {
 		r.Meta[metaResponseURL] = cb.ResponseURL
@@ -303,16 +319,16 @@ func (a *Adapter) handleAction(ctx context.Context, w *workspace, cb slack.Inter
 	case bot.ActionRecheck:
 		r.Kind = bot.KindRecheck
 		r.Meta[bot.MetaCheckID] = act.Value
-		setAsker := a.lookupAsker(ctx, w, cb.User.ID)
-		r.Visibility = a.visibility(ctx, w, channel, buttonVisibility(cb, channel))
+		setAsker := rt.svc.lookupAsker(ctx, w, cb.User.ID)
+		r.Visibility = rt.svc.visibility(ctx, w, channel, buttonVisibility(cb, channel))
 		setAsker(r)
-		_, err := a.core.Submit(ctx, r)
+		_, err := rt.core.Submit(ctx, r)
 		return err
 	case bot.ActionReport, actionOpenHistory:
 		// Link buttons: Slack opens the page and tells of the click too;
 		// there is nothing to do.
 	case bot.ActionWrong, actionFeedback:
-		a.feedback(ctx, w, r, act)
+		rt.feedback(ctx, w, r, act)
 	}
 	return nil
 }
@@ -361,7 +377,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 				sem <- struct{}{}
 				go func() {
 					defer func() { <-sem }()
-					a.handleUnparsedEnvelope(ctx, sm, bad.Message)
+					a.router.handleUnparsedEnvelope(ctx, sm, bad.Message)
 				}()
 				continue
 			}
@@ -374,7 +390,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem }()
-				a.handleSocket(ctx, sm, evt, t0)
+				a.router.handleSocket(ctx, sm, evt, t0)
 			}()
 		}
 	}
@@ -385,31 +401,31 @@ const maxConcurrentAcks = 128
 
 // handleSocket stores the envelope's request and acknowledges it; t0 is
 // when the adapter received the decoded envelope (for factbot_ack_seconds).
-func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt socketmode.Event, t0 time.Time) {
+func (rt *router) handleSocket(ctx context.Context, sm *socketmode.Client, evt socketmode.Event, t0 time.Time) {
 	var payload any
 	var err error
 	switch evt.Type {
 	case socketmode.EventTypeEventsAPI:
 		ev, ok := evt.Data.(slackevents.EventsAPIEvent)
 		if ok {
-			err = a.handleEvent(ctx, ev)
+			err = rt.handleEvent(ctx, ev)
 		}
 	case socketmode.EventTypeSlashCommand:
 		c, ok := evt.Data.(slack.SlashCommand)
 		if ok {
-			payload, err = a.handleCommand(ctx, c)
+			payload, err = rt.handleCommand(ctx, c)
 		}
 	case socketmode.EventTypeInteractive:
 		cb, ok := evt.Data.(slack.InteractionCallback)
 		if ok {
-			payload, err = a.handleInteraction(ctx, cb)
+			payload, err = rt.handleInteraction(ctx, cb)
 		}
 	default:
 		return
 	}
 	if err != nil {
 		// Not stored: no ack, so Slack delivers it again.
-		a.log.Error("slack: request not stored; not acknowledged", "envelope", evt.Request.EnvelopeID, "err", err)
+		rt.log.Error("slack: request not stored; not acknowledged", "envelope", evt.Request.EnvelopeID, "err", err)
 		return
 	}
 	if payload != nil {
@@ -419,180 +435,9 @@ func (a *Adapter) handleSocket(ctx context.Context, sm *socketmode.Client, evt s
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			a.log.Warn("slack: ack", "envelope", evt.Request.EnvelopeID, "err", err)
+			rt.log.Warn("slack: ack", "envelope", evt.Request.EnvelopeID, "err", err)
 		}
 		return
 	}
-	a.observeAck(t0)
-}
-
-// ---- HTTP mode ----
-
-// Routes adds the HTTP-mode endpoints to mux when a signing secret is
-// configured (POST /slack/events, /slack/commands, /slack/interactions);
-// it reports whether it did. With an OAuth client it also adds the install
-// flow (GET InstallPath, GET CallbackPath), in either mode.
-func (a *Adapter) Routes(mux *http.ServeMux) bool {
-	if a.ws.multi() {
-		mux.HandleFunc("GET "+InstallPath, a.install.serveInstall)
-		mux.HandleFunc("GET "+CallbackPath, a.install.serveCallback)
-	}
-	if a.cfg.SigningSecret == "" {
-		return false
-	}
-	mux.Handle("POST /slack/events", a.verified(a.serveEvents))
-	mux.Handle("POST /slack/commands", a.verified(a.serveCommands))
-	mux.Handle("POST /slack/interactions", a.verified(a.serveInteractions))
-	return true
-}
-
-const maxBody = 1 << 20
-
-// Verify checks a request's Slack signature (v0 HMAC-SHA256 of
-// "v0:timestamp:body" with the signing secret) and that its timestamp is
-// within five minutes of now.
-func Verify(secret string, header http.Header, body []byte, now time.Time) error {
-	if err := fresh(header, now); err != nil {
-		return err
-	}
-	ts, sig := header.Get("X-Slack-Request-Timestamp"), header.Get("X-Slack-Signature")
-	mac := hmac.New(sha256.New, []byte(secret))
-	fmt.Fprintf(mac, "v0:%s:", ts)
-	mac.Write(body)
-	want := "v0=" + hex.EncodeToString(mac.Sum(nil))
-	if !hmac.Equal([]byte(want), []byte(sig)) {
-		return errors.New("signature mismatch")
-	}
-	return nil
-}
-
-// fresh checks, before the body is read, that a request carries Slack's
-// signature headers with a timestamp within five minutes of now.
-func fresh(header http.Header, now time.Time) error {
-	ts := header.Get("X-Slack-Request-Timestamp")
-	if ts == "" || header.Get("X-Slack-Signature") == "" {
-		return errors.New("missing signature headers")
-	}
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return errors.New("bad timestamp")
-	}
-	if d := now.Sub(time.Unix(sec, 0)); d > 5*time.Minute || d < -5*time.Minute {
-		return errors.New("stale timestamp")
-	}
-	return nil
-}
-
-// verified checks the signature before anything else: a request without
-// signature headers, or with a stale timestamp, is refused before its body
-// is read; then the body (at most maxBody) is read and its signature
-// checked. Failures get 401 and nothing is recorded.
-func (a *Adapter) verified(h func(w http.ResponseWriter, r *http.Request, body []byte)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := fresh(r.Header, a.cfg.Now()); err != nil {
-			a.log.Warn("slack: refused unsigned request", "path", r.URL.Path, "err", err)
-			w.Header().Set("Connection", "close") // the unread body is not worth draining
-			http.Error(w, "invalid signature", http.StatusUnauthorized)
-			return
-		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
-			return
-		}
-		if err != nil {
-			http.Error(w, "cannot read body", http.StatusBadRequest)
-			return
-		}
-		if err := Verify(a.cfg.SigningSecret, r.Header, body, a.cfg.Now()); err != nil {
-			a.log.Warn("slack: refused unsigned request", "path", r.URL.Path, "err", err)
-			http.Error(w, "invalid signature", http.StatusUnauthorized)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		h(w, r, body)
-	})
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	if v == nil {
-		w.WriteHeader(http.StatusOK)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(v)
-}
-
-func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request, body []byte) {
-	t0 := time.Now()
-	ev, err := slackevents.ParseEvent(body, slackevents.OptionNoVerifyToken())
-	if err != nil {
-		var outer struct{ Type string }
-		if json.Unmarshal(body, &outer) != nil || outer.Type != slackevents.CallbackEvent {
-			http.Error(w, "bad event", http.StatusBadRequest)
-			return
-		}
-		// An event slack-go does not model: read from the raw payload.
-		if err := a.unparsedEvent(r.Context(), body); err != nil {
-			a.log.Error("slack: event not stored", "err", err)
-			http.Error(w, "try again", http.StatusInternalServerError)
-			return
-		}
-		w.WriteHeader(http.StatusOK)
-		return
-	}
-	if ev.Type == slackevents.URLVerification {
-		var c slackevents.ChallengeResponse
-		if err := json.Unmarshal(body, &c); err != nil {
-			http.Error(w, "bad challenge", http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "text/plain")
-		w.Write([]byte(c.Challenge))
-		return
-	}
-	if err := a.handleEvent(r.Context(), ev); err != nil {
-		a.log.Error("slack: event not stored", "err", err)
-		http.Error(w, "try again", http.StatusInternalServerError)
-		return
-	}
-	w.WriteHeader(http.StatusOK)
-	a.observeAck(t0)
-}
-
-func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request, body []byte) {
-	c, err := slack.SlashCommandParse(r)
-	if err != nil {
-		http.Error(w, "bad command", http.StatusBadRequest)
-		return
-	}
-	payload, err := a.handleCommand(r.Context(), c)
-	if err != nil {
-		a.log.Error("slack: command not stored", "err", err)
-		if payload == nil {
-			payload = ephemeral(bot.UserMessage(err))
-		}
-	}
-	writeJSON(w, payload)
-}
-
-func (a *Adapter) serveInteractions(w http.ResponseWriter, r *http.Request, body []byte) {
-	form, err := url.ParseQuery(string(body))
-	if err != nil {
-		http.Error(w, "bad form", http.StatusBadRequest)
-		return
-	}
-	var cb slack.InteractionCallback
-	if err := json.Unmarshal([]byte(form.Get("payload")), &cb); err != nil {
-		http.Error(w, "bad payload", http.StatusBadRequest)
-		return
-	}
-	payload, err := a.handleInteraction(r.Context(), cb)
-	if err != nil {
-		a.log.Error("slack: interaction not stored", "err", err)
-		http.Error(w, "try again", http.StatusInternalServerError)
-		return
-	}
-	writeJSON(w, payload)
+	rt.observeAck(t0)
 }

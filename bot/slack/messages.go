@@ -50,12 +50,12 @@ func (a *Adapter) reactionRequest(ctx context.Context, w *workspace, team, enter
 		Key: "slack:reaction:" + e.Item.Channel + ":" + e.Item.Timestamp, Tenant: team, Platform: Name,
 		Kind: bot.KindReaction, Channel: e.Item.Channel, Thread: e.Item.Timestamp, User: e.User,
 		Visibility: a.visibility(ctx, w, e.Item.Channel, store.VisibilityUnknown),
-		Meta:       a.withMessage(a.meta(enterprise, team, e.User), e.Item.Timestamp),
+		Meta:       withMessage(a.ws.meta(enterprise, team, e.User), e.Item.Timestamp),
 	}
 }
 
 // withMessage sets bot.MetaMessage in meta when ts is not empty.
-func (a *Adapter) withMessage(meta map[string]string, ts string) map[string]string {
+func withMessage(meta map[string]string, ts string) map[string]string {
 	if ts != "" {
 		meta[bot.MetaMessage] = ts
 	}

@@ -15,7 +15,7 @@ import (
 // into slack-go's structs and handled as parsed ones; any other is
 // acknowledged and ignored (never refused, which would have Slack deliver
 // it again and again).
-func (a *Adapter) unparsedEvent(ctx context.Context, payload []byte) error {
+func (rt *router) unparsedEvent(ctx context.Context, payload []byte) error {
 	var outer struct {
 		TeamID       string          `json:"team_id"`
 		EnterpriseID string          `json:"enterprise_id"`
@@ -28,7 +28,7 @@ func (a *Adapter) unparsedEvent(ctx context.Context, payload []byte) error {
 		Type string `json:"type"`
 	}
 	if json.Unmarshal(payload, &outer) != nil || json.Unmarshal(outer.Event, &inner) != nil {
-		a.log.Warn("slack: event not understood; acknowledged and ignored")
+		rt.log.Warn("slack: event not understood; acknowledged and ignored")
 		return nil
 	}
 	var data any
@@ -42,14 +42,14 @@ func (a *Adapter) unparsedEvent(ctx context.Context, payload []byte) error {
 	case "app_mention":
 		data = &slackevents.AppMentionEvent{}
 	default:
-		a.log.Debug("slack: event type not handled; acknowledged and ignored", "type", inner.Type)
+		rt.log.Debug("slack: event type not handled; acknowledged and ignored", "type", inner.Type)
 		return nil
 	}
 	if err := json.Unmarshal(outer.Event, data); err != nil {
-		a.log.Warn("slack: event not understood; acknowledged and ignored", "type", inner.Type, "err", err)
+		rt.log.Warn("slack: event not understood; acknowledged and ignored", "type", inner.Type, "err", err)
 		return nil
 	}
-	return a.handleEvent(ctx, slackevents.EventsAPIEvent{
+	return rt.handleEvent(ctx, slackevents.EventsAPIEvent{
 		Type: slackevents.CallbackEvent, TeamID: outer.TeamID, EnterpriseID: outer.EnterpriseID,
 		Data: &slackevents.EventsAPICallbackEvent{TeamID: outer.TeamID, EnterpriseID: outer.EnterpriseID, EventID: outer.EventID,
 			Authorizations: outer.Authorizations},
@@ -60,23 +60,23 @@ func (a *Adapter) unparsedEvent(ctx context.Context, payload []byte) error {
 // handleUnparsedEnvelope handles a Socket Mode envelope slack-go could not
 // parse: an events_api one is read from its raw payload (agent.go's
 // unparsedEvent) and acknowledged once stored, like any other.
-func (a *Adapter) handleUnparsedEnvelope(ctx context.Context, sm *socketmode.Client, msg json.RawMessage) {
+func (rt *router) handleUnparsedEnvelope(ctx context.Context, sm *socketmode.Client, msg json.RawMessage) {
 	var env struct {
 		EnvelopeID string          `json:"envelope_id"`
 		Type       string          `json:"type"`
 		Payload    json.RawMessage `json:"payload"`
 	}
 	if json.Unmarshal(msg, &env) != nil || env.EnvelopeID == "" {
-		a.log.Warn("slack: socket mode message not understood; ignored")
+		rt.log.Warn("slack: socket mode message not understood; ignored")
 		return
 	}
 	if env.Type == string(socketmode.RequestTypeEventsAPI) {
-		if err := a.unparsedEvent(ctx, env.Payload); err != nil {
-			a.log.Error("slack: request not stored; not acknowledged", "envelope", env.EnvelopeID, "err", err)
+		if err := rt.unparsedEvent(ctx, env.Payload); err != nil {
+			rt.log.Error("slack: request not stored; not acknowledged", "envelope", env.EnvelopeID, "err", err)
 			return
 		}
 	}
 	if err := sm.AckCtx(ctx, env.EnvelopeID, nil); err != nil && ctx.Err() == nil {
-		a.log.Warn("slack: ack", "envelope", env.EnvelopeID, "err", err)
+		rt.log.Warn("slack: ack", "envelope", env.EnvelopeID, "err", err)
 	}
 }

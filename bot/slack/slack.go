@@ -143,13 +143,15 @@ type Adapter struct {
 	mu      sync.Mutex
 	lanes   map[string]*lane // the paces, by lane (pace.go)
 	botUser string
-	convo   *conversations // people's DMs with factbot, streamed answers, loading states (assistant.go)
 
 	visCache *memo.Cache[store.Visibility] // by workspace and channel (visibility.go)
 	users    *memo.Cache[asker]            // by workspace and user (people.go)
 
-	ws      *workspaces // the workspaces answered, and their tokens (workspace.go)
-	install *installer  // multi-workspace mode's install flow (oauth.go)
+	// The parts.
+	ws      *workspaces    // the workspaces answered, and their tokens (workspace.go)
+	install *installer     // multi-workspace mode's install flow (oauth.go)
+	convo   *conversations // people's DMs with factbot, streamed answers, loading states (assistant.go)
+	router  *router        // what Slack sends, into requests (handlers.go)
 
 	conn bot.Connection // for Ready
 }
@@ -235,6 +237,7 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 		lanes: map[string]*lane{}, botUser: cfg.BotUserID, visCache: newVisCache(cfg.Now), users: newUserCache(cfg.Now),
 		ws: &workspaces{cfg: cfg, log: cfg.Logger, hc: cfg.HTTPClient, single: &workspace{api: api}, m: map[string]*workspace{}}}
 	a.convo = &conversations{svc: a, core: core, cfg: cfg, log: cfg.Logger, ws: a.ws, streams: map[string]*stream{}}
+	a.router = &router{svc: a, core: core, cfg: cfg, log: cfg.Logger, ws: a.ws, convo: a.convo, acks: obs}
 	a.install = &installer{cfg: cfg, log: cfg.Logger, hc: cfg.HTTPClient, ws: a.ws}
 	if cfg.ClientSecret != "" {
 		a.install.stateKey = stateKey(cfg.ClientSecret)
@@ -244,9 +247,9 @@ func NewWithAPI(cfg Config, client *slack.Client, api API, core bot.Core) *Adapt
 
 // observeAck records the time since t0 (the event in hand) as one
 // acknowledgement's latency.
-func (a *Adapter) observeAck(t0 time.Time) {
-	if a.acks != nil {
-		a.acks.ObserveAck(Name, time.Since(t0))
+func (rt *router) observeAck(t0 time.Time) {
+	if rt.acks != nil {
+		rt.acks.ObserveAck(Name, time.Since(t0))
 	}
 }
 

@@ -232,10 +232,8 @@ func TestGeneratedFilesRecognised(t *testing.T) {
 // the acknowledgements in flight, …) rather than as one hub.
 const maxMethods = 30
 
-// partsPackages are the packages held to maxMethods. bot/slack is not yet:
-// its Adapter still holds Socket Mode and HTTP, installs, the assistant
-// and the agent (issue 45).
-var partsPackages = []string{module + "/bot/discord"}
+// partsPackages are the packages held to maxMethods.
+var partsPackages = []string{module + "/bot/discord", module + "/bot/slack"}
 
 func TestAdapterTypesAreSmall(t *testing.T) {
 	methods := map[string]int{}

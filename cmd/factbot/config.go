@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/bot/slack"
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/store"
 )
 

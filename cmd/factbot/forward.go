@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/factbot-dev/factbot/cmd/factbot/admin"
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/store"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/factbot-dev/factbot/factcheck"
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/store"
 )
 

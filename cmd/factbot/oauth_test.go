@@ -22,7 +22,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/store"
 )
 

@@ -13,7 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 )
 
 // startTracing sends the spans of the checks (factcheck's: each check,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/internal/listen"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/web"
 	"github.com/factbot-dev/factbot/web/webtest"

@@ -9,13 +9,13 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/openai"
-	"github.com/factbot-dev/factbot/internal/config"
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
 )
 
-// This file turns the configuration (internal/config, read once by
+// This file turns the configuration (cmd/factbot/config, read once by
 // app.config) into the engine's parts.
 
 // newModel builds the configured model provider.

@@ -350,7 +350,7 @@ func TestSettingsMaskSecrets(t *testing.T) {
 
 // The configuration reference lists exactly the variables Load reads.
 func TestReferenceTable(t *testing.T) {
-	b, err := os.ReadFile("../../docs/configuration.md")
+	b, err := os.ReadFile("../../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ var update = flag.Bool("update", false, "rewrite docs/configuration.md from the 
 // docs/configuration.md is what Reference makes of the table: a variable
 // added, changed or removed without regenerating it fails here.
 func TestReference(t *testing.T) {
-	goldentest.Golden(t, "../../docs/configuration.md", Reference(), *update)
+	goldentest.Golden(t, "../../../docs/configuration.md", Reference(), *update)
 }
 
 // Every variable has a way to read it and says what it is for, once.

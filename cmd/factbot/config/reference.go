@@ -9,16 +9,16 @@ import (
 // Reference is the configuration reference, docs/configuration.md, in
 // Markdown: every variable of the table with its default, whether it is
 // secret and what it is for, by section. TestReference keeps the committed
-// file equal to it (go test ./internal/config -run TestReference -update
+// file equal to it (go test ./cmd/factbot/config -run TestReference -update
 // rewrites it).
 func Reference() []byte {
 	var b bytes.Buffer
 	b.WriteString(`# Configuration
 
-<!-- Generated from the table in internal/config/vars.go: do not edit; run
-     go test ./internal/config -run TestReference -update -->
+<!-- Generated from the table in cmd/factbot/config/vars.go: do not edit; run
+     go test ./cmd/factbot/config -run TestReference -update -->
 
-Everything is configured by environment variables, one table for the whole program (` + "`internal/config/vars.go`" + `).
+Everything is configured by environment variables, one table for the whole program (` + "`cmd/factbot/config/vars.go`" + `).
 They are read once, at start, and every value that is set is checked: a malformed one stops any command with exit
 status 2, naming the variable and where to get a value, as does a missing one that the command needs.
 ` + "`factbot config`" + ` prints every variable with its value (secrets masked) or its default, what the configuration

@@ -19,7 +19,7 @@ import (
 
 type reviewArgs struct {
 	OK   bool   `json:"ok"` // the system prompt says what it means
-	Note string `json:"note" jsonschema:"description=One or two sentences."`
+	Note string `json:"note" jsonschema:"One or two sentences."`
 }
 
 // submitReview is built on first use: its schema is reflected, which no

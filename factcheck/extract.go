@@ -12,23 +12,23 @@ import (
 )
 
 type claimArgs struct {
-	Claim string `json:"claim" jsonschema:"description=The claim as a self-contained statement (pronouns and context resolved)."`
-	Span  string `json:"span" jsonschema:"description=The words of the input the claim comes from, copied verbatim."`
+	Claim string `json:"claim" jsonschema:"The claim as a self-contained statement (pronouns and context resolved)."`
+	Span  string `json:"span" jsonschema:"The words of the input the claim comes from, copied verbatim."`
 	// Picture is only in the schema when pictures come with the text,
 	// Questions when the extraction writes the plan (newClaimsFinisher).
-	Picture   int      `json:"picture,omitempty" jsonschema:"-"`
-	Questions []string `json:"questions,omitempty" jsonschema:"-"`
+	Picture   int      `json:"picture,omitempty"`
+	Questions []string `json:"questions,omitempty"`
 }
 
 type notCheckableArgs struct {
-	Span   string `json:"span" jsonschema:"description=The words of the input, copied verbatim."`
-	Reason string `json:"reason" jsonschema:"description=Why it is not checkable: opinion, prediction, question, …"`
+	Span   string `json:"span" jsonschema:"The words of the input, copied verbatim."`
+	Reason string `json:"reason" jsonschema:"Why it is not checkable: opinion, prediction, question, …"`
 }
 
 type claimsArgs struct {
 	Claims       []claimArgs        `json:"claims"`
 	NotCheckable []notCheckableArgs `json:"not_checkable,omitempty"`
-	Language     string             `json:"language,omitempty" jsonschema:"description=The BCP 47 code of the text's language, e.g. en, es, pt-BR, zh, ar."`
+	Language     string             `json:"language,omitempty" jsonschema:"The BCP 47 code of the text's language, e.g. en, es, pt-BR, zh, ar."`
 }
 
 // claimsFinishers are the extraction loop's finishing tools, by whether
@@ -56,6 +56,8 @@ func newClaimsFinisher(pictures, questions bool) finisher[claimsArgs] {
 	f := finish[claimsArgs](ToolSubmitClaims, desc, nil)
 	claims := f.spec.Parameters["properties"].(map[string]any)["claims"].(map[string]any)
 	props := claims["items"].(map[string]any)["properties"].(map[string]any)
+	delete(props, "picture") // read, but offered only as asked for below
+	delete(props, "questions")
 	if pictures {
 		props["picture"] = map[string]any{"type": "integer", "minimum": 1,
 			"description": "The number of the picture the claim was read from; omitted for a claim of the text."}

@@ -34,8 +34,8 @@ type provenance struct {
 // IDs, a stance and its own summary. The older form, a URL and a quote
 // string, is still read (a model may ignore the schema).
 type evidenceArgs struct {
-	Passage string `json:"passage,omitempty" jsonschema:"description=p2.14 or a run p2.14-16"`
-	Stance  string `json:"stance,omitempty" jsonschema:"enum=supports,enum=refutes,enum=context"`
+	Passage string `json:"passage,omitempty" jsonschema:"p2.14 or a run p2.14-16"`
+	Stance  string `json:"stance,omitempty"`
 	Summary string `json:"summary,omitempty"`
 
 	SourceURL      string `json:"source_url,omitempty"`
@@ -76,10 +76,10 @@ func (s *labelScores) byLabel() map[Label]float64 {
 // label is the highest score after calibration, the confidence comes from
 // its margin. A label or confidence it gives anyway is read as usual.
 type verdictArgs struct {
-	Verdict    string         `json:"verdict,omitempty" jsonschema:"enum=supported,enum=contradicted,enum=contested,enum=unverifiable"`
-	Scores     *labelScores   `json:"scores,omitempty" jsonschema:"description=1 (no) to 5 (fully)"`
-	Confidence string         `json:"confidence,omitempty" jsonschema:"enum=high,enum=medium,enum=low"`
-	Reasoning  string         `json:"reasoning" jsonschema:"description=1-3 sentences."`
+	Verdict    string         `json:"verdict,omitempty"`
+	Scores     *labelScores   `json:"scores,omitempty" jsonschema:"1 (no) to 5 (fully)"`
+	Confidence string         `json:"confidence,omitempty"`
+	Reasoning  string         `json:"reasoning" jsonschema:"1-3 sentences."`
 	Evidence   []evidenceArgs `json:"evidence,omitempty"`
 }
 
@@ -94,6 +94,9 @@ func submitVerdict(scores bool) finisher[verdictArgs] {
 	for _, k := range []string{"source_url", "source_title", "supports", "quote_or_summary"} {
 		delete(item["properties"].(map[string]any), k)
 	}
+	enum(item["properties"].(map[string]any), "stance", string(StanceSupports), string(StanceRefutes), string(StanceContext))
+	enum(props, "verdict", string(Supported), string(Contradicted), string(Contested), string(Unverifiable))
+	enum(props, "confidence", string(High), string(Medium), string(Low))
 	item["required"] = []any{"passage", "stance"}
 	if scores {
 		delete(props["scores"].(map[string]any), "required") // check reports a missing score

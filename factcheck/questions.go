@@ -19,7 +19,7 @@ import (
 const maxQuestions = 4
 
 type questionsArgs struct {
-	Questions []string `json:"questions" jsonschema:"description=2-4 questions."`
+	Questions []string `json:"questions" jsonschema:"2-4 questions."`
 }
 
 func (q *questionsArgs) check() error {

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/invopop/jsonschema"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Tool is a function the model may call. Its arguments are a JSON object
@@ -22,8 +21,8 @@ type Tool interface {
 }
 
 // NewTool makes a Tool from a typed Go function. The JSON schema of its
-// arguments is generated from A: fields without `omitempty` are required,
-// and `jsonschema:"description=…"` tags document them.
+// arguments is generated from A (SchemaFor): fields without `omitempty` are
+// required, and `jsonschema:"…"` tags describe them.
 func NewTool[A, R any](name, description string, fn func(context.Context, A) (R, error)) Tool {
 	return &funcTool[A, R]{
 		spec: ToolSpec{Name: name, Description: description, Parameters: SchemaFor[A]()},
@@ -75,9 +74,16 @@ func decodeArgs(raw json.RawMessage, schema map[string]any, dst any) error {
 
 // SchemaFor returns the JSON schema of T's fields as a plain map, inlined
 // (no $ref), in the subset that Gemini and OpenAI-compatible APIs accept.
+// It is inferred by the MCP SDK's JSON-schema library (jsonschema-go):
+// fields without omitempty are required, and a `jsonschema:"…"` tag is a
+// field's description (enums are set by the tool that needs them). Each
+// type is then one JSON type (a slice or a pointer is not also null), with
+// no additionalProperties.
 func SchemaFor[T any]() map[string]any {
-	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
-	s := r.ReflectFromType(reflect.TypeFor[T]())
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("factcheck: schema of %T: %v", *new(T), err))
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		panic(fmt.Sprintf("factcheck: schema of %T: %v", *new(T), err))
@@ -86,9 +92,48 @@ func SchemaFor[T any]() map[string]any {
 	if err := json.Unmarshal(b, &m); err != nil {
 		panic(err)
 	}
+	plainSchema(m)
 	delete(m, "$schema")
 	delete(m, "$id")
 	return m
+}
+
+// plainSchema makes every type of schema v one JSON type (without its
+// "null") and drops additionalProperties, which not every model API takes.
+func plainSchema(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		if ts, ok := x["type"].([]any); ok {
+			var rest []any
+			for _, t := range ts {
+				if t != "null" {
+					rest = append(rest, t)
+				}
+			}
+			x["type"] = rest
+			if len(rest) == 1 {
+				x["type"] = rest[0]
+			}
+		}
+		delete(x, "additionalProperties")
+		for _, y := range x {
+			plainSchema(y)
+		}
+	case []any:
+		for _, y := range x {
+			plainSchema(y)
+		}
+	}
+}
+
+// enum sets the values property name of an object schema's properties
+// may take.
+func enum(props map[string]any, name string, values ...string) {
+	vs := make([]any, len(values))
+	for i, v := range values {
+		vs[i] = v
+	}
+	props[name].(map[string]any)["enum"] = vs
 }
 
 // callTool runs one call and returns the observation for the model. It

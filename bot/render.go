@@ -152,8 +152,9 @@ func (e EvidenceView) Stance() string {
 	return string(factcheck.Evidence{Supports: e.Supports, Stance: e.Side}.StanceOf())
 }
 
-// Stance says the evidence's stance toward its claim in l's words.
-func (l Lang) Stance(e EvidenceView) string { return l.Lang.Stance(factcheck.Stance(e.Stance())) }
+// EvidenceStance says the evidence's stance toward its claim in l's words
+// (words.Lang.Stance of its stance).
+func (l Lang) EvidenceStance(e EvidenceView) string { return l.Lang.Stance(factcheck.Stance(e.Stance())) }
 
 // StanceEmoji marks a stance: ✅ supports, ❌ refutes, ⚠️ context.
 func StanceEmoji(s string) string {
@@ -168,10 +169,11 @@ func StanceEmoji(s string) string {
 
 // QuoteNote says where the view's quote was found, in English (see
 // words.QuoteNote).
-func (e EvidenceView) QuoteNote() string { return English.QuoteNote(e) }
+func (e EvidenceView) QuoteNote() string { return English.EvidenceQuoteNote(e) }
 
-// QuoteNote says where e's quote was found, in l.
-func (l Lang) QuoteNote(e EvidenceView) string {
+// EvidenceQuoteNote says where e's quote was found, in l (words.Lang.QuoteNote
+// of its quote).
+func (l Lang) EvidenceQuoteNote(e EvidenceView) string {
 	return l.Lang.QuoteNote(e.Quote, e.QuoteFound, e.QuoteMatch)
 }
 

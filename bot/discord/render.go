@@ -340,7 +340,7 @@ func cutEscaped(s string, n int) string {
 // evidenceField renders one source in at most room characters (name and
 // value), its quote cut to fit; nil if it does not fit without its quote.
 func evidenceField(l bot.Lang, ev bot.EvidenceView, room int) *discordgo.MessageEmbedField {
-	mark := bot.StanceEmoji(ev.Stance()) + " " + l.Stance(ev)
+	mark := bot.StanceEmoji(ev.Stance()) + " " + l.EvidenceStance(ev)
 	title := ev.Title
 	if title == "" {
 		if u, err := url.Parse(ev.URL); err == nil {
@@ -358,7 +358,7 @@ func evidenceField(l bot.Lang, ev bot.EvidenceView, room int) *discordgo.Message
 	}
 	if quote := bot.OneLine(ev.Quote); quote != "" { // a blank quote is none
 		// Cut the quote, never the link nor where the quote was found.
-		note := " *(" + Escape(l.QuoteNote(ev)) + ")*"
+		note := " *(" + Escape(l.EvidenceQuoteNote(ev)) + ")*"
 		if q := limit - runes(strings.Join(v, "\n")) - runes("\n> ") - runes(note); q >= 20 {
 			v = append(v, "> "+cutEscaped(Escape(quote), q)+note)
 		}

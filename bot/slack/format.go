@@ -176,13 +176,13 @@ func sizedClaimBlocks(l bot.Lang, i int, c bot.ClaimView, budget int) []slack.Bl
 // publisher and rating, and its quote with where the quote was found.
 func evidenceLine(l bot.Lang, e bot.EvidenceView, quoteMax int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), Escape(l.Stance(e)))
+	fmt.Fprintf(&b, "• %s — _%s_", link(e.URL, e.Title), Escape(l.EvidenceStance(e)))
 	if e.Publisher != "" || e.Rating != "" {
 		fmt.Fprintf(&b, " (%s)", cut(Escape(bot.Truncate(bot.OneLine(e.Publisher+" "+e.Rating), 100)), 200))
 	}
 	if q := bot.OneLine(e.Quote); q != "" { // a blank quote is none
 		fmt.Fprintf(&b, ": “%s”", cut(Escape(bot.Truncate(q, quoteMax)), maxQuoteBytes))
-		if n := l.QuoteNote(e); n != "" {
+		if n := l.EvidenceQuoteNote(e); n != "" {
 			b.WriteString(" _(" + Escape(n) + ")_")
 		}
 	}

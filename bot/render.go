@@ -154,7 +154,9 @@ func (e EvidenceView) Stance() string {
 
 // EvidenceStance says the evidence's stance toward its claim in l's words
 // (words.Lang.Stance of its stance).
-func (l Lang) EvidenceStance(e EvidenceView) string { return l.Lang.Stance(factcheck.Stance(e.Stance())) }
+func (l Lang) EvidenceStance(e EvidenceView) string {
+	return l.Lang.Stance(factcheck.Stance(e.Stance()))
+}
 
 // StanceEmoji marks a stance: ✅ supports, ❌ refutes, ⚠️ context.
 func StanceEmoji(s string) string {

@@ -306,8 +306,8 @@ func (l *loop[T]) compactOld(req *ModelRequest) {
 }
 
 // view is the conversation as a provider sends it (ModelRequest.Folded),
-// nil for the whole one. With fold set, the turns before the model's
-// latest are one numbered line each in a delimited block after the first
+// nil for the whole one. With a compact transcript (l.transcript), the
+// turns before the model's latest are one numbered line each in a delimited block after the first
 // message (their calls and compact observations), so that each call
 // carries them once as text instead of as calls and responses; the latest
 // turn, its calls and what they returned, stays as it is (a Gemini thought

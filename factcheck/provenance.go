@@ -346,7 +346,7 @@ func (p *provenance) scrub(text string) string {
 
 // normalizeForMatch folds case, Unicode form, punctuation and white space,
 // for comparing claims and picking page passages by keyword; quotes are
-// matched by matchQuote.
+// matched by evidence.Locate (its own normalisation, quoteNormalize).
 func normalizeForMatch(s string) string {
 	s = norm.NFKC.String(s)
 	var b strings.Builder

@@ -15,7 +15,7 @@ import (
 // read is reduced, on later turns, to the answers it gives to the plan's
 // questions (compact): a verbatim sentence with its ID, or "nothing
 // relevant". The turns before the model's latest are then folded into
-// text after the first message (fold, loop.view). The full retrieved text
+// text after the first message (foldMessage, loop.view). The full retrieved text
 // stays in the library, where citing and the provenance check read it;
 // only the transcript is compact.
 
@@ -96,7 +96,7 @@ func (t *transcript) compact(name string, content json.RawMessage) json.RawMessa
 	return b
 }
 
-// fold writes one message of an earlier turn for the model's view (see
+// foldMessage writes one message of an earlier turn for the model's view (see
 // loop.view): its calls with their arguments, their observations as the
 // answers compact kept ("[p1.6] sentence (Q1,2)"), and any text.
 func foldMessage(m Message) string {

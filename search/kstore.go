@@ -169,14 +169,9 @@ func (k *KnowledgeStore) docs(id string) (*claimDocs, error) {
 // load reads the claim's file: only a regular file inside the store's
 // folder, bounded as read.
 func (k *KnowledgeStore) load(id string) (*claimDocs, error) {
-	root, err := os.OpenRoot(k.dir)
+	f, err := k.open(id)
 	if err != nil {
-		return nil, fmt.Errorf("knowledge store: %w", err)
-	}
-	defer root.Close()
-	f, _, err := openRegularIn(root, id+".json")
-	if err != nil {
-		return nil, fmt.Errorf("knowledge store: claim %s: %w", id, err)
+		return nil, err
 	}
 	defer f.Close()
 	c, err := readClaimDocs(f, filepath.Join(k.dir, id+".json"), kstoreMaxFile)
@@ -187,9 +182,9 @@ func (k *KnowledgeStore) load(id string) (*claimDocs, error) {
 	return c, nil
 }
 
-// readDoc reads document d of the claim with this id back from its file,
-// where it was found when the claim was loaded.
-func (k *KnowledgeStore) readDoc(id string, d storeDoc) ([]string, error) {
+// open opens the claim's file: only a regular file inside the store's
+// folder.
+func (k *KnowledgeStore) open(id string) (*os.File, error) {
 	root, err := os.OpenRoot(k.dir)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge store: %w", err)
@@ -198,6 +193,16 @@ func (k *KnowledgeStore) readDoc(id string, d storeDoc) ([]string, error) {
 	f, _, err := openRegularIn(root, id+".json")
 	if err != nil {
 		return nil, fmt.Errorf("knowledge store: claim %s: %w", id, err)
+	}
+	return f, nil
+}
+
+// readDoc reads document d of the claim with this id back from its file,
+// where it was found when the claim was loaded.
+func (k *KnowledgeStore) readDoc(id string, d storeDoc) ([]string, error) {
+	f, err := k.open(id)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	buf := make([]byte, d.n)

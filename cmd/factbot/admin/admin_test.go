@@ -204,3 +204,24 @@ func (s *signal) Write(p []byte) (int, error) {
 	s.once.Do(func() { close(s.c) })
 	return len(p), nil
 }
+
+// A socket that answers as an older factbot did (HTTP) is said to be one,
+// not read as frames.
+func TestForwardToAnOlderServer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "factbot.db")
+	ln, err := net.Listen("unix", admin.SocketPath(path))
+	mustf(t, err, "listen")
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.WriteString(c, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+	}()
+	_, err = admin.Forward(ctx, path, []string{"history"}, "/", nil, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "older factbot") {
+		t.Errorf("Forward to an HTTP socket = %v, want it to say the server is another version", err)
+	}
+}

@@ -55,8 +55,8 @@ func Forward(ctx context.Context, dbPath string, args []string, dir string, stdi
 			return 0, fmt.Errorf("admin socket %s: the serving factbot stopped before the command ended: %w", path, err)
 		}
 		n := binary.BigEndian.Uint32(hdr[1:])
-		if n > maxFrame {
-			return 0, fmt.Errorf("admin socket %s: a frame of %d bytes", path, n)
+		if hdr[0] > framePing || n > maxFrame {
+			return 0, fmt.Errorf("admin socket %s: the factbot serving it does not speak this version's command channel (an older factbot? restart it with this one)", path)
 		}
 		buf := make([]byte, n)
 		if _, err := io.ReadFull(c, buf); err != nil {

@@ -39,6 +39,9 @@ type Checks interface {
 // CheckRequest is one call of the check tool.
 type CheckRequest struct {
 	Text string
+	// Fresh checks again: no cached verdict, no answer from an earlier
+	// check of the same claim (factbot check --fresh).
+	Fresh bool
 	// Client is the MCP client's name, as it introduced itself: who asked,
 	// in history.
 	Client string
@@ -106,7 +109,8 @@ const showDescription = "Show one earlier fact-check in full, by the id check or
 
 // CheckInput is the check tool's arguments.
 type CheckInput struct {
-	Text string `json:"text" jsonschema:"the claim or paragraph to check, in any language"`
+	Text  string `json:"text" jsonschema:"the claim or paragraph to check, in any language"`
+	Fresh bool   `json:"fresh,omitempty" jsonschema:"true to check again: no cached verdict and no answer from an earlier check of the same claim"`
 }
 
 // HistoryInput is the history tool's arguments.
@@ -133,7 +137,7 @@ func (t *tools) check(ctx context.Context, req *sdk.CallToolRequest, in CheckInp
 	case <-ctx.Done():
 		return nil, nil, ctx.Err()
 	}
-	cr := CheckRequest{Text: in.Text, Progress: progress(ctx, req)}
+	cr := CheckRequest{Text: in.Text, Fresh: in.Fresh, Progress: progress(ctx, req)}
 	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
 		cr.Client = p.ClientInfo.Name
 	}

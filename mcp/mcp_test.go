@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/factbot-dev/factbot/factcheck"
@@ -36,6 +37,7 @@ type fakeChecks struct {
 	err     error
 	running chan struct{}
 	stored  *store.Check // what show opens
+	fresh   []bool       // each check's Fresh
 }
 
 func (f *fakeChecks) Check(ctx context.Context, req CheckRequest) (*store.Check, error) {
@@ -57,6 +59,7 @@ func (f *fakeChecks) Check(ctx context.Context, req CheckRequest) (*store.Check,
 				QuoteMatch: factcheck.QuoteMatch{Place: factcheck.QuoteOnPage}}}}}}}
 	f.mu.Lock()
 	f.saved = append(f.saved, c)
+	f.fresh = append(f.fresh, req.Fresh)
 	f.mu.Unlock()
 	return c, nil
 }
@@ -213,5 +216,20 @@ func TestHTTPHandlerToken(t *testing.T) {
 		if got := post(tt.header); got != tt.want {
 			t.Errorf("%s: status %d, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// "fresh" checks again, as factbot check --fresh does: no cached verdict,
+// no answer from an earlier check of the same claim.
+func TestCheckFresh(t *testing.T) {
+	f := &fakeChecks{}
+	cs := connect(t, f)
+	for _, args := range []map[string]any{{"text": "Ice is cold", "fresh": true}, {"text": "Ice is cold"}} {
+		if res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "check", Arguments: args}); err != nil || res.IsError {
+			t.Fatalf("check %v: %v, %v", args, res, err)
+		}
+	}
+	if diff := cmp.Diff([]bool{true, false}, f.fresh); diff != "" {
+		t.Errorf("Fresh of the checks (-want +got):\n%s", diff)
 	}
 }

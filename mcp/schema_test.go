@@ -117,7 +117,8 @@ func TestToolBounds(t *testing.T) {
 		{"history", map[string]any{"limit": "20"}, `send {"limit": …, "search": …}`},
 		{"history", map[string]any{"max": 5}, `unknown field "max"`},
 		{"check", map[string]any{"text": " \n\t"}, "there is nothing to check"},
-		{"check", map[string]any{"claim": "x"}, `send {"text": …}`},
+		{"check", map[string]any{"claim": "x"}, `send {"fresh": …, "text": …}`},
+		{"check", map[string]any{"text": "x", "fresh": "yes"}, `send {"fresh": …, "text": …}`},
 		{"show", map[string]any{"id": "  "}, `give the check's "id"`},
 	} {
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tt.tool, Arguments: tt.args})

@@ -118,7 +118,7 @@ func (m *mcpChecks) Check(ctx context.Context, req mcp.CheckRequest) (*store.Che
 	if user == "" {
 		user = "mcp"
 	}
-	c, err := m.run.run(ctx, user, factcheck.Input{Text: req.Text, Progress: req.Progress})
+	c, err := m.run.run(ctx, user, factcheck.Input{Text: req.Text, Fresh: req.Fresh, Progress: req.Progress})
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // the caller cancelled: nothing to answer
 	}

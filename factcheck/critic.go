@@ -63,20 +63,22 @@ type critic struct {
 	index     int
 }
 
-// review has the verdict reviewed and, when the critic objects, sends the
-// researcher back once with its note, under what is left of the budgets.
-func (cr *critic) review(ctx context.Context, res *researched) error {
+// review has the verdict reviewed: it returns the critic's note when it
+// objects (verify then sends the researcher back with it, sendBack), ""
+// when the verdict stands, is not reviewed (the critic's rule, a budget
+// reached) or the critic failed (noted in the trace).
+func (cr *critic) review(ctx context.Context, res *researched) (string, error) {
 	l, o := res.l, res.o
 	switch {
 	case o.result == nil:
-		return nil
+		return "", nil
 	case o.stop != "":
 		cr.trace.note("critic skipped: the " + o.stop + " budget was reached")
-		return nil
+		return "", nil
 	}
 	if stop := l.exhausted(0, l.began, o.usage); stop != "" {
 		cr.trace.note("critic skipped: the " + stop + " budget was reached")
-		return nil
+		return "", nil
 	}
 	if !cr.c.Options.NoCriticSkip && res.labelsShown && cr.prov.settled(o.result, append(cr.questions, evidence.NewQuery(cr.claim))) {
 		why := ""
@@ -89,7 +91,7 @@ func (cr *critic) review(ctx context.Context, res *researched) error {
 				note += ", one is from a page read, and the model is confident"
 			}
 			cr.trace.note(note)
-			return nil
+			return "", nil
 		}
 		cr.trace.note("critic kept: " + why)
 	}
@@ -97,14 +99,18 @@ func (cr *critic) review(ctx context.Context, res *researched) error {
 	o.usage = o.usage.Add(u)
 	if err != nil {
 		if ctx.Err() != nil {
-			return err
+			return "", err
 		}
 		cr.trace.note("critic failed (" + err.Error() + "); the verdict stands")
-		return nil
+		return "", nil
 	}
-	if note == "" {
-		return nil
-	}
+	return note, nil
+}
+
+// sendBack resumes the research's loop once with the critic's note, under
+// what is left of the budgets, and notes what became of the verdict.
+func (cr *critic) sendBack(ctx context.Context, res *researched, note string) error {
+	l, o := res.l, res.o
 	before, _ := cr.prov.label(o.result)
 	cr.trace.note("critic sent the researcher back: " + note)
 	cr.emit(Event{Kind: EventNote, Claim: cr.index, Text: "the critic sent the verdict back: " + note})

@@ -140,11 +140,18 @@ func (c *Checker) verify(ctx context.Context, claim, userText string, cc claimCo
 		return nil, err
 	}
 
-	// 3. Review by the critic, which may send the research back once.
+	// 3. Review by the critic; when it objects, the research resumes once
+	// with its note.
 	if !c.Options.NoCritic {
 		cr := &critic{c: c, claim: claim, today: today, trace: trace, prov: prov, questions: r.questions, queries: r.searches, emit: emit, index: index}
-		if err := cr.review(ctx, res); err != nil {
+		note, err := cr.review(ctx, res)
+		if err != nil {
 			return nil, err
+		}
+		if note != "" {
+			if err := cr.sendBack(ctx, res, note); err != nil {
+				return nil, err
+			}
 		}
 	}
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/eval"
 	"github.com/factbot-dev/factbot/factcheck"
-	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/search"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
+	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/factbot-dev/factbot/bot"
-	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
 

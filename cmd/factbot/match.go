@@ -7,10 +7,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/openai"
-	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/store"
 )
 

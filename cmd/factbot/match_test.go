@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
-	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/store"
 )
 

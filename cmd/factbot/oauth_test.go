@@ -21,8 +21,8 @@ import (
 	"github.com/factbot-dev/factbot/bot/bottest"
 	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
-	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/store"
 )
 

@@ -6,10 +6,10 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/openai"
-	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"

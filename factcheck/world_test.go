@@ -15,6 +15,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/factcheck/gemini"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/internal/wait"
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -211,7 +212,7 @@ func (s *worldSearch) Search(ctx context.Context, q search.Query) (*search.Respo
 		}
 	}
 	gather(&s.most, s.together)
-	if err := wait(ctx, s.delay); err != nil {
+	if err := wait.Sleep(ctx, s.delay); err != nil {
 		return nil, err
 	}
 	if s.fail != nil {
@@ -265,7 +266,7 @@ func (rd *worldReader) ReadPage(ctx context.Context, req search.PageRequest) (*s
 	rd.urls = append(rd.urls, req.URL)
 	rd.mu.Unlock()
 	gather(&rd.most, rd.together)
-	if err := wait(ctx, rd.delay); err != nil {
+	if err := wait.Sleep(ctx, rd.delay); err != nil {
 		return nil, err
 	}
 	if rd.fail != nil {
@@ -289,20 +290,6 @@ func (rd *worldReader) ReadPage(ctx context.Context, req search.PageRequest) (*s
 func gather(most *atomic.Int32, n int32) {
 	for end := time.Now().Add(10 * time.Second); n > 0 && most.Load() < n && time.Now().Before(end); {
 		time.Sleep(time.Millisecond)
-	}
-}
-
-func wait(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 

@@ -1,18 +1,17 @@
 package search
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/factbot-dev/factbot/search/searchtest"
 )
 
 // TestMain runs a child's measured work instead of the tests when asked
@@ -26,54 +25,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
-
-// WriteLargeClaim writes the knowledge-store file of claim id into dir:
-// about mb megabytes of documents of about docKB kilobytes each, in
-// sentences of words drawn from a vocabulary of 50,000 (Zipf), the same
-// for the same arguments.
-func writeLargeClaim(t testing.TB, dir, id string, mb, docKB int) {
-	t.Helper()
-	f, err := os.Create(filepath.Join(dir, id+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	rng := rand.New(rand.NewPCG(1, uint64(len(id))))
-	zipf := rand.NewZipf(rng, 1.1, 2, 49_999)
-	word := func() string { return genWord(zipf.Uint64()) }
-	enc := json.NewEncoder(w)
-	for d, written := 0, 0; written < mb<<20; d++ {
-		var lines []string
-		size := 0
-		for size < docKB<<10 {
-			var b strings.Builder
-			for range 4 {
-				n := 8 + rng.IntN(14)
-				for i := range n {
-					if i > 0 {
-						b.WriteByte(' ')
-					}
-					b.WriteString(word())
-				}
-				b.WriteString(". ")
-			}
-			lines = append(lines, strings.TrimSpace(b.String()))
-			size += b.Len()
-		}
-		rec := map[string]any{"claim_id": id, "type": "claim", "query": "q", "url": fmt.Sprintf("https://site%d.example/doc/%d", d%97, d), "url2text": lines}
-		if err := enc.Encode(rec); err != nil {
-			t.Fatal(err)
-		}
-		written += size
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// genWord is the generated vocabulary's word number i.
-func genWord(i uint64) string { return strconv.FormatUint(i*7919+1_000_000, 36) }
 
 // childLoadClaim holds claim "0" of the store in dir, searches it and
 // reads its first result, as a check does: the work whose peak resident
@@ -94,7 +45,7 @@ func childLoadClaim(dir string) int {
 	}
 	defer release()
 	ctx := context.Background()
-	res, err := k.Search(ctx, Query{Text: genWord(40) + " " + genWord(400) + " " + genWord(4000), Max: 10, Claim: "0"})
+	res, err := k.Search(ctx, Query{Text: searchtest.Word(40) + " " + searchtest.Word(400) + " " + searchtest.Word(4000), Max: 10, Claim: "0"})
 	if err != nil || len(res.Results) == 0 {
 		fmt.Fprintln(os.Stderr, "search:", res, err)
 		return 1
@@ -128,7 +79,7 @@ func peakRSS(tb testing.TB, env ...string) int64 {
 func BenchmarkKnowledgeStorePeak(b *testing.B) {
 	const fileMB, docKB = 60, 512
 	dir := b.TempDir()
-	writeLargeClaim(b, dir, "0", fileMB, docKB)
+	searchtest.WriteLargeClaim(b, dir, "0", fileMB, docKB)
 	st, err := os.Stat(filepath.Join(dir, "0.json"))
 	if err != nil {
 		b.Fatal(err)
@@ -168,7 +119,7 @@ func childIndexCorpus(dir string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	res, err := c.Search(context.Background(), Query{Text: genWord(40) + " " + genWord(400), Max: 10})
+	res, err := c.Search(context.Background(), Query{Text: searchtest.Word(40) + " " + searchtest.Word(400), Max: 10})
 	if err != nil || len(res) == 0 {
 		fmt.Fprintln(os.Stderr, "search:", res, err)
 		return 1
@@ -190,7 +141,7 @@ func BenchmarkCorpusPeak(b *testing.B) {
 				b.Fatal(err)
 			}
 			idle := peakRSS(b, "SEARCH_TEST_CORPUS_INDEX="+dir, "SEARCH_TEST_KSTORE_IDLE=1")
-			writeLargeClaim(b, dir, "claim", 31, 64)
+			searchtest.WriteLargeClaim(b, dir, "claim", 31, 64)
 			data, err := os.ReadFile(filepath.Join(dir, "claim.json"))
 			if err != nil {
 				b.Fatal(err)

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/search/searchtest"
 )
 
 // BenchmarkEvalKnowledgeStorePeak runs the built binary's factbot eval on
@@ -31,11 +28,11 @@ func BenchmarkEvalKnowledgeStorePeak(b *testing.B) {
 	}
 	big := b.TempDir()
 	for _, id := range []string{"0", "1"} {
-		writeStoreClaim(b, big, id, 60, 512)
+		searchtest.WriteLargeClaim(b, big, id, 60, 512)
 	}
 	gemini := geminitest.NewServer(b, withSteps(func(r *geminitest.Request) geminitest.Reply {
 		if r.Turns() == 0 {
-			return searchCall(storeWord(40) + " " + storeWord(400) + " " + storeWord(4000))
+			return searchCall(searchtest.Word(40) + " " + searchtest.Word(400) + " " + searchtest.Word(4000))
 		}
 		return verdictReply("unverifiable", "low", "The store says nothing of it.")
 	}))
@@ -65,50 +62,4 @@ func BenchmarkEvalKnowledgeStorePeak(b *testing.B) {
 	b.ReportMetric(120, "MB-store")
 	b.ReportMetric(float64(peak)/(1<<20), "MB-peak-RSS")
 	b.ReportMetric(float64(small)/(1<<20), "MB-peak-RSS-small-store")
-}
-
-// storeWord is the generated vocabulary's word number i.
-func storeWord(i uint64) string { return strconv.FormatUint(i*7919+1_000_000, 36) }
-
-// writeStoreClaim writes the knowledge-store file of claim id into dir:
-// about mb megabytes of documents of about docKB kilobytes, in sentences
-// of words drawn from a vocabulary of 50,000 (Zipf), the same for the
-// same arguments (as search's benchmarks write them).
-func writeStoreClaim(tb testing.TB, dir, id string, mb, docKB int) {
-	tb.Helper()
-	f, err := os.Create(filepath.Join(dir, id+".json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	rng := rand.New(rand.NewPCG(1, uint64(len(id))))
-	zipf := rand.NewZipf(rng, 1.1, 2, 49_999)
-	enc := json.NewEncoder(w)
-	for d, written := 0, 0; written < mb<<20; d++ {
-		var lines []string
-		size := 0
-		for size < docKB<<10 {
-			var s strings.Builder
-			for range 4 {
-				for i := range 8 + rng.IntN(14) {
-					if i > 0 {
-						s.WriteByte(' ')
-					}
-					s.WriteString(storeWord(zipf.Uint64()))
-				}
-				s.WriteString(". ")
-			}
-			lines = append(lines, strings.TrimSpace(s.String()))
-			size += s.Len()
-		}
-		rec := map[string]any{"claim_id": id, "type": "claim", "query": "q", "url": fmt.Sprintf("https://site%d.example/doc/%d", d%97, d), "url2text": lines}
-		if err := enc.Encode(rec); err != nil {
-			tb.Fatal(err)
-		}
-		written += size
-	}
-	if err := w.Flush(); err != nil {
-		tb.Fatal(err)
-	}
 }

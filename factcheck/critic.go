@@ -136,7 +136,7 @@ func (cr *critic) sendBack(ctx context.Context, res *researched, note string) er
 func (cr *critic) critique(ctx context.Context, va *verdictArgs, began time.Time) (string, Usage, error) {
 	l := &loop[reviewArgs]{
 		model: cr.c.Model, system: criticSystemPrompt, prompt: cr.criticPrompt(va),
-		finish: submitReview(), steps: 1, required: true,
+		finish: submitReview(), steps: 1,
 		time: cr.c.Budget.withDefaults().Time, began: began, // the run's wall time
 		temperature: cr.c.Options.temperature(),
 		text:        loopText{nudge: "Call submit_review."},

@@ -101,7 +101,6 @@ func (c *Checker) extractWith(ctx context.Context, text string, pictures []File)
 		images:      pictures,
 		finish:      finish,
 		steps:       extractAttempts,
-		required:    true,
 		text:        extractLoopText,
 		temperature: c.Options.temperature(),
 		trace:       tr,

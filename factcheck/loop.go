@@ -77,7 +77,9 @@ type loopText struct {
 // finishing tool. Tool errors and panics become observations the model
 // reads; a result written as text instead of a call is accepted once it
 // passes the finisher's checks; when a budget runs out, one last call may
-// only call the finishing tool. The zero budgets mean no bound, except
+// only call the finishing tool. A loop with no tools has only the
+// finishing tool to call: every call must call it (there is then no
+// separate forced final call). The zero budgets mean no bound, except
 // steps, which always bounds the loop.
 type loop[T any] struct {
 	model Model
@@ -98,9 +100,6 @@ type loop[T any] struct {
 	steps        int
 	promptTokens int
 	time         time.Duration
-	// required makes every call one to the finishing tool; there is then
-	// no separate forced final call.
-	required bool
 	// temperature is sent with every call, nil for the provider's default.
 	temperature *float32
 	text        loopText
@@ -220,7 +219,7 @@ func (l *loop[T]) drive(ctx context.Context, o *outcome[T]) error {
 			break
 		}
 	}
-	if o.result == nil && !l.required {
+	if o.result == nil && !l.finishOnly() {
 		l.force(ctx, req, o)
 	}
 	return nil
@@ -238,11 +237,15 @@ func (l *loop[T]) request() *ModelRequest {
 		Tools:       specs,
 		Temperature: l.temperature,
 	}
-	if l.required {
+	if l.finishOnly() {
 		req.ToolMode, req.Allowed = ToolRequired, []string{l.finish.spec.Name}
 	}
 	return req
 }
+
+// finishOnly says the loop offers no tool but the finishing one, which
+// every call must then call.
+func (l *loop[T]) finishOnly() bool { return len(l.tools) == 0 }
 
 // exhausted returns the name of the budget that prevents another step.
 func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {

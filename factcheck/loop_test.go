@@ -144,3 +144,32 @@ func TestOutcomeWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopFinishOnly: a loop with no tools requires every call to call the
+// finishing tool, and makes no separate forced call when its steps run out.
+func TestLoopFinishOnly(t *testing.T) {
+	var reqs []ModelRequest
+	m := modelFunc(func(req *ModelRequest) (*ModelResponse, error) {
+		reqs = append(reqs, *req)
+		return textOf("hmm"), nil
+	})
+	l := &loop[sumArgs]{
+		model: m, system: "Add.", prompt: "1+2?",
+		finish: finish[sumArgs]("answer", "Give the total.", nil),
+		steps:  2,
+		text:   loopText{nudge: "Call answer."},
+		trace:  newTracer(time.Now),
+	}
+	o, err := l.run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.result != nil || o.stop != BudgetSteps || len(reqs) != 2 {
+		t.Fatalf("result %v, stopped by %q after %d calls; want none, %q after 2", o.result, o.stop, len(reqs), BudgetSteps)
+	}
+	for i, r := range reqs {
+		if diff := cmp.Diff([]string{"answer"}, r.Allowed); r.ToolMode != ToolRequired || diff != "" {
+			t.Errorf("call %d: mode %v, allowed (-want +got):\n%s", i, r.ToolMode, diff)
+		}
+	}
+}

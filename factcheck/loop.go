@@ -104,9 +104,7 @@ type loop[T any] struct {
 	temperature *float32
 	text        loopText
 	trace       *tracer
-	// emit, if set, is told of the forced call, as an event of claim.
-	emit  func(Event)
-	claim int
+	hooks       hooks[T]
 	// review, if set, is asked about a result that passed the finisher's
 	// checks, before it is accepted: what it reports goes back to the model
 	// once, as the finishing tool's check error. The forced final call
@@ -133,6 +131,14 @@ type loop[T any] struct {
 
 	req  *ModelRequest // the conversation so far
 	step int           // model calls made, the forced ones excluded
+}
+
+// hooks are what a stage adds to the loop's run; the zero value adds
+// nothing.
+type hooks[T any] struct {
+	// forcing, if set, is told the budget that ran out, before the
+	// forced final call.
+	forcing func(stop string)
 }
 
 // outcome is the end of a loop.
@@ -490,8 +496,8 @@ func (l *loop[T]) spend(tool string) string {
 func (l *loop[T]) force(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 	name := l.finish.spec.Name
 	l.trace.note(fmt.Sprintf("budget reached: %s; asking for a final call to %s", o.stop, name))
-	if l.emit != nil {
-		l.emit(Event{Kind: EventNote, Claim: l.claim, Text: "budget reached (" + o.stop + "), asking for a final verdict"})
+	if l.hooks.forcing != nil {
+		l.hooks.forcing(o.stop)
 	}
 	ctx, cancel := context.WithTimeout(ctx, forcedCallGrace)
 	defer cancel()

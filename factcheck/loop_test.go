@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,27 @@ func TestLoopFinishOnly(t *testing.T) {
 		if diff := cmp.Diff([]string{"answer"}, r.Allowed); r.ToolMode != ToolRequired || diff != "" {
 			t.Errorf("call %d: mode %v, allowed (-want +got):\n%s", i, r.ToolMode, diff)
 		}
+	}
+}
+
+// TestLoopForcingHook: the forcing hook is told which budget ran out,
+// once, before the forced final call.
+func TestLoopForcingHook(t *testing.T) {
+	calls := 0
+	m := modelFunc(func(req *ModelRequest) (*ModelResponse, error) {
+		calls++
+		if req.ToolMode == ToolRequired {
+			return callOf("answer", `{"total":3}`), nil
+		}
+		return callOf("add", `{"a":1,"b":2}`), nil
+	})
+	l := sumLoop(m)
+	var told []string
+	l.hooks.forcing = func(stop string) { told = append(told, fmt.Sprintf("%s before call %d", stop, calls+1)) }
+	if _, err := l.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"adds before call 4"}, told); diff != "" {
+		t.Errorf("forcing told (-want +got):\n%s", diff)
 	}
 }

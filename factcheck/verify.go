@@ -212,7 +212,9 @@ func (r *researcher) research(ctx context.Context, prompt string, pre retrieved,
 		temperature: c.Options.temperature(),
 		text:        verifyLoopText,
 		trace:       r.trace,
-		emit:        r.emit, claim: r.index,
+		hooks: hooks[verdictArgs]{forcing: func(stop string) {
+			r.emit(Event{Kind: EventNote, Claim: r.index, Text: "budget reached (" + stop + "), asking for a final verdict"})
+		}},
 	}
 	if !c.Options.NoRecheck {
 		l.review = func(va *verdictArgs, forced bool) error { return r.reviewWithLanguages(ctx, va, forced, prov) }

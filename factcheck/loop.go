@@ -105,13 +105,6 @@ type loop[T any] struct {
 	text        loopText
 	trace       *tracer
 	hooks       hooks[T]
-	// review, if set, is asked about a result that passed the finisher's
-	// checks, before it is accepted: what it reports goes back to the model
-	// once, as the finishing tool's check error. The forced final call
-	// leaves no turn to fix anything, so there its report is only noted
-	// (forced is then set).
-	review   func(a *T, forced bool) error
-	reviewed bool
 	// transcript, if set, makes the transcript compact: an observation
 	// the model has seen is rewritten as transcript.compact returns it
 	// (every request carries the newest observations whole), and the
@@ -139,6 +132,12 @@ type hooks[T any] struct {
 	// forcing, if set, is told the budget that ran out, before the
 	// forced final call.
 	forcing func(stop string)
+	// review, if set, is asked about a result that passed the finisher's
+	// checks, before it is accepted: an error it returns goes back to the
+	// model as the finishing tool's check error. The forced final call
+	// (forced) leaves no turn to fix anything: its result is accepted
+	// whatever review returns.
+	review func(a *T, forced bool) error
 }
 
 // outcome is the end of a loop.
@@ -362,7 +361,7 @@ func (l *loop[T]) turn(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 			l.trace.note("tool calls written as text; read as calls")
 			msg.ToolCalls, msg.Text = calls, rest
 		} else if a, ok := l.resultFromText(msg.Text); ok {
-			if err := l.reviewOnce(a, false); err != nil {
+			if err := l.review(a, false); err != nil {
 				o.lastErr = err
 				req.Messages = append(req.Messages, Message{Role: RoleUser, Text: fmt.Sprintf("Your answer was not accepted: %v. Call %s again with these fixed.", err, l.finish.spec.Name)})
 				return
@@ -442,7 +441,7 @@ func (l *loop[T]) finishCall(call ToolCall, o *outcome[T], forced bool) json.Raw
 	defer func() { l.trace.add(ev) }()
 	a, err := l.finish.decode(call.Args)
 	if err == nil && o.result == nil {
-		err = l.reviewOnce(a, forced)
+		err = l.review(a, forced)
 	}
 	if err != nil {
 		ev.Error = err.Error()
@@ -455,23 +454,16 @@ func (l *loop[T]) finishCall(call ToolCall, o *outcome[T], forced bool) json.Raw
 	return json.RawMessage(`{"status":"received"}`)
 }
 
-// reviewOnce asks review about a result, the first time only; in the
-// forced final call it notes what review reports and accepts the result.
-func (l *loop[T]) reviewOnce(a *T, forced bool) error {
-	if l.review == nil || l.reviewed {
+// review asks the review hook about a result; in the forced final call
+// nothing it returns stops the result.
+func (l *loop[T]) review(a *T, forced bool) error {
+	if l.hooks.review == nil {
 		return nil
 	}
-	err := l.review(a, forced)
-	if err == nil {
-		return nil
+	if err := l.hooks.review(a, forced); err != nil && !forced {
+		return err
 	}
-	if forced {
-		l.trace.note(fmt.Sprintf("no turn left to fix the %s (budget reached): %v", l.finish.spec.Name, err))
-		return nil
-	}
-	l.reviewed = true
-	l.trace.note(fmt.Sprintf("%s sent back once: %v", l.finish.spec.Name, err))
-	return err
+	return nil
 }
 
 // spend counts a call against its tool's limits; it returns the name of
@@ -524,7 +516,7 @@ func (l *loop[T]) force(ctx context.Context, req *ModelRequest, o *outcome[T]) {
 	}
 	if o.result == nil {
 		if a, ok := l.resultFromText(resp.Message.Text); ok {
-			_ = l.reviewOnce(a, true)
+			_ = l.review(a, true)
 			o.result = a
 		}
 	}

@@ -2,6 +2,7 @@ package factcheck
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -217,7 +218,7 @@ func (r *researcher) research(ctx context.Context, prompt string, pre retrieved,
 		}},
 	}
 	if !c.Options.NoRecheck {
-		l.review = func(va *verdictArgs, forced bool) error { return r.reviewWithLanguages(ctx, va, forced, prov) }
+		l.hooks.review = r.reviewOnce(ctx, prov)
 	}
 	if r.compactOn {
 		// The label definitions are given once a page has been read, and
@@ -236,6 +237,30 @@ func (r *researcher) research(ctx context.Context, prompt string, pre retrieved,
 		return nil, err
 	}
 	return &researched{l: l, o: o, labelsShown: !r.compactOn || l.lastSystem == full}, nil
+}
+
+// reviewOnce is the research's review of a verdict before it is
+// accepted (reviewWithLanguages): what it reports sends the verdict back
+// once; in the forced final call, which leaves no turn to fix anything,
+// it is only noted.
+func (r *researcher) reviewOnce(ctx context.Context, prov *provenance) func(*verdictArgs, bool) error {
+	sent := false
+	return func(va *verdictArgs, forced bool) error {
+		if sent {
+			return nil
+		}
+		err := r.reviewWithLanguages(ctx, va, forced, prov)
+		switch {
+		case err == nil:
+			return nil
+		case forced:
+			r.trace.note(fmt.Sprintf("no turn left to fix the %s (budget reached): %v", ToolSubmitVerdict, err))
+			return err
+		}
+		sent = true
+		r.trace.note(fmt.Sprintf("%s sent back once: %v", ToolSubmitVerdict, err))
+		return err
+	}
 }
 
 // searches are the searches made so far, for the critic.

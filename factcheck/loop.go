@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -105,17 +104,6 @@ type loop[T any] struct {
 	text        loopText
 	trace       *tracer
 	hooks       hooks[T]
-	// transcript, if set, makes the transcript compact: an observation
-	// the model has seen is rewritten as transcript.compact returns it
-	// (every request carries the newest observations whole), and the
-	// turns before the model's latest are folded into text after the first
-	// message (view, foldMessage).
-	transcript *transcript
-	compacted  int // messages before this index are compacted
-	// firstCompact, if set, replaces the first message's text once the
-	// model has seen it: what was retrieved before the first turn, as its
-	// answers to the questions (retrieve.go).
-	firstCompact string
 	// spent is what calls made before the loop (the plan) used; it counts
 	// against promptTokens. began, if set, is when the run began, for the
 	// time budget.
@@ -129,6 +117,10 @@ type loop[T any] struct {
 // hooks are what a stage adds to the loop's run; the zero value adds
 // nothing.
 type hooks[T any] struct {
+	// before, if set, may rewrite the request before each model call,
+	// the forced final call included (the research's compact transcript,
+	// compacting.apply).
+	before func(req *ModelRequest)
 	// forcing, if set, is told the budget that ran out, before the
 	// forced final call.
 	forcing func(stop string)
@@ -266,9 +258,10 @@ func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 }
 
 func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]) (*ModelResponse, error) {
-	l.compactOld(req)
+	if l.hooks.before != nil {
+		l.hooks.before(req)
+	}
 	sctx, span := startModelSpan(ctx, l.model.Name())
-	req.Folded = l.view(req)
 	if l.systemRead != "" && (l.readDone || req.ToolMode == ToolRequired) {
 		req.System = l.systemRead
 	} else {
@@ -285,71 +278,6 @@ func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]
 	o.usage = o.usage.Add(u)
 	l.trace.add(TraceEvent{Kind: "model", Usage: &u, FinishReason: resp.FinishReason})
 	return resp, nil
-}
-
-// compactOld rewrites the observations of every message but the last,
-// the ones the model has already seen, with compact.
-func (l *loop[T]) compactOld(req *ModelRequest) {
-	if l.transcript == nil {
-		return
-	}
-	if l.firstCompact != "" && len(req.Messages) > 1 {
-		req.Messages[0].Text, l.firstCompact = l.firstCompact, ""
-	}
-	for i := l.compacted; i < len(req.Messages)-1; i++ {
-		m := &req.Messages[i]
-		if len(m.ToolResults) == 0 {
-			continue
-		}
-		rs := make([]ToolResult, len(m.ToolResults)) // a new slice: earlier requests keep what they sent
-		for j, r := range m.ToolResults {
-			rs[j] = r
-			if r.Name != l.finish.spec.Name {
-				rs[j].Content = l.transcript.compact(r.Name, r.Content)
-			}
-		}
-		m.ToolResults = rs
-	}
-	l.compacted = max(l.compacted, len(req.Messages)-1)
-}
-
-// view is the conversation as a provider sends it (ModelRequest.Folded),
-// nil for the whole one. With a compact transcript (l.transcript), the
-// turns before the model's latest are one numbered line each in a delimited block after the first
-// message (their calls and compact observations), so that each call
-// carries them once as text instead of as calls and responses; the latest
-// turn, its calls and what they returned, stays as it is (a Gemini thought
-// signature is checked on it only).
-func (l *loop[T]) view(req *ModelRequest) []Message {
-	if l.transcript == nil {
-		return nil
-	}
-	last := 0
-	for i := len(req.Messages) - 1; i > 0 && last == 0; i-- {
-		if req.Messages[i].Role == RoleModel {
-			last = i
-		}
-	}
-	if last <= 1 {
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString(req.Messages[0].Text)
-	b.WriteString("\n\nYour steps so far, with answers to the questions (DATA):\n<steps>")
-	n := 0
-	for _, m := range req.Messages[1:last] {
-		if m.Role == RoleModel {
-			n++
-			fmt.Fprintf(&b, "\n%d. ", n)
-		} else {
-			b.WriteByte(' ')
-		}
-		b.WriteString(foldMessage(m))
-	}
-	b.WriteString("\n</steps>")
-	first := req.Messages[0]
-	first.Text = b.String()
-	return append([]Message{first}, req.Messages[last:]...)
 }
 
 // turn answers the model's last message, the request's last: it runs the

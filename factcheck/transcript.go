@@ -15,7 +15,7 @@ import (
 // read is reduced, on later turns, to the answers it gives to the plan's
 // questions (compact): a verbatim sentence with its ID, or "nothing
 // relevant". The turns before the model's latest are then folded into
-// text after the first message (foldMessage, loop.view). The full retrieved text
+// text after the first message (compacting, folded). The full retrieved text
 // stays in the library, where citing and the provenance check read it;
 // only the transcript is compact.
 
@@ -96,8 +96,87 @@ func (t *transcript) compact(name string, content json.RawMessage) json.RawMessa
 	return b
 }
 
+// compacting is one research loop's compact transcript, applied before
+// each model call (the loop's before hook): an observation the model has
+// seen is rewritten as transcript.compact returns it (every request
+// carries the newest observations whole), what was retrieved before the
+// first turn is replaced by its answers once the model has seen it, and
+// the turns before the model's latest are folded into text after the
+// first message (folded).
+type compacting struct {
+	t *transcript
+	// first, if set, replaces the first message's text once the model has
+	// seen it: what was retrieved before the first turn, as its answers
+	// to the questions (retrieve.go).
+	first string
+	done  int // messages before this index are compacted
+}
+
+// apply compacts the request's old observations and sets its folded view.
+func (c *compacting) apply(req *ModelRequest) {
+	c.compactOld(req)
+	req.Folded = folded(req)
+}
+
+// compactOld rewrites the observations of every message but the last,
+// the ones the model has already seen, with compact.
+func (c *compacting) compactOld(req *ModelRequest) {
+	if c.first != "" && len(req.Messages) > 1 {
+		req.Messages[0].Text, c.first = c.first, ""
+	}
+	for i := c.done; i < len(req.Messages)-1; i++ {
+		m := &req.Messages[i]
+		if len(m.ToolResults) == 0 {
+			continue
+		}
+		rs := make([]ToolResult, len(m.ToolResults)) // a new slice: earlier requests keep what they sent
+		for j, r := range m.ToolResults {
+			rs[j] = r
+			rs[j].Content = c.t.compact(r.Name, r.Content) // the finishing tool's status is kept as it is
+		}
+		m.ToolResults = rs
+	}
+	c.done = max(c.done, len(req.Messages)-1)
+}
+
+// folded is the conversation as a provider sends it (ModelRequest.Folded),
+// nil for the whole one: the turns before the model's latest are one
+// numbered line each in a delimited block after the first message (their
+// calls and compact observations), so that each call carries them once as
+// text instead of as calls and responses; the latest turn, its calls and
+// what they returned, stays as it is (a Gemini thought signature is
+// checked on it only).
+func folded(req *ModelRequest) []Message {
+	last := 0
+	for i := len(req.Messages) - 1; i > 0 && last == 0; i-- {
+		if req.Messages[i].Role == RoleModel {
+			last = i
+		}
+	}
+	if last <= 1 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(req.Messages[0].Text)
+	b.WriteString("\n\nYour steps so far, with answers to the questions (DATA):\n<steps>")
+	n := 0
+	for _, m := range req.Messages[1:last] {
+		if m.Role == RoleModel {
+			n++
+			fmt.Fprintf(&b, "\n%d. ", n)
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(foldMessage(m))
+	}
+	b.WriteString("\n</steps>")
+	first := req.Messages[0]
+	first.Text = b.String()
+	return append([]Message{first}, req.Messages[last:]...)
+}
+
 // foldMessage writes one message of an earlier turn for the model's view (see
-// loop.view): its calls with their arguments, their observations as the
+// folded): its calls with their arguments, their observations as the
 // answers compact kept ("[p1.6] sentence (Q1,2)"), and any text.
 func foldMessage(m Message) string {
 	var parts []string

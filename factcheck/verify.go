@@ -227,10 +227,11 @@ func (r *researcher) research(ctx context.Context, prompt string, pre retrieved,
 		// only.
 		l.system = verifySystemPrompt(r.today, r.b, r.factChecks, pre.factChecks, false)
 		l.systemRead = full
-		l.transcript = &transcript{lib: r.lib, questions: r.questions}
+		cp := &compacting{t: &transcript{lib: r.lib, questions: r.questions}}
 		if pre.compact != "" {
-			l.firstCompact = prompt + pre.compact
+			cp.first = prompt + pre.compact
 		}
+		l.hooks.before = cp.apply
 	}
 	o, err := l.run(ctx)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -81,19 +80,13 @@ type loopText struct {
 // separate forced final call). The zero budgets mean no bound, except
 // steps, which always bounds the loop.
 type loop[T any] struct {
-	model Model
-	// system is each call's system prompt, or systemRead, when set, once
-	// a call to read_page has returned a page, and in the forced final
-	// call; lastSystem is the one the last call carried.
-	system     string
-	systemRead string
-	lastSystem string
-	readDone   bool
-	prompt     string // the first user message
-	images     []File // pictures sent with the first user message
-	tools      []Tool // offered in this order, before the finisher
-	finish     finisher[T]
-	limits     []toolLimit
+	model  Model
+	system string // each call's system prompt, unless hooks.before sets another
+	prompt string // the first user message
+	images []File // pictures sent with the first user message
+	tools  []Tool // offered in this order, before the finisher
+	finish finisher[T]
+	limits []toolLimit
 	// steps bounds the model calls, the forced final call excluded;
 	// promptTokens and wall time bound the run when positive.
 	steps        int
@@ -118,8 +111,8 @@ type loop[T any] struct {
 // nothing.
 type hooks[T any] struct {
 	// before, if set, may rewrite the request before each model call,
-	// the forced final call included (the research's compact transcript,
-	// compacting.apply).
+	// the forced final call included (the research's compact transcript
+	// and its system prompt once a page was read).
 	before func(req *ModelRequest)
 	// forcing, if set, is told the budget that ran out, before the
 	// forced final call.
@@ -258,16 +251,11 @@ func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 }
 
 func (l *loop[T]) generate(ctx context.Context, req *ModelRequest, o *outcome[T]) (*ModelResponse, error) {
+	req.System = l.system
 	if l.hooks.before != nil {
 		l.hooks.before(req)
 	}
 	sctx, span := startModelSpan(ctx, l.model.Name())
-	if l.systemRead != "" && (l.readDone || req.ToolMode == ToolRequired) {
-		req.System = l.systemRead
-	} else {
-		req.System = l.system
-	}
-	l.lastSystem = req.System
 	resp, err := l.model.Generate(sctx, req)
 	endModelSpan(span, resp, err)
 	if err != nil {
@@ -325,7 +313,6 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 		tools[t.Spec().Name] = t
 	}
 	results := make([]ToolResult, len(calls))
-	var read atomic.Bool // a page was read in this turn
 	var wg sync.WaitGroup
 	for i, call := range calls {
 		results[i] = ToolResult{ID: call.ID, Name: call.Name}
@@ -352,13 +339,9 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 			}
 			l.trace.add(ev)
 			results[i].Content = content
-			if err == nil && call.Name == ToolReadPage {
-				read.Store(true)
-			}
 		}()
 	}
 	wg.Wait()
-	l.readDone = l.readDone || read.Load()
 	return results
 }
 

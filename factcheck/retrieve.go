@@ -33,9 +33,6 @@ type retrieved struct {
 	// factChecks says published fact-checks were searched (the claim,
 	// with search_fact_checks).
 	factChecks bool
-	// read says a page was read: the labels are defined from the first
-	// turn on (loop.readDone).
-	read bool
 }
 
 // retrievedStep is one search or read the code made, as the model sees it.
@@ -78,7 +75,6 @@ func (r *researcher) retrieve(ctx context.Context, start time.Time) retrieved {
 	compact.WriteString(head)
 	t := &transcript{lib: r.lib, questions: r.questions}
 	for _, s := range steps {
-		out.read = out.read || s.tool == ToolReadPage && !s.failed
 		fmt.Fprintf(&whole, "\n%s(%s) → %s", s.tool, s.arg, s.content)
 		fmt.Fprintf(&compact, "\n%s(%s) → %s", s.tool, s.arg, foldResult(t.compact(s.tool, s.content)))
 	}

@@ -84,6 +84,9 @@ type researcher struct {
 	today time.Time
 	// undated counts results and pages dropped for having no known date.
 	undated atomic.Int64
+	// pageRead says a page was read (readPage), by the retrieval or the
+	// model: the research's calls define the labels from then on.
+	pageRead atomic.Bool
 	// langs are the languages the searches must cover (searchlang.go).
 	langs *searchLangs
 }
@@ -181,7 +184,8 @@ func claimPrompt(claim, userText string, cc claimContext) string {
 
 // researched is the research stage's end: its loop, to be resumed by the
 // critic, and the loop's outcome; labelsShown says the last research call
-// carried the label definitions.
+// carried the label definitions (always so without the compact
+// transcript).
 type researched struct {
 	l           *loop[verdictArgs]
 	o           *outcome[verdictArgs]
@@ -202,9 +206,8 @@ func (r *researcher) research(ctx context.Context, prompt string, pre retrieved,
 		system: full,
 		prompt: prompt + pre.whole,
 		spent:  spent, began: start,
-		readDone: pre.read,
-		tools:    r.tools(),
-		finish:   submitVerdict(!c.Options.NoScores),
+		tools:  r.tools(),
+		finish: submitVerdict(!c.Options.NoScores),
 		limits: []toolLimit{
 			{budget: BudgetSearches, max: r.b.Searches, tools: []string{ToolWebSearch, ToolFactChecks}, used: pre.searches},
 			{budget: BudgetReads, max: r.b.Reads, tools: []string{ToolReadPage}, used: pre.reads},
@@ -220,24 +223,29 @@ func (r *researcher) research(ctx context.Context, prompt string, pre retrieved,
 	if !c.Options.NoRecheck {
 		l.hooks.review = r.reviewOnce(ctx, prov)
 	}
+	labelsShown := !r.compactOn
 	if r.compactOn {
 		// The label definitions are given once a page has been read, and
 		// in a call that may only submit the verdict; the calls before,
 		// which search and pick what to read, carry the research rules
 		// only.
 		l.system = verifySystemPrompt(r.today, r.b, r.factChecks, pre.factChecks, false)
-		l.systemRead = full
 		cp := &compacting{t: &transcript{lib: r.lib, questions: r.questions}}
 		if pre.compact != "" {
 			cp.first = prompt + pre.compact
 		}
-		l.hooks.before = cp.apply
+		l.hooks.before = func(req *ModelRequest) {
+			cp.apply(req)
+			if labelsShown = r.pageRead.Load() || req.ToolMode == ToolRequired; labelsShown {
+				req.System = full
+			}
+		}
 	}
 	o, err := l.run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &researched{l: l, o: o, labelsShown: !r.compactOn || l.lastSystem == full}, nil
+	return &researched{l: l, o: o, labelsShown: labelsShown}, nil
 }
 
 // reviewOnce is the research's review of a verdict before it is

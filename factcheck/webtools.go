@@ -176,6 +176,8 @@ func (r *researcher) doSearch(ctx context.Context, query, via string, fn func(co
 	return obs, nil
 }
 
+// readPage reads a page for read_page and the retrieval, noting in
+// pageRead that one was read.
 func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObservation, error) {
 	u := strings.TrimSpace(a.URL)
 	_, fromSearch := r.lib.lookup(u)
@@ -250,6 +252,7 @@ func (r *researcher) readPage(ctx context.Context, a readPageArgs) (*pageObserva
 	if strings.TrimSpace(text) == "" {
 		text = "(the page has no readable text)"
 	}
+	r.pageRead.Store(true)
 	return &pageObservation{URL: u, Title: p.Title, Published: p.Published, Text: text, Excerpted: cut}, nil
 }
 

@@ -32,8 +32,8 @@ func (c *Checker) closedBook(ctx context.Context, in closedBookInput) (*Verdict,
 	b := c.Budget.withDefaults()
 	l := &loop[verdictArgs]{
 		model: c.Model, system: closedBookSystemPrompt(in.today), prompt: in.prompt,
-		finish: submitVerdict(!c.Options.NoScores), steps: 2,
-		time: b.Time, began: in.start, promptTokens: b.PromptTokens,
+		finish:      submitVerdict(!c.Options.NoScores),
+		budget:      loopBudget{steps: 2, time: b.Time, began: in.start, promptTokens: b.PromptTokens},
 		temperature: c.Options.temperature(),
 		text:        loopText{nudge: "Call submit_verdict."},
 		trace:       in.trace,

@@ -76,7 +76,7 @@ func (cr *critic) review(ctx context.Context, res *researched) (string, error) {
 		cr.trace.note("critic skipped: the " + o.stop + " budget was reached")
 		return "", nil
 	}
-	if stop := l.exhausted(0, l.began, o.usage); stop != "" {
+	if stop := l.exhausted(0, l.budget.began, o.usage); stop != "" {
 		cr.trace.note("critic skipped: the " + stop + " budget was reached")
 		return "", nil
 	}
@@ -95,7 +95,7 @@ func (cr *critic) review(ctx context.Context, res *researched) (string, error) {
 		}
 		cr.trace.note("critic kept: " + why)
 	}
-	note, u, err := cr.critique(ctx, o.result, l.began)
+	note, u, err := cr.critique(ctx, o.result, l.budget.began)
 	o.usage = o.usage.Add(u)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -136,8 +136,8 @@ func (cr *critic) sendBack(ctx context.Context, res *researched, note string) er
 func (cr *critic) critique(ctx context.Context, va *verdictArgs, began time.Time) (string, Usage, error) {
 	l := &loop[reviewArgs]{
 		model: cr.c.Model, system: criticSystemPrompt, prompt: cr.criticPrompt(va),
-		finish: submitReview(), steps: 1,
-		time: cr.c.Budget.withDefaults().Time, began: began, // the run's wall time
+		finish:      submitReview(),
+		budget:      loopBudget{steps: 1, time: cr.c.Budget.withDefaults().Time, began: began}, // the run's wall time
 		temperature: cr.c.Options.temperature(),
 		text:        loopText{nudge: "Call submit_review."},
 		trace:       cr.trace,

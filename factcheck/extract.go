@@ -100,7 +100,7 @@ func (c *Checker) extractWith(ctx context.Context, text string, pictures []File)
 		prompt:      prompt,
 		images:      pictures,
 		finish:      finish,
-		steps:       extractAttempts,
+		budget:      loopBudget{steps: extractAttempts},
 		text:        extractLoopText,
 		temperature: c.Options.temperature(),
 		trace:       tr,

@@ -86,25 +86,29 @@ type loop[T any] struct {
 	images []File // pictures sent with the first user message
 	tools  []Tool // offered in this order, before the finisher
 	finish finisher[T]
-	limits []toolLimit
-	// steps bounds the model calls, the forced final call excluded;
-	// promptTokens and wall time bound the run when positive.
-	steps        int
-	promptTokens int
-	time         time.Duration
+	budget loopBudget
 	// temperature is sent with every call, nil for the provider's default.
 	temperature *float32
 	text        loopText
 	trace       *tracer
 	hooks       hooks[T]
-	// spent is what calls made before the loop (the plan) used; it counts
-	// against promptTokens. began, if set, is when the run began, for the
-	// time budget.
-	spent Usage
-	began time.Time
 
 	req  *ModelRequest // the conversation so far
 	step int           // model calls made, the forced ones excluded
+}
+
+// loopBudget bounds a loop: steps always, the prompt tokens and the wall
+// time when positive, and some tools' calls (limits).
+type loopBudget struct {
+	steps        int // model calls, the forced final call excluded
+	promptTokens int
+	time         time.Duration
+	limits       []toolLimit
+	// began, if set, is when the run began, for the time budget (else the
+	// loop's start); spent is what calls made before the loop (the plan)
+	// used, counted against promptTokens.
+	began time.Time
+	spent Usage
 }
 
 // hooks are what a stage adds to the loop's run; the zero value adds
@@ -150,9 +154,9 @@ func (o *outcome[T]) why() string {
 // run drives the loop. It fails only when the model cannot be reached; a
 // loop that ends without a result returns an outcome whose result is nil.
 func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
-	o := &outcome[T]{usage: l.spent}
-	if l.began.IsZero() {
-		l.began = l.trace.now()
+	o := &outcome[T]{usage: l.budget.spent}
+	if l.budget.began.IsZero() {
+		l.budget.began = l.trace.now()
 	}
 	l.req = l.request()
 	if err := l.drive(ctx, o); err != nil {
@@ -184,15 +188,15 @@ func (l *loop[T]) resume(ctx context.Context, o *outcome[T], note string) error 
 // drive runs steps until a result or a budget, then the forced call.
 func (l *loop[T]) drive(ctx context.Context, o *outcome[T]) error {
 	ctxRun := ctx
-	if l.time > 0 {
+	if l.budget.time > 0 {
 		var cancel context.CancelFunc
 		// What is left of the wall time, on the run's clock.
-		ctxRun, cancel = context.WithTimeout(ctx, l.time-l.trace.now().Sub(l.began))
+		ctxRun, cancel = context.WithTimeout(ctx, l.budget.time-l.trace.now().Sub(l.budget.began))
 		defer cancel()
 	}
 	req := l.req
 	for ; o.result == nil; l.step++ {
-		if o.stop = l.exhausted(l.step, l.began, o.usage); o.stop != "" {
+		if o.stop = l.exhausted(l.step, l.budget.began, o.usage); o.stop != "" {
 			break
 		}
 		resp, err := l.generate(ctxRun, req, o)
@@ -240,11 +244,11 @@ func (l *loop[T]) finishOnly() bool { return len(l.tools) == 0 }
 // exhausted returns the name of the budget that prevents another step.
 func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
 	switch {
-	case step >= l.steps:
+	case step >= l.budget.steps:
 		return BudgetSteps
-	case l.promptTokens > 0 && u.PromptTokens >= l.promptTokens:
+	case l.budget.promptTokens > 0 && u.PromptTokens >= l.budget.promptTokens:
 		return BudgetPromptTokens
-	case l.time > 0 && l.trace.now().Sub(start) >= l.time:
+	case l.budget.time > 0 && l.trace.now().Sub(start) >= l.budget.time:
 		return BudgetTime
 	}
 	return ""
@@ -321,7 +325,7 @@ func (l *loop[T]) call(ctx context.Context, calls []ToolCall, o *outcome[T]) []T
 			results[i].Content = l.finishCall(call, o, false)
 			continue
 		}
-		if budget := l.spend(call.Name); budget != "" {
+		if budget := l.budget.spend(call.Name); budget != "" {
 			o.stop = budget
 			results[i].Content = errorObservation(fmt.Errorf(l.text.usedUp, budget))
 			l.trace.add(TraceEvent{Kind: "tool", Tool: call.Name, Args: args, Error: "budget used up: " + budget})
@@ -379,9 +383,9 @@ func (l *loop[T]) review(a *T, forced bool) error {
 
 // spend counts a call against its tool's limits; it returns the name of
 // the budget used up, if one is.
-func (l *loop[T]) spend(tool string) string {
-	for i := range l.limits {
-		lim := &l.limits[i]
+func (b *loopBudget) spend(tool string) string {
+	for i := range b.limits {
+		lim := &b.limits[i]
 		for _, name := range lim.tools {
 			if name != tool {
 				continue

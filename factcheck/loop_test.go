@@ -45,8 +45,7 @@ func sumLoop(m Model) *loop[sumArgs] {
 		model: m, system: "Add.", prompt: "1+2?",
 		tools:  []Tool{add},
 		finish: finish[sumArgs]("answer", "Give the total.", nil),
-		limits: []toolLimit{{budget: "adds", max: 2, tools: []string{"add"}}},
-		steps:  5,
+		budget: loopBudget{steps: 5, limits: []toolLimit{{budget: "adds", max: 2, tools: []string{"add"}}}},
 		text:   loopText{nudge: "Call answer.", usedUp: "the %s budget is used up", force: "The %s budget is used up. Call answer."},
 		trace:  newTracer(time.Now),
 	}
@@ -157,7 +156,7 @@ func TestLoopFinishOnly(t *testing.T) {
 	l := &loop[sumArgs]{
 		model: m, system: "Add.", prompt: "1+2?",
 		finish: finish[sumArgs]("answer", "Give the total.", nil),
-		steps:  2,
+		budget: loopBudget{steps: 2},
 		text:   loopText{nudge: "Call answer."},
 		trace:  newTracer(time.Now),
 	}

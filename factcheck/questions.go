@@ -61,8 +61,8 @@ type planned struct {
 func (c *Checker) plan(ctx context.Context, in planInput) (planned, error) {
 	l := &loop[questionsArgs]{
 		model: c.Model, system: planSystemPrompt, prompt: in.prompt,
-		finish: submitQuestions(), steps: 1,
-		time: c.Budget.withDefaults().Time, began: in.start, // the run's wall time
+		finish:      submitQuestions(),
+		budget:      loopBudget{steps: 1, time: c.Budget.withDefaults().Time, began: in.start}, // the run's wall time
 		temperature: c.Options.temperature(),
 		text:        loopText{nudge: "Call submit_questions."},
 		trace:       in.trace,

@@ -76,7 +76,7 @@ func (cr *critic) review(ctx context.Context, res *researched) (string, error) {
 		cr.trace.note("critic skipped: the " + o.stop + " budget was reached")
 		return "", nil
 	}
-	if stop := l.exhausted(0, l.budget.began, o.usage); stop != "" {
+	if stop := l.exhausted(0, o.usage); stop != "" {
 		cr.trace.note("critic skipped: the " + stop + " budget was reached")
 		return "", nil
 	}
@@ -95,7 +95,7 @@ func (cr *critic) review(ctx context.Context, res *researched) (string, error) {
 		}
 		cr.trace.note("critic kept: " + why)
 	}
-	note, u, err := cr.critique(ctx, o.result, l.budget.began)
+	note, u, err := cr.critique(ctx, o.result, l.state.began)
 	o.usage = o.usage.Add(u)
 	if err != nil {
 		if ctx.Err() != nil {

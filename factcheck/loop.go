@@ -92,9 +92,14 @@ type loop[T any] struct {
 	text        loopText
 	trace       *tracer
 	hooks       hooks[T]
+	state       loopState // what the run has built; all else above is its configuration
+}
 
-	req  *ModelRequest // the conversation so far
-	step int           // model calls made, the forced ones excluded
+// loopState is a loop's own state; the tokens it used are in its outcome.
+type loopState struct {
+	req   *ModelRequest // the conversation so far
+	step  int           // model calls made, the forced ones excluded
+	began time.Time     // when the run began: budget.began, else the loop's start
 }
 
 // loopBudget bounds a loop: steps always, the prompt tokens and the wall
@@ -155,10 +160,11 @@ func (o *outcome[T]) why() string {
 // loop that ends without a result returns an outcome whose result is nil.
 func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
 	o := &outcome[T]{usage: l.budget.spent}
-	if l.budget.began.IsZero() {
-		l.budget.began = l.trace.now()
+	l.state.began = l.budget.began
+	if l.state.began.IsZero() {
+		l.state.began = l.trace.now()
 	}
-	l.req = l.request()
+	l.state.req = l.request()
 	if err := l.drive(ctx, o); err != nil {
 		return nil, err
 	}
@@ -171,10 +177,10 @@ func (l *loop[T]) run(ctx context.Context) (*outcome[T], error) {
 func (l *loop[T]) resume(ctx context.Context, o *outcome[T], note string) error {
 	prev := o.result
 	o.result, o.lastErr = nil, nil
-	if last := &l.req.Messages[len(l.req.Messages)-1]; last.Role == RoleUser && last.Text == "" {
+	if last := &l.state.req.Messages[len(l.state.req.Messages)-1]; last.Role == RoleUser && last.Text == "" {
 		last.Text = note
 	} else {
-		l.req.Messages = append(l.req.Messages, Message{Role: RoleUser, Text: note})
+		l.state.req.Messages = append(l.state.req.Messages, Message{Role: RoleUser, Text: note})
 	}
 	if err := l.drive(ctx, o); err != nil {
 		return err
@@ -191,12 +197,12 @@ func (l *loop[T]) drive(ctx context.Context, o *outcome[T]) error {
 	if l.budget.time > 0 {
 		var cancel context.CancelFunc
 		// What is left of the wall time, on the run's clock.
-		ctxRun, cancel = context.WithTimeout(ctx, l.budget.time-l.trace.now().Sub(l.budget.began))
+		ctxRun, cancel = context.WithTimeout(ctx, l.budget.time-l.trace.now().Sub(l.state.began))
 		defer cancel()
 	}
-	req := l.req
-	for ; o.result == nil; l.step++ {
-		if o.stop = l.exhausted(l.step, l.budget.began, o.usage); o.stop != "" {
+	req := l.state.req
+	for ; o.result == nil; l.state.step++ {
+		if o.stop = l.exhausted(l.state.step, o.usage); o.stop != "" {
 			break
 		}
 		resp, err := l.generate(ctxRun, req, o)
@@ -242,13 +248,13 @@ func (l *loop[T]) request() *ModelRequest {
 func (l *loop[T]) finishOnly() bool { return len(l.tools) == 0 }
 
 // exhausted returns the name of the budget that prevents another step.
-func (l *loop[T]) exhausted(step int, start time.Time, u Usage) string {
+func (l *loop[T]) exhausted(step int, u Usage) string {
 	switch {
 	case step >= l.budget.steps:
 		return BudgetSteps
 	case l.budget.promptTokens > 0 && u.PromptTokens >= l.budget.promptTokens:
 		return BudgetPromptTokens
-	case l.budget.time > 0 && l.trace.now().Sub(start) >= l.budget.time:
+	case l.budget.time > 0 && l.trace.now().Sub(l.state.began) >= l.budget.time:
 		return BudgetTime
 	}
 	return ""

@@ -1,10 +1,11 @@
 // Package factcheck is the engine: it splits a text into claims and
 // verifies each under budgets, with evidence it retrieved itself.
 //
-// One tool loop (loop.go) drives the model for both steps: extraction
-// finishes with submit_claims (extract.go), verification with
-// submit_verdict after web_search, read_page and search_fact_checks
-// (verify.go, webtools.go). What a run retrieved bounds what its verdict
+// One tool loop (loop.go) drives the model in every stage: extraction
+// finishes with submit_claims (extract.go), the plan with
+// submit_questions (questions.go), the research with submit_verdict after
+// web_search, read_page and search_fact_checks (verify.go, webtools.go),
+// the critic with submit_review (critic.go). What a run retrieved bounds what its verdict
 // may cite (provenance.go). Models are reached through the Model
 // interface; the providers in factcheck/gemini and factcheck/openai only
 // translate.

@@ -7,10 +7,10 @@ import (
 )
 
 // verifySystemPrompt is the research loop's system prompt; labels says
-// that the label definitions are given (see run.system), factChecked that
-// published fact-checks were searched before the first turn (retrieve.go).
-// A compact transcript explains itself where it lists the earlier steps
-// (loop.view).
+// that the label definitions are given (with a compact transcript, once a
+// page was read: researcher.research), factChecked that published
+// fact-checks were searched before the first turn (retrieve.go). A compact
+// transcript explains itself where it lists the earlier steps (folded).
 func verifySystemPrompt(now time.Time, b Budget, factChecks, factChecked, labels bool) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "You are a neutral fact-checker. Today is %s. Judge ONE claim on evidence your tools retrieve; end with submit_verdict.\n", now.UTC().Format("2006-01-02"))

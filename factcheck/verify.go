@@ -39,12 +39,13 @@ const (
 //     claim, unless the extraction wrote them with it; then retrieval
 //     (retrieve.go): the questions and the claim searched, and the best
 //     results' pages read, in parallel before the first research turn;
-//  2. research (webtools.go): the tool loop, which searches and reads
-//     into the library (library.go) under the budgets, and ends with the
-//     model's verdict; the verdict is reviewed before it is accepted
-//     (provenance.review, with the searches a language still lacked);
-//  3. review (critic.go): a critic weighs the verdict and may send the
-//     research back once;
+//  2. research (researcher.research, its tools in webtools.go): the tool
+//     loop, which searches and reads into the library (library.go) under
+//     the budgets, and ends with the model's verdict; the verdict is
+//     reviewed once before it is accepted (researcher.reviewOnce:
+//     provenance.review, with the searches a language still lacked);
+//  3. review (critic.go): a critic weighs the verdict; when it objects,
+//     verify sends the research back once with its note (sendBack);
 //  4. cite and check provenance (cite.go, provenance.go): each piece of
 //     evidence is located in the library, as the whole sentence(s) it
 //     names, and what no tool retrieved is dropped, links included.

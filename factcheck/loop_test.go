@@ -195,3 +195,55 @@ func TestLoopForcingHook(t *testing.T) {
 		t.Errorf("forcing told (-want +got):\n%s", diff)
 	}
 }
+
+// TestLoopReviewHook: what review returns sends a result back as the
+// finishing tool's error; in the forced final call the result is accepted
+// whatever review returns.
+func TestLoopReviewHook(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		steps     int
+		want      *sumArgs
+		wantCalls int
+		wantObs   []string
+	}{
+		{"sent back, then accepted", 5, &sumArgs{4}, 2, []string{`{"error":"rejected: 3 is odd; call answer again with valid values"}`, `{"status":"received"}`}},
+		{"forced call accepted whatever review says", 1, &sumArgs{3}, 2, []string{`{"error":"rejected: 3 is odd; call answer again with valid values"}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var reqs []*ModelRequest
+			m := modelFunc(func(req *ModelRequest) (*ModelResponse, error) {
+				cp := *req
+				cp.Messages = append([]Message(nil), req.Messages...)
+				reqs = append(reqs, &cp)
+				if len(reqs) == 1 || req.ToolMode == ToolRequired {
+					return callOf("answer", `{"total":3}`), nil
+				}
+				return callOf("answer", `{"total":4}`), nil
+			})
+			l := sumLoop(m)
+			l.budget.steps = tc.steps
+			var forcedSeen []bool
+			l.hooks.review = func(a *sumArgs, forced bool) error {
+				forcedSeen = append(forcedSeen, forced)
+				if a.Total%2 == 1 {
+					return fmt.Errorf("%d is odd", a.Total)
+				}
+				return nil
+			}
+			o, err := l.run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, o.result); diff != "" {
+				t.Errorf("result (-want +got):\n%s", diff)
+			}
+			if len(reqs) != tc.wantCalls || len(forcedSeen) != tc.wantCalls || forcedSeen[len(forcedSeen)-1] != (tc.steps == 1) {
+				t.Errorf("%d calls, review asked with forced %v", len(reqs), forcedSeen)
+			}
+			if diff := cmp.Diff(tc.wantObs, observations(append(reqs, l.state.req))); diff != "" {
+				t.Errorf("observations (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -3,7 +3,7 @@ package admin_test
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,9 +71,9 @@ func serve(t *testing.T, path string) (seen chan ran, cancelled chan struct{}) {
 		seen <- ran{args, dir, in}
 		return 0
 	}
-	srv, err := admin.Start(ctx, path, run, nil)
+	stop, err := admin.Start(ctx, path, run)
 	mustf(t, err, "Start")
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(stop)
 	return seen, cancelled
 }
 
@@ -146,7 +146,7 @@ func TestSocket(t *testing.T) {
 	if fi.Mode()&os.ModeSocket == 0 || fi.Mode().Perm() != 0o600 {
 		t.Errorf("socket mode %v, want a socket with 0600", fi.Mode())
 	}
-	if _, err := admin.Start(ctx, path, nil, nil); err == nil {
+	if _, err := admin.Start(ctx, path, nil); err == nil {
 		t.Error("a second server on a socket in use: no error")
 	}
 }
@@ -169,7 +169,7 @@ func TestBadRequest(t *testing.T) {
 }
 
 // rawRequest sends req on the socket as it is, and returns what came back
-// (every frame's bytes) and the exit status (-1 without an exit frame).
+// (every frame's output) and the exit status (-1 without an exit frame).
 func rawRequest(t *testing.T, sock, req string) (string, int) {
 	t.Helper()
 	c, err := net.Dial("unix", sock)
@@ -178,19 +178,19 @@ func rawRequest(t *testing.T, sock, req string) (string, int) {
 	io.WriteString(c, req)
 	c.(*net.UnixConn).CloseWrite()
 	var out strings.Builder
-	for {
-		var hdr [5]byte
-		if _, err := io.ReadFull(c, hdr[:]); err != nil {
+	for dec := json.NewDecoder(c); ; {
+		var f struct {
+			Stdout, Stderr []byte
+			Exit           *int
+		}
+		if err := dec.Decode(&f); err != nil {
 			return out.String(), -1
 		}
-		buf := make([]byte, binary.BigEndian.Uint32(hdr[1:]))
-		if _, err := io.ReadFull(c, buf); err != nil {
-			return out.String(), -1
+		out.Write(f.Stdout)
+		out.Write(f.Stderr)
+		if f.Exit != nil {
+			return out.String(), *f.Exit
 		}
-		if hdr[0] == 0 {
-			return out.String(), int(buf[0])
-		}
-		out.Write(buf)
 	}
 }
 

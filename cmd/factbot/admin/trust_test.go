@@ -31,7 +31,7 @@ func rogue(t *testing.T, dbPath string) *atomic.Int32 {
 			}
 			b, _ := io.ReadAll(io.LimitReader(c, 1<<20))
 			heard.Add(int32(len(b)))
-			c.Write([]byte{0, 0, 0, 0, 1, 0}) // exit 0
+			io.WriteString(c, `{"exit": 0}`)
 			c.Close()
 		}
 	}()
@@ -112,9 +112,9 @@ func TestStartRefusesSharedFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 		dbPath := filepath.Join(dir, "f.db")
-		srv, err := admin.Start(ctx, dbPath, nil, nil)
+		stop, err := admin.Start(ctx, dbPath, nil)
 		if err == nil {
-			srv.Close()
+			stop()
 			t.Errorf("mode %v: the admin socket started in a folder others can write to", mode)
 		} else if !strings.Contains(err.Error(), "chmod go-w "+dir) || !strings.Contains(err.Error(), "FACTBOT_DB") {
 			t.Errorf("mode %v: %v; want how to fix it", mode, err)

@@ -4,7 +4,6 @@ go 1.26.8
 
 require (
 	code.dny.dev/ssrf v0.3.0
-	codeberg.org/readeck/go-readability/v2 v2.1.3
 	github.com/RadhiFadlillah/whatlanggo v0.0.0-20240916001553-aac1f0f737fc
 	github.com/araddon/dateparse v0.0.0-20210429162001-6b43995a97de
 	github.com/bwmarrin/discordgo v0.29.0

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"codeberg.org/readeck/go-readability/v2/render"
 	"github.com/markusmobius/go-htmldate"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
@@ -333,5 +332,5 @@ func nodeText(n *html.Node) string {
 	if n == nil {
 		return ""
 	}
-	return tidyText(render.InnerText(n))
+	return tidyText(innerText(n))
 }

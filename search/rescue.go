@@ -7,7 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"codeberg.org/readeck/go-readability/v2/render"
 	"github.com/go-shiori/dom"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
@@ -278,7 +277,7 @@ func pageTextLen(doc *html.Node, limit int) int {
 // <article> when its text is longer than minBaselineText (as the baseline
 // takes it), else its <main> (or the element with role="main"), else its
 // body, without the page's furniture (dropFurniture) and with every block
-// apart, as a browser shows it (render.InnerText): paragraphs, headings,
+// apart, as a browser shows it (innerText): paragraphs, headings,
 // list items, table rows (cells apart by a tab), definition terms and
 // descriptions, <br> lines and block-level divs. Lines of a cookie or
 // consent notice are dropped (isCookieLine).
@@ -296,7 +295,7 @@ func rescueText(doc *html.Node) string {
 	if root == nil {
 		root = doc
 	}
-	lines := strings.Split(tidyText(render.InnerText(root)), "\n")
+	lines := strings.Split(tidyText(innerText(root)), "\n")
 	kept := lines[:0]
 	for _, l := range lines {
 		if !isCookieLine(l) {
@@ -320,7 +319,7 @@ func isBlock(tag string) bool {
 
 // breakAfterBlocks puts a line break after each block element that text
 // or an inline element follows (a heading, then a line of text ended by
-// <br>): render.InnerText breaks a line before a block but not after it,
+// <br>): innerText breaks a line before a block but not after it,
 // and would run the heading into the line.
 func breakAfterBlocks(doc *html.Node) {
 	var blocks []*html.Node

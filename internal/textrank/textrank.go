@@ -187,8 +187,8 @@ var shortStopwords = sync.OnceValue(func() map[string]bool {
 type Ranker struct {
 	ids   map[string]uint32 // term → its number
 	df    []int32           // by term number: how many texts have it
-	terms []byte            // every text's terms, text after text
-	end   []int             // text i's terms are terms[end[i-1]:end[i]]
+	terms []byte            // every text's terms, text after text (a FileRanker's not yet written out)
+	end   []int             // text i's terms are terms[end[i-1]:end[i]] (for a FileRanker, of its file)
 	len   []int32           // by text: its tokens
 	total int               // tokens in every text
 	avg   float64
@@ -207,7 +207,12 @@ func NewRanker(sents []string) *Ranker {
 // Add indexes one more text, the next number (Len before the call). A
 // Ranker is built by one goroutine; once built it is safe for
 // concurrent scoring.
-func (rk *Ranker) Add(text string) {
+func (rk *Ranker) Add(text string) { rk.add(text, 0) }
+
+// add indexes one more text, appending its terms to rk.terms; base is
+// how many bytes of terms came before rk.terms[0] (written out by a
+// FileRanker).
+func (rk *Ranker) add(text string, base int) {
 	if rk.ids == nil {
 		rk.ids = map[string]uint32{}
 	}
@@ -236,33 +241,10 @@ func (rk *Ranker) Add(text string) {
 		i = j
 	}
 	rk.sort = ids[:0]
-	rk.end = append(rk.end, len(rk.terms))
+	rk.end = append(rk.end, base+len(rk.terms))
 	rk.len = append(rk.len, int32(len(toks)))
 	rk.total += len(toks)
 	rk.avg = float64(rk.total) / float64(len(rk.end))
-}
-
-// counts sets n[k] to how many times text i has the term numbered ids[k]
-// (ids ascending; n as long).
-func (rk *Ranker) counts(i int, ids []uint32, n []int) {
-	from := 0
-	if i > 0 {
-		from = rk.end[i-1]
-	}
-	b := rk.terms[from:rk.end[i]]
-	id, k := uint32(0), 0
-	for len(b) > 0 && k < len(ids) {
-		d, w := binary.Uvarint(b)
-		c, w2 := binary.Uvarint(b[w:])
-		b = b[w+w2:]
-		id += uint32(d)
-		for k < len(ids) && ids[k] < id {
-			k++
-		}
-		if k < len(ids) && ids[k] == id {
-			n[k] = int(c)
-		}
-	}
 }
 
 // Query is a question's distinct tokens.
@@ -281,57 +263,100 @@ func NewQuery(s string) Query {
 	return q
 }
 
-// Score is text i's BM25 score for q; 0 when it holds none of q's
-// tokens.
-func (rk *Ranker) Score(q Query, i int) float64 {
-	sc, _ := rk.score(q, i)
-	return sc
+// queryTerms is a query as a Ranker numbers its terms, and the counts of
+// those terms in the text being scored.
+type queryTerms struct {
+	q   Query
+	k   []int    // by token of q: its index in ids, or -1 when no text has it
+	ids []uint32 // the numbers of q's terms the collection has, ascending, once each
+	n   []int    // by ids: how many times the text being scored has it
 }
 
-// Len is how many texts rk holds.
-func (rk *Ranker) Len() int { return len(rk.end) }
-
-// score is sentence i's BM25 score for q, and how many of q's tokens it
-// holds.
-func (rk *Ranker) score(q Query, i int) (float64, int) {
-	// The query's terms the collection has, by number (ascending), with
-	// their counts in text i.
-	var idsBuf [16]uint32
-	var nBuf [16]int
-	ids := idsBuf[:0]
+// prepare numbers q's tokens; ok is false when no text has any of them.
+func (rk *Ranker) prepare(q Query) (qt *queryTerms, ok bool) {
+	qt = &queryTerms{q: q, k: make([]int, len(q))}
 	for _, t := range q {
 		if id, ok := rk.ids[t]; ok {
-			ids = append(ids, id)
+			qt.ids = append(qt.ids, id)
 		}
 	}
-	if len(ids) == 0 {
-		return 0, 0
+	slices.Sort(qt.ids)
+	qt.ids = slices.Compact(qt.ids)
+	for j, t := range q {
+		qt.k[j] = -1
+		if id, ok := rk.ids[t]; ok {
+			qt.k[j], _ = slices.BinarySearch(qt.ids, id)
+		}
 	}
-	slices.Sort(ids)
-	n := nBuf[:min(len(ids), len(nBuf))]
-	if len(ids) > len(nBuf) {
-		n = make([]int, len(ids))
+	qt.n = make([]int, len(qt.ids))
+	return qt, len(qt.ids) > 0
+}
+
+// count sets qt.n to the counts of q's terms in one text's terms, b (as
+// Add writes them).
+func (qt *queryTerms) count(b []byte) {
+	clear(qt.n)
+	id, k := uint32(0), 0
+	for len(b) > 0 && k < len(qt.ids) {
+		d, w := binary.Uvarint(b)
+		c, w2 := binary.Uvarint(b[w:])
+		b = b[w+w2:]
+		id += uint32(d)
+		for k < len(qt.ids) && qt.ids[k] < id {
+			k++
+		}
+		if k < len(qt.ids) && qt.ids[k] == id {
+			qt.n[k] = int(c)
+		}
 	}
-	rk.counts(i, ids, n)
+}
+
+// sum is text i's BM25 score for the query whose counts in it qt holds,
+// and how many of the query's tokens it holds: the one place a score is
+// computed, so that a Ranker and a FileRanker give the same to the bit.
+func (rk *Ranker) sum(qt *queryTerms, i int) (float64, int) {
 	texts := float64(len(rk.end))
 	sc, matched := 0.0, 0
-	for _, t := range q {
-		id, ok := rk.ids[t]
-		if !ok {
+	for j := range qt.q {
+		k := qt.k[j]
+		if k < 0 {
 			continue
 		}
-		k, _ := slices.BinarySearch(ids, id)
-		f := float64(n[k])
+		f := float64(qt.n[k])
 		if f == 0 {
 			continue
 		}
 		matched++
-		df := float64(rk.df[id])
+		df := float64(rk.df[qt.ids[k]])
 		idf := math.Log(1 + (texts-df+0.5)/(df+0.5))
 		sc += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(rk.len[i])/max(rk.avg, 1)))
 	}
 	return sc, matched
 }
+
+// textTerms is text i's terms in rk.terms (a Ranker in memory).
+func (rk *Ranker) textTerms(i int) []byte {
+	from := 0
+	if i > 0 {
+		from = rk.end[i-1]
+	}
+	return rk.terms[from:rk.end[i]]
+}
+
+// Score is text i's BM25 score for q; 0 when it holds none of q's
+// tokens.
+func (rk *Ranker) Score(q Query, i int) float64 {
+	qt, ok := rk.prepare(q)
+	if !ok {
+		return 0
+	}
+	qt.count(rk.textTerms(i))
+	sc, _ := rk.sum(qt, i)
+	return sc
+}
+
+// Len is how many texts rk holds.
+func (rk *Ranker) Len() int { return len(rk.end) }
 
 // answers reports whether a sentence holding matched of q's tokens may
 // answer it: two tokens in common, or all of a question of one.
@@ -348,8 +373,13 @@ type Hit struct {
 func (rk *Ranker) Ranked(qs []Query) [][]Hit {
 	out := make([][]Hit, len(qs))
 	for qi, q := range qs {
+		qt, ok := rk.prepare(q)
 		for i := range rk.end {
-			if sc, m := rk.score(q, i); q.answers(m) {
+			if !ok {
+				break
+			}
+			qt.count(rk.textTerms(i))
+			if sc, m := rk.sum(qt, i); q.answers(m) {
 				out[qi] = append(out[qi], Hit{i, sc})
 			}
 		}

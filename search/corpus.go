@@ -38,13 +38,15 @@ import (
 type Corpus struct {
 	dir   string
 	index string // the index file; "" for memory only
+	tmp   string // where the ranker's file is made; "" for os.TempDir
 	// Refresh is how often the folder is checked for changes (default
 	// one minute).
 	Refresh time.Duration
 
 	mu       sync.Mutex
 	files    map[string]*corpusFile // by absolute path
-	docs     *claimDocs
+	docs     *claimDocs             // one reference (claimDocs.use)
+	docsErr  error                  // why the passages were last not rebuilt
 	checked  time.Time
 	indexErr error // why the index was last not saved
 }
@@ -194,7 +196,7 @@ func (c *Corpus) update() {
 			changed = true
 		}
 	}
-	if changed || c.docs == nil {
+	if changed || c.docs == nil || c.docsErr != nil {
 		c.rebuild()
 	}
 	if changed && c.index != "" {
@@ -373,23 +375,40 @@ func indexTextFile(path string, r io.Reader, info fs.FileInfo) (*corpusFile, err
 
 func fileURL(path string) *url.URL { return &url.URL{Scheme: "file", Path: filepath.ToSlash(path)} }
 
-// rebuild cuts every file into passages. A document's text is read
-// again from the index (c.files) when a snippet or the page is asked for.
+// rebuild cuts every file into passages, indexed by a ranker whose file
+// is made in c.tmp; the passages they replace are let go (closed once no
+// search uses them). A document's text is read again from the index
+// (c.files) when a snippet or the page is asked for. A ranker's file that
+// cannot be made or written is an error for the searches (docsErr) until
+// a rebuild succeeds.
 func (c *Corpus) rebuild() {
-	d := newClaimDocs()
+	d, err := newClaimDocs(c.tmp)
+	if err != nil {
+		c.docsErr = fmt.Errorf("corpus: %w", err)
+		return
+	}
 	var texts []*corpusFile // by document
 	for path, f := range c.files {
-		if d.add(fileURL(path).String(), strings.Split(f.Text, "\n")) {
+		added, err := d.add(fileURL(path).String(), strings.Split(f.Text, "\n"))
+		if err != nil {
+			d.done()
+			c.docsErr = fmt.Errorf("corpus: %w", err)
+			return
+		}
+		if added {
 			d.docs[len(d.docs)-1].title = f.Title
 			texts = append(texts, f)
 		}
 	}
 	d.lines = func(i int) ([]string, error) { return strings.Split(texts[i].Text, "\n"), nil }
-	c.docs = d
+	if c.docs != nil {
+		c.docs.done()
+	}
+	c.docs, c.docsErr = d, nil
 }
 
-// current returns the passages, checking the folder first when Refresh
-// has passed.
+// current returns the passages for one search (the caller calls done
+// after), checking the folder first when Refresh has passed.
 func (c *Corpus) current() (*claimDocs, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -400,6 +419,10 @@ func (c *Corpus) current() (*claimDocs, error) {
 	if time.Since(c.checked) >= refresh {
 		c.update()
 	}
+	if c.docsErr != nil {
+		return nil, c.docsErr
+	}
+	c.docs.use()
 	return c.docs, nil
 }
 
@@ -410,7 +433,11 @@ func (c *Corpus) Search(ctx context.Context, q Query) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, best := d.rank(q.Text)
+	defer d.done()
+	res, best, err := d.rank(q.Text)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
 	res = res[:min(len(res), clampMax(q.Max, DefaultMaxResults, 50))]
 	if err := d.withSnippets(res, best); err != nil {
 		return nil, err

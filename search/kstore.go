@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/factbot-dev/factbot/internal/textrank"
@@ -32,6 +33,7 @@ import (
 // their publication date: they pass a dated check.
 type KnowledgeStore struct {
 	dir string
+	tmp string // where the rankers' files are made; "" for os.TempDir
 
 	mu     sync.Mutex
 	held   map[string]*heldClaim // claims being checked (Hold), by id
@@ -64,8 +66,10 @@ func NewKnowledgeStore(dir string) (*KnowledgeStore, error) {
 // Hold loads the documents of the claim with this id for the searches
 // and reads of its check, until release is called: a run holds each
 // claim while it is checked, so that only the claims being checked are
-// in memory. A missing, unreadable or malformed file is an error here,
-// before the check starts. Holding a held claim again shares it.
+// in memory, and their rankers' files on disk (closed when the last
+// holder releases the claim and the last search of it is done). A
+// missing, unreadable or malformed file is an error here, before the
+// check starts. Holding a held claim again shares it.
 func (k *KnowledgeStore) Hold(id string) (release func(), err error) {
 	if err := checkClaimID(id); err != nil {
 		return nil, err
@@ -74,8 +78,9 @@ func (k *KnowledgeStore) Hold(id string) (release func(), err error) {
 	defer k.mu.Unlock()
 	h := k.held[id]
 	if h == nil {
-		d := k.last
+		d := k.last // its reference passes to the held claim
 		if k.lastID != id || d == nil {
+			k.dropLast()
 			if d, err = k.load(id); err != nil {
 				return nil, err
 			}
@@ -92,9 +97,18 @@ func (k *KnowledgeStore) Hold(id string) (release func(), err error) {
 			defer k.mu.Unlock()
 			if h.n--; h.n == 0 {
 				delete(k.held, id)
+				h.docs.done()
 			}
 		})
 	}, nil
+}
+
+// dropLast lets go of the claim last loaded without Hold (k.mu held).
+func (k *KnowledgeStore) dropLast() {
+	if k.last != nil {
+		k.last.done()
+	}
+	k.lastID, k.last = "", nil
 }
 
 // Name returns "knowledge-store".
@@ -107,13 +121,20 @@ func (k *KnowledgeStore) Name() string { return "knowledge-store" }
 // counts. The texts are not: a snippet or a page is cut again from its
 // document's lines, read back by lines (from the claim's file, for the
 // knowledge store; from the index, for the corpus), so that a claim's
-// file is read as a stream and its memory is a fraction of the file's,
+// file is read as a stream. The ranker's term counts, which grow with
+// the file, are kept in a temporary file (textrank.FileRanker), so that
+// the memory of a claim is a few numbers a passage and the vocabulary,
 // plus a few times its largest document while that one is read.
+//
+// A claimDocs is counted: whoever keeps it (a held claim, the last claim
+// loaded, the corpus) has one reference and each search under way one
+// more (use, done); the last done closes the ranker's file.
 type claimDocs struct {
 	docs     []storeDoc     // in the order read
 	byURL    map[string]int // index in docs
 	passages []passage
-	ranker   textrank.Ranker
+	ranker   *textrank.FileRanker
+	refs     atomic.Int32
 	// lines returns document d's lines again.
 	lines func(d int) ([]string, error)
 }
@@ -130,7 +151,27 @@ type passage struct {
 	doc, first int32
 }
 
-func newClaimDocs() *claimDocs { return &claimDocs{byURL: map[string]int{}} }
+// newClaimDocs makes an empty claimDocs with one reference, its ranker's
+// file in dir ("" for os.TempDir).
+func newClaimDocs(dir string) (*claimDocs, error) {
+	fr, err := textrank.NewFileRanker(dir)
+	if err != nil {
+		return nil, err
+	}
+	c := &claimDocs{byURL: map[string]int{}, ranker: fr}
+	c.refs.Store(1)
+	return c, nil
+}
+
+// use takes one more reference to c.
+func (c *claimDocs) use() { c.refs.Add(1) }
+
+// done gives back a reference; the last closes the ranker's file.
+func (c *claimDocs) done() {
+	if c.refs.Add(-1) == 0 {
+		c.ranker.Close() // a temporary file that was already removed where the system allows it
+	}
+}
 
 // passageSentences is how many sentences make one passage.
 const passageSentences = 4
@@ -143,8 +184,9 @@ func checkClaimID(id string) error {
 	return nil
 }
 
-// docs returns the documents of the claim with this id: the held ones,
-// or else loaded now and kept until another claim is loaded so.
+// docs returns the documents of the claim with this id, for one search
+// or read (the caller calls done after): the held ones, or else loaded
+// now and kept until another claim is loaded so.
 func (k *KnowledgeStore) docs(id string) (*claimDocs, error) {
 	if err := checkClaimID(id); err != nil {
 		return nil, err
@@ -152,17 +194,20 @@ func (k *KnowledgeStore) docs(id string) (*claimDocs, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if h := k.held[id]; h != nil {
+		h.docs.use()
 		return h.docs, nil
 	}
 	if k.lastID == id && k.last != nil {
+		k.last.use()
 		return k.last, nil
 	}
-	k.lastID, k.last = "", nil // freed before the next is loaded
+	k.dropLast() // freed before the next is loaded
 	c, err := k.load(id)
 	if err != nil {
 		return nil, err
 	}
 	k.lastID, k.last = id, c
+	c.use()
 	return c, nil
 }
 
@@ -174,7 +219,7 @@ func (k *KnowledgeStore) load(id string) (*claimDocs, error) {
 		return nil, err
 	}
 	defer f.Close()
-	c, err := readClaimDocs(f, filepath.Join(k.dir, id+".json"), kstoreMaxFile)
+	c, err := readClaimDocs(f, filepath.Join(k.dir, id+".json"), kstoreMaxFile, k.tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -220,11 +265,24 @@ type storeRecord struct {
 }
 
 // readClaimDocs reads a claim's JSON Lines from r, at most max bytes, one
-// line at a time: each document is cut into passages and indexed, and
-// only where its line is in the file is kept (storeDoc).
-func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
+// line at a time: each document is cut into passages and indexed (the
+// ranker's file in tmp), and only where its line is in the file is kept
+// (storeDoc).
+func readClaimDocs(r io.Reader, path string, max int64, tmp string) (*claimDocs, error) {
+	c, err := newClaimDocs(tmp)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge store: %s: %w", path, err)
+	}
+	if err := c.read(r, path, max); err != nil {
+		c.done()
+		return nil, err
+	}
+	return c, nil
+}
+
+// read reads a claim's JSON Lines into c (readClaimDocs).
+func (c *claimDocs) read(r io.Reader, path string, max int64) error {
 	lr := &io.LimitedReader{R: r, N: max + 1}
-	c := newClaimDocs()
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	var at, lineAt int64 // where the scanner is in the file, and where the last line began
@@ -245,7 +303,7 @@ func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
 		}
 		var line storeRecord
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			return nil, fmt.Errorf("knowledge store: %s line %d: %w", path, n, err)
+			return fmt.Errorf("knowledge store: %s line %d: %w", path, n, err)
 		}
 		if line.URL == "" || len(line.URL2Text) == 0 {
 			continue
@@ -253,17 +311,21 @@ func readClaimDocs(r io.Reader, path string, max int64) (*claimDocs, error) {
 		if _, dup := c.byURL[line.URL]; dup {
 			continue
 		}
-		if c.add(line.URL, line.URL2Text) {
+		added, err := c.add(line.URL, line.URL2Text)
+		if err != nil {
+			return fmt.Errorf("knowledge store: %s: %w", path, err)
+		}
+		if added {
 			c.docs[len(c.docs)-1].at, c.docs[len(c.docs)-1].n = lineAt, int64(len(sc.Bytes()))
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("knowledge store: %s: %w", path, err)
+		return fmt.Errorf("knowledge store: %s: %w", path, err)
 	}
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("knowledge store: %s: %w (over %d bytes)", path, errTooLarge, max)
+		return fmt.Errorf("knowledge store: %s: %w (over %d bytes)", path, errTooLarge, max)
 	}
-	return c, nil
+	return nil
 }
 
 // cutDoc is a document's kept lines (trimmed, not empty) and its
@@ -279,20 +341,23 @@ func cutDoc(lines []string) (kept, sents []string) {
 }
 
 // add indexes one document, given as its lines, cut into passages of
-// passageSentences sentences, and reports whether it had any text.
-func (c *claimDocs) add(u string, lines []string) bool {
+// passageSentences sentences, and reports whether it had any text. An
+// error is the ranker's file's.
+func (c *claimDocs) add(u string, lines []string) (bool, error) {
 	kept, sents := cutDoc(lines)
 	if len(sents) == 0 {
-		return false
+		return false, nil
 	}
 	d := len(c.docs)
 	c.docs = append(c.docs, storeDoc{url: strings.Clone(u), title: strings.Clone(truncateWords(kept[0], 20))})
 	c.byURL[c.docs[d].url] = d
 	for i := 0; i < len(sents); i += passageSentences {
-		c.ranker.Add(strings.Join(sents[i:min(i+passageSentences, len(sents))], " "))
+		if err := c.ranker.Add(strings.Join(sents[i:min(i+passageSentences, len(sents))], " ")); err != nil {
+			return false, err
+		}
 		c.passages = append(c.passages, passage{doc: int32(d), first: int32(i)})
 	}
-	return true
+	return true, nil
 }
 
 // text returns document d's kept lines and sentences, read again.
@@ -322,13 +387,15 @@ func (c *claimDocs) withSnippets(res []Result, best map[string]int) error {
 
 // rank scores every passage for the query and keeps each document's
 // best, by URL in best; the results have no snippet yet (withSnippets).
-func (c *claimDocs) rank(query string) (out []Result, best map[string]int) {
-	q := textrank.NewQuery(query)
-	byDoc := map[int32]int{}
+// An error is the ranker's file's.
+func (c *claimDocs) rank(query string) (out []Result, best map[string]int, err error) {
 	scores := make([]float64, len(c.passages))
+	if err := c.ranker.Scores(textrank.NewQuery(query), scores); err != nil {
+		return nil, nil, err
+	}
+	byDoc := map[int32]int{}
 	for i, p := range c.passages {
-		s := c.ranker.Score(q, i)
-		scores[i] = s
+		s := scores[i]
 		if s <= 0 {
 			continue
 		}
@@ -351,7 +418,7 @@ func (c *claimDocs) rank(query string) (out []Result, best map[string]int) {
 		}
 		return strings.Compare(a.URL, b.URL)
 	})
-	return out, best
+	return out, best, nil
 }
 
 // Search ranks the documents of the query's claim for the query.
@@ -364,7 +431,11 @@ func (k *KnowledgeStore) Search(ctx context.Context, q Query) (*Response, error)
 	if err != nil {
 		return nil, err
 	}
-	res, best := c.rank(query)
+	defer c.done()
+	res, best, err := c.rank(query)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge store: claim %s: %w", q.Claim, err)
+	}
 	rs, max := q.Restriction, q.Max
 	for i := range res {
 		res[i].Provider = k.Name()
@@ -387,6 +458,7 @@ func (k *KnowledgeStore) ReadPage(ctx context.Context, req PageRequest) (*Page, 
 	if err != nil {
 		return nil, err
 	}
+	defer c.done()
 	u := req.URL
 	i, ok := c.byURL[strings.TrimSpace(u)]
 	if !ok {

@@ -113,7 +113,7 @@ func TestKnowledgeStoreClaimFiles(t *testing.T) {
 			t.Fatalf("Hold(%q) hung", id)
 		}
 	}
-	if _, err := readClaimDocs(strings.NewReader(strings.Repeat(`{"url": "https://a.example/", "url2text": ["x"]}`+"\n", 100)), "big.json", 1000); !errors.Is(err, errTooLarge) {
+	if _, err := readClaimDocs(strings.NewReader(strings.Repeat(`{"url": "https://a.example/", "url2text": ["x"]}`+"\n", 100)), "big.json", 1000, t.TempDir()); !errors.Is(err, errTooLarge) {
 		t.Errorf("readClaimDocs over its bound = %v, want errTooLarge", err)
 	}
 }

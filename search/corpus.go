@@ -47,6 +47,7 @@ type Corpus struct {
 	files    map[string]*corpusFile // by absolute path
 	docs     *claimDocs             // one reference (claimDocs.use)
 	docsErr  error                  // why the passages were last not rebuilt
+	incoming *textFile              // texts read or extracted since the last rebuild
 	checked  time.Time
 	indexErr error // why the index was last not saved
 }
@@ -57,13 +58,47 @@ const corpusMaxFile = 32 << 20
 // corpusMaxIndex bounds the index file that is read back.
 const corpusMaxIndex = 1 << 30
 
-// corpusFile is one indexed file, as kept in the index.
+// corpusFile is one indexed file, as kept in the index. Its text is kept
+// in memory (Text) only while it is read or written: else it is in a
+// temporary file of texts (src), n bytes at at.
 type corpusFile struct {
 	ModTime   time.Time `json:"mod_time"`
 	Size      int64     `json:"size"`
 	Title     string    `json:"title"`
 	Published string    `json:"published,omitempty"`
 	Text      string    `json:"text"`
+
+	src   *textFile
+	at, n int64
+}
+
+// text returns f's text, read back from its file of texts.
+func (f *corpusFile) text() (string, error) {
+	if f.src == nil {
+		return f.Text, nil
+	}
+	return f.src.read(f.at, f.n)
+}
+
+// park moves f's text out of memory into c.incoming (c.mu held, or the
+// corpus not yet shared). A file of texts that cannot be made or written
+// leaves the text in memory: the rebuild that follows says why.
+func (c *Corpus) park(f *corpusFile) {
+	if f.src != nil {
+		return
+	}
+	if c.incoming == nil {
+		t, err := newTextFile(c.tmp)
+		if err != nil {
+			return
+		}
+		c.incoming = t
+	}
+	at, err := c.incoming.add(f.Text)
+	if err != nil {
+		return
+	}
+	f.src, f.at, f.n, f.Text = c.incoming, at, int64(len(f.Text)), ""
 }
 
 // CorpusOptions configures OpenCorpus.
@@ -186,6 +221,7 @@ func (c *Corpus) update() {
 		}
 		seen[abs] = true
 		if f != nil {
+			c.park(f)
 			c.files[abs], changed = f, true
 		}
 		return nil
@@ -252,6 +288,7 @@ func (c *Corpus) load() error {
 		if err := dec.Decode(&cf); err != nil {
 			return err
 		}
+		c.park(&cf)
 		c.files[path] = &cf
 	}
 	if _, err := dec.Token(); err != nil {
@@ -272,6 +309,7 @@ func (c *Corpus) save() error {
 	}
 	paths := slices.Sorted(maps.Keys(c.files))
 	err := writeFileAtomic(c.index, func(w io.Writer) error {
+		var f corpusFile // one file's entry, its text read back
 		enc := json.NewEncoder(w)
 		sep := "{"
 		for _, p := range paths {
@@ -284,7 +322,13 @@ func (c *Corpus) save() error {
 			if _, err := io.WriteString(w, ":"); err != nil {
 				return err
 			}
-			if err := writeCorpusFile(w, c.files[p]); err != nil {
+			text, err := c.files[p].text()
+			if err != nil {
+				return err
+			}
+			f = *c.files[p]
+			f.Text = text
+			if err := writeCorpusFile(w, &f); err != nil {
 				return err
 			}
 			sep = ","
@@ -376,35 +420,78 @@ func indexTextFile(path string, r io.Reader, info fs.FileInfo) (*corpusFile, err
 func fileURL(path string) *url.URL { return &url.URL{Scheme: "file", Path: filepath.ToSlash(path)} }
 
 // rebuild cuts every file into passages, indexed by a ranker whose file
-// is made in c.tmp; the passages they replace are let go (closed once no
-// search uses them). A document's text is read again from the index
-// (c.files) when a snippet or the page is asked for. A ranker's file that
-// cannot be made or written is an error for the searches (docsErr) until
-// a rebuild succeeds.
+// is made in c.tmp, and copies every file's text into a new file of texts
+// there, beside it (which drops the texts of files changed or removed);
+// the passages they replace are let go (closed once no search uses
+// them). A document's text is read back from that file when a snippet or
+// the page is asked for. A file that cannot be made, written or read is
+// an error for the searches (docsErr) until a rebuild succeeds.
 func (c *Corpus) rebuild() {
-	d, err := newClaimDocs(c.tmp)
+	d, where, err := c.passages()
 	if err != nil {
 		c.docsErr = fmt.Errorf("corpus: %w", err)
 		return
 	}
-	var texts []*corpusFile // by document
-	for path, f := range c.files {
-		added, err := d.add(fileURL(path).String(), strings.Split(f.Text, "\n"))
-		if err != nil {
-			d.done()
-			c.docsErr = fmt.Errorf("corpus: %w", err)
-			return
-		}
-		if added {
-			d.docs[len(d.docs)-1].title = f.Title
-			texts = append(texts, f)
-		}
+	for path, f := range c.files { // every file's text is now in d's file of texts
+		f.src, f.at, f.n, f.Text = d.texts, where[path].at, where[path].n, ""
 	}
-	d.lines = func(i int) ([]string, error) { return strings.Split(texts[i].Text, "\n"), nil }
+	if c.incoming != nil {
+		c.incoming.close()
+		c.incoming = nil
+	}
 	if c.docs != nil {
 		c.docs.done()
 	}
 	c.docs, c.docsErr = d, nil
+}
+
+// textAt is where a text is in a file of texts.
+type textAt struct{ at, n int64 }
+
+// passages indexes every file into new passages, its text copied into
+// their file of texts, and says where each file's text is there, by path
+// (rebuild).
+func (c *Corpus) passages() (*claimDocs, map[string]textAt, error) {
+	d, err := newClaimDocs(c.tmp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.texts, err = newTextFile(c.tmp); err != nil {
+		d.done()
+		return nil, nil, err
+	}
+	where := make(map[string]textAt, len(c.files))
+	for path, f := range c.files {
+		text, err := f.text()
+		if err == nil {
+			where[path], err = d.addText(fileURL(path).String(), f.Title, text)
+		}
+		if err != nil {
+			d.done()
+			return nil, nil, err
+		}
+	}
+	d.lines = func(i int) ([]string, error) {
+		text, err := d.texts.read(d.docs[i].at, d.docs[i].n)
+		return strings.Split(text, "\n"), err
+	}
+	return d, where, nil
+}
+
+// addText writes a document's text to c's file of texts and indexes it
+// (add) with its title, and says where the text is.
+func (c *claimDocs) addText(u, title, text string) (textAt, error) {
+	at, err := c.texts.add(text)
+	if err != nil {
+		return textAt{}, err
+	}
+	where := textAt{at, int64(len(text))}
+	added, err := c.add(u, strings.Split(text, "\n"))
+	if added {
+		d := &c.docs[len(c.docs)-1]
+		d.title, d.at, d.n = title, where.at, where.n
+	}
+	return where, err
 }
 
 // current returns the passages for one search (the caller calls done
@@ -479,13 +566,17 @@ func (r *CorpusReader) ReadPage(ctx context.Context, req PageRequest) (*Page, er
 		return r.Next.ReadPage(ctx, req)
 	}
 	r.Corpus.mu.Lock()
+	defer r.Corpus.mu.Unlock() // the text is read back before a rebuild can move it
 	f := r.Corpus.files[path]
-	r.Corpus.mu.Unlock()
 	if f == nil {
 		return nil, fmt.Errorf("%s is not in the corpus", rawURL)
 	}
-	return &Page{URL: rawURL, FinalURL: rawURL, Title: f.Title, Text: f.Text, Published: f.Published,
-		PublishedAt: parsePublished(f.Published), FetchedAt: f.ModTime, Bytes: len(f.Text)}, nil
+	text, err := f.text()
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %s: %w", rawURL, err)
+	}
+	return &Page{URL: rawURL, FinalURL: rawURL, Title: f.Title, Text: text, Published: f.Published,
+		PublishedAt: parsePublished(f.Published), FetchedAt: f.ModTime, Bytes: len(text)}, nil
 }
 
 // corpusPath is the file a file:// URL names.

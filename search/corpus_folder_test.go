@@ -70,6 +70,16 @@ func TestCorpusFolder(t *testing.T) {
 	if res, _ := c2.Search(context.Background(), Query{Text: "budget approved", Max: 5}); len(res) == 0 || !strings.Contains(res[0].Snippet, "4.2 million") {
 		t.Errorf("the reopened corpus did not use its index: %+v", res)
 	}
+	// The texts read from the index are kept in the file of texts, not in
+	// memory, and read back from there.
+	for path, f := range c2.files {
+		if f.Text != "" || f.src != c2.docs.texts {
+			t.Errorf("%s: its text kept in memory (%d bytes) or not in the file of texts", path, len(f.Text))
+		}
+	}
+	if p, err := (&CorpusReader{Corpus: c2}).Read(context.Background(), fileURL(filepath.Join(dir, "minutes.html")).String()); err != nil || !strings.Contains(p.Text, "unanimous") {
+		t.Errorf("Read from the reopened corpus = %+v, %v", p, err)
+	}
 }
 
 // A corpus in scripts written without spaces is ranked as the web's pages

@@ -134,13 +134,15 @@ type claimDocs struct {
 	byURL    map[string]int // index in docs
 	passages []passage
 	ranker   *textrank.FileRanker
+	texts    *textFile // the corpus's documents' texts; nil for the knowledge store
 	refs     atomic.Int32
 	// lines returns document d's lines again.
 	lines func(d int) ([]string, error)
 }
 
 // storeDoc is a document as kept: at and n are where its record is in
-// the claim's file (the knowledge store's; zero for the corpus).
+// the claim's file (the knowledge store's), or its text in the file of
+// texts (the corpus's).
 type storeDoc struct {
 	url, title string
 	at, n      int64
@@ -166,10 +168,14 @@ func newClaimDocs(dir string) (*claimDocs, error) {
 // use takes one more reference to c.
 func (c *claimDocs) use() { c.refs.Add(1) }
 
-// done gives back a reference; the last closes the ranker's file.
+// done gives back a reference; the last closes the ranker's file and the
+// file of texts.
 func (c *claimDocs) done() {
-	if c.refs.Add(-1) == 0 {
-		c.ranker.Close() // a temporary file that was already removed where the system allows it
+	if c.refs.Add(-1) == 0 { // temporary files, already removed where the system allows it
+		c.ranker.Close()
+		if c.texts != nil {
+			c.texts.close()
+		}
 	}
 }
 

@@ -106,17 +106,17 @@ func runSpillSteps(t *testing.T, tmp string, steps []spillStep) {
 	for _, s := range steps {
 		s.do()
 		if got := openIn(t, tmp); got != s.open {
-			t.Fatalf("after %s: %d rankers' files open, want %d", s.what, got, s.open)
+			t.Fatalf("after %s: %d temporary files open, want %d", s.what, got, s.open)
 		}
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
-		t.Errorf("left in the rankers' folder: %v", left)
+		t.Errorf("left in the temporary files' folder: %v", left)
 	}
 }
 
-// The corpus's ranker file is replaced when the folder changes: the
-// earlier one is closed once no search uses it, and nothing is left in
-// its folder.
+// The corpus's ranker file and its file of texts are replaced when the
+// folder changes: the earlier ones are closed once no search uses them,
+// and nothing is left in their folder. No file's text stays in memory.
 func TestCorpusRankerFileClosed(t *testing.T) {
 	docs := t.TempDir()
 	write := func(name string) {
@@ -139,17 +139,26 @@ func TestCorpusRankerFileClosed(t *testing.T) {
 	}
 	var searching *claimDocs
 	runSpillSteps(t, c.tmp, []spillStep{
-		{"a file added and a search", 1, func() { write("b.txt"); search() }},
-		{"a search under way", 1, func() {
+		{"a file added and a search", 2, func() { write("b.txt"); search() }},
+		{"a search under way", 2, func() {
 			if searching, err = c.current(); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"another file added and a search", 2, func() { write("c.txt"); search() }},
-		{"the search under way done", 1, func() { searching.done() }},
-		{"the folder unchanged", 1, search},
-		{"a file removed", 1, func() { os.Remove(filepath.Join(docs, "a.txt")); search() }},
+		{"another file added and a search", 4, func() { write("c.txt"); search() }},
+		{"the search under way done", 2, func() { searching.done() }},
+		{"the folder unchanged", 2, search},
+		{"a file removed", 2, func() { os.Remove(filepath.Join(docs, "a.txt")); search() }},
 	})
+	for path, f := range c.files {
+		if f.Text != "" || f.src != c.docs.texts {
+			t.Errorf("%s: its text in memory (%d bytes) or not in the current file of texts", path, len(f.Text))
+		}
+		p, err := (&CorpusReader{Corpus: c}).Read(ctx, fileURL(path).String())
+		if err != nil || p.Text != "The harbour shipped grain in 1950.\nFishing boats left at dawn." {
+			t.Errorf("Read(%s) = %+v, %v", path, p, err)
+		}
+	}
 	// A ranker's file that cannot be made: the searches say so.
 	c.tmp = filepath.Join(t.TempDir(), "missing")
 	write("d.txt")
@@ -158,8 +167,8 @@ func TestCorpusRankerFileClosed(t *testing.T) {
 	}
 	c.tmp = t.TempDir() // and once it can, they find again
 	search()
-	if n := openIn(t, c.tmp); n != 1 {
-		t.Errorf("%d rankers' files open after the corpus found again, want 1", n)
+	if n := openIn(t, c.tmp); n != 2 {
+		t.Errorf("%d temporary files open after the corpus found again, want 2", n)
 	}
 }
 

@@ -130,6 +130,30 @@ func BenchmarkKnowledgeStorePeak(b *testing.B) {
 	b.ReportMetric(float64(peak-idle)/(1<<20), "MB-peak-RSS-over-idle")
 }
 
+// BenchmarkKnowledgeStoreSearch measures one search of a held claim of
+// 60 MB (documents of 512 KB), as a check makes several: every passage
+// scored, the ranker's term counts read back from its file (from the page
+// cache), the snippets cut again from their documents.
+func BenchmarkKnowledgeStoreSearch(b *testing.B) {
+	dir := b.TempDir()
+	searchtest.WriteLargeClaim(b, dir, "0", 60, 512)
+	k, err := NewKnowledgeStore(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	release, err := k.Hold("0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
+	q := Query{Text: searchtest.Word(40) + " " + searchtest.Word(400) + " " + searchtest.Word(4000), Max: 10, Claim: "0"}
+	for b.Loop() {
+		if res, err := k.Search(context.Background(), q); err != nil || len(res.Results) == 0 {
+			b.Fatal(res, err)
+		}
+	}
+}
+
 // childIndexCorpus indexes the corpus in dir/docs, with its index kept in
 // dir/index.json, and searches it once: the work whose peak resident set
 // BenchmarkCorpusPeak measures.
@@ -154,14 +178,18 @@ func childIndexCorpus(dir string) int {
 	return 0
 }
 
-// BenchmarkCorpusPeak measures what indexing a corpus of one file of 31
-// MiB costs, as the (a text file): the largest resident set of a process that
-// opens the corpus (extracting the file's text, cutting and indexing it,
-// saving the index) and searches it once, less that of the same process
-// with an empty folder.
+// BenchmarkCorpusPeak measures what indexing a corpus of files of 31 MiB
+// costs, as the (text files), one and four of them: the largest
+// resident set of a process that opens the corpus (extracting the files'
+// texts, cutting and indexing them, saving the index) and searches it
+// once, less that of the same process with an empty folder.
 func BenchmarkCorpusPeak(b *testing.B) {
-	for _, kind := range []string{"txt"} {
-		b.Run(kind, func(b *testing.B) {
+	for _, run := range []struct {
+		kind  string
+		files int
+	}{{"txt", 1}, {"txt", 4}} {
+		kind := run.kind
+		b.Run(fmt.Sprintf("%s/files=%d", kind, run.files), func(b *testing.B) {
 			dir := b.TempDir()
 			docs := filepath.Join(dir, "docs")
 			if err := os.Mkdir(docs, 0o755); err != nil {
@@ -201,8 +229,10 @@ func BenchmarkCorpusPeak(b *testing.B) {
 					body = body[:strings.LastIndex(body, "</p>")+4] + "\n</article></body></html>\n"
 				}
 			}
-			if err := os.WriteFile(filepath.Join(docs, "report."+kind), []byte(body), 0o644); err != nil {
-				b.Fatal(err)
+			for i := range run.files {
+				if err := os.WriteFile(filepath.Join(docs, fmt.Sprintf("report%d.%s", i, kind)), []byte(body), 0o644); err != nil {
+					b.Fatal(err)
+				}
 			}
 			var peak int64
 			for b.Loop() {

@@ -148,9 +148,10 @@ type storeDoc struct {
 	at, n      int64
 }
 
-// passage is passageSentences sentences of a document, from its first.
+// passage is passageSentences sentences of a document, from its first:
+// sentence first of the document's kept line line.
 type passage struct {
-	doc, first int32
+	doc, line, first int32
 }
 
 // newClaimDocs makes an empty claimDocs with one reference, its ranker's
@@ -334,23 +335,36 @@ func (c *claimDocs) read(r io.Reader, path string, max int64) error {
 	return nil
 }
 
-// cutDoc is a document's kept lines (trimmed, not empty) and its
-// sentences (textrank.Sentences: a line may hold several).
-func cutDoc(lines []string) (kept, sents []string) {
+// keptLines is a document's kept lines: trimmed, not empty.
+func keptLines(lines []string) []string {
+	var kept []string
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
 			kept = append(kept, l)
-			sents = append(sents, textrank.Sentences(l)...)
 		}
 	}
-	return kept, sents
+	return kept
+}
+
+// cutDoc is a document's kept lines (keptLines) and its sentences
+// (textrank.Sentences: a line may hold several), with the kept line each
+// is in.
+func cutDoc(lines []string) (kept, sents []string, line []int32) {
+	kept = keptLines(lines)
+	for i, l := range kept {
+		for _, s := range textrank.Sentences(l) {
+			sents = append(sents, s)
+			line = append(line, int32(i))
+		}
+	}
+	return kept, sents, line
 }
 
 // add indexes one document, given as its lines, cut into passages of
 // passageSentences sentences, and reports whether it had any text. An
 // error is the ranker's file's.
 func (c *claimDocs) add(u string, lines []string) (bool, error) {
-	kept, sents := cutDoc(lines)
+	kept, sents, line := cutDoc(lines)
 	if len(sents) == 0 {
 		return false, nil
 	}
@@ -361,34 +375,39 @@ func (c *claimDocs) add(u string, lines []string) (bool, error) {
 		if err := c.ranker.Add(strings.Join(sents[i:min(i+passageSentences, len(sents))], " ")); err != nil {
 			return false, err
 		}
-		c.passages = append(c.passages, passage{doc: int32(d), first: int32(i)})
+		first := i // its first sentence's number in its line
+		for first > 0 && line[first-1] == line[i] {
+			first--
+		}
+		c.passages = append(c.passages, passage{doc: int32(d), line: line[i], first: int32(i - first)})
 	}
 	return true, nil
 }
 
-// text returns document d's kept lines and sentences, read again.
-func (c *claimDocs) text(d int) (kept, sents []string, err error) {
-	lines, err := c.lines(d)
-	if err != nil {
-		return nil, nil, err
-	}
-	kept, sents = cutDoc(lines)
-	return kept, sents, nil
-}
-
 // withSnippets sets each result's snippet: the text of its best passage
-// (best, from rank), cut again from its document.
+// (best, from rank), cut again from its document's lines: only the lines
+// the passage is in are cut into sentences again.
 func (c *claimDocs) withSnippets(res []Result, best map[string]int) error {
 	for i := range res {
 		p := c.passages[best[res[i].URL]]
-		_, sents, err := c.text(int(p.doc))
+		lines, err := c.lines(int(p.doc))
 		if err != nil {
 			return err
 		}
-		first := min(int(p.first), len(sents))
-		res[i].Snippet = strings.Join(sents[first:min(first+passageSentences, len(sents))], " ")
+		res[i].Snippet = passageText(keptLines(lines), p)
 	}
 	return nil
+}
+
+// passageText is passage p's text: passageSentences sentences from its
+// first, cut again from its document's kept lines.
+func passageText(kept []string, p passage) string {
+	var sents []string
+	for l := int(p.line); l < len(kept) && len(sents) < int(p.first)+passageSentences; l++ {
+		sents = append(sents, textrank.Sentences(kept[l])...)
+	}
+	first := min(int(p.first), len(sents))
+	return strings.Join(sents[first:min(first+passageSentences, len(sents))], " ")
 }
 
 // rank scores every passage for the query and keeps each document's
@@ -470,10 +489,11 @@ func (k *KnowledgeStore) ReadPage(ctx context.Context, req PageRequest) (*Page, 
 	if !ok {
 		return nil, fmt.Errorf("%s is not in this claim's knowledge store", u)
 	}
-	kept, _, err := c.text(i)
+	lines, err := c.lines(i)
 	if err != nil {
 		return nil, err
 	}
+	kept := keptLines(lines)
 	d, text := c.docs[i], strings.Join(kept, "\n")
 	p := &Page{URL: d.url, FinalURL: d.url, Title: d.title, Text: text, Bytes: len(text)}
 	p.Published, p.PublishedAt = storeDate(req.Restriction)

@@ -38,7 +38,7 @@ import (
 type Corpus struct {
 	dir   string
 	index string // the index file; "" for memory only
-	tmp   string // where the ranker's file is made; "" for os.TempDir
+	tmp   string // where the temporary files (the ranker's, the texts') are made; "" for os.TempDir
 	// Refresh is how often the folder is checked for changes (default
 	// one minute).
 	Refresh time.Duration

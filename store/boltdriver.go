@@ -61,8 +61,14 @@ func (d *boltDriver) backup(w io.Writer) (int64, error) {
 var boltTenants = []byte("tenants")
 
 // fillPercent packs the pages of the buckets that are appended to in key
-// order (check IDs start with their time).
-var fillPercent = map[string]float64{"checks": 0.95, "sums": 0.95, "text": 0.95, "words": 0.9, "vectors": 1}
+// order (check IDs start with their time), and of the verdict index, whose
+// few ranges (one per verdict label) are each appended to in key order.
+// The user and channel indexes keep bbolt's even split: with hundreds of
+// ranges a page holds the ends of several, and splitting it at 90% leaves
+// pages a tenth full. Bytes per index entry, 40,000 checks saved one a
+// transaction, split at 50% and at 90%: 58 and 107 with 500 users, 83
+// and 47 with 4 labels.
+var fillPercent = map[string]float64{"checks": 0.95, "sums": 0.95, "text": 0.95, "words": 0.9, "vectors": 1, "by_verdict": 0.9}
 
 // boltTx is a transaction; it remembers the buckets it found.
 type boltTx struct {

@@ -18,8 +18,12 @@ var writeFixture = flag.Bool("write-fixture", false, "write testdata/layout3.db 
 
 // layout3 is a bbolt file written by factbot with the store's layout 3
 // (schema version 3, before the store ran over drivers): every kind of
-// record, an installation among them.
-const layout3 = "testdata/layout3.db"
+// record, an installation among them. layout5 is the same written with
+// schema version 5, before the word index's IDs were packed.
+const (
+	layout3 = "testdata/layout3.db"
+	layout5 = "testdata/layout5.db"
+)
 
 func TestWriteFixture(t *testing.T) {
 	if !*writeFixture {
@@ -41,17 +45,26 @@ func TestWriteFixture(t *testing.T) {
 	}
 }
 
-// TestOpenLayout3 opens a copy of a file written by an older factbot,
+// TestOpenLayout opens a copy of each file written by an older factbot,
 // upgrades it in place and reads every record back.
-func TestOpenLayout3(t *testing.T) {
+func TestOpenLayout(t *testing.T) {
+	for _, old := range []string{layout3, layout5} {
+		t.Run(filepath.Base(old), func(t *testing.T) { openLayout(t, old) })
+	}
+}
+
+func openLayout(t *testing.T, old string) {
 	path := filepath.Join(t.TempDir(), "factbot.db")
-	copyFile(t, layout3, path)
+	copyFile(t, old, path)
 	for range 2 { // upgraded, then opened as it is
 		db, err := store.Open(path, store.Options{Now: func() time.Time { return FixtureTime }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		VerifyFixture(t, db)
+		if err := store.CheckInvariants(db); err != nil { // the word index among them
+			t.Error(err)
+		}
 		kr, err := store.NewKeyring(FixtureKey)
 		if err != nil {
 			t.Fatal(err)

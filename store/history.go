@@ -126,7 +126,7 @@ func (h *historyScan) run(words []string) error {
 		if ok {
 			h.confirm = spaced(rest)
 			return h.visitAll(func(fn func(id, sum []byte) (bool, error)) error {
-				for _, id := range ids {
+				for id := range ids {
 					if more, err := fn(id, nil); err != nil || !more {
 						return err
 					}

@@ -126,7 +126,7 @@ func derivedRecords(name string, tb *tenantTx) (want map[string]map[string]bool,
 			ws = nil
 		}
 		for _, w := range ws {
-			add(bWords, indexKey(w, string(k)))
+			add(bWords, wordKey(w, packID(string(k))))
 		}
 		for _, e := range indexEntries(summarize(&c)) {
 			add(e.bucket, e.key)

@@ -14,9 +14,10 @@ import (
 // migrations[v] upgrades a file from schema version v to v+1.
 var migrations = map[int]func(tx *txn) error{
 	1: migrate1to2,
-	2: migrate2to3,
+	2: func(*txn) error { return nil }, // the word index, which 5 to 6 builds again
 	3: migrate3to4,
 	4: migrate4to5,
+	5: rebuildWords,
 }
 
 // migrate4to5 moves the pending index, on the native path, into the

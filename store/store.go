@@ -9,13 +9,13 @@
 // Every record belongs to one tenant (a Slack team, a Discord guild, or
 // "cli") and every query takes one; no method lists records across tenants.
 //
-// Layout (schema version 4):
+// Layout (schema version 6):
 //
-//	meta/schema                         "4"
+//	meta/schema                         "6"
 //	tenants/<tenant>/checks/<id>        envelope(Check)
 //	tenants/<tenant>/sums/<id>          envelope(summary): what a history line needs
 //	tenants/<tenant>/text/<id>          " normalised claims + input ", for word search
-//	tenants/<tenant>/words/<word>\x00<id>           "": every distinct word of text/<id>
+//	tenants/<tenant>/words/<word>\x00<packed id>    "": every distinct word of text/<id>, the ID packed (version 6, packID)
 //	tenants/<tenant>/by_channel/<channel>\x00<id>   "" (on the native path: the check's summary, as in sums/)
 //	tenants/<tenant>/by_user/<user>\x00<id>         "" (the same)
 //	tenants/<tenant>/by_verdict/<label>\x00<id>     "" (the same)
@@ -34,7 +34,9 @@
 // An envelope is {"v":<version>,"data":<record as JSON>}, compressed with
 // zstd when it is over 1 KiB (version 4; Open compresses an older file's
 // large records in place). Version 5 changed only how the native path
-// lists pending requests: by their times, not the pending bucket.
+// lists pending requests: by their times, not the pending bucket. Version 6
+// packs the check IDs of the word index (7 bytes instead of 21); Open
+// builds an older file's word index again.
 //
 // Records carry who could see where they were made (Visibility; see
 // (*Check).VisibleTo for the one rule of who may see a check in chat) and
@@ -66,7 +68,7 @@ import (
 // record envelope, is the version of the layout that last changed the
 // records.
 const (
-	schemaVersion = 5
+	schemaVersion = 6
 	recordVersion = 4
 )
 

@@ -2,8 +2,13 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"iter"
+	"math"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -12,8 +17,57 @@ import (
 // word search seeks each query word's prefix range instead of reading the
 // text of every check. The native path (driver.go: NativeTx.IndexWords)
 // indexes the text/<id> records under the same words instead.
+//
+// Since schema version 6 the <id> of an entry is packed (packID): an ID
+// of NewCheckID's form, "20261129T122400Z-3f9a", takes 7 bytes instead of
+// 21, and a check has an entry for each of its words (17 in BenchmarkSize).
 
 var bWords = []byte("words")
+
+// The first byte of a packed ID.
+const (
+	idPacked = 1 // then the ID's time (unix seconds, 4 bytes big endian) and its hex digits as bytes
+	idRaw    = 2 // then the ID as it is: one not of NewCheckID's form
+)
+
+// packID returns the check ID id as a word index entry holds it. Packed
+// IDs of NewCheckID's form sort as the IDs do.
+func packID(id string) []byte {
+	const n = len(idTimeLayout)
+	if len(id) > n && id[n] == '-' {
+		t, err := time.Parse(idTimeLayout, id[:n])
+		h, herr := hex.DecodeString(id[n+1:])
+		if err == nil && herr == nil && t.Unix() >= 0 && t.Unix() <= math.MaxUint32 &&
+			t.Format(idTimeLayout) == id[:n] && hex.EncodeToString(h) == id[n+1:] {
+			return append(binary.BigEndian.AppendUint32([]byte{idPacked}, uint32(t.Unix())), h...)
+		}
+	}
+	return append([]byte{idRaw}, id...)
+}
+
+// unpackID appends the check ID that packID packed as p to dst.
+func unpackID(dst, p []byte) []byte {
+	switch {
+	case len(p) >= 5 && p[0] == idPacked: // idTimeLayout's digits, without time.Format's parsing of it
+		t := time.Unix(int64(binary.BigEndian.Uint32(p[1:5])), 0).UTC()
+		y, mo, d := t.Date()
+		h, mi, s := t.Clock()
+		for _, n := range [...]int{y / 100, y % 100, int(mo), d, -1, h, mi, s} {
+			if n < 0 {
+				dst = append(dst, 'T')
+				continue
+			}
+			dst = append(dst, byte('0'+n/10), byte('0'+n%10))
+		}
+		return hex.AppendEncode(append(dst, 'Z', '-'), p[5:])
+	case len(p) > 0 && p[0] == idRaw:
+		return append(dst, p[1:]...)
+	}
+	return append(dst, p...)
+}
+
+// wordKey is the word index key of word w and packed check ID pid.
+func wordKey(w string, pid []byte) []byte { return append(indexKey(w, ""), pid...) }
 
 // maxIndexedWord bounds an indexed word's bytes; longer words are indexed
 // by their start (cut on a rune boundary) and a query word longer than that
@@ -61,9 +115,9 @@ func putWords(tb *tenantTx, id string, text []byte) error {
 	if n := tb.tx.nat; n != nil {
 		return n.IndexWords(sub(tb, bText).b, []byte(id), textWords(text))
 	}
-	b := sub(tb, bWords)
+	b, pid := sub(tb, bWords), packID(id)
 	for _, w := range textWords(text) {
-		if err := b.Put(indexKey(w, id), nil); err != nil {
+		if err := b.Put(wordKey(w, pid), nil); err != nil {
 			return err
 		}
 	}
@@ -79,9 +133,9 @@ func deleteWords(tb *tenantTx, id []byte) error {
 	if text == nil {
 		return nil
 	}
-	b := sub(tb, bWords)
+	b, pid := sub(tb, bWords), packID(string(id))
 	for _, w := range textWords(text) {
-		if err := b.Delete(indexKey(w, string(id))); err != nil {
+		if err := b.Delete(wordKey(w, pid)); err != nil {
 			return err
 		}
 	}
@@ -91,20 +145,28 @@ func deleteWords(tb *tenantTx, id []byte) error {
 // wordCandidates looks the query words up in the word index. It walks
 // each word's prefix range, up to limit entries, and returns the check IDs
 // in every range that ended within the limit (their intersection), newest
-// first, with the words the caller must still confirm in each candidate's
+// first (each valid until the next is reached: see checkIDs), with the words the caller must still confirm in each candidate's
 // search text: those whose range was wider, and any longer than
 // maxIndexedWord. The index is read in key order, and only the checks
 // that have every narrow word are read: a search of rare words costs their
 // index entries and their matches, not the checks of the commonest. ok is
 // false when every range has more than limit entries: the words are all
 // common, and the caller should scan the newest checks instead.
-func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
+func wordCandidates(b *bkt, words []string, limit int) (ids iter.Seq[[]byte], confirm []string, ok bool) {
 	if b == nil {
-		return nil, nil, true // no check was ever indexed: nothing matches
+		return slices.Values([][]byte(nil)), nil, true // no check was ever indexed: nothing matches
 	}
 	if n := b.tx.nat; n != nil {
-		return nativeCandidates(n, Bucket{b.b.Tenant, string(bText)}, words, limit)
+		found, confirm, ok := nativeCandidates(n, Bucket{b.b.Tenant, string(bText)}, words, limit)
+		return slices.Values(found), confirm, ok
 	}
+	packed, confirm, ok := packedCandidates(b, words, limit)
+	return checkIDs(packed), confirm, ok
+}
+
+// packedCandidates is wordCandidates on the portable path: the packed IDs,
+// in the order of their index entries, highest first.
+func packedCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
 	var got [][]byte // a word's IDs; its memory serves the next word
 	narrow := false  // some word's range was within the limit
@@ -142,6 +204,34 @@ func wordCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm []
 	return ids, confirm, true
 }
 
+// checkIDs yields the check IDs of the packed IDs ids (highest first),
+// each unpacked as it is reached, into memory the next one reuses. The
+// order of packed IDs is the IDs' unless one is raw (not of NewCheckID's
+// form): such a list is unpacked whole and sorted first.
+func checkIDs(ids [][]byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		if slices.ContainsFunc(ids, func(p []byte) bool { return len(p) == 0 || p[0] != idPacked }) {
+			out := make([][]byte, len(ids))
+			for i, p := range ids {
+				out[i] = unpackID(nil, p)
+			}
+			slices.SortFunc(out, func(a, b []byte) int { return bytes.Compare(b, a) })
+			for _, id := range out {
+				if !yield(id) {
+					return
+				}
+			}
+			return
+		}
+		var buf []byte
+		for _, p := range ids {
+			if buf = unpackID(buf[:0], p); !yield(buf) {
+				return
+			}
+		}
+	}
+}
+
 // nativeCandidates is wordCandidates on the native path: the IDs with
 // every word, unless there are more than limit of them.
 func nativeCandidates(ix NativeTx, text Bucket, words []string, limit int) (ids [][]byte, confirm []string, ok bool) {
@@ -174,9 +264,15 @@ func intersectDesc(a, b [][]byte) [][]byte {
 	return out
 }
 
-// migrate2to3 builds the word index of every tenant from the stored search
-// texts, inserting in key order so the index's pages are packed.
-func migrate2to3(tx *txn) error {
+// rebuildWords builds the word index of every tenant from the stored
+// search texts, inserting in key order so the index's pages are packed. It
+// is the migration from schema version 5 to 6, which packs the index's
+// IDs; the one from 2 to 3, which added the index, does nothing since then.
+// The native path keeps no word index of its own.
+func rebuildWords(tx *txn) error {
+	if tx.nat != nil {
+		return nil
+	}
 	for _, name := range tx.Tenants() {
 		tb := &tenantTx{tx, name}
 		text := tb.Bucket(bText)
@@ -185,8 +281,9 @@ func migrate2to3(tx *txn) error {
 		}
 		var keys [][]byte
 		err := text.ForEach(func(id, t []byte) error {
+			pid := packID(string(id))
 			for _, w := range textWords(t) {
-				keys = append(keys, indexKey(w, string(id)))
+				keys = append(keys, wordKey(w, pid))
 			}
 			return nil
 		})

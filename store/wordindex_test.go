@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -261,4 +262,74 @@ func TestMigrateFromV2(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// Check IDs are packed in the word index (schema version 6): an ID of
+// NewCheckID's form in 7 bytes or more, sorting as the IDs do; any other
+// as it is.
+func TestPackID(t *testing.T) {
+	tests := []struct {
+		id     string
+		packed int // its length packed
+	}{
+		{"20261129T122400Z-3f9a", 7},
+		{"19700101T000000Z-0000", 7},
+		{"21060207T062815Z-ffff", 7},   // the last second of 4 bytes
+		{"21060207T062816Z-ffff", 22},  // after it
+		{"19691231T235959Z-0001", 22},  // before 1970
+		{"20261129T122400Z-3f9a0b", 8}, // more digits after collisions
+		{"20261129T122400Z-", 5},
+		{"20261129T122400Z-3F9A", 22}, // not as NewCheckID writes it
+		{"20261129T122400Z-3f9", 21},
+		{"20261131T122400Z-3f9a", 22}, // no such day
+		{"20261129T122400Z_3f9a", 22},
+		{"c1", 3},
+		{"", 1},
+		{"\x01\x00\x00\x00\x00", 6},
+	}
+	for _, tt := range tests {
+		p := packID(tt.id)
+		if len(p) != tt.packed {
+			t.Errorf("packID(%q) = %x, %d bytes, want %d", tt.id, p, len(p), tt.packed)
+		}
+		if got := string(unpackID([]byte("x"), p)); got != "x"+tt.id {
+			t.Errorf("unpackID(packID(%q)) = %q", tt.id, got[1:])
+		}
+	}
+	at := time.Date(2026, 11, 29, 12, 24, 0, 0, time.UTC)
+	ids := []string{"20261129T122400Z-0000", "20261129T122400Z-00ff", "20261129T122400Z-0100", "20261129T122400Z-010000", "20261129T122401Z-0000"}
+	for range 200 {
+		ids = append(ids, NewCheckID(at.Add(time.Duration(rand.IntN(1e6))*time.Second), func(string) bool { return false }))
+	}
+	for _, a := range ids {
+		for _, b := range ids {
+			if got, want := bytes.Compare(packID(a), packID(b)), strings.Compare(a, b); got != want {
+				t.Fatalf("packed %q and %q compare %d, the IDs %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+// A word search finds checks whose IDs are not of NewCheckID's form,
+// among others, newest first.
+func TestWordIndexRawIDs(t *testing.T) {
+	db, _ := newDB(t)
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for i, id := range []string{"20261129T120000Z-0001", "c1", "20261129T120200Z-0003", "20261129T120100Z-0002", "zz"} {
+		c := check("T1", "C1", "U1", "okapis are giraffids", at.Add(time.Duration(i)*time.Minute), map[string]factcheck.Label{"okapis are giraffids": factcheck.Supported})
+		c.ID = id
+		mustf(t, db.SaveCheck(ctx, c), "save %s", id)
+	}
+	h, err := db.History(ctx, "T1", HistoryQuery{Search: "okapis giraffid", Limit: 10})
+	mustf(t, err, "history")
+	want := []string{"zz", "c1", "20261129T120200Z-0003", "20261129T120100Z-0002", "20261129T120000Z-0001"}
+	if diff := cmp.Diff(want, ids(h)); diff != "" {
+		t.Errorf("History by words (-want +got):\n%s", diff)
+	}
+	h, err = db.History(ctx, "T1", HistoryQuery{Search: "okapis", Limit: 2})
+	mustf(t, err, "history")
+	if diff := cmp.Diff(want[:2], ids(h)); diff != "" {
+		t.Errorf("History by words, a page of 2 (-want +got):\n%s", diff)
+	}
+	mustf(t, db.checkInvariants(), "invariants")
 }

@@ -66,8 +66,13 @@ func unpackID(dst, p []byte) []byte {
 	return append(dst, p...)
 }
 
-// wordKey is the word index key of word w and packed check ID pid.
-func wordKey(w string, pid []byte) []byte { return append(indexKey(w, ""), pid...) }
+// wordKey is the word index key of word w and packed check ID pid (as
+// indexKey, in one allocation).
+func wordKey(w string, pid []byte) []byte {
+	w = strings.ReplaceAll(w, "\x00", "")
+	k := make([]byte, 0, len(w)+1+len(pid))
+	return append(append(append(k, w...), 0), pid...)
+}
 
 // maxIndexedWord bounds an indexed word's bytes; longer words are indexed
 // by their start (cut on a rune boundary) and a query word longer than that

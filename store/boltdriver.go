@@ -28,6 +28,12 @@ func openBoltDriver(path string, timeout time.Duration) (*boltDriver, error) {
 	return &boltDriver{db: b}, nil
 }
 
+// lockedError is the error of the file at path that another process
+// holds.
+func lockedError(path string, waited time.Duration) error {
+	return fmt.Errorf("%w: %s is in use by another process; waited %v for it", ErrLocked, path, waited)
+}
+
 func (d *boltDriver) View(ctx context.Context, fn func(Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -102,11 +102,6 @@ type Options struct {
 	// AfterPrune, if set, is called at the end of each Prune, for what a
 	// driver keeps beside the records (PostgreSQL's rate events).
 	AfterPrune func(ctx context.Context, now time.Time) error
-	// Holder, if set, names the process that opens a bbolt file, e.g.
-	// "factbot web": Open records it with the process id in the file
-	// beside it (HolderPath) while the file is open, so that another
-	// process that finds it locked says which process holds it.
-	Holder string
 }
 
 // DB is a factbot database: every rule of the store, over a Driver. It
@@ -128,8 +123,6 @@ type DB struct {
 	// writer (see SaveCheck); unused on a shared driver.
 	saves      sync.Mutex
 	afterPrune func(ctx context.Context, now time.Time) error
-	// holder: Open recorded this process in the holder file beside path.
-	holder bool
 	// vectors are the tenants' claim vectors in memory (earlier.go).
 	vectors vectorIndexes
 }
@@ -152,11 +145,6 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	db.path = path
-	if opts.Holder != "" {
-		// Best effort: a holder file that cannot be written only leaves
-		// another process's "locked" message less precise.
-		db.holder = writeHolder(path, opts.Holder, db.now()) == nil
-	}
 	return db, nil
 }
 
@@ -219,9 +207,6 @@ func (db *DB) update(ctx context.Context, fn func(*txn) error) error {
 
 // Close closes the driver (a bbolt file's lock is released).
 func (db *DB) Close() error {
-	if db.holder {
-		removeHolder(db.path) // before the lock is released: the next holder writes its own
-	}
 	return db.drv.Close()
 }
 

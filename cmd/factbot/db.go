@@ -38,6 +38,7 @@ type backend interface {
 
 var (
 	_ backend = (*store.DB)(nil)
+	_ backend = (*boltFile)(nil)
 	_ backend = (*postgres.DB)(nil)
 )
 
@@ -83,16 +84,20 @@ func openBackend(ctx context.Context, a *app, cfg *config.Config) (backend, erro
 }
 
 // openBolt opens the bbolt file FACTBOT_DB, recording the command a runs
-// as its holder (store.HolderPath). A file held by another
+// as its holder (holder.go). A file held by another
 // process (named, when it recorded itself) or written by a newer factbot
 // is a *usererr.Config naming FACTBOT_DB that wraps store.ErrLocked or
 // store.ErrNewerSchema.
-func openBolt(a *app, cfg *config.Config) (*store.DB, error) {
-	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL, Holder: strings.TrimSpace("factbot " + a.command)})
+func openBolt(a *app, cfg *config.Config) (*boltFile, error) {
+	db, err := store.Open(cfg.DB, store.Options{CacheTTL: cfg.CacheTTL})
+	err = namedHolder(err, cfg.DB)
 	if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNewerSchema) {
 		return nil, &usererr.Config{Var: "FACTBOT_DB", Msg: err.Error(), Err: err}
 	}
-	return db, err
+	if err != nil {
+		return nil, err
+	}
+	return holdBolt(db, strings.TrimSpace("factbot "+a.command)), nil
 }
 
 // errNoBoltFile is the error of a command that needs an existing bbolt

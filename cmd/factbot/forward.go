@@ -12,7 +12,6 @@ import (
 
 	"github.com/factbot-dev/factbot/cmd/factbot/admin"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
-	"github.com/factbot-dev/factbot/store"
 )
 
 // A bbolt file is held by one process at a time: the commands that hold it
@@ -50,7 +49,7 @@ func forward(ctx context.Context, a *app, c command, args []string) (code int, o
 // over; the returned function stops it. A socket that cannot be started is
 // logged: the other commands then need this one stopped.
 func serveAdmin(ctx context.Context, a *app, cfg *config.Config, db backend, log *slog.Logger) (stop func()) {
-	if _, ok := db.(*store.DB); !ok {
+	if _, ok := db.(*boltFile); !ok {
 		return func() {} // PostgreSQL, or a database handed to a command here
 	}
 	run := func(ctx context.Context, args []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int {

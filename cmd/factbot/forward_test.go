@@ -28,7 +28,7 @@ func TestCommandHandedToHolder(t *testing.T) {
 	}
 	defer db.Close()
 	holder := &app{command: "web", getenv: func(k string) string { return map[string]string{"FACTBOT_DB": e.path}[k] }}
-	stop := serveAdmin(context.Background(), holder, &config.Config{DB: e.path}, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	stop := serveAdmin(context.Background(), holder, &config.Config{DB: e.path}, &boltFile{DB: db}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer stop()
 
 	caller := t.TempDir()

@@ -31,7 +31,7 @@ func TestMaintenanceWhileServing(t *testing.T) {
 	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stop := maintain(ctx, &app{command: "serve", getenv: func(string) string { return "" }}, &config.Config{DB: e.path}, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	stop := maintain(ctx, &app{command: "serve", getenv: func(string) string { return "" }}, &config.Config{DB: e.path}, &boltFile{DB: db}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer stop()
 
 	dst := filepath.Join(t.TempDir(), "copy.db")

@@ -59,7 +59,7 @@ func runMigrate(ctx context.Context, a *app, args []string) error {
 		}
 		var err error
 		src, err = store.Open(*from, store.Options{})
-		if errors.Is(err, store.ErrLocked) {
+		if err = namedHolder(err, *from); errors.Is(err, store.ErrLocked) {
 			return usagef("%v", err)
 		}
 		if err != nil {

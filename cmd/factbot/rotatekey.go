@@ -54,7 +54,7 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	before, after, err := store.CompactFile(cfg.DB)
-	if err != nil {
+	if err = namedHolder(err, cfg.DB); err != nil {
 		return fmt.Errorf("the installations are re-encrypted, but the file could not be compacted, so the old key's ciphertext may remain in its free pages; run factbot rotate-key again: %w", err)
 	}
 	fmt.Fprintf(a.stdout, "Compacted %s (%d → %d bytes): no record sealed with the old key remains in it.\n", cfg.DB, before, after)

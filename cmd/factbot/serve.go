@@ -174,7 +174,7 @@ func maintain(ctx context.Context, a *app, cfg *config.Config, db backend, log *
 			log.Info("pruned", "retention", config.FormatDuration(cfg.Retention), "checks", st.Checks, "requests", st.Requests, "web", st.Web)
 		})
 	}()
-	if _, ok := db.(*store.DB); !ok {
+	if _, ok := db.(*boltFile); !ok {
 		// PostgreSQL: every replica and the CLI open the database itself;
 		// there is no admin socket.
 		log.Info("store: PostgreSQL, shared by replicas; prune and forget open it directly, back it up with pg_dump",

@@ -60,7 +60,7 @@ func commandsBeside(t *testing.T, server string) {
 		startMCPHTTP(t, w)
 	}
 	_, err := store.Open(w.env["FACTBOT_DB"], store.Options{Timeout: 10 * time.Millisecond})
-	if err == nil {
+	if err = namedHolder(err, w.env["FACTBOT_DB"]); err == nil {
 		t.Fatal("the database is not held by " + server + ": the test would prove nothing")
 	}
 	if holder := "in use by factbot " + strings.Fields(server)[0] + " (pid "; !strings.Contains(err.Error(), holder) {
@@ -176,11 +176,11 @@ func startWeb(t *testing.T, env map[string]string) string {
 // process that serves no admin socket says which command holds it.
 func TestLockedNamesHolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.db")
-	db, err := store.Open(path, store.Options{Holder: "factbot check"})
+	db, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer holdBolt(db, "factbot check").Close()
 	_, stderr, code := runOut(map[string]string{"FACTBOT_DB": path}, "history")
 	want := "factbot history: FACTBOT_DB: database is locked: " + path + " is in use by factbot check (pid " + strconv.Itoa(os.Getpid()) + ", since "
 	if code != exitUsage || !strings.Contains(stderr, want) || strings.Contains(stderr, "factbot serve") {

@@ -12,7 +12,6 @@ import (
 	"github.com/factbot-dev/factbot/factcheck/openai"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
-	"github.com/factbot-dev/factbot/store"
 )
 
 // This file turns the configuration (cmd/factbot/config, read once by
@@ -101,7 +100,7 @@ func newChecker(ctx context.Context, cfg *config.Config, db backend) (*factcheck
 // across restarts), else in the user's cache folder, else nowhere (in
 // memory).
 func corpusIndexFile(cfg *config.Config, db backend) string {
-	if _, ok := db.(*store.DB); ok {
+	if _, ok := db.(*boltFile); ok {
 		return cfg.DB + ".corpus-index.json"
 	}
 	return search.DefaultCorpusIndex(cfg.Search.CorpusDir)

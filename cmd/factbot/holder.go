@@ -1,4 +1,4 @@
-package store
+package main
 
 import (
 	"encoding/json"
@@ -9,18 +9,20 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/factbot-dev/factbot/store"
 )
 
-// A bbolt file is held by one process at a time (its lock). The process
-// that opens it with Options.Holder names itself in a small file beside
-// it, FILE.holder, so that another process that finds the file locked
-// can say which one holds it. The file is written once the lock is held
-// and removed at Close; one left by a process that ended without closing
+// A bbolt file is held by one process at a time (its lock). The command
+// that opens it (openBolt) names itself in a small file beside it,
+// FILE.holder, so that another process that finds the file locked can say
+// which one holds it. The file is written once the lock is held and
+// removed at Close; one left by a process that ended without closing
 // names a process that no longer runs, and is not believed.
 
-// HolderPath is the file beside the bbolt file at path that names the
+// holderPath is the file beside the bbolt file at path that names the
 // process holding it.
-func HolderPath(path string) string { return path + ".holder" }
+func holderPath(path string) string { return path + ".holder" }
 
 // holder is what FILE.holder records.
 type holder struct {
@@ -31,6 +33,29 @@ type holder struct {
 
 // maxHolderFile bounds the holder file as read.
 const maxHolderFile = 4 << 10
+
+// boltFile is a bbolt file this process opened, named in its holder file
+// (if that could be written) until Close.
+type boltFile struct {
+	*store.DB
+	holder bool
+}
+
+// holdBolt records this process, running command, as the holder of db's
+// file. Best effort: a holder file that cannot be written only leaves
+// another process's "locked" message less precise.
+func holdBolt(db *store.DB, command string) *boltFile {
+	return &boltFile{DB: db, holder: writeHolder(db.Path(), command, time.Now()) == nil}
+}
+
+// Close removes the holder file, then closes the file (the next holder
+// writes its own once it has the lock).
+func (f *boltFile) Close() error {
+	if f.holder {
+		removeHolder(f.Path())
+	}
+	return f.DB.Close()
+}
 
 // writeHolder records this process, running command, as the holder of
 // the file at path: atomically, mode 0600.
@@ -51,13 +76,13 @@ func writeHolder(path, command string, now time.Time) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), HolderPath(path))
+	return os.Rename(tmp.Name(), holderPath(path))
 }
 
 // readHolder returns the holder the file beside path names, if it names a
 // process that still runs.
 func readHolder(path string) (holder, bool) {
-	f, err := os.Open(HolderPath(path))
+	f, err := os.Open(holderPath(path))
 	if err != nil {
 		return holder{}, false
 	}
@@ -73,7 +98,7 @@ func readHolder(path string) (holder, bool) {
 // process.
 func removeHolder(path string) {
 	if h, ok := readHolder(path); ok && h.PID == os.Getpid() {
-		os.Remove(HolderPath(path))
+		os.Remove(holderPath(path))
 	}
 }
 
@@ -90,13 +115,17 @@ func running(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM) // EPERM: it runs, as another user
 }
 
-// lockedError is the error of a file at path that another process holds:
-// it names the process when the holder file does, and else every process
+// namedHolder returns err, store's error of opening the bbolt file at
+// path, with the process that holds the file named when err wraps
+// store.ErrLocked: the one the holder file names, or else every process
 // that could.
-func lockedError(path string, waited time.Duration) error {
-	who := "another process (none named itself in " + HolderPath(path) + "): a factbot serve, web or mcp, or a command still running, such as check, eval, backup, prune, forget, rotate-key or migrate"
+func namedHolder(err error, path string) error {
+	if !errors.Is(err, store.ErrLocked) {
+		return err
+	}
+	who := "another process (none named itself in " + holderPath(path) + "): a factbot serve, web or mcp, or a command still running, such as check, eval, backup, prune, forget, rotate-key or migrate"
 	if h, ok := readHolder(path); ok {
 		who = fmt.Sprintf("%s (pid %d, since %s)", h.Command, h.PID, h.Since.Format(time.RFC3339))
 	}
-	return fmt.Errorf("%w: %s is in use by %s; waited %v for it; stop that process or set FACTBOT_DB to another file", ErrLocked, path, who, waited)
+	return fmt.Errorf("%w: %s is in use by %s; waited %v for it; stop that process or set FACTBOT_DB to another file", store.ErrLocked, path, who, store.DefaultTimeout)
 }

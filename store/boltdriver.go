@@ -97,39 +97,19 @@ func (t *boltTx) bucket(b Bucket, create bool) (*bolt.Bucket, error) {
 	return bk, err
 }
 
-func (t *boltTx) lookup(b Bucket, create bool) (*bolt.Bucket, error) {
-	parent := bucketOf(t.tx)
-	if b.Tenant != "" {
-		root := t.tx.Bucket(boltTenants)
-		if root == nil {
-			if !create {
-				return nil, nil
-			}
-			var err error
-			if root, err = t.tx.CreateBucketIfNotExists(boltTenants); err != nil {
-				return nil, err
-			}
+func (t *boltTx) lookup(b Bucket, create bool) (bk *bolt.Bucket, err error) {
+	bk = t.tx.Cursor().Bucket() // the root
+	for _, name := range boltPath(b) {
+		next := bk.Bucket(name)
+		if next == nil && create {
+			next, err = bk.CreateBucket(name)
 		}
-		tb := root.Bucket([]byte(b.Tenant))
-		if tb == nil && create {
-			var err error
-			if tb, err = root.CreateBucket([]byte(b.Tenant)); err != nil {
-				return nil, err
-			}
-		}
-		if tb == nil {
-			return nil, nil
-		}
-		parent = tb
-	}
-	bk := parent.Bucket([]byte(b.Name))
-	if bk == nil && create {
-		var err error
-		if bk, err = parent.CreateBucket([]byte(b.Name)); err != nil {
+		if next == nil {
 			return nil, err
 		}
+		bk = next
 	}
-	if bk != nil && t.tx.Writable() {
+	if t.tx.Writable() {
 		if f, ok := fillPercent[b.Name]; ok {
 			bk.FillPercent = f
 		}
@@ -137,22 +117,28 @@ func (t *boltTx) lookup(b Bucket, create bool) (*bolt.Bucket, error) {
 	return bk, nil
 }
 
-// bucketOf makes the top level of a tx look like a bucket.
-func bucketOf(tx *bolt.Tx) bucketLike { return txBuckets{tx} }
-
-type bucketLike interface {
-	Bucket(name []byte) *bolt.Bucket
-	CreateBucket(name []byte) (*bolt.Bucket, error)
-	DeleteBucket(name []byte) error
+// boltPath is the path of nested bbolt buckets of b.
+func boltPath(b Bucket) [][]byte {
+	if b.Tenant == "" {
+		return [][]byte{[]byte(b.Name)}
+	}
+	return [][]byte{boltTenants, []byte(b.Tenant), []byte(b.Name)}
 }
 
-type txBuckets struct{ tx *bolt.Tx }
-
-func (t txBuckets) Bucket(name []byte) *bolt.Bucket { return t.tx.Bucket(name) }
-func (t txBuckets) CreateBucket(name []byte) (*bolt.Bucket, error) {
-	return t.tx.CreateBucket(name)
+// drop deletes the bucket at path, if there is one.
+func (t *boltTx) drop(path [][]byte) error {
+	clear(t.found)
+	parent := t.tx.Cursor().Bucket()
+	for _, name := range path[:len(path)-1] {
+		if parent = parent.Bucket(name); parent == nil {
+			return nil
+		}
+	}
+	if err := parent.DeleteBucket(path[len(path)-1]); !errors.Is(err, berrors.ErrBucketNotFound) {
+		return err
+	}
+	return nil
 }
-func (t txBuckets) DeleteBucket(name []byte) error { return t.tx.DeleteBucket(name) }
 
 func (t *boltTx) Get(b Bucket, key []byte) []byte {
 	bk, _ := t.bucket(b, false)
@@ -188,21 +174,7 @@ func (t *boltTx) Cursor(b Bucket) Cursor {
 	return boltCursor{bk.Cursor()}
 }
 
-func (t *boltTx) DropBucket(b Bucket) error {
-	clear(t.found)
-	var parent bucketLike = bucketOf(t.tx)
-	if b.Tenant != "" {
-		root := t.tx.Bucket(boltTenants)
-		if root == nil || root.Bucket([]byte(b.Tenant)) == nil {
-			return nil
-		}
-		parent = root.Bucket([]byte(b.Tenant))
-	}
-	if parent.Bucket([]byte(b.Name)) == nil {
-		return nil
-	}
-	return parent.DeleteBucket([]byte(b.Name))
-}
+func (t *boltTx) DropBucket(b Bucket) error { return t.drop(boltPath(b)) }
 
 func (t *boltTx) Tenants() []string {
 	root := t.tx.Bucket(boltTenants)
@@ -218,12 +190,7 @@ func (t *boltTx) Tenants() []string {
 }
 
 func (t *boltTx) DropTenant(tenant string) error {
-	clear(t.found)
-	root := t.tx.Bucket(boltTenants)
-	if root == nil || root.Bucket([]byte(tenant)) == nil {
-		return nil
-	}
-	return root.DeleteBucket([]byte(tenant))
+	return t.drop([][]byte{boltTenants, []byte(tenant)})
 }
 
 func (t *boltTx) Writable() bool { return t.tx.Writable() }

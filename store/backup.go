@@ -4,37 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
 )
 
-// ErrNoBackup is returned by Backup of a database that is not a bbolt
+// ErrNoBackup is returned by BackupFile of a database that is not a bbolt
 // file (PostgreSQL is backed up with pg_dump).
 var ErrNoBackup = errors.New("backup: the database is not a bbolt file; back PostgreSQL up with pg_dump, e.g. pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"")
 
-// Backup writes a consistent copy of the whole database to w from a read
-// transaction, so it may run while the bot writes. It returns the bytes
-// written.
-func (db *DB) Backup(ctx context.Context, w io.Writer) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
+// BackupFile writes a consistent copy of the whole database to path from a
+// read transaction, so it may run while the bot writes, and returns the
+// bytes written. The copy goes through a temporary file in the same
+// directory that is synced and renamed into place. It refuses to
+// overwrite an existing file.
+func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
 	bd, ok := db.drv.(*boltDriver)
 	if !ok {
 		return 0, ErrNoBackup
 	}
-	n, err := bd.backup(w)
-	if err != nil {
-		return n, fmt.Errorf("backup: %w", err)
+	if err := ctx.Err(); err != nil {
+		return 0, err
 	}
-	return n, nil
-}
-
-// BackupFile writes a consistent copy to path, through a temporary file in
-// the same directory that is synced and renamed into place. It refuses to
-// overwrite an existing file.
-func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return 0, fmt.Errorf("backup: %s already exists; choose a new file name", path)
 	}
@@ -44,7 +36,11 @@ func (db *DB) BackupFile(ctx context.Context, path string) (int64, error) {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // no-op after the rename
-	n, err := db.Backup(ctx, f)
+	var n int64
+	err = bd.db.View(func(tx *bolt.Tx) (err error) {
+		n, err = tx.WriteTo(f)
+		return err
+	})
 	if err == nil {
 		err = f.Sync()
 	}

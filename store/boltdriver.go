@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -52,17 +51,6 @@ func (d *boltDriver) Close() error { return d.db.Close() }
 
 // OneProcess: bbolt locks its file.
 func (d *boltDriver) OneProcess() {}
-
-// backup writes a consistent copy of the file to w.
-func (d *boltDriver) backup(w io.Writer) (int64, error) {
-	var n int64
-	err := d.db.View(func(tx *bolt.Tx) error {
-		var err error
-		n, err = tx.WriteTo(w)
-		return err
-	})
-	return n, err
-}
 
 var boltTenants = []byte("tenants")
 

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/factbot-dev/factbot/internal/usererr"
-	"github.com/factbot-dev/factbot/store/postgres"
+	"github.com/factbot-dev/factbot/store"
 )
 
 func runBackup(ctx context.Context, a *app, args []string) error {
@@ -21,7 +21,7 @@ func runBackup(ctx context.Context, a *app, args []string) error {
 	}
 	if isPostgres(cfg) {
 		return &usererr.Config{Var: "FACTBOT_DB", Msg: "is a PostgreSQL database; factbot backup copies a bbolt file",
-			Hint: "back PostgreSQL up with its own tools: pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"", Err: postgres.ErrNoBackup}
+			Hint: "back PostgreSQL up with its own tools: pg_dump -Fc -f factbot.dump \"$FACTBOT_DB\"", Err: store.ErrNoBackup}
 	}
 	src, _ := filepath.Abs(cfg.DB)
 	dst, _ := filepath.Abs(a.path(pos[0]))

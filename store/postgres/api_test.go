@@ -31,7 +31,7 @@ func TestSaveChecksAndUserTenants(t *testing.T) {
 	if h, _ := db.History(ctx, "T1", store.HistoryQuery{}); len(h) != 1 {
 		t.Errorf("a failed SaveChecks saved %d checks of T1, want none beyond the first call's", len(h)-1)
 	}
-	if _, err := db.BackupFile(ctx, "x"); !errors.Is(err, ErrNoBackup) {
+	if _, err := db.BackupFile(ctx, "x"); !errors.Is(err, store.ErrNoBackup) {
 		t.Errorf("BackupFile: %v", err)
 	}
 }

@@ -8,7 +8,7 @@
 // do not race (see migrate.go); a database of the older schema, a table
 // per record kind, is read into the records table once (legacy.go).
 //
-// Backups are PostgreSQL's own (pg_dump); Backup is bbolt's only.
+// Backups are PostgreSQL's own (pg_dump); BackupFile is bbolt's only.
 package postgres
 
 import (
@@ -82,10 +82,6 @@ func OpenConfig(ctx context.Context, cfg *pgxpool.Config, opts store.Options) (*
 
 // Pool returns the connection pool, for tests and tools.
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
-
-// ErrNoBackup is store.ErrNoBackup: a PostgreSQL database is backed up
-// with PostgreSQL's own tools.
-var ErrNoBackup = store.ErrNoBackup
 
 // ctxErr returns the context's error, preferring it to err: a query
 // interrupted by a canceled context reports context.Canceled.

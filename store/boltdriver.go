@@ -181,8 +181,6 @@ func (t *boltTx) DropTenant(tenant string) error {
 	return t.drop([][]byte{boltTenants, []byte(tenant)})
 }
 
-func (t *boltTx) Writable() bool { return t.tx.Writable() }
-
 // boltCursor is a bbolt cursor.
 type boltCursor struct{ c *bolt.Cursor }
 

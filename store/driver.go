@@ -47,7 +47,6 @@ type Tx interface {
 	Tenants() []string
 	// DropTenant deletes every bucket of a tenant.
 	DropTenant(tenant string) error
-	Writable() bool
 }
 
 // Cursor walks a bucket's keys in order; a nil key is past either end.

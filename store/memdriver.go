@@ -195,8 +195,6 @@ func (t *memTx) DropTenant(tenant string) error {
 	return nil
 }
 
-func (t *memTx) Writable() bool { return t.writable }
-
 // memCursor finds its next key afresh at each move, so that it goes on
 // from where it is when the bucket changes.
 type memCursor struct {

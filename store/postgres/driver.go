@@ -282,8 +282,6 @@ func (t *tx) Tenants() []string {
 ) SELECT tenant FROM ts WHERE tenant IS NOT NULL`)
 }
 
-func (t *tx) Writable() bool { return t.writable }
-
 // IndexWords is store.NativeTx's: the words, as they are, are the
 // record's tsvector (see migrations/0005_words.sql).
 func (t *tx) IndexWords(b store.Bucket, key []byte, words []string) error {

@@ -61,25 +61,13 @@ type Cursor interface {
 	Prev() (k, v []byte)
 }
 
-// The store has two paths, picked once, when New is given its driver:
-//
-//   - the portable one, over any Driver (bbolt, memory, or any ordered
-//     key-value store): every index is records of the store's own
-//     buckets, and every read a View;
-//   - the native one, over a Native driver (PostgreSQL), which does as a
-//     whole what the store would otherwise do with records of its own:
-//     its own word index, a time kept beside a record, one-step inserts
-//     and leases, reads without a transaction, and history index entries
-//     that hold their check's summary.
-//
-// There is no mix: a driver is Native as a whole or not at all, and a
-// Native driver hidden behind another type (struct{ Driver }) is on the
-// portable path. The rules (which records a check, a request or a lease
-// is, who may see what, what Prune and Forget delete) are the store's,
-// written once; the paths differ only in how a few of them are kept.
-// A driver that is used by one process (bbolt, memory) says so with a
-// method OneProcess(): its request leases are then kept in memory
-// (leases.go), and its writes have one writer (group commit, SaveCheck).
+// The store runs over a driver by one of two paths, picked once in New
+// (docs/store.md): the portable one over any Driver, where every index is
+// records of the store's own buckets, and the native one over a Native
+// driver (PostgreSQL), as a whole, never mixed with the other. A driver
+// used by one process (bbolt, memory) says so with a method OneProcess():
+// its request leases are then kept in memory (leases.go), and its writes
+// have one writer (group commit, SaveCheck).
 
 // Native is a driver that the store runs over by its native path. Its
 // methods do in one step what the portable path does in transactions.

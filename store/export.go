@@ -23,8 +23,7 @@ func (db *DB) EachRequest(ctx context.Context, tenant string, fn func(*Request) 
 }
 
 // CacheEntry is one record of a tenant's verdict or extraction cache, or
-// of the shared web cache or page snapshots, as EachCacheEntry and
-// EachWebEntry give it.
+// of the shared web cache or page snapshots, as EachCacheEntry gives it.
 type CacheEntry struct {
 	Kind string    // RefVerdict, RefExtraction, RefWeb, RefSnapshot
 	Key  string    // as a CacheRef of Kind names it
@@ -35,37 +34,30 @@ type CacheEntry struct {
 }
 
 // EachCacheEntry calls fn with every cached verdict and extraction of the
-// tenant, from one read transaction.
-func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEntry) error) error {
-	return db.view(ctx, tenant, func(tb *tenantTx) error {
-		for _, kind := range []string{RefVerdict, RefExtraction} {
-			err := sub(tb, refBucket[kind]).ForEach(func(k, v []byte) error {
-				_, data, err := openEnvelope(v)
-				if err != nil {
-					return fmt.Errorf("%s %q: %w", kind, k, err)
-				}
-				at, err := cachedAt(v)
-				if err != nil {
-					return fmt.Errorf("%s %q: %w", kind, k, err)
-				}
-				return fn(CacheEntry{Kind: kind, Key: string(k), At: at, Value: data})
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// EachWebEntry calls fn with every entry of the shared web cache (Kind
+// tenant or, of WebTenant, every entry of the shared web cache (Kind
 // RefWeb) and every page snapshot (RefSnapshot), from one read
 // transaction.
-func (db *DB) EachWebEntry(ctx context.Context, fn func(CacheEntry) error) error {
-	return db.view(ctx, WebTenant, func(tb *tenantTx) error {
-		for _, kind := range []string{RefWeb, RefSnapshot} {
-			err := eachRecord(sub(tb, refBucket[kind]), nil, func(k []byte, e *webEntry) error {
-				return fn(CacheEntry{Kind: kind, Key: string(k), At: e.At, Value: e.Val})
+func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEntry) error) error {
+	kinds := []string{RefVerdict, RefExtraction}
+	if tenant == WebTenant {
+		kinds = []string{RefWeb, RefSnapshot}
+	}
+	return db.view(ctx, tenant, func(tb *tenantTx) error {
+		for _, kind := range kinds {
+			err := sub(tb, refBucket[kind]).ForEach(func(k, v []byte) error {
+				var e webEntry
+				_, data, err := openEnvelope(v)
+				if err == nil && tenant == WebTenant {
+					err = json.Unmarshal(data, &e)
+					data = e.Val
+				}
+				if err == nil {
+					e.At, err = cachedAt(v)
+				}
+				if err != nil {
+					return fmt.Errorf("%s %q: %w", kind, k, err)
+				}
+				return fn(CacheEntry{Kind: kind, Key: string(k), At: e.At, Value: data})
 			})
 			if err != nil {
 				return err

@@ -6,18 +6,17 @@ import (
 )
 
 // Records are records read from another database, as EachRequest,
-// EachCheck (with feedback), EachCacheEntry and EachWebEntry give them, or
-// from an older layout: Restore writes them.
+// EachCheck (with feedback) and EachCacheEntry give them, or from an
+// older layout: Restore writes them.
 type Records struct {
 	Requests []*Request
 	Checks   []*Check
-	Cache    []CacheEntry // Kind RefVerdict or RefExtraction
-	Web      []CacheEntry // Kind RefWeb or RefSnapshot
+	Cache    []CacheEntry
 }
 
-// Restore writes rs into tenant's records (Web into the shared web
-// cache) in one transaction, replacing records of the same keys, so that
-// a copy stopped half way can be run again.
+// Restore writes rs into tenant's records (entries of the web cache and
+// snapshots into WebTenant's) in one transaction, replacing records of
+// the same keys, so that a copy stopped half way can be run again.
 func (db *DB) Restore(ctx context.Context, tenant string, rs Records) error {
 	err := db.updateTenant(ctx, tenant, func(tb *tenantTx) error {
 		for _, r := range rs.Requests {
@@ -33,10 +32,7 @@ func (db *DB) Restore(ctx context.Context, tenant string, rs Records) error {
 				return err
 			}
 		}
-		if err := putEntries(tb, rs.Cache); err != nil {
-			return err
-		}
-		return putEntries(&tenantTx{tb.tx, WebTenant}, rs.Web)
+		return putEntries(tb, rs.Cache)
 	})
 	if err != nil {
 		return fmt.Errorf("restore %s: %w", tenant, err)
@@ -44,19 +40,20 @@ func (db *DB) Restore(ctx context.Context, tenant string, rs Records) error {
 	return nil
 }
 
-// putEntries writes cache entries into their buckets of tb.
+// putEntries writes cache entries into their buckets of tb, or of
+// WebTenant for the web's.
 func putEntries(tb *tenantTx, es []CacheEntry) error {
 	for _, e := range es {
-		var v any
+		var v any = e.Value
+		b := tb
 		switch e.Kind {
 		case RefVerdict, RefExtraction:
-			v = e.Value
 		case RefWeb, RefSnapshot:
-			v = webEntry{At: e.At, Val: e.Value}
+			v, b = webEntry{At: e.At, Val: e.Value}, &tenantTx{tb.tx, WebTenant}
 		default:
 			return fmt.Errorf("restore: unknown record kind %q", e.Kind)
 		}
-		if err := sub(tb, refBucket[e.Kind]).putRecord([]byte(e.Key), v); err != nil {
+		if err := sub(b, refBucket[e.Kind]).putRecord([]byte(e.Key), v); err != nil {
 			return err
 		}
 	}

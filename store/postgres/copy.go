@@ -33,31 +33,19 @@ func (db *DB) CopyFrom(ctx context.Context, src *store.DB) (CopyStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("copy: %w", err)
 	}
-	for _, t := range tenants {
+	for _, t := range append(tenants, store.WebTenant) {
 		if err := db.copyTenant(ctx, src, t, &st); err != nil {
 			return st, fmt.Errorf("copy tenant %s: %w", t, err)
 		}
-		st.Tenants++
-	}
-	b := &batch{db: db, tenant: store.WebTenant}
-	err = src.EachWebEntry(ctx, func(e store.CacheEntry) error {
-		if e.Kind == store.RefSnapshot {
-			st.Snapshots++
-		} else {
-			st.Web++
+		if t != store.WebTenant {
+			st.Tenants++
 		}
-		b.rs.Web = append(b.rs.Web, e)
-		return b.maybeFlush(ctx)
-	})
-	if err == nil {
-		err = b.flush(ctx)
-	}
-	if err != nil {
-		return st, fmt.Errorf("copy web cache: %w", err)
 	}
 	return st, nil
 }
 
+// copyTenant copies the records of tenant t (of the web cache, for
+// store.WebTenant).
 func (db *DB) copyTenant(ctx context.Context, src *store.DB, t string, st *CopyStats) error {
 	b := &batch{db: db, tenant: t}
 	err := src.EachRequest(ctx, t, func(r *store.Request) error {
@@ -78,7 +66,14 @@ func (db *DB) copyTenant(ctx context.Context, src *store.DB, t string, st *CopyS
 		return fmt.Errorf("checks: %w", err)
 	}
 	err = src.EachCacheEntry(ctx, t, func(e store.CacheEntry) error {
-		st.Cache++
+		switch e.Kind {
+		case store.RefWeb:
+			st.Web++
+		case store.RefSnapshot:
+			st.Snapshots++
+		default:
+			st.Cache++
+		}
 		b.rs.Cache = append(b.rs.Cache, e)
 		return b.maybeFlush(ctx)
 	})
@@ -129,7 +124,7 @@ type batch struct {
 }
 
 func (b *batch) maybeFlush(ctx context.Context) error {
-	if len(b.rs.Requests)+len(b.rs.Checks)+len(b.rs.Cache)+len(b.rs.Web) < copyBatch {
+	if len(b.rs.Requests)+len(b.rs.Checks)+len(b.rs.Cache) < copyBatch {
 		return nil
 	}
 	return b.flush(ctx)

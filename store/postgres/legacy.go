@@ -70,7 +70,7 @@ func (db *DB) upgradeLegacy(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := db.Restore(ctx, store.WebTenant, store.Records{Web: web}); err != nil {
+	if err := db.Restore(ctx, store.WebTenant, store.Records{Cache: web}); err != nil {
 		return err
 	}
 	_, err = conn.Exec(ctx, "DROP TABLE "+strings.Join(legacyTables, ", "))

@@ -308,8 +308,10 @@ func BenchmarkRebuildWords(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		err := db.update(ctx, func(tx *txn) error {
-			if err := rebuildWords(tx); err != nil {
-				return err
+			for _, t := range tx.Tenants() {
+				if err := rebuildWords(&tenantTx{tx, t}); err != nil {
+					return err
+				}
 			}
 			return errRollback
 		})

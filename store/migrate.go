@@ -11,10 +11,10 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 )
 
-// migrations[v] upgrades a file from schema version v to v+1.
-var migrations = map[int]func(tx *txn) error{
+// migrations[v] upgrades a tenant's records from schema version v to v+1.
+var migrations = map[int]func(tb *tenantTx) error{
 	1: migrate1to2,
-	2: func(*txn) error { return nil }, // the word index, which 5 to 6 builds again
+	2: func(*tenantTx) error { return nil }, // the word index, which 5 to 6 builds again
 	3: migrate3to4,
 	4: migrate4to5,
 	5: rebuildWords,
@@ -22,50 +22,42 @@ var migrations = map[int]func(tx *txn) error{
 
 // migrate4to5 moves the pending index, on the native path, into the
 // times of the pending requests (see pendingKeys).
-func migrate4to5(tx *txn) error {
-	ex := tx.nat
+func migrate4to5(tb *tenantTx) error {
+	ex := tb.tx.nat
 	if ex == nil {
 		return nil
 	}
-	for _, t := range tx.Tenants() {
-		p := sub(&tenantTx{tx, t}, bPending)
-		var keys [][]byte
-		var times []time.Time
-		c := p.Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			if len(k) > 8 {
-				keys = append(keys, bytes.Clone(k[8:]))
-				times = append(times, time.Unix(0, int64(binary.BigEndian.Uint64(k))))
-			}
-		}
-		if err := ex.SetTimes(Bucket{t, string(bRequests)}, keys, times); err != nil {
-			return err
-		}
-		if err := tx.DropBucket(p.b); err != nil {
-			return err
+	p := sub(tb, bPending)
+	var keys [][]byte
+	var times []time.Time
+	c := p.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) > 8 {
+			keys = append(keys, bytes.Clone(k[8:]))
+			times = append(times, time.Unix(0, int64(binary.BigEndian.Uint64(k))))
 		}
 	}
-	return nil
+	if err := ex.SetTimes(sub(tb, bRequests).b, keys, times); err != nil {
+		return err
+	}
+	return tb.DeleteBucket(bPending)
 }
 
 // migrate3to4 compresses the large records (see pack): checks, cached
 // verdicts and extractions, web cache entries and snapshots.
-func migrate3to4(tx *txn) error {
-	for _, t := range tx.Tenants() {
-		tb := &tenantTx{tx, t}
-		for _, name := range [][]byte{bChecks, bVerdicts, bExtractions, bWebCache, bSnapshots} {
-			b := tb.Bucket(name)
-			var keys [][]byte
-			c := b.Cursor()
-			for k, v := c.First(); k != nil; k, v = c.Next() {
-				if len(v) > packAbove && !bytes.HasPrefix(v, zstdMagic) {
-					keys = append(keys, bytes.Clone(k))
-				}
+func migrate3to4(tb *tenantTx) error {
+	for _, name := range [][]byte{bChecks, bVerdicts, bExtractions, bWebCache, bSnapshots} {
+		b := tb.Bucket(name)
+		var keys [][]byte
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if len(v) > packAbove && !bytes.HasPrefix(v, zstdMagic) {
+				keys = append(keys, bytes.Clone(k))
 			}
-			for _, k := range keys {
-				if err := b.Put(k, pack(b.Get(k))); err != nil {
-					return err
-				}
+		}
+		for _, k := range keys {
+			if err := b.Put(k, pack(b.Get(k))); err != nil {
+				return err
 			}
 		}
 	}
@@ -90,8 +82,10 @@ func migrate(tx *txn) error {
 		return fmt.Errorf("%w: schema version %d, this factbot reads up to %d", ErrNewerSchema, v, schemaVersion)
 	}
 	for ; v < schemaVersion; v++ {
-		if err := migrations[v](tx); err != nil {
-			return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
+		for _, t := range tx.Tenants() {
+			if err := migrations[v](&tenantTx{tx, t}); err != nil {
+				return fmt.Errorf("migrate schema %d to %d: tenant %s: %w", v, v+1, t, err)
+			}
 		}
 	}
 	if s := meta.Get(kSchema); string(s) != strconv.Itoa(schemaVersion) {
@@ -133,63 +127,60 @@ type v1Verdict struct {
 	At      time.Time          `json:"at"`
 }
 
-func migrate1to2(tx *txn) error {
-	for _, tenant := range tx.Tenants() {
-		tb := &tenantTx{tx, tenant}
-		var checks []v1Check
-		var reqs []v1Request
-		var verdicts []v1Verdict
-		if err := readAll(tb, bChecks, &checks); err != nil {
-			return fmt.Errorf("tenant %s: %w", tenant, err)
+func migrate1to2(tb *tenantTx) error {
+	var checks []v1Check
+	var reqs []v1Request
+	var verdicts []v1Verdict
+	if err := readAll(tb, bChecks, &checks); err != nil {
+		return err
+	}
+	if err := readAll(tb, bRequests, &reqs); err != nil {
+		return err
+	}
+	if err := readAll(tb, bVerdicts, &verdicts); err != nil {
+		return err
+	}
+	for _, b := range [][]byte{bChecks, bRequests, bVerdicts} {
+		if err := tb.DeleteBucket(b); err != nil {
+			return err
 		}
-		if err := readAll(tb, bRequests, &reqs); err != nil {
-			return fmt.Errorf("tenant %s: %w", tenant, err)
+	}
+	for _, r := range reqs {
+		state := RequestPending
+		if r.Done {
+			state = RequestDone
 		}
-		if err := readAll(tb, bVerdicts, &verdicts); err != nil {
-			return fmt.Errorf("tenant %s: %w", tenant, err)
+		nr := &Request{
+			Key: r.Key, Tenant: tb.tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread,
+			User: r.User, Text: r.Text, State: state, CheckID: r.CheckID,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.CreatedAt,
 		}
-		for _, b := range [][]byte{bChecks, bRequests, bVerdicts} {
-			if err := tb.DeleteBucket(b); err != nil {
-				return err
-			}
+		if err := putRequest(tb, nil, nr); err != nil {
+			return err
 		}
+	}
+	for _, c := range checks {
+		nc := &Check{
+			ID: c.ID, Tenant: tb.tenant, Channel: c.Channel, User: c.User, Text: c.Text,
+			Report: c.Report, CreatedAt: c.CreatedAt,
+		}
+		// Version 1 did not record the request of a check; recover it
+		// from the requests that name it.
 		for _, r := range reqs {
-			state := RequestPending
-			if r.Done {
-				state = RequestDone
-			}
-			nr := &Request{
-				Key: r.Key, Tenant: tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread,
-				User: r.User, Text: r.Text, State: state, CheckID: r.CheckID,
-				CreatedAt: r.CreatedAt, UpdatedAt: r.CreatedAt,
-			}
-			if err := putRequest(tb, nil, nr); err != nil {
-				return err
+			if r.CheckID == c.ID {
+				nc.RequestKey, nc.Platform, nc.Thread = r.Key, r.Platform, r.Thread
 			}
 		}
-		for _, c := range checks {
-			nc := &Check{
-				ID: c.ID, Tenant: tenant, Channel: c.Channel, User: c.User, Text: c.Text,
-				Report: c.Report, CreatedAt: c.CreatedAt,
-			}
-			// Version 1 did not record the request of a check; recover it
-			// from the requests that name it.
-			for _, r := range reqs {
-				if r.CheckID == c.ID {
-					nc.RequestKey, nc.Platform, nc.Thread = r.Key, r.Platform, r.Thread
-				}
-			}
-			if err := putCheck(tb, nc); err != nil {
-				return err
-			}
+		if err := putCheck(tb, nc); err != nil {
+			return err
 		}
-		for _, v := range verdicts {
-			if v.Verdict == nil {
-				continue
-			}
-			if err := sub(tb, bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
-				return err
-			}
+	}
+	for _, v := range verdicts {
+		if v.Verdict == nil {
+			continue
+		}
+		if err := sub(tb, bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -269,38 +269,34 @@ func intersectDesc(a, b [][]byte) [][]byte {
 	return out
 }
 
-// rebuildWords builds the word index of every tenant from the stored
-// search texts, inserting in key order so the index's pages are packed. It
-// is the migration from schema version 5 to 6, which packs the index's
-// IDs; the one from 2 to 3, which added the index, does nothing since then.
-// The native path keeps no word index of its own.
-func rebuildWords(tx *txn) error {
-	if tx.nat != nil {
+// rebuildWords builds the tenant's word index from its stored search
+// texts, inserting in key order so the index's pages are packed. It is the
+// migration from schema version 5 to 6, which packs the index's IDs; the
+// one from 2 to 3, which added the index, does nothing since then. The
+// native path keeps no word index of its own.
+func rebuildWords(tb *tenantTx) error {
+	if tb.tx.nat != nil {
 		return nil
 	}
-	for _, name := range tx.Tenants() {
-		tb := &tenantTx{tx, name}
-		text := tb.Bucket(bText)
-		if err := tb.DeleteBucket(bWords); err != nil {
-			return err
+	if err := tb.DeleteBucket(bWords); err != nil {
+		return err
+	}
+	var keys [][]byte
+	err := tb.Bucket(bText).ForEach(func(id, t []byte) error {
+		pid := packID(string(id))
+		for _, w := range textWords(t) {
+			keys = append(keys, wordKey(w, pid))
 		}
-		var keys [][]byte
-		err := text.ForEach(func(id, t []byte) error {
-			pid := packID(string(id))
-			for _, w := range textWords(t) {
-				keys = append(keys, wordKey(w, pid))
-			}
-			return nil
-		})
-		if err != nil {
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	b := sub(tb, bWords)
+	for _, k := range keys {
+		if err := b.Put(k, nil); err != nil {
 			return err
-		}
-		slices.SortFunc(keys, bytes.Compare)
-		b := sub(tb, bWords)
-		for _, k := range keys {
-			if err := b.Put(k, nil); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

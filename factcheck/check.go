@@ -270,7 +270,7 @@ func (c *Checker) Check(ctx context.Context, in Input) (*Report, error) {
 // page it links to when it is nothing but a link.
 func (c *Checker) source(ctx context.Context, in Input, rep *Report, emit func(Event)) (string, error) {
 	input := in.Text
-	u := onlyURL(strings.TrimSpace(input))
+	u := OnlyURL(strings.TrimSpace(input))
 	if u == "" {
 		return input, nil
 	}
@@ -454,8 +454,10 @@ func attachmentNotes(as []Attachment) string {
 	return strings.Join(notes, "; ")
 }
 
-// onlyURL returns the URL if text is nothing but one URL.
-func onlyURL(text string) string {
+// OnlyURL returns the URL if text is nothing but one URL (Slack writes
+// it as <url> or <url|label>): the page the engine reads for such a
+// message.
+func OnlyURL(text string) string {
 	t := strings.Trim(strings.TrimSpace(text), "<>")
 	if i := strings.IndexByte(t, '|'); i > 0 { // Slack's <url|label>
 		t = t[:i]

@@ -13,8 +13,8 @@ func TestOnlyURL(t *testing.T) {
 		"https://example.com/a https://example.org/b": "",
 		"The Great Wall is visible from space":        "",
 	} {
-		if got := onlyURL(in); got != want {
-			t.Errorf("onlyURL(%q) = %q, want %q", in, got, want)
+		if got := OnlyURL(in); got != want {
+			t.Errorf("OnlyURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

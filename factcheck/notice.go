@@ -121,7 +121,7 @@ func unreadableNotes(rep *Report) []Note {
 func (r *Report) LinkedPage() string {
 	for _, n := range r.Notes {
 		if n.Code == NoteLinkOnly {
-			return onlyURL(r.Input)
+			return OnlyURL(r.Input)
 		}
 	}
 	return ""

@@ -118,7 +118,7 @@ func (w *webRefs) addRefs(refs []CacheRef) {
 // refs, and its input if that is only a link.
 func (w *webRefs) addRequest(r *Request) {
 	w.addRefs(r.CacheRefs)
-	if u := onlyURL(r.Text); u != "" {
+	if u := factcheck.OnlyURL(r.Text); u != "" {
 		w.urls[u] = true
 	}
 }
@@ -207,17 +207,4 @@ func queryOf(key string) string {
 		return ""
 	}
 	return normQuery(q)
-}
-
-// onlyURL returns the URL if text is nothing but one http(s) link (Slack
-// writes it as <url> or <url|label>), as the engine reads such a message.
-func onlyURL(text string) string {
-	t := strings.Trim(strings.TrimSpace(text), "<>")
-	if i := strings.IndexByte(t, '|'); i > 0 {
-		t = t[:i]
-	}
-	if strings.ContainsAny(t, " \t\r\n") || !(strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://")) {
-		return ""
-	}
-	return strings.TrimRight(t, ".,;:!?'\"")
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/search"
 )
 
@@ -140,7 +141,7 @@ func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) erro
 		if err := forgetRefs(tb, append(refs, c.CacheRefs...), st); err != nil {
 			return err
 		}
-		if len(c.CacheRefs) == 0 && onlyURL(c.Text) != "" {
+		if len(c.CacheRefs) == 0 && factcheck.OnlyURL(c.Text) != "" {
 			// Written before checks recorded their cache entries: the
 			// extraction of the linked page is found by its claims.
 			if err := forgetPageExtraction(tb, &c, st); err != nil {

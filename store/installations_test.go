@@ -25,25 +25,6 @@ func openInstallDB(t *testing.T) (*DB, string) {
 	return db, path
 }
 
-func TestParseKey(t *testing.T) {
-	k := testKey(7)
-	for _, s := range []string{
-		"0707070707070707070707070707070707070707070707070707070707070707",
-		"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=",
-		"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc",
-	} {
-		got, err := ParseKey(s)
-		if err != nil || !bytes.Equal(got, k) {
-			t.Errorf("ParseKey(%q) = %x, %v", s, got, err)
-		}
-	}
-	for _, s := range []string{"", "0707", "not a key!", "BwcHBwcH"} {
-		if _, err := ParseKey(s); err == nil {
-			t.Errorf("ParseKey(%q) accepted", s)
-		}
-	}
-}
-
 func TestInstallationsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	db, path := openInstallDB(t)

@@ -5,11 +5,9 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // KeySize is the length of an encryption key: AES-256.
@@ -19,27 +17,6 @@ const KeySize = 32
 // not hold (FACTBOT_ENCRYPTION_KEY changed without
 // FACTBOT_ENCRYPTION_KEY_OLD).
 var ErrNoKey = errors.New("encryption key not held")
-
-// ParseKey reads a 32-byte key written as 64 hex digits or in base64
-// (standard or URL alphabet, padded or not).
-func ParseKey(s string) ([]byte, error) {
-	s = strings.TrimSpace(s)
-	b, err := hex.DecodeString(s)
-	form := "hex"
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if err != nil {
-			b, err = enc.DecodeString(s)
-			form = "base64"
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("neither hex nor base64 (want %d bytes, e.g. from openssl rand -hex 32)", KeySize)
-	}
-	if len(b) != KeySize {
-		return nil, fmt.Errorf("%d bytes of %s, want %d", len(b), form, KeySize)
-	}
-	return b, nil
-}
 
 // Keyring seals secrets with AES-256-GCM under its current key and opens
 // them under any key it holds, found by the key id stored with each

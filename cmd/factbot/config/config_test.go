@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/goldentest"
 	"github.com/factbot-dev/factbot/internal/usererr"
+	"github.com/factbot-dev/factbot/store"
 )
 
 func load(env map[string]string) (*Config, error) {
@@ -427,6 +429,25 @@ func TestSettingsRedactDatabasePassword(t *testing.T) {
 	for _, s := range c.Settings() {
 		if s.Name == "FACTBOT_DB" && s.Value != "postgres://factbot:xxxxx@db:5432/factbot?sslmode=disable" {
 			t.Errorf("FACTBOT_DB shows as %q, want the password masked", s.Value)
+		}
+	}
+}
+
+func TestParseKey(t *testing.T) {
+	k := bytes.Repeat([]byte{7}, store.KeySize)
+	for _, s := range []string{
+		"0707070707070707070707070707070707070707070707070707070707070707",
+		"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=",
+		"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc",
+	} {
+		got, err := parseKey(s)
+		if err != nil || !bytes.Equal(got, k) {
+			t.Errorf("parseKey(%q) = %x, %v", s, got, err)
+		}
+	}
+	for _, s := range []string{"", "0707", "not a key!", "BwcHBwcH"} {
+		if _, err := parseKey(s); err == nil {
+			t.Errorf("parseKey(%q) accepted", s)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -122,13 +123,34 @@ func key(name string, dst func(*Config) *[]byte) func(*Config, string) error {
 		if s == "" {
 			return nil
 		}
-		b, err := store.ParseKey(s)
+		b, err := parseKey(s)
 		*dst(c) = b
 		if err != nil {
 			return &usererr.Config{Var: name, Msg: err.Error(), Hint: hintKey}
 		}
 		return nil
 	}
+}
+
+// parseKey reads a 32-byte key written as 64 hex digits or in base64
+// (standard or URL alphabet, padded or not).
+func parseKey(s string) ([]byte, error) {
+	s = strings.TrimSpace(s)
+	b, err := hex.DecodeString(s)
+	form := "hex"
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if err != nil {
+			b, err = enc.DecodeString(s)
+			form = "base64"
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("neither hex nor base64 (want %d bytes, e.g. from openssl rand -hex 32)", store.KeySize)
+	}
+	if len(b) != store.KeySize {
+		return nil, fmt.Errorf("%d bytes of %s, want %d", len(b), form, store.KeySize)
+	}
+	return b, nil
 }
 
 // secretVar reads a secret of at least minWebSecret characters.

@@ -97,10 +97,7 @@ func benchFixture(b *testing.B) (*DB, []string) {
 		for tenant, n := range map[string]int{"T1": benchChecks, "T2": benchChecks / 10} {
 			for i := 0; i < n && benchErr == nil; i += batch {
 				benchErr = benchDB.update(ctx, func(tx *txn) error {
-					tb, err := tenantBucket(tx, tenant)
-					if err != nil {
-						return err
-					}
+					tb := &tenantTx{tx, tenant}
 					for j := i; j < i+batch && j < n; j++ {
 						t := at.Add(time.Duration(j) * time.Minute)
 						claims := map[string]factcheck.Label{}
@@ -125,7 +122,7 @@ func benchFixture(b *testing.B) (*DB, []string) {
 							if err != nil {
 								return err
 							}
-							if err := sub(tb, bVerdicts).Put(cacheKey(v.Claim), e); err != nil {
+							if err := tb.Bucket(bVerdicts).Put(cacheKey(v.Claim), e); err != nil {
 								return err
 							}
 						}
@@ -267,10 +264,10 @@ func BenchmarkHistoryWordsRareAtScale(b *testing.B) {
 				}
 				ids[j] = fmt.Sprintf("%s-%06x", at.Add(time.Duration(j)*time.Second).Format(idTimeLayout), j)
 				s := &CheckSummary{ID: ids[j], User: "U1", Text: text, CreatedAt: at, Verdicts: []factcheck.Label{factcheck.Supported}}
-				if err := sub(tb, bSums).putRecord([]byte(ids[j]), s); err != nil {
+				if err := tb.Bucket(bSums).putRecord([]byte(ids[j]), s); err != nil {
 					return err
 				}
-				if err := sub(tb, bText).Put([]byte(ids[j]), []byte(text)); err != nil {
+				if err := tb.Bucket(bText).Put([]byte(ids[j]), []byte(text)); err != nil {
 					return err
 				}
 			}
@@ -281,7 +278,7 @@ func BenchmarkHistoryWordsRareAtScale(b *testing.B) {
 	for i := 0; i < len(entries) && err == nil; i += 1_000_000 {
 		err = db.updateTenant(ctx, "T1", func(tb *tenantTx) error {
 			for _, e := range entries[i:min(len(entries), i+1_000_000)] {
-				if err := sub(tb, bWords).Put(wordKey(vocab[e>>32], packID(ids[uint32(e)])), nil); err != nil {
+				if err := tb.Bucket(bWords).Put(wordKey(vocab[e>>32], packID(ids[uint32(e)])), nil); err != nil {
 					return err
 				}
 			}

@@ -109,13 +109,13 @@ func saveCheck(tx *txn, c *Check, now time.Time) error {
 		if c.RequestKey != "" {
 			if r, err := getRequest(tb, c.RequestKey); err == nil {
 				req = r
-				if c.ID == "" && r.CheckID != "" && sub(tb, bChecks).Get([]byte(r.CheckID)) != nil {
+				if c.ID == "" && r.CheckID != "" && tb.Bucket(bChecks).Get([]byte(r.CheckID)) != nil {
 					c.ID = r.CheckID
 				}
 			}
 		}
 		if c.ID == "" {
-			c.ID = NewCheckID(c.CreatedAt, func(id string) bool { return sub(tb, bChecks).Get([]byte(id)) != nil })
+			c.ID = NewCheckID(c.CreatedAt, func(id string) bool { return tb.Bucket(bChecks).Get([]byte(id)) != nil })
 		}
 		if err := putCheck(tb, c); err != nil || req == nil || req.CheckID == c.ID {
 			return err
@@ -146,7 +146,7 @@ func NewCheckID(t time.Time, taken func(id string) bool) string {
 // replacing those of a stored check with the same ID.
 func putCheck(tb *tenantTx, c *Check) error {
 	id := []byte(c.ID)
-	if old := sub(tb, bSums).Get(id); old != nil {
+	if old := tb.Bucket(bSums).Get(id); old != nil {
 		var s CheckSummary
 		if err := decode(old, &s); err != nil {
 			return err
@@ -159,12 +159,12 @@ func putCheck(tb *tenantTx, c *Check) error {
 		return err
 	}
 	s := summarize(c)
-	if err := sub(tb, bChecks).putRecord(id, withoutStoredFeedback(tb, c)); err != nil {
+	if err := tb.Bucket(bChecks).putRecord(id, withoutStoredFeedback(tb, c)); err != nil {
 		return err
 	}
 	sum, err := encode(s)
 	if err == nil {
-		err = sub(tb, bSums).Put(id, sum)
+		err = tb.Bucket(bSums).Put(id, sum)
 	}
 	if err != nil {
 		return err
@@ -173,7 +173,7 @@ func putCheck(tb *tenantTx, c *Check) error {
 		return err
 	}
 	text := []byte(searchText(c))
-	if err := sub(tb, bText).Put(id, text); err != nil {
+	if err := tb.Bucket(bText).Put(id, text); err != nil {
 		return err
 	}
 	if err := putWords(tb, c.ID, text); err != nil {
@@ -183,7 +183,7 @@ func putCheck(tb *tenantTx, c *Check) error {
 		sum = nil
 	}
 	for _, e := range indexEntries(s) {
-		if err := sub(tb, e.bucket).Put(e.key, sum); err != nil {
+		if err := tb.Bucket(e.bucket).Put(e.key, sum); err != nil {
 			return err
 		}
 	}
@@ -226,16 +226,16 @@ func deleteCheck(tb *tenantTx, s *CheckSummary) (int, error) {
 		return 0, err
 	}
 	for _, name := range [][]byte{bChecks, bSums, bText, bVectors} {
-		if err := sub(tb, name).Delete(id); err != nil {
+		if err := tb.Bucket(name).Delete(id); err != nil {
 			return 0, err
 		}
 	}
-	return sub(tb, bFeedback).deleteIf(indexKey(s.ID, ""), func(_, _ []byte) (bool, error) { return true, nil })
+	return tb.Bucket(bFeedback).deleteIf(indexKey(s.ID, ""), func(_, _ []byte) (bool, error) { return true, nil })
 }
 
 func deleteIndexes(tb *tenantTx, s *CheckSummary) error {
 	for _, e := range indexEntries(s) {
-		if err := sub(tb, e.bucket).Delete(e.key); err != nil {
+		if err := tb.Bucket(e.bucket).Delete(e.key); err != nil {
 			return err
 		}
 	}
@@ -329,7 +329,7 @@ func cut(s string, n int) string {
 func (db *DB) Check(ctx context.Context, tenant, id string) (*Check, error) {
 	var c Check
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
-		if err := getRecord(sub(tb, bChecks), []byte(id), &c); err != nil {
+		if err := getRecord(tb.Bucket(bChecks), []byte(id), &c); err != nil {
 			return err
 		}
 		return readFeedback(tb, &c)
@@ -349,7 +349,7 @@ func (db *DB) EachCheck(ctx context.Context, tenant string, fn func(*Check) erro
 	for {
 		var cs []*Check
 		err := db.view(ctx, tenant, func(tb *tenantTx) error {
-			cur := sub(tb, bChecks).Cursor()
+			cur := tb.Bucket(bChecks).Cursor()
 			// after+0x00 is the least key above after.
 			for k, v := cur.Seek(after); k != nil && len(cs) < batch; k, v = cur.Next() {
 				var c Check

@@ -245,7 +245,7 @@ func (tv *tenantVectors) update(ctx context.Context, db *DB, tenant, model strin
 		from = []byte(t.Add(-refreshOverlap).Format(idTimeLayout))
 	}
 	err := db.read(ctx, tenant, func(tb *tenantTx) error {
-		cur := sub(tb, bVectors).Cursor()
+		cur := tb.Bucket(bVectors).Cursor()
 		for k, v := cur.Seek(from); k != nil; k, v = cur.Next() {
 			if tv.known[string(k)] {
 				continue

@@ -205,7 +205,7 @@ func putVectors(tb *tenantTx, c *Check) error {
 	if r == nil {
 		return nil
 	}
-	if err := sub(tb, bVectors).Put([]byte(c.ID), r.encode()); err != nil {
+	if err := tb.Bucket(bVectors).Put([]byte(c.ID), r.encode()); err != nil {
 		return fmt.Errorf("vectors: %w", err)
 	}
 	return nil

@@ -18,7 +18,7 @@ func CacheKey(text string) string { return string(cacheKey(text)) }
 // from one read transaction (fn may not write to the database).
 func (db *DB) EachRequest(ctx context.Context, tenant string, fn func(*Request) error) error {
 	return db.view(ctx, tenant, func(tb *tenantTx) error {
-		return eachRecord(sub(tb, bRequests), nil, func(_ []byte, r *Request) error { return fn(r) })
+		return eachRecord(tb.Bucket(bRequests), nil, func(_ []byte, r *Request) error { return fn(r) })
 	})
 }
 
@@ -44,7 +44,7 @@ func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEn
 	}
 	return db.view(ctx, tenant, func(tb *tenantTx) error {
 		for _, kind := range kinds {
-			err := sub(tb, refBucket[kind]).ForEach(func(k, v []byte) error {
+			err := tb.Bucket(refBucket[kind]).ForEach(func(k, v []byte) error {
 				var e webEntry
 				_, data, err := openEnvelope(v)
 				if err == nil && tenant == WebTenant {

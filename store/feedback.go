@@ -77,7 +77,7 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 			if err != nil {
 				return err
 			}
-			return sub(tb, bFeedback).putRecord(binary.BigEndian.AppendUint32(indexKey(checkID, ""), seq), &f)
+			return tb.Bucket(bFeedback).putRecord(binary.BigEndian.AppendUint32(indexKey(checkID, ""), seq), &f)
 		})
 	}
 	if err != nil {
@@ -93,7 +93,7 @@ func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedbac
 func feedbackSlot(tb *tenantTx, checkID string, nf Feedback) (uint32, error) {
 	user := nf.User
 	var c Check
-	if err := getRecord(sub(tb, bChecks), []byte(checkID), &c); err != nil {
+	if err := getRecord(tb.Bucket(bChecks), []byte(checkID), &c); err != nil {
 		return 0, err
 	}
 	if err := readFeedback(tb, &c); err != nil {
@@ -120,7 +120,7 @@ func feedbackSlot(tb *tenantTx, checkID string, nf Feedback) (uint32, error) {
 // readFeedback appends the check's notes from the feedback bucket of
 // tenant bucket tb to c.Feedback, in the order they were added.
 func readFeedback(tb *tenantTx, c *Check) error {
-	return eachRecord(sub(tb, bFeedback), indexKey(c.ID, ""), func(_ []byte, f *Feedback) error {
+	return eachRecord(tb.Bucket(bFeedback), indexKey(c.ID, ""), func(_ []byte, f *Feedback) error {
 		c.Feedback = append(c.Feedback, *f)
 		return nil
 	})

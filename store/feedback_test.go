@@ -13,11 +13,8 @@ func rawCheck(t *testing.T, db *DB, tenant, id string) []byte {
 	t.Helper()
 	var out []byte
 	err := db.run(ctx, ModeView, func(tx *txn) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		out = bytes.Clone(sub(tb, bChecks).Get([]byte(id)))
+		tb := &tenantTx{tx, tenant}
+		out = bytes.Clone(tb.Bucket(bChecks).Get([]byte(id)))
 		return nil
 	})
 	mustf(t, err, "read raw check")

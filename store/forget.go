@@ -92,9 +92,9 @@ func (db *DB) forget(ctx context.Context, tenant, what string, fn func(*tenantTx
 // tenantWebRefs adds to web what the records of tenant bucket tb name in
 // the web cache, and counts the records in st.
 func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
-	count := func(name []byte) int { return countKeys(sub(tb, name)) }
+	count := func(name []byte) int { return countKeys(tb.Bucket(name)) }
 	st.Verdicts, st.Extractions, st.Feedback = count(bVerdicts), count(bExtractions), count(bFeedback)
-	err := eachRecord(sub(tb, bChecks), nil, func(_ []byte, c *Check) error {
+	err := eachRecord(tb.Bucket(bChecks), nil, func(_ []byte, c *Check) error {
 		web.addCheck(c)
 		st.Checks++
 		return nil
@@ -102,7 +102,7 @@ func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 	if err != nil {
 		return err
 	}
-	err = eachRecord(sub(tb, bRequests), nil, func(_ []byte, r *Request) error {
+	err = eachRecord(tb.Bucket(bRequests), nil, func(_ []byte, r *Request) error {
 		web.addRequest(r)
 		st.Requests++
 		return nil
@@ -110,7 +110,7 @@ func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 	if err != nil {
 		return err
 	}
-	return sub(tb, bVerdicts).ForEach(func(_, v []byte) error {
+	return tb.Bucket(bVerdicts).ForEach(func(_, v []byte) error {
 		var e CachedVerdict
 		if decode(v, &e) == nil {
 			web.addVerdict(e.Verdict)
@@ -125,13 +125,13 @@ func tenantWebRefs(tb *tenantTx, web *webRefs, st *ForgetStats) error {
 func forgetChecks(tb *tenantTx, user string, web *webRefs, st *ForgetStats) error {
 	var ids [][]byte
 	prefix := indexKey(user, "")
-	sub(tb, bByUser).scan(prefix, func(k, _ []byte) error {
+	tb.Bucket(bByUser).scan(prefix, func(k, _ []byte) error {
 		ids = append(ids, bytes.Clone(k[len(prefix):]))
 		return nil
 	})
 	for _, id := range ids {
 		var c Check
-		if err := decode(sub(tb, bChecks).Get(id), &c); err != nil {
+		if err := decode(tb.Bucket(bChecks).Get(id), &c); err != nil {
 			return fmt.Errorf("check %s: %w", id, err)
 		}
 		refs := []CacheRef{{RefExtraction, CacheKey(c.Text)}}
@@ -198,7 +198,7 @@ func forgetRequests(tb *tenantTx, user string, web *webRefs, st *ForgetStats) er
 func forgetRefs(tb *tenantTx, refs []CacheRef, st *ForgetStats) error {
 	for _, r := range refs {
 		n := map[string]*int{RefVerdict: &st.Verdicts, RefExtraction: &st.Extractions}[r.Kind]
-		b, k := sub(tb, refBucket[r.Kind]), []byte(r.Key)
+		b, k := tb.Bucket(refBucket[r.Kind]), []byte(r.Key)
 		if n == nil || len(k) == 0 || b.Get(k) == nil {
 			continue
 		}
@@ -219,7 +219,7 @@ func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 	if len(claims) == 0 {
 		return nil
 	}
-	n, err := sub(tb, bExtractions).deleteIf(nil, func(_, v []byte) (bool, error) {
+	n, err := tb.Bucket(bExtractions).deleteIf(nil, func(_, v []byte) (bool, error) {
 		var e CachedExtraction
 		if decode(v, &e) != nil || e.Extraction == nil || len(e.Extraction.Claims) < len(claims) {
 			return false, nil
@@ -241,7 +241,7 @@ func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 // snapshots: the last step of Forget.
 func forgetWeb(tx *txn, gone *webRefs, st *ForgetStats) error {
 	wt := &tenantTx{tx, WebTenant}
-	cache, snaps := sub(wt, bWebCache), sub(wt, bSnapshots)
+	cache, snaps := wt.Bucket(bWebCache), wt.Bucket(bSnapshots)
 	queries := queryIndex(cache)
 	delKeys, delSnaps := resolve(cache, snaps, gone, queries)
 	if len(delKeys) == 0 && len(delSnaps) == 0 {

@@ -67,7 +67,7 @@ func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]Che
 	q.Limit = q.limit()
 	out := []CheckSummary{}
 	err := db.read(ctx, tenant, func(tb *tenantTx) error {
-		h := &historyScan{q: &q, tb: tb, sums: sub(tb, bSums), text: sub(tb, bText), upper: q.upper()}
+		h := &historyScan{q: &q, tb: tb, sums: tb.Bucket(bSums), text: tb.Bucket(bText), upper: q.upper()}
 		if !q.Since.IsZero() {
 			h.stop = []byte(q.Since.UTC().Format(idTimeLayout))
 		}
@@ -122,7 +122,7 @@ type historyScan struct {
 // index of the query.
 func (h *historyScan) run(words []string) error {
 	if len(words) > 0 {
-		ids, rest, ok := wordCandidates(sub(h.tb, bWords), words, maxWordRange)
+		ids, rest, ok := wordCandidates(h.tb.Bucket(bWords), words, maxWordRange)
 		if ok {
 			h.confirm = spaced(rest)
 			return h.visitAll(func(fn func(id, sum []byte) (bool, error)) error {
@@ -184,11 +184,11 @@ func (h *historyScan) visitAll(walk func(func(id, sum []byte) (bool, error)) err
 func (h *historyScan) index() (*bkt, []byte) {
 	switch q := h.q; {
 	case q.User != "":
-		return sub(h.tb, bByUser), indexKey(q.User, "")
+		return h.tb.Bucket(bByUser), indexKey(q.User, "")
 	case q.Channel != "":
-		return sub(h.tb, bByChannel), indexKey(q.Channel, "")
+		return h.tb.Bucket(bByChannel), indexKey(q.Channel, "")
 	case q.Verdict != "":
-		return sub(h.tb, bByVerdict), indexKey(string(q.Verdict), "")
+		return h.tb.Bucket(bByVerdict), indexKey(string(q.Verdict), "")
 	}
 	return h.sums, nil
 }

@@ -178,7 +178,7 @@ func (db *DB) release(ctx context.Context, tenant, key, owner string) error {
 		}
 	}
 	return update(ctx, func(tx *txn) error {
-		lb := sub(&tenantTx{tx, tenant}, bLeases)
+		lb := (&tenantTx{tx, tenant}).Bucket(bLeases)
 		if l, ok := leaseRecord(lb.Get([]byte(key))); ok && l.owner == owner {
 			return lb.Delete([]byte(key))
 		}

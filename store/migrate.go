@@ -27,7 +27,7 @@ func migrate4to5(tb *tenantTx) error {
 	if ex == nil {
 		return nil
 	}
-	p := sub(tb, bPending)
+	p := tb.Bucket(bPending)
 	var keys [][]byte
 	var times []time.Time
 	c := p.Cursor()
@@ -37,7 +37,7 @@ func migrate4to5(tb *tenantTx) error {
 			times = append(times, time.Unix(0, int64(binary.BigEndian.Uint64(k))))
 		}
 	}
-	if err := ex.SetTimes(sub(tb, bRequests).b, keys, times); err != nil {
+	if err := ex.SetTimes(tb.Bucket(bRequests).b, keys, times); err != nil {
 		return err
 	}
 	return tb.DeleteBucket(bPending)
@@ -179,7 +179,7 @@ func migrate1to2(tb *tenantTx) error {
 		if v.Verdict == nil {
 			continue
 		}
-		if err := sub(tb, bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
+		if err := tb.Bucket(bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
 			return err
 		}
 	}

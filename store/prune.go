@@ -68,10 +68,10 @@ func pruneTenant(tb *tenantTx, cutoff, refusedCutoff time.Time) (st PruneStats, 
 	if st.Requests, err = pruneRequests(tb, cutoff, refusedCutoff); err != nil {
 		return st, err
 	}
-	if st.Verdicts, err = pruneCache(sub(tb, bVerdicts), cutoff); err != nil {
+	if st.Verdicts, err = pruneCache(tb.Bucket(bVerdicts), cutoff); err != nil {
 		return st, err
 	}
-	st.Extractions, err = pruneCache(sub(tb, bExtractions), cutoff)
+	st.Extractions, err = pruneCache(tb.Bucket(bExtractions), cutoff)
 	return st, err
 }
 
@@ -140,7 +140,7 @@ func cachedAt(v []byte) (time.Time, error) {
 func pruneChecks(tb *tenantTx, cutoff time.Time) (int, error) {
 	stop := []byte(cutoff.UTC().Add(time.Second).Format(idTimeLayout))
 	var old []*CheckSummary
-	c := sub(tb, bSums).Cursor()
+	c := tb.Bucket(bSums).Cursor()
 	for k, v := c.First(); k != nil && bytes.Compare(k, stop) < 0; k, v = c.Next() {
 		var s CheckSummary
 		if err := decode(v, &s); err != nil {

@@ -118,25 +118,23 @@ func (db *DB) UpdateRequest(ctx context.Context, tenant, key string, fn func(*Re
 		return err
 	}
 	err := db.requests.do(func(tx *txn) error {
-		tb, err := tenantBucket(tx, tenant)
-		if err != nil {
-			return err
-		}
-		old, err := getRequest(tb, key)
-		if err != nil {
-			return err
-		}
-		r := *old
-		r.Meta = maps.Clone(old.Meta)
-		if err := fn(&r); err != nil {
-			return err
-		}
-		r.Key, r.Tenant, r.CreatedAt = old.Key, old.Tenant, old.CreatedAt
-		if err := validState(r.State); err != nil {
-			return err
-		}
-		r.UpdatedAt = db.now().UTC()
-		return putRequest(tb, old, &r)
+		return inTenant(tx, tenant, func(tb *tenantTx) error {
+			old, err := getRequest(tb, key)
+			if err != nil {
+				return err
+			}
+			r := *old
+			r.Meta = maps.Clone(old.Meta)
+			if err := fn(&r); err != nil {
+				return err
+			}
+			r.Key, r.Tenant, r.CreatedAt = old.Key, old.Tenant, old.CreatedAt
+			if err := validState(r.State); err != nil {
+				return err
+			}
+			r.UpdatedAt = db.now().UTC()
+			return putRequest(tb, old, &r)
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("update request %s: %w", key, err)
@@ -219,7 +217,7 @@ func (db *DB) PendingRequests(ctx context.Context, tenant string) ([]*Request, e
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
 		keys := pendingKeys(tb, 0)
 		if n := tb.tx.nat; n != nil {
-			n.Prefetch(sub(tb, bRequests).b, keys)
+			n.Prefetch(tb.Bucket(bRequests).b, keys)
 		}
 		for _, k := range keys {
 			r, err := getRequest(tb, string(k))
@@ -246,7 +244,7 @@ func validState(s string) error {
 
 func getRequest(tb *tenantTx, key string) (*Request, error) {
 	var r Request
-	if err := getRecord(sub(tb, bRequests), []byte(key), &r); err != nil {
+	if err := getRecord(tb.Bucket(bRequests), []byte(key), &r); err != nil {
 		return nil, fmt.Errorf("request %q: %w", key, err)
 	}
 	return &r, nil
@@ -258,10 +256,10 @@ func getRequest(tb *tenantTx, key string) (*Request, error) {
 // pending index (its keys: the creation time, then the request's key).
 func pendingKeys(tb *tenantTx, limit int) [][]byte {
 	if n := tb.tx.nat; n != nil {
-		return n.Timed(sub(tb, bRequests).b, limit)
+		return n.Timed(tb.Bucket(bRequests).b, limit)
 	}
 	var keys [][]byte
-	c := sub(tb, bPending).Cursor()
+	c := tb.Bucket(bPending).Cursor()
 	for k, _ := c.First(); k != nil && (limit == 0 || len(keys) < limit); k, _ = c.Next() {
 		keys = append(keys, bytes.Clone(k[8:]))
 	}
@@ -295,7 +293,7 @@ func requestRecords(r *Request, timed bool) ([]Record, error) {
 func putRequest(tb *tenantTx, old, r *Request) error {
 	timed := tb.tx.nat != nil
 	if old != nil && old.State == RequestPending && !timed {
-		if err := sub(tb, bPending).Delete(pendingKey(old)); err != nil {
+		if err := tb.Bucket(bPending).Delete(pendingKey(old)); err != nil {
 			return err
 		}
 	}
@@ -324,7 +322,7 @@ func putRecords(tx *txn, recs []Record) error {
 // accepts, in key order.
 func requestsWhere(tb *tenantTx, keep func(*Request) bool) ([]*Request, error) {
 	var reqs []*Request
-	err := eachRecord(sub(tb, bRequests), nil, func(_ []byte, r *Request) error {
+	err := eachRecord(tb.Bucket(bRequests), nil, func(_ []byte, r *Request) error {
 		if keep(r) {
 			reqs = append(reqs, r)
 		}
@@ -336,12 +334,12 @@ func requestsWhere(tb *tenantTx, keep func(*Request) bool) ([]*Request, error) {
 // deleteRequest removes a request and its pending entry.
 func deleteRequest(tb *tenantTx, r *Request) error {
 	if r.State == RequestPending && tb.tx.nat == nil {
-		if err := sub(tb, bPending).Delete(pendingKey(r)); err != nil {
+		if err := tb.Bucket(bPending).Delete(pendingKey(r)); err != nil {
 			return err
 		}
 	}
-	if err := sub(tb, bLeases).Delete([]byte(r.Key)); err != nil {
+	if err := tb.Bucket(bLeases).Delete([]byte(r.Key)); err != nil {
 		return err
 	}
-	return sub(tb, bRequests).Delete([]byte(r.Key))
+	return tb.Bucket(bRequests).Delete([]byte(r.Key))
 }

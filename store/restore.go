@@ -53,7 +53,7 @@ func putEntries(tb *tenantTx, es []CacheEntry) error {
 		default:
 			return fmt.Errorf("restore: unknown record kind %q", e.Kind)
 		}
-		if err := sub(b, refBucket[e.Kind]).putRecord([]byte(e.Key), v); err != nil {
+		if err := b.Bucket(refBucket[e.Kind]).putRecord([]byte(e.Key), v); err != nil {
 			return err
 		}
 	}

@@ -30,6 +30,7 @@
 //	tenants/_web/snapshots/<sha256>                 envelope(webEntry): a page as read
 //	installations/<platform>\x00<team or org id>    envelope(installRecord): an app install, its tokens sealed (installations.go)
 //	tenants/<tenant>/leases/<key>       "<owner>\x00<until unix nanos>": on a shared driver (leases.go)
+//	once/<sha256 of key>                <expiry unix nanos, 8 bytes big endian> (once.go)
 //
 // An envelope is {"v":<version>,"data":<record as JSON>}, compressed with
 // zstd when it is over 1 KiB (version 4; Open compresses an older file's
@@ -38,16 +39,10 @@
 // packs the check IDs of the word index (7 bytes instead of 21); Open
 // builds an older file's word index again.
 //
-// Records carry who could see where they were made (Visibility; see
-// (*Check).VisibleTo for the one rule of who may see a check in chat) and
-// the cache entries they caused (CacheRefs), which Forget deletes with
-// them. Fields added to records since version 3 are optional, and their
+// Fields added to records since version 3 are optional, and their
 // absence is safe (unknown visibility is not public), so they needed no
 // migration; nor did the feedback bucket, which starts empty (notes
 // stored in older check records are still read).
-//
-// A word search seeks each query word's prefix range in words/ and
-// intersects the IDs (see History).
 //
 // Check IDs start with their creation time, so every bucket keyed by ID, and
 // every index entry under one value, is in time order: a history page is a
@@ -239,14 +234,6 @@ type tenantTx struct {
 	tenant string
 }
 
-// tenantBucket returns the tenant's buckets in tx.
-func tenantBucket(tx *txn, tenant string) (*tenantTx, error) {
-	if tenant == "" {
-		return nil, ErrNoTenant
-	}
-	return &tenantTx{tx: tx, tenant: tenant}, nil
-}
-
 // view runs fn on the tenant's buckets in a read transaction.
 func (db *DB) view(ctx context.Context, tenant string, fn func(*tenantTx) error) error {
 	return db.run(ctx, ModeView, func(tx *txn) error { return inTenant(tx, tenant, fn) })
@@ -263,12 +250,12 @@ func (db *DB) updateTenant(ctx context.Context, tenant string, fn func(*tenantTx
 	return db.update(ctx, func(tx *txn) error { return inTenant(tx, tenant, fn) })
 }
 
+// inTenant runs fn on the tenant's buckets in tx.
 func inTenant(tx *txn, tenant string, fn func(*tenantTx) error) error {
-	tb, err := tenantBucket(tx, tenant)
-	if err != nil {
-		return err
+	if tenant == "" {
+		return ErrNoTenant
 	}
-	return fn(tb)
+	return fn(&tenantTx{tx: tx, tenant: tenant})
 }
 
 // Bucket returns the tenant's bucket name.
@@ -367,11 +354,23 @@ func eachRecord[T any](b *bkt, prefix []byte, fn func(k []byte, r *T) error) err
 	})
 }
 
-// sub returns the tenant's bucket name.
-func sub(tb *tenantTx, name []byte) *bkt { return tb.Bucket(name) }
-
 // countKeys returns the number of keys in b.
 func countKeys(b *bkt) (n int) {
 	b.ForEach(func(_, _ []byte) error { n++; return nil })
 	return n
+}
+
+// UserTenants lists every tenant that has records, the reserved web
+// tenant aside, for operators' views across tenants.
+func (db *DB) UserTenants(ctx context.Context) ([]string, error) {
+	var tenants []string
+	err := db.run(ctx, ModeView, func(tx *txn) error {
+		for _, k := range tx.Tenants() {
+			if k != WebTenant {
+				tenants = append(tenants, k)
+			}
+		}
+		return nil
+	})
+	return tenants, err
 }

@@ -85,7 +85,7 @@ func (db *DB) getCached(ctx context.Context, tenant, kind, text string, maxAge t
 		maxAge = db.ttl
 	}
 	key := cacheKey(text)
-	err := db.read(ctx, tenant, func(tb *tenantTx) error { return getRecord(sub(tb, refBucket[kind]), key, into) })
+	err := db.read(ctx, tenant, func(tb *tenantTx) error { return getRecord(tb.Bucket(refBucket[kind]), key, into) })
 	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}
@@ -105,7 +105,7 @@ func (db *DB) putCached(ctx context.Context, tenant, kind, text string, e any, r
 	if len(key) == 0 {
 		return nil
 	}
-	err := db.updateTenant(ctx, tenant, func(tb *tenantTx) error { return sub(tb, refBucket[kind]).putRecord(key, e) })
+	err := db.updateTenant(ctx, tenant, func(tb *tenantTx) error { return tb.Bucket(refBucket[kind]).putRecord(key, e) })
 	if err != nil {
 		return fmt.Errorf("cache %s: %w", kind, err)
 	}

@@ -64,11 +64,11 @@ func (db *DB) Put(ctx context.Context, bucket, key string, val []byte, rec searc
 	}
 	k := []byte(webKey(bucket, key))
 	err = db.updateTenant(ctx, WebTenant, func(tb *tenantTx) error {
-		if err := sub(tb, bWebCache).Put(k, v); err != nil {
+		if err := tb.Bucket(bWebCache).Put(k, v); err != nil {
 			return err
 		}
 		if hash != "" {
-			return sub(tb, bSnapshots).Put([]byte(hash), v)
+			return tb.Bucket(bSnapshots).Put([]byte(hash), v)
 		}
 		return nil
 	})
@@ -97,7 +97,7 @@ func (db *DB) PageSnapshot(ctx context.Context, sha256 string) (*search.Page, er
 // webGet reads the entry under key in the web tenant's bucket b, or
 // returns ErrNotFound.
 func (db *DB) webGet(ctx context.Context, b, key []byte) (e webEntry, err error) {
-	err = db.read(ctx, WebTenant, func(tb *tenantTx) error { return getRecord(sub(tb, b), key, &e) })
+	err = db.read(ctx, WebTenant, func(tb *tenantTx) error { return getRecord(tb.Bucket(b), key, &e) })
 	return e, err
 }
 
@@ -108,7 +108,7 @@ func pruneWeb(tx *txn, cutoff time.Time, keep map[string]bool) (int, error) {
 	wt := &tenantTx{tx, WebTenant}
 	n := 0
 	for _, name := range [][]byte{bWebCache, bSnapshots} {
-		m, err := sub(wt, name).deleteIf(nil, func(k, raw []byte) (bool, error) {
+		m, err := wt.Bucket(name).deleteIf(nil, func(k, raw []byte) (bool, error) {
 			if bytes.Equal(name, bSnapshots) && keep[string(k)] {
 				return false, nil
 			}
@@ -133,7 +133,7 @@ var shaField = []byte(`"sha256":"`)
 func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string) (map[string]bool, error) {
 	old := map[string]bool{}
 	err := db.view(ctx, WebTenant, func(tb *tenantTx) error {
-		return sub(tb, bSnapshots).ForEach(func(k, raw []byte) error {
+		return tb.Bucket(bSnapshots).ForEach(func(k, raw []byte) error {
 			var e webEntry
 			if decode(raw, &e) == nil && e.At.Before(cutoff) {
 				old[string(k)] = true
@@ -150,7 +150,7 @@ func (db *DB) citedPages(ctx context.Context, cutoff time.Time, tenants []string
 			for _, name := range [][]byte{bChecks, bVerdicts} {
 				// JSON strings escape their quotes, so the field name
 				// only matches a field.
-				sub(tb, name).ForEach(func(_, v []byte) error {
+				tb.Bucket(name).ForEach(func(_, v []byte) error {
 					v, _ = unpack(v)
 					for i := bytes.Index(v, shaField); i >= 0; i = bytes.Index(v, shaField) {
 						v = v[i+len(shaField):]

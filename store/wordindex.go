@@ -118,9 +118,9 @@ func textWords(text []byte) []string {
 // putWords adds the index entries of one check's search text.
 func putWords(tb *tenantTx, id string, text []byte) error {
 	if n := tb.tx.nat; n != nil {
-		return n.IndexWords(sub(tb, bText).b, []byte(id), textWords(text))
+		return n.IndexWords(tb.Bucket(bText).b, []byte(id), textWords(text))
 	}
-	b, pid := sub(tb, bWords), packID(id)
+	b, pid := tb.Bucket(bWords), packID(id)
 	for _, w := range textWords(text) {
 		if err := b.Put(wordKey(w, pid), nil); err != nil {
 			return err
@@ -134,11 +134,11 @@ func deleteWords(tb *tenantTx, id []byte) error {
 	if tb.tx.nat != nil {
 		return nil // deleted with the record
 	}
-	text := sub(tb, bText).Get(id)
+	text := tb.Bucket(bText).Get(id)
 	if text == nil {
 		return nil
 	}
-	b, pid := sub(tb, bWords), packID(string(id))
+	b, pid := tb.Bucket(bWords), packID(string(id))
 	for _, w := range textWords(text) {
 		if err := b.Delete(wordKey(w, pid)); err != nil {
 			return err
@@ -293,7 +293,7 @@ func rebuildWords(tb *tenantTx) error {
 		return err
 	}
 	slices.SortFunc(keys, bytes.Compare)
-	b := sub(tb, bWords)
+	b := tb.Bucket(bWords)
 	for _, k := range keys {
 		if err := b.Put(k, nil); err != nil {
 			return err

@@ -209,7 +209,7 @@ func TestWordIndexMaintained(t *testing.T) {
 	}
 	mustf(t, db.checkInvariants(), "verify after prune")
 	db.run(ctx, ModeView, func(tx *txn) error {
-		tb, _ := tenantBucket(tx, "T1")
+		tb := &tenantTx{tx, "T1"}
 		if n := countKeys(tb.Bucket(bWords)); n != len(textWords([]byte(" okapis are giraffids okapis are giraffids "))) {
 			t.Errorf("word index has %d entries after prune, want those of one check", n)
 		}

@@ -21,10 +21,9 @@ import (
 // Each lease is a record (bucket leases, "owner\x00until unix nanos" by
 // request key), taken or renewed in one atomic step of the driver on the
 // native path (Native.Lease) or, on the portable one, in a serializable
-// update (takeLease). A bbolt
-// file is used by one process, so its leases (and those of other
-// one-process drivers) are records of an in-memory driver of their own:
-// they end with the process, and a restart resumes its requests at once.
+// update (takeLease). On a driver used by one process (bbolt) they are
+// records of an in-memory driver (memLeases): they end with the process,
+// and a restart resumes its requests at once.
 
 // ErrLeaseLost is returned by RenewLease when the owner no longer holds
 // the request's lease: another owner took it over after it expired, or the
@@ -133,18 +132,12 @@ func (db *DB) lease(ctx context.Context, tenant, key, owner string, d time.Durat
 	switch {
 	case db.nat != nil:
 		v, ok, err = db.nat.Lease(ctx, l)
-	case db.memLeases == nil:
-		err = db.update(ctx, func(tx *txn) (err error) {
-			v, ok, err = takeLease(tx, l, tx.Get(l.Read, l.Key))
-			return err
-		})
-	default: // the request is read while the leases are locked
-		err = db.memLeases.Update(ctx, func(tx Tx) error {
-			var read []byte
-			err := db.run(ctx, ModeView, func(rtx *txn) error {
-				read = bytes.Clone(rtx.Get(l.Read, l.Key))
-				return nil
-			})
+	default:
+		err = db.updateLeases(ctx, func(tx *txn) (err error) {
+			read := tx.Get(l.Read, l.Key)
+			if db.memLeases != nil { // read while the leases are locked
+				err = db.run(ctx, ModeView, func(rtx *txn) error { read = bytes.Clone(rtx.Get(l.Read, l.Key)); return nil })
+			}
 			if err == nil {
 				v, ok, err = takeLease(tx, l, read)
 			}
@@ -169,15 +162,18 @@ func (db *DB) lease(ctx context.Context, tenant, key, owner string, d time.Durat
 	return &r, nil
 }
 
+// updateLeases runs fn in an update of the lease records: of memLeases,
+// or else of the driver.
+func (db *DB) updateLeases(ctx context.Context, fn func(*txn) error) error {
+	if db.memLeases == nil {
+		return db.update(ctx, fn)
+	}
+	return db.memLeases.Update(ctx, func(tx Tx) error { return fn(&txn{Tx: tx}) })
+}
+
 // release deletes owner's lease record of the request, if owner holds it.
 func (db *DB) release(ctx context.Context, tenant, key, owner string) error {
-	update := db.update
-	if db.memLeases != nil {
-		update = func(ctx context.Context, fn func(*txn) error) error {
-			return db.memLeases.Update(ctx, func(tx Tx) error { return fn(&txn{Tx: tx}) })
-		}
-	}
-	return update(ctx, func(tx *txn) error {
+	return db.updateLeases(ctx, func(tx *txn) error {
 		lb := (&tenantTx{tx, tenant}).Bucket(bLeases)
 		if l, ok := leaseRecord(lb.Get([]byte(key))); ok && l.owner == owner {
 			return lb.Delete([]byte(key))

@@ -273,9 +273,6 @@ func indexEntries(s *CheckSummary) []indexEntry {
 	return out
 }
 
-// Summary returns the check's history line, as History returns it.
-func (c *Check) Summary() CheckSummary { return *summarize(c) }
-
 func summarize(c *Check) *CheckSummary {
 	s := &CheckSummary{
 		ID:         c.ID,

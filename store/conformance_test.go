@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/pgtest"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
@@ -105,7 +106,7 @@ func TestInstallations(t *testing.T) {
 		t.Run(d.name, func(t *testing.T) {
 			ctx := context.Background()
 			db := d.open(t, store.Options{})
-			kr, err := store.NewKeyring(FixtureKey)
+			kr, err := keyring.New(FixtureKey)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -36,7 +37,7 @@ func TestWriteFixture(t *testing.T) {
 	}
 	defer db.Close()
 	FillFixture(t, db)
-	kr, err := store.NewKeyring(FixtureKey)
+	kr, err := keyring.New(FixtureKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func openLayout(t *testing.T, old string) {
 		if err := store.CheckInvariants(db); err != nil { // the word index among them
 			t.Error(err)
 		}
-		kr, err := store.NewKeyring(FixtureKey)
+		kr, err := keyring.New(FixtureKey)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/factbot-dev/factbot/internal/keyring"
 )
 
 // Installations are the workspaces an app was installed in by OAuth, with
-// their tokens sealed (see Keyring). Layout:
+// their tokens sealed (internal/keyring). Layout:
 //
 //	installations/<platform>\x00<id>   envelope(installRecord)
 //
@@ -52,7 +54,7 @@ type installSecrets struct {
 
 type installRecord struct {
 	Installation
-	Secrets sealed `json:"secrets"`
+	Secrets keyring.Sealed `json:"secrets"`
 }
 
 func installKey(platform, id string) []byte { return []byte(platform + "\x00" + id) }
@@ -61,12 +63,14 @@ func installKey(platform, id string) []byte { return []byte(platform + "\x00" + 
 // tokens with a keyring.
 type Installations struct {
 	db *DB
-	kr *Keyring
+	kr *keyring.Keyring
 }
 
 // Installations returns the installations, sealed with kr. kr may be nil
 // for Count alone.
-func (db *DB) Installations(kr *Keyring) *Installations { return &Installations{db: db, kr: kr} }
+func (db *DB) Installations(kr *keyring.Keyring) *Installations {
+	return &Installations{db: db, kr: kr}
+}
 
 var errNoKeyring = errors.New("store: installations need an encryption key (FACTBOT_ENCRYPTION_KEY)")
 
@@ -96,7 +100,7 @@ func (s *Installations) sealRecord(inst *Installation) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sl, err := s.kr.seal(plain, installKey(inst.Platform, inst.ID))
+	sl, err := s.kr.Seal(plain, installKey(inst.Platform, inst.ID))
 	if err != nil {
 		return nil, fmt.Errorf("store: seal installation: %w", err)
 	}
@@ -108,7 +112,7 @@ func (s *Installations) openRecord(k, v []byte) (*Installation, error) {
 	if err := decode(v, &rec); err != nil {
 		return nil, err
 	}
-	plain, err := s.kr.open(rec.Secrets, k)
+	plain, err := s.kr.Open(rec.Secrets, k)
 	if err != nil {
 		return nil, err
 	}

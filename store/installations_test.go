@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/factbot-dev/factbot/internal/keyring"
 )
 
-func testKey(b byte) []byte { return bytes.Repeat([]byte{b}, KeySize) }
+func testKey(b byte) []byte { return bytes.Repeat([]byte{b}, keyring.KeySize) }
 
 func openInstallDB(t *testing.T) (*DB, string) {
 	t.Helper()
@@ -28,7 +30,7 @@ func openInstallDB(t *testing.T) (*DB, string) {
 func TestInstallationsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	db, path := openInstallDB(t)
-	kr, err := NewKeyring(testKey(1))
+	kr, err := keyring.New(testKey(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +54,9 @@ func TestInstallationsRoundTrip(t *testing.T) {
 		t.Errorf("Count = %d, want 1", n)
 	}
 	// Another key cannot open it.
-	other, _ := NewKeyring(testKey(2))
-	if _, err := db.Installations(other).Get(ctx, "slack", "T1"); !errors.Is(err, ErrNoKey) {
-		t.Errorf("Get with another key = %v, want ErrNoKey", err)
+	other, _ := keyring.New(testKey(2))
+	if _, err := db.Installations(other).Get(ctx, "slack", "T1"); !errors.Is(err, keyring.ErrNoKey) {
+		t.Errorf("Get with another key = %v, want keyring.ErrNoKey", err)
 	}
 	if bad, err := db.Installations(other).Unopened(ctx); err != nil || !cmp.Equal(bad, []string{"slack:T1"}) {
 		t.Errorf("Unopened with another key = %v, %v; want [slack:T1]", bad, err)
@@ -81,18 +83,18 @@ func TestInstallationsRoundTrip(t *testing.T) {
 func TestInstallationsRekey(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openInstallDB(t)
-	oldKR, _ := NewKeyring(testKey(1))
+	oldKR, _ := keyring.New(testKey(1))
 	for _, id := range []string{"T1", "T2"} {
 		if err := db.Installations(oldKR).Put(ctx, &Installation{Platform: "slack", ID: id, BotToken: "xoxb-" + id}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Without the old key nothing changes.
-	newOnly, _ := NewKeyring(testKey(2))
-	if _, err := db.Installations(newOnly).Rekey(ctx); !errors.Is(err, ErrNoKey) {
-		t.Fatalf("Rekey without the old key = %v, want ErrNoKey", err)
+	newOnly, _ := keyring.New(testKey(2))
+	if _, err := db.Installations(newOnly).Rekey(ctx); !errors.Is(err, keyring.ErrNoKey) {
+		t.Fatalf("Rekey without the old key = %v, want keyring.ErrNoKey", err)
 	}
-	rot, _ := NewKeyring(testKey(2), testKey(1))
+	rot, _ := keyring.New(testKey(2), testKey(1))
 	st, err := db.Installations(rot).Rekey(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -105,8 +107,8 @@ func TestInstallationsRekey(t *testing.T) {
 		if err != nil || got.BotToken != "xoxb-"+id {
 			t.Errorf("after rekey, new key alone: %+v, %v", got, err)
 		}
-		if _, err := db.Installations(oldKR).Get(ctx, "slack", id); !errors.Is(err, ErrNoKey) {
-			t.Errorf("after rekey, old key: %v, want ErrNoKey", err)
+		if _, err := db.Installations(oldKR).Get(ctx, "slack", id); !errors.Is(err, keyring.ErrNoKey) {
+			t.Errorf("after rekey, old key: %v, want keyring.ErrNoKey", err)
 		}
 	}
 	st, err = db.Installations(rot).Rekey(ctx)
@@ -118,7 +120,7 @@ func TestInstallationsRekey(t *testing.T) {
 func TestInstallationsDeleteAndForgetTenant(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openInstallDB(t)
-	kr, _ := NewKeyring(testKey(1))
+	kr, _ := keyring.New(testKey(1))
 	is := db.Installations(kr)
 	for _, id := range []string{"T1", "T2"} {
 		if err := is.Put(ctx, &Installation{Platform: "slack", ID: id, BotToken: "xoxb-" + id}); err != nil {

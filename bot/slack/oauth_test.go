@@ -25,6 +25,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/storetest"
 )
@@ -60,7 +61,7 @@ func startMulti(t *testing.T, httpMode bool) *multiEnv {
 		t.Fatal(err)
 	}
 	e.db = db
-	kr, err := store.NewKeyring(bytes.Repeat([]byte{9}, store.KeySize))
+	kr, err := keyring.New(bytes.Repeat([]byte{9}, keyring.KeySize))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/factcheck/gemini/geminitest"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/store/postgres"
@@ -108,7 +109,7 @@ func TestManyWorkspacesPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kr, err := store.NewKeyring(bytes.Repeat([]byte{1}, store.KeySize)) // testKey1
+	kr, err := keyring.New(bytes.Repeat([]byte{1}, keyring.KeySize)) // testKey1
 	if err != nil {
 		t.Fatal(err)
 	}

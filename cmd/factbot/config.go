@@ -11,6 +11,7 @@ import (
 
 	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -64,7 +65,7 @@ func installedWorkspaces(ctx context.Context, a *app, cfg *config.Config) string
 
 // countInstalls counts the Slack installations in db.
 func countInstalls(ctx context.Context, db interface {
-	Installations(*store.Keyring) *store.Installations
+	Installations(*keyring.Keyring) *store.Installations
 }) string {
 	n, err := db.Installations(nil).Count(ctx, slack.Name)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
 	"github.com/factbot-dev/factbot/store"
@@ -32,7 +33,7 @@ type backend interface {
 	maintenance
 	EachCheck(ctx context.Context, tenant string, fn func(*store.Check) error) error
 	PruneEvery(ctx context.Context, interval, retention time.Duration, report func(store.PruneStats, error))
-	Installations(kr *store.Keyring) *store.Installations
+	Installations(kr *keyring.Keyring) *store.Installations
 	Close() error
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/slack/slacktest"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -187,8 +188,8 @@ func TestServeManyWorkspaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	newKey := bytes.Repeat([]byte{2}, store.KeySize) // testKey2
-	kr, _ := store.NewKeyring(newKey)
+	newKey := bytes.Repeat([]byte{2}, keyring.KeySize) // testKey2
+	kr, _ := keyring.New(newKey)
 	if inst, err := db.Installations(kr).Get(context.Background(), slack.Name, "T1"); err != nil || inst.BotToken != token {
 		t.Errorf("after rotate-key, the new key alone opens %+v, %v", inst, err)
 	}

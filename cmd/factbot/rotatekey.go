@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
 )
@@ -24,7 +25,7 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 	if cfg.EncryptionKeyOld != nil {
 		old = append(old, cfg.EncryptionKeyOld)
 	}
-	kr, err := store.NewKeyring(cfg.EncryptionKey, old...)
+	kr, err := keyring.New(cfg.EncryptionKey, old...)
 	if err != nil {
 		return err
 	}
@@ -34,7 +35,7 @@ func runRotateKey(ctx context.Context, a *app, args []string) error {
 	}
 	defer db.Close()
 	st, err := db.Installations(kr).Rekey(ctx)
-	if errors.Is(err, store.ErrNoKey) {
+	if errors.Is(err, keyring.ErrNoKey) {
 		return &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY_OLD", Msg: err.Error(), Hint: "set it to the key the installations were stored with; nothing was changed", Err: err}
 	}
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/factbot-dev/factbot/bot/discord"
 	"github.com/factbot-dev/factbot/bot/slack"
 	"github.com/factbot-dev/factbot/cmd/factbot/config"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/listen"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/store"
@@ -109,7 +110,7 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 		if cfg.EncryptionKeyOld != nil {
 			old = append(old, cfg.EncryptionKeyOld) // records not yet rotated still open
 		}
-		kr, err := store.NewKeyring(cfg.EncryptionKey, old...)
+		kr, err := keyring.New(cfg.EncryptionKey, old...)
 		if err != nil {
 			return nil, &usererr.Config{Var: "FACTBOT_ENCRYPTION_KEY", Msg: err.Error(), Err: err}
 		}
@@ -135,7 +136,7 @@ func buildSlack(cfg *config.Config, st backend, svc bot.Core, mux *http.ServeMux
 		n, _ := db.Installations(nil).Count(context.Background(), slack.Name)
 		log.Info("slack: enabled, multi-workspace (OAuth)", "mode", mode, "workspaces", n,
 			"install", cfg.Web.PublicURL+slack.InstallPath, "redirect_url", cfg.Web.PublicURL+slack.CallbackPath,
-			"key_id", store.KeyID(cfg.EncryptionKey))
+			"key_id", keyring.KeyID(cfg.EncryptionKey))
 		return ad, nil
 	}
 	log.Info("slack: enabled", "mode", mode)

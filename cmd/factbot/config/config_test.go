@@ -18,8 +18,8 @@ import (
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
 	"github.com/factbot-dev/factbot/internal/goldentest"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/usererr"
-	"github.com/factbot-dev/factbot/store"
 )
 
 func load(env map[string]string) (*Config, error) {
@@ -434,7 +434,7 @@ func TestSettingsRedactDatabasePassword(t *testing.T) {
 }
 
 func TestParseKey(t *testing.T) {
-	k := bytes.Repeat([]byte{7}, store.KeySize)
+	k := bytes.Repeat([]byte{7}, keyring.KeySize)
 	for _, s := range []string{
 		"0707070707070707070707070707070707070707070707070707070707070707",
 		"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=",

@@ -9,8 +9,8 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck/openai"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/usererr"
-	"github.com/factbot-dev/factbot/store"
 )
 
 // Setting is one variable as `factbot config` shows it.
@@ -136,7 +136,7 @@ func (c *Config) slackOAuthFeature() Feature {
 		"FACTBOT_ENCRYPTION_KEY", key, "FACTBOT_PUBLIC_URL", c.Web.PublicURL)
 	if f.On {
 		f.Detail = fmt.Sprintf("multi-workspace (OAuth): install at %s/slack/install, Redirect URL %s/slack/oauth/callback; tokens encrypted with key %s",
-			c.Web.PublicURL, c.Web.PublicURL, store.KeyID(c.EncryptionKey))
+			c.Web.PublicURL, c.Web.PublicURL, keyring.KeyID(c.EncryptionKey))
 	} else {
 		f.Missing += " to serve every workspace that installs the app (instead of SLACK_BOT_TOKEN's one)"
 	}

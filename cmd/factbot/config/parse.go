@@ -12,9 +12,9 @@ import (
 
 	"github.com/factbot-dev/factbot/bot"
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/keyring"
 	"github.com/factbot-dev/factbot/internal/usererr"
 	"github.com/factbot-dev/factbot/search"
-	"github.com/factbot-dev/factbot/store"
 	"github.com/factbot-dev/factbot/web"
 )
 
@@ -145,10 +145,10 @@ func parseKey(s string) ([]byte, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("neither hex nor base64 (want %d bytes, e.g. from openssl rand -hex 32)", store.KeySize)
+		return nil, fmt.Errorf("neither hex nor base64 (want %d bytes, e.g. from openssl rand -hex 32)", keyring.KeySize)
 	}
-	if len(b) != store.KeySize {
-		return nil, fmt.Errorf("%d bytes of %s, want %d", len(b), form, store.KeySize)
+	if len(b) != keyring.KeySize {
+		return nil, fmt.Errorf("%d bytes of %s, want %d", len(b), form, keyring.KeySize)
 	}
 	return b, nil
 }

@@ -1,4 +1,8 @@
-package store
+// Package keyring seals secrets with AES-256-GCM under its current key and
+// opens them under any key it holds, found by the key id stored with each
+// sealed value, so that keys can be rotated (the store's installations'
+// tokens, store.Installations.Rekey).
+package keyring
 
 import (
 	"crypto/aes"
@@ -18,9 +22,7 @@ const KeySize = 32
 // FACTBOT_ENCRYPTION_KEY_OLD).
 var ErrNoKey = errors.New("encryption key not held")
 
-// Keyring seals secrets with AES-256-GCM under its current key and opens
-// them under any key it holds, found by the key id stored with each
-// sealed value, so that keys can be rotated (see Installations.Rekey).
+// Keyring holds the current key and older ones.
 type Keyring struct {
 	current *sealKey
 	byID    map[string]*sealKey
@@ -38,9 +40,9 @@ func KeyID(key []byte) string {
 	return hex.EncodeToString(h[:4])
 }
 
-// NewKeyring returns a keyring sealing with current and also opening with
-// old (earlier keys, during a rotation).
-func NewKeyring(current []byte, old ...[]byte) (*Keyring, error) {
+// New returns a keyring sealing with current and also opening with old
+// (earlier keys, during a rotation).
+func New(current []byte, old ...[]byte) (*Keyring, error) {
 	kr := &Keyring{byID: map[string]*sealKey{}}
 	for i, k := range append([][]byte{current}, old...) {
 		if len(k) != KeySize {
@@ -68,27 +70,27 @@ func NewKeyring(current []byte, old ...[]byte) (*Keyring, error) {
 // CurrentID is the id of the key new records are sealed with.
 func (kr *Keyring) CurrentID() string { return kr.current.id }
 
-// sealed is a value encrypted at rest: the key's id, the nonce and the
+// Sealed is a value encrypted at rest: the key's id, the nonce and the
 // ciphertext (with its tag).
-type sealed struct {
+type Sealed struct {
 	KeyID string `json:"key_id"`
 	Nonce []byte `json:"nonce"`
 	Data  []byte `json:"data"`
 }
 
-// seal encrypts plain under the current key, bound to aad (the record's
-// key, so that a sealed value cannot be moved to another record).
-func (kr *Keyring) seal(plain, aad []byte) (sealed, error) {
+// Seal encrypts plain under the current key, bound to aad (say, the
+// record's key, so that a sealed value cannot be moved to another record).
+func (kr *Keyring) Seal(plain, aad []byte) (Sealed, error) {
 	k := kr.current
 	nonce := make([]byte, k.aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
-		return sealed{}, err
+		return Sealed{}, err
 	}
-	return sealed{KeyID: k.id, Nonce: nonce, Data: k.aead.Seal(nil, nonce, plain, aad)}, nil
+	return Sealed{KeyID: k.id, Nonce: nonce, Data: k.aead.Seal(nil, nonce, plain, aad)}, nil
 }
 
-// open decrypts s with the key it names.
-func (kr *Keyring) open(s sealed, aad []byte) ([]byte, error) {
+// Open decrypts s, sealed bound to aad, with the key it names.
+func (kr *Keyring) Open(s Sealed, aad []byte) ([]byte, error) {
 	k, ok := kr.byID[s.KeyID]
 	if !ok {
 		return nil, fmt.Errorf("%w: sealed with key %s; set FACTBOT_ENCRYPTION_KEY_OLD to it and run factbot rotate-key", ErrNoKey, s.KeyID)

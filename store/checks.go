@@ -316,10 +316,18 @@ func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	return runeCut(s, n) + "…"
+}
+
+// runeCut returns s cut to at most n bytes on a rune boundary.
+func runeCut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + "…"
+	return s[:n]
 }
 
 // Check returns one check of the tenant, or an error wrapping ErrNotFound.

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The word index (schema version 3): per tenant, words/<word>\x00<id> → ""
@@ -93,16 +92,7 @@ const maxIndexedWord = 64
 var maxWordRange = 20_000
 
 // indexedWord returns w cut to maxIndexedWord bytes on a rune boundary.
-func indexedWord(w string) string {
-	if len(w) <= maxIndexedWord {
-		return w
-	}
-	n := maxIndexedWord
-	for n > 0 && !utf8.RuneStart(w[n]) {
-		n--
-	}
-	return w[:n]
-}
+func indexedWord(w string) string { return runeCut(w, maxIndexedWord) }
 
 // textWords returns the distinct indexed words of a search text, sorted.
 func textWords(text []byte) []string {

@@ -9,7 +9,7 @@ import (
 // keys in transactions, in the manner of HashiCorp Vault's physical
 // backends. Every rule of the store (requests, leases, checks and their
 // indexes, caches, prune, forget, record versions) is written once above
-// it; a driver knows nothing of them. The drivers are bbolt (OpenBolt), an
+// it; a driver knows nothing of them. The drivers are bbolt (Open), an
 // in-memory one (NewMemoryDriver, for tests) and PostgreSQL
 // (store/postgres). RunDriver, in the store's tests, is their conformance
 // suite.

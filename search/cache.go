@@ -95,11 +95,12 @@ func (cf *CachedFactChecks) SearchFactChecks(ctx context.Context, q Query) (*Res
 	return cf.answer(ctx, q)
 }
 
-// queryKey normalises a query for the cache: case and spacing do not make
-// a different search.
-func queryKey(query string, max int) string {
-	return strconv.Itoa(max) + "\x00" + strings.Join(strings.Fields(strings.ToLower(query)), " ")
-}
+// queryKey is a query's key in the cache, normalised (NormQuery).
+func queryKey(query string, max int) string { return strconv.Itoa(max) + "\x00" + NormQuery(query) }
+
+// NormQuery normalises a query as the cache keys it: case and spacing do
+// not make a different search.
+func NormQuery(q string) string { return strings.Join(strings.Fields(strings.ToLower(q)), " ") }
 
 // cached keeps the answers of fetch in one bucket of a Cache; both cached
 // searchers are one.

@@ -171,19 +171,13 @@ func (w *webRefs) addTrace(trace []factcheck.TraceEvent) {
 		if json.Unmarshal([]byte(e.Args), &args) != nil {
 			continue
 		}
-		if q := normQuery(args.Query); q != "" {
+		if q := search.NormQuery(args.Query); q != "" {
 			w.queries[q] = true
 		}
 		if args.URL != "" {
 			w.urls[strings.TrimSpace(args.URL)] = true
 		}
 	}
-}
-
-// normQuery normalises a search query as package search does for its cache
-// keys: case and spacing do not make a different search.
-func normQuery(q string) string {
-	return strings.Join(strings.Fields(strings.ToLower(q)), " ")
 }
 
 // webKey is the web cache key of an entry of package search's bucket.
@@ -206,5 +200,5 @@ func queryOf(key string) string {
 	if !ok {
 		return ""
 	}
-	return normQuery(q)
+	return search.NormQuery(q)
 }

@@ -1,13 +1,11 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 )
 
 // compactTxSize bounds the writes of one transaction of CompactFile.
@@ -26,12 +24,9 @@ func CompactFile(path string) (before, after int64, err error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("compact %s: %w", path, err)
 	}
-	src, err := bolt.Open(path, 0, &bolt.Options{Timeout: DefaultTimeout})
-	if errors.Is(err, berrors.ErrTimeout) {
-		return 0, 0, lockedError(path, DefaultTimeout)
-	}
+	src, err := openBoltDriver(path, DefaultTimeout)
 	if err != nil {
-		return 0, 0, fmt.Errorf("compact %s: %w", path, err)
+		return 0, 0, err
 	}
 	defer src.Close() // after the rename: no one writes the old file meanwhile
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".compact-*")
@@ -41,7 +36,7 @@ func CompactFile(path string) (before, after int64, err error) {
 	tmpPath := tmp.Name()
 	tmp.Close()
 	defer os.Remove(tmpPath) // after a failure; a no-op once renamed
-	if err := compactInto(src, tmpPath, fi.Mode().Perm()); err != nil {
+	if err := compactInto(src.db, tmpPath, fi.Mode().Perm()); err != nil {
 		return 0, 0, fmt.Errorf("compact %s: %w", path, err)
 	}
 	if err := os.Rename(tmpPath, path); err != nil {

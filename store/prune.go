@@ -47,7 +47,13 @@ func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 		st.Checks, st.Requests = st.Checks+ts.Checks, st.Requests+ts.Requests
 		st.Verdicts, st.Extractions = st.Verdicts+ts.Verdicts, st.Extractions+ts.Extractions
 	}
-	st.Web, err = db.pruneWebCache(ctx, cutoff, tenants)
+	cited, err := db.citedPages(ctx, cutoff, tenants)
+	if err == nil {
+		err = db.update(ctx, func(tx *txn) (err error) {
+			st.Web, err = pruneWeb(tx, cutoff, cited)
+			return err
+		})
+	}
 	if err != nil {
 		return st, fmt.Errorf("prune web cache: %w", err)
 	}
@@ -173,23 +179,6 @@ func pruneRequests(tb *tenantTx, cutoff, refusedCutoff time.Time) (int, error) {
 		}
 	}
 	return len(reqs), nil
-}
-
-// pruneWebCache removes what was retrieved from the web before cutoff,
-// keeping the page snapshots that the tenants' checks and cached verdicts
-// cite.
-func (db *DB) pruneWebCache(ctx context.Context, cutoff time.Time, tenants []string) (int, error) {
-	cited, err := db.citedPages(ctx, cutoff, tenants)
-	if err != nil {
-		return 0, err
-	}
-	var n int
-	err = db.update(ctx, func(tx *txn) error {
-		var err error
-		n, err = pruneWeb(tx, cutoff, cited)
-		return err
-	})
-	return n, err
 }
 
 // PruneEvery runs Prune every interval until ctx is done, with the cutoff

@@ -70,11 +70,6 @@ func (db *DB) Migrate(ctx context.Context) ([]string, error) {
 	return applyMigrations(ctx, db.pool)
 }
 
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	_, err := applyMigrations(ctx, pool)
-	return err
-}
-
 // applyMigrations applies the missing migrations holding the advisory
 // lock on one connection. It refuses a database that a newer factbot
 // migrated (store.ErrNewerSchema).

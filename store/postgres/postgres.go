@@ -66,7 +66,7 @@ func OpenConfig(ctx context.Context, cfg *pgxpool.Config, opts store.Options) (*
 	}
 	db := &DB{pool: pool}
 	opts.AfterPrune = db.pruneRateEvents
-	err = migrate(ctx, pool)
+	_, err = applyMigrations(ctx, pool)
 	if err == nil {
 		db.DB, err = store.New(ctx, &driver{pool: pool}, opts)
 	}
@@ -79,9 +79,6 @@ func OpenConfig(ctx context.Context, cfg *pgxpool.Config, opts store.Options) (*
 	}
 	return db, nil
 }
-
-// Pool returns the connection pool, for tests and tools.
-func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 
 // ctxErr returns the context's error, preferring it to err: a query
 // interrupted by a canceled context reports context.Canceled.

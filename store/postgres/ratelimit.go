@@ -28,7 +28,7 @@ func (db *DB) Take(ctx context.Context, key string, n int, window time.Duration,
 	k, at := pgText(key), ns(now)
 	var ok bool
 	var next time.Time
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", k); err != nil {
 			return err
 		}
@@ -90,9 +90,4 @@ func ns(t time.Time) int64 {
 		return math.MaxInt64
 	}
 	return t.UnixNano()
-}
-
-// inTx runs fn in a transaction, committed if fn returns nil.
-func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, db.pool, fn)
 }

@@ -42,9 +42,6 @@ type lease struct {
 // it, or it is finished. An unknown request is an error wrapping
 // ErrNotFound.
 func (db *DB) ClaimRequest(ctx context.Context, tenant, key, owner string, lease time.Duration) (*Request, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	if tenant == "" {
 		return nil, fmt.Errorf("claim request %s: %w", key, ErrNoTenant)
 	}
@@ -86,9 +83,6 @@ func (db *DB) ClaimPending(ctx context.Context, tenant, owner string, lease time
 // taken over, or the request is finished). A lease <= 0 releases owner's
 // lease, so that another owner can claim the request at once.
 func (db *DB) RenewLease(ctx context.Context, tenant, key, owner string, lease time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if tenant == "" {
 		return fmt.Errorf("renew lease %s: %w", key, ErrNoTenant)
 	}

@@ -176,9 +176,6 @@ func (db *DB) RefuseRequest(ctx context.Context, tenant, key string) error {
 
 // Request returns one request, or an error wrapping ErrNotFound.
 func (db *DB) Request(ctx context.Context, tenant, key string) (*Request, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var r *Request
 	err := db.read(ctx, tenant, func(tb *tenantTx) (err error) {
 		r, err = getRequest(tb, key)
@@ -193,9 +190,6 @@ func (db *DB) Request(ctx context.Context, tenant, key string) (*Request, error)
 // Tenants lists the tenants that have pending requests, for the resume at
 // start-up (which then asks each tenant's PendingRequests).
 func (db *DB) Tenants(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var out []string
 	err := db.run(ctx, ModeView, func(tx *txn) error {
 		for _, name := range tx.Tenants() {
@@ -210,9 +204,6 @@ func (db *DB) Tenants(ctx context.Context) ([]string, error) {
 
 // PendingRequests lists one tenant's unfinished requests, oldest first.
 func (db *DB) PendingRequests(ctx context.Context, tenant string) ([]*Request, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var out []*Request
 	err := db.view(ctx, tenant, func(tb *tenantTx) error {
 		keys := pendingKeys(tb, 0)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -45,15 +46,7 @@ var ErrFeedbackExists = errors.New("feedback already recorded")
 // Recorded says whether c already has f's note of the same Once (always
 // false when f.Once is empty).
 func (c *Check) Recorded(f Feedback) bool {
-	if f.Once == "" {
-		return false
-	}
-	for _, g := range c.Feedback {
-		if g.User == f.User && g.Once == f.Once {
-			return true
-		}
-	}
-	return false
+	return f.Once != "" && slices.ContainsFunc(c.Feedback, func(g Feedback) bool { return g.User == f.User && g.Once == f.Once })
 }
 
 // AddFeedback records feedback on a check, or returns an error wrapping

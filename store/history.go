@@ -246,12 +246,7 @@ func (q *HistoryQuery) Matches(c *Check) bool {
 		return false
 	}
 	text := searchText(c)
-	for _, w := range strings.Fields(Normalize(q.Search)) {
-		if !strings.Contains(text, " "+w) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(strings.Fields(Normalize(q.Search)), func(w string) bool { return !strings.Contains(text, " "+w) })
 }
 
 // matches is Matches without the search words, on a stored summary.

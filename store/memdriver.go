@@ -158,25 +158,17 @@ func (t *memTx) DropBucket(b Bucket) error {
 	return nil
 }
 
-func (t *memTx) buckets() []Bucket {
-	var out []Bucket
-	for b := range t.d.buckets {
-		if _, ok := t.changed[b]; !ok {
-			out = append(out, b)
-		}
-	}
-	for b, mb := range t.changed {
-		if mb != nil {
-			out = append(out, b)
-		}
-	}
-	return out
+// visible returns the buckets this tx sees, with nil for those it dropped.
+func (t *memTx) visible() map[Bucket]*memBucket {
+	all := maps.Clone(t.d.buckets)
+	maps.Copy(all, t.changed)
+	return all
 }
 
 func (t *memTx) Tenants() []string {
 	var out []string
-	for _, b := range t.buckets() {
-		if b.Tenant != "" && len(t.bucket(b, false).keys) > 0 {
+	for b, mb := range t.visible() {
+		if b.Tenant != "" && mb != nil && len(mb.keys) > 0 {
 			out = append(out, b.Tenant)
 		}
 	}
@@ -185,7 +177,7 @@ func (t *memTx) Tenants() []string {
 }
 
 func (t *memTx) DropTenant(tenant string) error {
-	for _, b := range t.buckets() {
+	for b := range t.visible() {
 		if b.Tenant == tenant {
 			if err := t.DropBucket(b); err != nil {
 				return err

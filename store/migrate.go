@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/factbot-dev/factbot/factcheck"
 )
 
 // migrations[v] upgrades a tenant's records from schema version v to v+1.
@@ -94,43 +92,22 @@ func migrate(tx *txn) error {
 	return nil
 }
 
-// Schema version 1 (factbot before indexes): per tenant a "checks" bucket of
-// bare JSON v1Check values, a "requests" bucket of bare JSON v1Request
-// values, and a "verdicts" bucket keyed by the lower-cased, trimmed claim.
-// No envelopes, no indexes, no pending index.
+// Schema version 1 (factbot before indexes): per tenant a "checks" bucket
+// of bare JSON checks, a "requests" bucket of bare JSON requests (done or
+// not: no state) and a "verdicts" bucket of bare JSON cached verdicts,
+// keyed by the lower-cased, trimmed claim. No envelopes, no indexes, no
+// pending index. Their fields are today's, under the same names.
 
-type v1Check struct {
-	ID        string            `json:"id"`
-	Tenant    string            `json:"tenant"`
-	Channel   string            `json:"channel"`
-	User      string            `json:"user"`
-	Text      string            `json:"text"`
-	Report    *factcheck.Report `json:"report"`
-	CreatedAt time.Time         `json:"created_at"`
-}
-
+// v1Request is a version 1 request.
 type v1Request struct {
-	Key       string    `json:"key"`
-	Tenant    string    `json:"tenant"`
-	Platform  string    `json:"platform"`
-	Channel   string    `json:"channel"`
-	Thread    string    `json:"thread"`
-	User      string    `json:"user"`
-	Text      string    `json:"text"`
-	Done      bool      `json:"done"`
-	CheckID   string    `json:"check_id"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
-type v1Verdict struct {
-	Verdict *factcheck.Verdict `json:"verdict"`
-	At      time.Time          `json:"at"`
+	Request
+	Done bool `json:"done"`
 }
 
 func migrate1to2(tb *tenantTx) error {
-	var checks []v1Check
+	var checks []Check
 	var reqs []v1Request
-	var verdicts []v1Verdict
+	var verdicts []CachedVerdict
 	if err := readAll(tb, bChecks, &checks); err != nil {
 		return err
 	}
@@ -146,32 +123,24 @@ func migrate1to2(tb *tenantTx) error {
 		}
 	}
 	for _, r := range reqs {
-		state := RequestPending
+		r.Tenant, r.State, r.UpdatedAt = tb.tenant, RequestPending, r.CreatedAt
 		if r.Done {
-			state = RequestDone
+			r.State = RequestDone
 		}
-		nr := &Request{
-			Key: r.Key, Tenant: tb.tenant, Platform: r.Platform, Channel: r.Channel, Thread: r.Thread,
-			User: r.User, Text: r.Text, State: state, CheckID: r.CheckID,
-			CreatedAt: r.CreatedAt, UpdatedAt: r.CreatedAt,
-		}
-		if err := putRequest(tb, nil, nr); err != nil {
+		if err := putRequest(tb, nil, &r.Request); err != nil {
 			return err
 		}
 	}
 	for _, c := range checks {
-		nc := &Check{
-			ID: c.ID, Tenant: tb.tenant, Channel: c.Channel, User: c.User, Text: c.Text,
-			Report: c.Report, CreatedAt: c.CreatedAt,
-		}
+		c.Tenant = tb.tenant
 		// Version 1 did not record the request of a check; recover it
 		// from the requests that name it.
 		for _, r := range reqs {
 			if r.CheckID == c.ID {
-				nc.RequestKey, nc.Platform, nc.Thread = r.Key, r.Platform, r.Thread
+				c.RequestKey, c.Platform, c.Thread = r.Key, r.Platform, r.Thread
 			}
 		}
-		if err := putCheck(tb, nc); err != nil {
+		if err := putCheck(tb, &c); err != nil {
 			return err
 		}
 	}
@@ -179,7 +148,7 @@ func migrate1to2(tb *tenantTx) error {
 		if v.Verdict == nil {
 			continue
 		}
-		if err := tb.Bucket(bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &CachedVerdict{At: v.At, Verdict: v.Verdict}); err != nil {
+		if err := tb.Bucket(bVerdicts).putRecord(cacheKey(v.Verdict.Claim), &v); err != nil {
 			return err
 		}
 	}

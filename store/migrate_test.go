@@ -63,11 +63,11 @@ func writeV1Fixture(path string) error {
 			tenant, bucket, key string
 			v                   any
 		}{
-			{"T1", "checks", "20261001T090000Z-aaaa", v1Check{ID: "20261001T090000Z-aaaa", Tenant: "T1", Channel: "C1", User: "U1", Text: rep.Input, Report: rep, CreatedAt: at}},
-			{"T1", "requests", "slack:event:Ev1", v1Request{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Channel: "C1", Thread: "1.1", User: "U1", Text: rep.Input, Done: true, CheckID: "20261001T090000Z-aaaa", CreatedAt: at}},
-			{"T1", "requests", "slack:event:Ev2", v1Request{Key: "slack:event:Ev2", Tenant: "T1", Platform: "slack", Channel: "C1", User: "U2", Text: "Is water wet?", CreatedAt: at.Add(time.Minute)}},
-			{"T1", "verdicts", "the eiffel tower is 330 m tall.", v1Verdict{Verdict: v, At: at}},
-			{"G9", "checks", "20261001T100000Z-bbbb", v1Check{ID: "20261001T100000Z-bbbb", Tenant: "G9", Channel: "D1", User: "U7", Text: "Bigfoot", Report: &factcheck.Report{Input: "Bigfoot"}, CreatedAt: at.Add(time.Hour)}},
+			{"T1", "checks", "20261001T090000Z-aaaa", v1CheckRecord{ID: "20261001T090000Z-aaaa", Tenant: "T1", Channel: "C1", User: "U1", Text: rep.Input, Report: rep, CreatedAt: at}},
+			{"T1", "requests", "slack:event:Ev1", v1RequestRecord{Key: "slack:event:Ev1", Tenant: "T1", Platform: "slack", Channel: "C1", Thread: "1.1", User: "U1", Text: rep.Input, Done: true, CheckID: "20261001T090000Z-aaaa", CreatedAt: at}},
+			{"T1", "requests", "slack:event:Ev2", v1RequestRecord{Key: "slack:event:Ev2", Tenant: "T1", Platform: "slack", Channel: "C1", User: "U2", Text: "Is water wet?", CreatedAt: at.Add(time.Minute)}},
+			{"T1", "verdicts", "the eiffel tower is 330 m tall.", v1VerdictRecord{Verdict: v, At: at}},
+			{"G9", "checks", "20261001T100000Z-bbbb", v1CheckRecord{ID: "20261001T100000Z-bbbb", Tenant: "G9", Channel: "D1", User: "U7", Text: "Bigfoot", Report: &factcheck.Report{Input: "Bigfoot"}, CreatedAt: at.Add(time.Hour)}},
 		} {
 			if err := put(tx, rec.tenant, rec.bucket, rec.key, rec.v); err != nil {
 				return err
@@ -76,6 +76,35 @@ func writeV1Fixture(path string) error {
 		return nil
 	})
 }
+
+// The records of a version 1 file, as factbot wrote them then.
+type (
+	v1CheckRecord struct {
+		ID        string            `json:"id"`
+		Tenant    string            `json:"tenant"`
+		Channel   string            `json:"channel"`
+		User      string            `json:"user"`
+		Text      string            `json:"text"`
+		Report    *factcheck.Report `json:"report"`
+		CreatedAt time.Time         `json:"created_at"`
+	}
+	v1RequestRecord struct {
+		Key       string    `json:"key"`
+		Tenant    string    `json:"tenant"`
+		Platform  string    `json:"platform"`
+		Channel   string    `json:"channel"`
+		Thread    string    `json:"thread"`
+		User      string    `json:"user"`
+		Text      string    `json:"text"`
+		Done      bool      `json:"done"`
+		CheckID   string    `json:"check_id"`
+		CreatedAt time.Time `json:"created_at"`
+	}
+	v1VerdictRecord struct {
+		Verdict *factcheck.Verdict `json:"verdict"`
+		At      time.Time          `json:"at"`
+	}
+)
 
 func TestMigrateFromV1(t *testing.T) {
 	if *update {

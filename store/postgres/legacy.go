@@ -66,7 +66,8 @@ func (db *DB) upgradeLegacy(ctx context.Context) error {
 			return err
 		}
 	}
-	web, err := readLegacyWeb(ctx, conn.Conn())
+	web, err := collect(ctx, conn.Conn(), `SELECT 'web', key, at_ns, val::text FROM webcache
+UNION ALL SELECT 'snapshot', sha256, at_ns, val::text FROM snapshots`, legacyEntry)
 	if err != nil {
 		return err
 	}
@@ -116,15 +117,6 @@ func readLegacyTenant(ctx context.Context, c *pgx.Conn, tenant string) (store.Re
 	}
 	rs.Cache, err = collect(ctx, c, "SELECT kind, key, at_ns, record::text FROM cache WHERE tenant = $1", legacyEntry, t)
 	return rs, err
-}
-
-func readLegacyWeb(ctx context.Context, c *pgx.Conn) ([]store.CacheEntry, error) {
-	web, err := collect(ctx, c, "SELECT 'web', key, at_ns, val::text FROM webcache", legacyEntry)
-	if err != nil {
-		return nil, err
-	}
-	snaps, err := collect(ctx, c, "SELECT 'snapshot', sha256, at_ns, val::text FROM snapshots", legacyEntry)
-	return append(web, snaps...), err
 }
 
 func legacyEntry(r pgx.CollectableRow) (store.CacheEntry, error) {

@@ -79,7 +79,12 @@ func (r *CacheRecorder) Refs() []CacheRef {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return slices.SortedFunc(maps.Keys(r.seen), func(a, b CacheRef) int {
+	return sortedRefs(r.seen)
+}
+
+// sortedRefs returns the refs in set, sorted.
+func sortedRefs(set map[CacheRef]bool) []CacheRef {
+	return slices.SortedFunc(maps.Keys(set), func(a, b CacheRef) int {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key, b.Key))
 	})
 }

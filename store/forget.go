@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
@@ -241,10 +239,9 @@ func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 // snapshots: the last step of Forget.
 func forgetWeb(tx *txn, gone *webRefs, st *ForgetStats) error {
 	wt := &tenantTx{tx, WebTenant}
-	cache, snaps := wt.Bucket(bWebCache), wt.Bucket(bSnapshots)
-	queries := queryIndex(cache)
-	delKeys, delSnaps := resolve(cache, snaps, gone, queries)
-	if len(delKeys) == 0 && len(delSnaps) == 0 {
+	queries := queryIndex(wt.Bucket(bWebCache))
+	del := resolve(wt, gone, queries)
+	if len(del) == 0 {
 		return nil
 	}
 	// Scanning every remaining record is the cost of a rare operation;
@@ -257,28 +254,22 @@ func forgetWeb(tx *txn, gone *webRefs, st *ForgetStats) error {
 			}
 		}
 	}
-	keepKeys, keepSnaps := resolve(cache, snaps, kept, queries)
-	for _, k := range slices.Sorted(maps.Keys(delKeys)) {
-		if keepKeys[k] {
+	keep := resolve(wt, kept, queries)
+	for _, r := range sortedRefs(del) {
+		if keep[r] {
 			continue
 		}
-		if err := cache.Delete([]byte(k)); err != nil {
+		if err := wt.Bucket(refBucket[r.Kind]).Delete([]byte(r.Key)); err != nil {
 			return err
 		}
-		if strings.HasPrefix(k, search.PageBucket+"\x00") {
+		switch {
+		case r.Kind == RefSnapshot:
+			st.Snapshots++
+		case strings.HasPrefix(r.Key, search.PageBucket+"\x00"):
 			st.Pages++
-		} else {
+		default:
 			st.Searches++
 		}
-	}
-	for _, h := range slices.Sorted(maps.Keys(delSnaps)) {
-		if keepSnaps[h] {
-			continue
-		}
-		if err := snaps.Delete([]byte(h)); err != nil {
-			return err
-		}
-		st.Snapshots++
 	}
 	return nil
 }
@@ -296,24 +287,24 @@ func queryIndex(cache *bkt) map[string][]string {
 	return idx
 }
 
-// resolve returns the web cache keys and snapshot hashes that refs name
-// and that are stored: the exact keys, the page entries of the URLs, the
+// resolve returns the web cache entries and snapshots that refs name and
+// that are stored: the exact keys, the page entries of the URLs, the
 // answers of the queries, and the snapshots of the refs and of the pages.
 // It is the rule Forget uses to find the web records to delete, and the
 // ones to keep.
-func resolve(cache, snapshots *bkt, refs *webRefs, queries map[string][]string) (keys, snaps map[string]bool) {
-	keys, snaps = map[string]bool{}, map[string]bool{}
+func resolve(wt *tenantTx, refs *webRefs, queries map[string][]string) map[CacheRef]bool {
+	out := map[CacheRef]bool{}
 	addSnap := func(h string) {
-		if snapshots.Get([]byte(h)) != nil {
-			snaps[h] = true
+		if wt.Bucket(bSnapshots).Get([]byte(h)) != nil {
+			out[CacheRef{RefSnapshot, h}] = true
 		}
 	}
 	add := func(k string) {
-		raw := cache.Get([]byte(k))
+		raw := wt.Bucket(bWebCache).Get([]byte(k))
 		if raw == nil {
 			return
 		}
-		keys[k] = true // stored, even if its page cannot be read
+		out[CacheRef{RefWeb, k}] = true // stored, even if its page cannot be read
 		var e webEntry
 		var p search.Page
 		if strings.HasPrefix(k, search.PageBucket+"\x00") && decode(raw, &e) == nil &&
@@ -337,5 +328,5 @@ func resolve(cache, snapshots *bkt, refs *webRefs, queries map[string][]string) 
 	for h := range refs.snaps {
 		addSnap(h)
 	}
-	return keys, snaps
+	return out
 }

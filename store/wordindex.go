@@ -148,9 +148,6 @@ func deleteWords(tb *tenantTx, id []byte) error {
 // false when every range has more than limit entries: the words are all
 // common, and the caller should scan the newest checks instead.
 func wordCandidates(b *bkt, words []string, limit int) (ids iter.Seq[[]byte], confirm []string, ok bool) {
-	if b == nil {
-		return slices.Values([][]byte(nil)), nil, true // no check was ever indexed: nothing matches
-	}
 	if n := b.tx.nat; n != nil {
 		found, confirm, ok := nativeCandidates(n, Bucket{b.b.Tenant, string(bText)}, words, limit)
 		return slices.Values(found), confirm, ok

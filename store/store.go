@@ -170,10 +170,6 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 	return db, nil
 }
 
-// Native reports whether the store runs over its native path (driver.go):
-// a driver that is Native as a whole.
-func (db *DB) Native() bool { return db.nat != nil }
-
 // txn is a transaction as the store's rules see it: the driver's, and on
 // the native path the same transaction as a NativeTx (nat; nil on the
 // portable path). The rules ask nat, never the Tx's type.
@@ -204,9 +200,6 @@ func (db *DB) update(ctx context.Context, fn func(*txn) error) error {
 func (db *DB) Close() error {
 	return db.drv.Close()
 }
-
-// Driver returns the driver the store runs over.
-func (db *DB) Driver() Driver { return db.drv }
 
 // Path returns the file's path (empty for another driver).
 func (db *DB) Path() string { return db.path }

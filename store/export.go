@@ -45,14 +45,13 @@ func (db *DB) EachCacheEntry(ctx context.Context, tenant string, fn func(CacheEn
 	return db.view(ctx, tenant, func(tb *tenantTx) error {
 		for _, kind := range kinds {
 			err := tb.Bucket(refBucket[kind]).ForEach(func(k, v []byte) error {
-				var e webEntry
+				var e webEntry // a tenant's cache record has its "at" too
 				_, data, err := openEnvelope(v)
-				if err == nil && tenant == WebTenant {
-					err = json.Unmarshal(data, &e)
-					data = e.Val
-				}
 				if err == nil {
-					e.At, err = cachedAt(v)
+					err = json.Unmarshal(data, &e)
+				}
+				if tenant == WebTenant {
+					data = e.Val
 				}
 				if err != nil {
 					return fmt.Errorf("%s %q: %w", kind, k, err)

@@ -54,6 +54,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -358,11 +359,7 @@ func countKeys(b *bkt) (n int) {
 func (db *DB) UserTenants(ctx context.Context) ([]string, error) {
 	var tenants []string
 	err := db.run(ctx, ModeView, func(tx *txn) error {
-		for _, k := range tx.Tenants() {
-			if k != WebTenant {
-				tenants = append(tenants, k)
-			}
-		}
+		tenants = slices.DeleteFunc(tx.Tenants(), func(k string) bool { return k == WebTenant })
 		return nil
 	})
 	return tenants, err

@@ -19,7 +19,7 @@ import (
 // held in memory, loaded on the tenant's first lookup and brought up to
 // date at each one from the newest records (those another replica saved
 // too). A lookup reads every vector the asker may see within the window,
-// by the one visibility rule (vectorEntry.visible, visibleTo on numbers):
+// by the one visibility rule (visibleTo, on numbers):
 // first the sign bits of each (one XOR and popcount per 64 components),
 // keeping the 64 nearest by that measure, then their 4-bit components for
 // the cosine; the checks of the nearest above
@@ -114,22 +114,6 @@ func (tv *tenantVectors) number(s string) int32 {
 	return -1
 }
 
-// visible is the one visibility rule (visibleTo) on an entry, for the
-// audience's user and channel numbers: a nil audience sees everything.
-func (en *vectorEntry) visible(a *Audience, user, channel int32) bool {
-	switch {
-	case a == nil:
-		return true
-	case user > 0 && en.user == user:
-		return true
-	case en.flags&entryPrivate != 0:
-		return false
-	case channel > 0 && en.channel == channel:
-		return true
-	}
-	return a.TenantWide && en.flags&entryPublic != 0
-}
-
 // refreshOverlap is how far before the newest vector loaded a refresh
 // reads again: checks saved late under an earlier ID (a check's ID is
 // its creation time) are found so.
@@ -205,7 +189,7 @@ func (tv *tenantVectors) nearest(ctx context.Context, db *DB, tenant string, a *
 	best := make([]near, 0, prefilter+1)
 	for i := range tv.entries {
 		en := &tv.entries[i]
-		if en.created < since || !en.visible(a, au, ac) {
+		if en.created < since || !visibleTo(a, au, ac, en.user, en.channel, en.flags&entryPrivate != 0, en.flags&entryPublic != 0) {
 			continue
 		}
 		d := 0

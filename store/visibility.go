@@ -37,26 +37,39 @@ type Audience struct {
 // tenant-wide listing, in a public channel. Callers that show a check by
 // id (buttons, "show") must ask it; Check does not.
 func (c *Check) VisibleTo(a *Audience) bool {
-	return visibleTo(a, c.User, c.Channel, c.Private, c.Visibility)
+	return a.sees(c.User, c.Channel, c.Private, c.Visibility)
 }
 
 // VisibleTo is (*Check).VisibleTo on a history line.
 func (s *CheckSummary) VisibleTo(a *Audience) bool {
-	return visibleTo(a, s.User, s.Channel, s.Private, s.Visibility)
+	return a.sees(s.User, s.Channel, s.Private, s.Visibility)
 }
 
-// visibleTo is the one rule of who may see a check in chat; History and
-// both VisibleTo methods use it.
-func visibleTo(a *Audience, user, channel string, private bool, vis Visibility) bool {
+// sees is visibleTo of a check made by user in channel.
+func (a *Audience) sees(user, channel string, private bool, vis Visibility) bool {
+	var asker, where string
+	if a != nil {
+		asker, where = a.User, a.Channel
+	}
+	return visibleTo(a, asker, where, user, channel, private, vis == VisibilityPublic)
+}
+
+// visibleTo is the one rule of who may see a check in chat, for the
+// audience a, whose user and channel are asker and where (the zero value:
+// none), and a check made by user in channel: History, both VisibleTo
+// methods and claim matching's index (earlier.go, which numbers users and
+// channels) use it.
+func visibleTo[T comparable](a *Audience, asker, where, user, channel T, private, public bool) bool {
+	var none T
 	switch {
 	case a == nil:
 		return true
-	case a.User != "" && a.User == user:
+	case asker != none && asker == user:
 		return true
 	case private:
 		return false
-	case a.Channel != "" && a.Channel == channel:
+	case where != none && where == channel:
 		return true
 	}
-	return a.TenantWide && vis == VisibilityPublic
+	return a.TenantWide && public
 }

@@ -115,14 +115,9 @@ func trickle(t *testing.T, addr, path, token string) (time.Duration, string) {
 // many were refused.
 func initializeMany(t *testing.T, url string, n int) int {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"audit","version":"1"}}}`
 	refused := 0
 	for range n {
-		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Authorization", "Bearer "+testMCPToken)
-		res, err := client.Do(req)
+		res, err := client.Do(initializeRequest(url))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,6 +129,16 @@ func initializeMany(t *testing.T, url string, n int) int {
 	}
 	client.CloseIdleConnections()
 	return refused
+}
+
+// initializeRequest is an MCP initialize call to url with the token.
+func initializeRequest(url string) *http.Request {
+	const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"audit","version":"1"}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testMCPToken)
+	return req
 }
 
 // heapInUse is the heap in use after a collection.

@@ -54,13 +54,23 @@ func buildFactbot(t testing.TB) string {
 	return bin
 }
 
-var listeningRE = regexp.MustCompile(`"factbot serve: listening" addr=(\S+)`)
+// listeningRE finds the host:port in the line where factbot serve, web or
+// mcp --addr says it listens.
+var listeningRE = regexp.MustCompile(`"factbot (?:serve|web|mcp): listening" (?:addr=|url=http://)([0-9.:]+)`)
 
 // startReplica runs `factbot serve` with env and waits until it listens.
 func startReplica(t *testing.T, bin, name string, env map[string]string) *replica {
 	t.Helper()
+	return startProcess(t, bin, name, env, "serve")
+}
+
+// startProcess runs factbot with args (a command that listens: serve, web,
+// mcp --addr) and env, and waits until it listens; it is killed when the
+// test ends.
+func startProcess(t *testing.T, bin, name string, env map[string]string, args ...string) *replica {
+	t.Helper()
 	r := &replica{name: name, log: &syncBuffer{}, done: make(chan struct{})}
-	r.cmd = exec.Command(bin, "serve")
+	r.cmd = exec.Command(bin, args...)
 	r.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
 	for k, v := range env {
 		r.cmd.Env = append(r.cmd.Env, k+"="+v)

@@ -8,6 +8,7 @@
 package listen
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -49,6 +50,7 @@ var Timeouts = Limits{
 type Listener struct {
 	*budgetListener
 	limits Limits
+	log    *slog.Logger // set by Server
 }
 
 // Listen listens on addr (host:port) under l.
@@ -64,6 +66,18 @@ func Listen(addr string, l Limits) (*Listener, error) {
 func New(ln net.Listener, l Limits) *Listener {
 	b := newBudgetListener(limitPerAddr(ln, max(l.MaxConnsPerIP, 1)), l.MaxConns, l.MaxConns/2)
 	return &Listener{budgetListener: b, limits: l}
+}
+
+// Accept waits for the next connection under l's budget. A failure is
+// logged as a warning: http.Server retries one that may pass (a process
+// out of file descriptors, EMFILE) and tells only its error log, kept at
+// debug level.
+func (l *Listener) Accept() (net.Conn, error) {
+	c, err := l.budgetListener.Accept()
+	if err != nil && !errors.Is(err, net.ErrClosed) && l.log != nil {
+		l.log.Warn("cannot accept a connection", "addr", l.Addr().String(), "err", err)
+	}
+	return c, err
 }
 
 // Server returns the HTTP server of h on l, with l's timeouts, telling l
@@ -82,6 +96,7 @@ func (l *Listener) Server(h http.Handler, log *slog.Logger) *http.Server {
 		MaxHeaderBytes:    l.limits.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
+	l.log = log
 	l.track(srv)
 	return srv
 }

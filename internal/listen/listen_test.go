@@ -2,11 +2,16 @@ package listen
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -80,5 +85,40 @@ func TestAnswerBeforeBodyCloses(t *testing.T) {
 	res, err = http.ReadResponse(r, nil)
 	if err != nil || !res.Close || res.StatusCode != http.StatusAccepted {
 		t.Fatalf("body not read: %v; want 202 at once and the connection closed", err)
+	}
+}
+
+// emfileListener fails its first Accept as a process out of file
+// descriptors does, then as a closed listener.
+type emfileListener struct {
+	net.Listener
+	accepts int
+}
+
+func (l *emfileListener) Accept() (net.Conn, error) {
+	if l.accepts++; l.accepts == 1 {
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Addr: l.Addr(), Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return nil, net.ErrClosed
+}
+
+// A failed Accept, which http.Server retries and tells only its error log
+// (debug), is logged as a warning: a server out of file descriptors says
+// so.
+func TestAcceptFailureLogged(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	l := New(&emfileListener{Listener: ln}, Limits{MaxConns: 8, MaxConnsPerIP: 8})
+	var log bytes.Buffer
+	srv := l.Server(http.NotFoundHandler(), slog.New(slog.NewTextHandler(&log, nil)))
+	if err := srv.Serve(l); !errors.Is(err, net.ErrClosed) { // after retrying the EMFILE
+		t.Fatalf("Serve: %v, want the listener closed", err)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[0], "too many open files") {
+		t.Errorf("log %q; want one warning saying the accept failed with too many open files", lines)
 	}
 }

@@ -159,3 +159,50 @@ func TestListenersCutOffSlowBody(t *testing.T) {
 		})
 	}
 }
+
+// Every listener, with its default budget (256 connections, 32 from one
+// address), answers a well-formed request from another address while 600
+// connections from 12 addresses, 50 each, are held, half of them sending
+// nothing and half the start of a request's headers: with headers allowed
+// ten minutes, only the budget's shedding makes room. A small run of
+// TestAuditFiguresFlood's 20,000: each probe is allowed 10 s (a hang
+// guard, not a measure).
+func TestListenersAnswerUnderFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	for _, which := range listeners {
+		t.Run(which, func(t *testing.T) {
+			withTimeouts(t, func(l *listen.Limits) { l.Header = 10 * time.Minute })
+			addr, _ := startListener(t, which, nil)
+			for a := range 12 {
+				d := loopbackDialer(t, byte(10+a))
+				for i := range 50 {
+					c, err := d.Dial("tcp", addr)
+					if err != nil {
+						t.Fatalf("connection %d from 127.0.0.%d: %v", i+1, 10+a, err)
+					}
+					defer c.Close()
+					if i%2 == 1 {
+						io.WriteString(c, "GET / HTTP/1.1\r\nHost: flood\r\n") // it may be closed already
+					}
+				}
+			}
+			client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+			for i := range 5 {
+				var err error
+				if which == "mcp" {
+					_, err = initializeAndClose(client, "http://"+addr+mcp.Path)
+				} else {
+					var res *http.Response
+					if res, err = client.Get("http://" + addr + "/healthz"); err == nil {
+						res.Body.Close()
+					}
+				}
+				if err != nil {
+					t.Errorf("probe %d of 5 while 600 connections were held: %v", i+1, err)
+				}
+			}
+		})
+	}
+}

@@ -39,7 +39,8 @@ const floodEnv = "FACTBOT_AUDIT_FLOOD"
 // server still held 0.5 s and 3 s after, the server's peak of sockets and
 // resident memory, whether it logged running out of file descriptors, and
 // how many of the requests another address sent meanwhile were answered.
-// It asserts nothing and runs only with FACTBOT_AUDIT=1 (about a minute):
+// It asserts nothing and runs only with FACTBOT_AUDIT=1 (about half a
+// minute):
 //
 //	FACTBOT_AUDIT=1 go test ./cmd/factbot/ -run TestAuditFigures -v
 func TestAuditFiguresFlood(t *testing.T) {
@@ -52,7 +53,7 @@ func TestAuditFiguresFlood(t *testing.T) {
 			srv, probe := startAuditProcess(t, bin, which)
 			f := floodServer(t, srv, probe)
 			t.Logf("%s: %d of %d connections opened in %.1f s (%d failed: %s); the server held %d of them after 0.5 s (%d more in its accept queue), "+
-				"%d after 3 s (%d queued), none and none queued from %.1f s on; at most %d sockets at once (%d before the flood), %d flood connections, %d from one address; "+
+				"%d after 3 s (%d queued), none and none queued from %.1f s on; at most %d sockets in all (%d before the flood), %d flood connections at once, %d from one address; "+
 				"%d of %d probes answered %v (the slowest in %.2f s), %d of them while the flood was opening; peak RSS %s; fd exhaustion logged: %v",
 				which, f.opened, floodChildren*floodAddrs*floodPerAddr, f.opening.Seconds(), f.failed, f.dialErr, f.held[0], f.queued[0], f.held[1], f.queued[1],
 				f.drained.Seconds(), f.peak, f.base, f.peakHeld, f.peakFromOne, f.answered, f.probes, f.statuses, f.slowest.Seconds(), f.duringOpen, f.hwm, f.emfile)

@@ -71,12 +71,12 @@ func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
 	// to be saved, so that acknowledgements queue behind at most one
 	// check's save, not one per caller; a shared driver (PostgreSQL) saves
 	// them side by side.
-	if !db.requests.solo {
+	if !db.requests.Solo() {
 		db.saves.Lock()
 		defer db.saves.Unlock()
 	}
 	now := db.now().UTC()
-	if err := db.requests.do(func(tx *txn) error { return saveCheck(tx, c, now) }); err != nil {
+	if err := db.requests.Do(func(tx *txn) error { return saveCheck(tx, c, now) }); err != nil {
 		return fmt.Errorf("save check: %w", err)
 	}
 	return nil

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"time"
+
+	"github.com/factbot-dev/factbot/internal/vecquant"
 )
 
 // bVectors holds the vectors of a check's claims (claim matching,
@@ -26,12 +27,9 @@ const vectorVersion = 1
 //	model (4, the FNV-1a hash of its name, little endian) ·
 //	dim (uvarint) · count (uvarint) ·
 //	count × { claim index (uvarint) · ⌈dim/2⌉ bytes: two components a
-//	          byte, 4 bits each }
+//	          byte, 4 bits each (internal/vecquant) }
 //
-// A component is kept as round(x / scale), from -7 to 7, with scale =
-// max |x| / 7 (not kept: a cosine does not need it): at the default 128
-// dimensions a claim takes 65 bytes, and the cosine of two claims is
-// within about 0.02 of the exact one.
+// At the default 128 dimensions a claim takes 65 bytes.
 
 // claimVector is one claim's quantised vector.
 type claimVector struct {
@@ -58,23 +56,6 @@ func modelHash(model string) uint32 {
 	return h.Sum32()
 }
 
-// quantize returns v as 4-bit components (-7 to 7).
-func quantize(v []float32) []int8 {
-	var m float32
-	for _, x := range v {
-		m = max(m, float32(math.Abs(float64(x))))
-	}
-	q := make([]int8, len(v))
-	if m == 0 {
-		return q
-	}
-	scale := m / 7
-	for i, x := range v {
-		q[i] = int8(max(-7, min(7, math.Round(float64(x/scale)))))
-	}
-	return q
-}
-
 // checkVectors returns the vectors record of c, nil when none of its
 // claims has an embedding. The claims embedded by another model than the
 // first are left out (one check, one model).
@@ -94,7 +75,7 @@ func checkVectors(c *Check) *vectorRecord {
 		if modelHash(v.Embedding.Model) != r.model || len(v.Embedding.Vector) != r.dim {
 			continue
 		}
-		r.claims = append(r.claims, claimVector{claim: i, q: quantize(v.Embedding.Vector)})
+		r.claims = append(r.claims, claimVector{claim: i, q: vecquant.Quantize(v.Embedding.Vector)})
 	}
 	return r
 }
@@ -113,13 +94,7 @@ func (r *vectorRecord) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(r.claims)))
 	for _, c := range r.claims {
 		b = binary.AppendUvarint(b, uint64(c.claim))
-		for i := 0; i < len(c.q); i += 2 {
-			hi := byte(0)
-			if i+1 < len(c.q) {
-				hi = byte(c.q[i+1] + 8)
-			}
-			b = append(b, byte(c.q[i]+8)|hi<<4)
-		}
+		b = vecquant.AppendPacked(b, c.q)
 	}
 	return b
 }
@@ -181,14 +156,11 @@ func decodeVectors(b []byte) (*vectorRecord, error) {
 			break
 		}
 		c := claimVector{claim: in.uvarint()}
-		packed := in.bytes((rec.dim + 1) / 2)
+		packed := in.bytes(vecquant.PackedLen(rec.dim))
 		if packed == nil {
 			break
 		}
-		c.q = make([]int8, rec.dim)
-		for i := range c.q {
-			c.q[i] = int8(packed[i/2]>>(4*(i%2))&0xf) - 8
-		}
+		c.q = vecquant.Unpack(packed, rec.dim)
 		rec.claims = append(rec.claims, c)
 	}
 	if !in.ok || rec.dim == 0 {

@@ -208,11 +208,7 @@ func checkIDs(ids [][]byte) iter.Seq[[]byte] {
 				out[i] = unpackID(nil, p)
 			}
 			slices.SortFunc(out, func(a, b []byte) int { return bytes.Compare(b, a) })
-			for _, id := range out {
-				if !yield(id) {
-					return
-				}
-			}
+			slices.Values(out)(yield)
 			return
 		}
 		var buf []byte

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
@@ -222,12 +223,7 @@ func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 		if decode(v, &e) != nil || e.Extraction == nil || len(e.Extraction.Claims) < len(claims) {
 			return false, nil
 		}
-		for i, cl := range claims {
-			if e.Extraction.Claims[i].Claim != cl {
-				return false, nil
-			}
-		}
-		return true, nil
+		return slices.EqualFunc(e.Extraction.Claims[:len(claims)], claims, func(x factcheck.ExtractedClaim, cl string) bool { return x.Claim == cl }), nil
 	})
 	st.Extractions += n
 	return err

@@ -83,6 +83,7 @@ type vectorEntry struct {
 	id      string
 }
 
+// A vector entry's flags, and a vectors record's (embed.go).
 const (
 	entryPrivate = 1 << iota
 	entryPublic
@@ -257,16 +258,9 @@ func (tv *tenantVectors) add(id string, r *vectorRecord) {
 	if r.model != tv.model || r.dim != tv.dim {
 		return
 	}
-	var flags uint8
-	if r.private {
-		flags |= entryPrivate
-	}
-	if r.public {
-		flags |= entryPublic
-	}
 	for _, c := range r.claims {
 		tv.entries = append(tv.entries, vectorEntry{id: id, claim: int32(c.claim), created: r.created.Unix(), user: tv.name(r.user),
-			channel: tv.name(r.channel), flags: flags, norm: vecquant.Norm(c.q)})
+			channel: tv.name(r.channel), flags: r.flags, norm: vecquant.Norm(c.q)})
 		tv.signs = append(tv.signs, vecquant.Signs(c.q)...)
 		tv.comps = append(tv.comps, c.q...)
 	}

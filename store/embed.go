@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -40,8 +41,7 @@ type claimVector struct {
 // vectorRecord is a vectors record decoded.
 type vectorRecord struct {
 	created time.Time
-	private bool
-	public  bool // made where the whole tenant reads (VisibilityPublic)
+	flags   uint8 // entryPrivate, entryPublic (made where the whole tenant reads)
 	user    string
 	channel string
 	model   uint32 // modelHash of the model's name
@@ -69,8 +69,13 @@ func checkVectors(c *Check) *vectorRecord {
 			continue
 		}
 		if r == nil {
-			r = &vectorRecord{created: c.CreatedAt, private: c.Private, public: c.Visibility == VisibilityPublic, user: c.User, channel: c.Channel,
-				model: modelHash(v.Embedding.Model), dim: len(v.Embedding.Vector)}
+			r = &vectorRecord{created: c.CreatedAt, user: c.User, channel: c.Channel, model: modelHash(v.Embedding.Model), dim: len(v.Embedding.Vector)}
+			if c.Private {
+				r.flags |= entryPrivate
+			}
+			if c.Visibility == VisibilityPublic {
+				r.flags |= entryPublic
+			}
 		}
 		if modelHash(v.Embedding.Model) != r.model || len(v.Embedding.Vector) != r.dim {
 			continue
@@ -84,7 +89,7 @@ func (r *vectorRecord) encode() []byte {
 	b := make([]byte, 0, 32+len(r.user)+len(r.channel)+len(r.claims)*(r.dim/2+4))
 	b = append(b, vectorVersion)
 	b = binary.AppendUvarint(b, uint64(max(0, r.created.Unix())))
-	b = append(b, boolByte(r.private)|boolByte(r.public)<<1)
+	b = append(b, r.flags)
 	for _, s := range []string{r.user, r.channel} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -99,71 +104,45 @@ func (r *vectorRecord) encode() []byte {
 	return b
 }
 
-func boolByte(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
-}
-
 var errVectorRecord = errors.New("bad vectors record")
-
-// vectorReader reads a vectors record's fields in order.
-type vectorReader struct {
-	b  []byte
-	ok bool
-}
-
-func (r *vectorReader) uvarint() int {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > 1<<31 {
-		r.ok = false
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *vectorReader) bytes(n int) []byte {
-	if !r.ok || n < 0 || n > len(r.b) {
-		r.ok = false
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
 
 // decodeVectors reads a vectors record.
 func decodeVectors(b []byte) (*vectorRecord, error) {
 	if len(b) < 2 || b[0] != vectorVersion {
 		return nil, errVectorRecord
 	}
-	in := &vectorReader{b: b[1:], ok: true}
-	rec := &vectorRecord{created: time.Unix(int64(in.uvarint()), 0).UTC()}
-	if p := in.bytes(1); p != nil {
-		rec.private, rec.public = p[0]&1 != 0, p[0]&2 != 0
+	in, ok := bytes.NewBuffer(b[1:]), true // ok: every field read so far was whole
+	uvarint := func() int {
+		v, err := binary.ReadUvarint(in)
+		if ok = ok && err == nil && v <= 1<<31; !ok {
+			return 0
+		}
+		return int(v)
 	}
-	rec.user = string(in.bytes(in.uvarint()))
-	rec.channel = string(in.bytes(in.uvarint()))
-	if m := in.bytes(4); m != nil {
+	next := func(n int) []byte {
+		if ok = ok && n <= in.Len(); !ok {
+			return nil
+		}
+		return in.Next(n)
+	}
+	rec := &vectorRecord{created: time.Unix(int64(uvarint()), 0).UTC()}
+	if p := next(1); p != nil {
+		rec.flags = p[0]
+	}
+	rec.user = string(next(uvarint()))
+	rec.channel = string(next(uvarint()))
+	if m := next(4); m != nil {
 		rec.model = binary.LittleEndian.Uint32(m)
 	}
-	rec.dim = in.uvarint()
-	count := in.uvarint()
-	for range count {
-		if !in.ok {
-			break
+	rec.dim = uvarint()
+	for count := uvarint(); ok && len(rec.claims) < count; {
+		c := claimVector{claim: uvarint()}
+		if packed := next(vecquant.PackedLen(rec.dim)); ok {
+			c.q = vecquant.Unpack(packed, rec.dim)
+			rec.claims = append(rec.claims, c)
 		}
-		c := claimVector{claim: in.uvarint()}
-		packed := in.bytes(vecquant.PackedLen(rec.dim))
-		if packed == nil {
-			break
-		}
-		c.q = vecquant.Unpack(packed, rec.dim)
-		rec.claims = append(rec.claims, c)
 	}
-	if !in.ok || rec.dim == 0 {
+	if !ok || rec.dim == 0 {
 		return nil, errVectorRecord
 	}
 	return rec, nil

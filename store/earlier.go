@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -39,15 +38,12 @@ type earlier struct {
 // vectorIndexes are the tenants' vectors in memory, each loaded on first use.
 type vectorIndexes struct {
 	mu      sync.Mutex
-	tenants map[string]*tenantVectors
+	tenants map[string]*tenantVectors // made by New
 }
 
 func (x *vectorIndexes) tenant(t string) *tenantVectors {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.tenants == nil {
-		x.tenants = map[string]*tenantVectors{}
-	}
 	tv := x.tenants[t]
 	if tv == nil {
 		tv = &tenantVectors{}
@@ -219,7 +215,7 @@ func (tv *tenantVectors) update(ctx context.Context, db *DB, tenant, model strin
 	if h := modelHash(model); !tv.loaded || tv.stale || tv.model != h || tv.dim != dim {
 		tv.loaded, tv.stale, tv.model, tv.dim, tv.known, tv.newest = false, false, h, dim, map[string]bool{}, ""
 		tv.names, tv.entries, tv.signs, tv.comps = map[string]int32{}, nil, nil, nil
-	} else if t, err := time.Parse(idTimeLayout, prefixOf(tv.newest)); err == nil {
+	} else if t, err := time.Parse(idTimeLayout, tv.newest[:min(len(tv.newest), len(idTimeLayout))]); err == nil {
 		from = []byte(t.Add(-refreshOverlap).Format(idTimeLayout))
 	}
 	err := db.read(ctx, tenant, func(tb *tenantTx) error {
@@ -241,14 +237,6 @@ func (tv *tenantVectors) update(ctx context.Context, db *DB, tenant, model strin
 	}
 	tv.loaded = true
 	return nil
-}
-
-// prefixOf is the time prefix of a check ID.
-func prefixOf(id string) string {
-	if i := bytes.IndexByte([]byte(id), '-'); i > 0 {
-		return id[:i]
-	}
-	return id
 }
 
 // add adds a check's vectors of the index's model.

@@ -156,6 +156,7 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 		opts.Now = time.Now
 	}
 	db := &DB{drv: d, ttl: opts.CacheTTL, now: opts.Now, afterPrune: opts.AfterPrune}
+	db.vectors.tenants = map[string]*tenantVectors{}
 	// The one place where the store picks its path (driver.go), and learns
 	// whether other processes use the driver.
 	db.nat, _ = d.(Native)

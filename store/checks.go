@@ -263,12 +263,8 @@ func indexEntries(s *CheckSummary) []indexEntry {
 	if s.User != "" {
 		out = append(out, indexEntry{bByUser, indexKey(s.User, s.ID)})
 	}
-	seen := map[factcheck.Label]bool{}
-	for _, l := range s.Verdicts {
-		if !seen[l] {
-			seen[l] = true
-			out = append(out, indexEntry{bByVerdict, indexKey(string(l), s.ID)})
-		}
+	for _, l := range slices.Compact(slices.Sorted(slices.Values(s.Verdicts))) {
+		out = append(out, indexEntry{bByVerdict, indexKey(string(l), s.ID)})
 	}
 	return out
 }

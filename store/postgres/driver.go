@@ -383,12 +383,8 @@ func (c *cursor) set() ([]byte, []byte) {
 		c.key = nil
 		return nil, nil
 	}
-	r := c.rows[c.i]
-	c.key = r.k
-	if r.v == nil {
-		r.v = []byte{}
-	}
-	return r.k, r.v
+	c.key = c.rows[c.i].k
+	return c.key, nonNil(c.rows[c.i].v)
 }
 
 func (c *cursor) First() ([]byte, []byte)        { return c.fetch(">=", nil) }

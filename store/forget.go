@@ -311,10 +311,10 @@ func resolve(wt *tenantTx, refs *webRefs, queries map[string][]string) map[Cache
 	for k := range refs.keys {
 		add(k)
 	}
+	// search's reader caches a page with and without the address check lifted.
 	for u := range refs.urls {
-		for _, k := range pageKeys(u) {
-			add(k)
-		}
+		add(webKey(search.PageBucket, u))
+		add(webKey(search.PageBucket, "allow-private "+u))
 	}
 	for q := range refs.queries {
 		for _, k := range queries[q] {

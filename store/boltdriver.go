@@ -159,7 +159,7 @@ func (t *boltTx) Cursor(b Bucket) Cursor {
 	if bk == nil {
 		return emptyCursor{}
 	}
-	return boltCursor{bk.Cursor()}
+	return bk.Cursor()
 }
 
 func (t *boltTx) DropBucket(b Bucket) error { return t.drop(boltPath(b)) }
@@ -180,15 +180,6 @@ func (t *boltTx) Tenants() []string {
 func (t *boltTx) DropTenant(tenant string) error {
 	return t.drop([][]byte{boltTenants, []byte(tenant)})
 }
-
-// boltCursor is a bbolt cursor.
-type boltCursor struct{ c *bolt.Cursor }
-
-func (c boltCursor) First() ([]byte, []byte)        { return c.c.First() }
-func (c boltCursor) Last() ([]byte, []byte)         { return c.c.Last() }
-func (c boltCursor) Seek(k []byte) ([]byte, []byte) { return c.c.Seek(k) }
-func (c boltCursor) Next() ([]byte, []byte)         { return c.c.Next() }
-func (c boltCursor) Prev() ([]byte, []byte)         { return c.c.Prev() }
 
 type emptyCursor struct{}
 

@@ -188,12 +188,6 @@ func (w *webRefs) addTrace(trace []factcheck.TraceEvent) {
 // webKey is the web cache key of an entry of package search's bucket.
 func webKey(bucket, key string) string { return bucket + "\x00" + key }
 
-// pageKeys are the keys under which package search's reader caches url:
-// with and without the address check lifted.
-func pageKeys(url string) []string {
-	return []string{webKey(search.PageBucket, url), webKey(search.PageBucket, "allow-private "+url)}
-}
-
 // queryOf returns the normalised query of a web cache key of a search
 // bucket ("<bucket>\x00<max>\x00<query>"), "" for pages and other keys.
 func queryOf(key string) string {

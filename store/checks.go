@@ -71,12 +71,12 @@ func (db *DB) SaveCheck(ctx context.Context, c *Check) error {
 	// to be saved, so that acknowledgements queue behind at most one
 	// check's save, not one per caller; a shared driver (PostgreSQL) saves
 	// them side by side.
-	if !db.requests.solo {
+	if !db.requests.Solo() {
 		db.saves.Lock()
 		defer db.saves.Unlock()
 	}
 	now := db.now().UTC()
-	if err := db.requests.do(func(tx *txn) error { return saveCheck(tx, c, now) }); err != nil {
+	if err := db.requests.Do(func(tx *txn) error { return saveCheck(tx, c, now) }); err != nil {
 		return fmt.Errorf("save check: %w", err)
 	}
 	return nil
@@ -263,12 +263,8 @@ func indexEntries(s *CheckSummary) []indexEntry {
 	if s.User != "" {
 		out = append(out, indexEntry{bByUser, indexKey(s.User, s.ID)})
 	}
-	seen := map[factcheck.Label]bool{}
-	for _, l := range s.Verdicts {
-		if !seen[l] {
-			seen[l] = true
-			out = append(out, indexEntry{bByVerdict, indexKey(string(l), s.ID)})
-		}
+	for _, l := range slices.Compact(slices.Sorted(slices.Values(s.Verdicts))) {
+		out = append(out, indexEntry{bByVerdict, indexKey(string(l), s.ID)})
 	}
 	return out
 }

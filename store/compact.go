@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,13 +64,9 @@ func compactInto(src *bolt.DB, dst string, mode os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	if err := bolt.Compact(out, src, compactTxSize); err != nil {
-		out.Close()
-		return err
+	err = bolt.Compact(out, src, compactTxSize)
+	if err == nil {
+		err = out.Sync()
 	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return errors.Join(err, out.Close())
 }

@@ -1,29 +1,26 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"math/bits"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/factbot-dev/factbot/factcheck"
+	"github.com/factbot-dev/factbot/internal/vecquant"
 )
 
 // Claim matching's search: the vectors of a tenant's checks (embed.go) are
 // held in memory, loaded on the tenant's first lookup and brought up to
 // date at each one from the newest records (those another replica saved
 // too). A lookup reads every vector the asker may see within the window,
-// by the one visibility rule (visibleTo, on numbers):
-// first the sign bits of each (one XOR and popcount per 64 components),
-// keeping the 64 nearest by that measure, then their 4-bit components for
-// the cosine; the checks of the nearest above
-// the threshold are read, and shown only if they are still there and
+// by the one visibility rule (visibleTo, on numbers): first the sign bits
+// of each, keeping the 64 nearest by that measure, then their 4-bit
+// components for the cosine (internal/vecquant); the checks of the nearest
+// above the threshold are read, and shown only if they are still there and
 // visible (a check forgotten since makes the tenant's vectors load again).
 
 // Earlier returns the earlier checks of tenant the audience may see, for
@@ -41,15 +38,12 @@ type earlier struct {
 // vectorIndexes are the tenants' vectors in memory, each loaded on first use.
 type vectorIndexes struct {
 	mu      sync.Mutex
-	tenants map[string]*tenantVectors
+	tenants map[string]*tenantVectors // made by New
 }
 
 func (x *vectorIndexes) tenant(t string) *tenantVectors {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.tenants == nil {
-		x.tenants = map[string]*tenantVectors{}
-	}
 	tv := x.tenants[t]
 	if tv == nil {
 		tv = &tenantVectors{}
@@ -85,6 +79,7 @@ type vectorEntry struct {
 	id      string
 }
 
+// A vector entry's flags, and a vectors record's (embed.go).
 const (
 	entryPrivate = 1 << iota
 	entryPublic
@@ -122,8 +117,6 @@ const refreshOverlap = 2 * time.Minute
 // prefilter is how many vectors, nearest by their sign bits, have their
 // cosine computed.
 const prefilter = 64
-
-func words(dim int) int { return (dim + 63) / 64 }
 
 // candidate is a vector near the query.
 type candidate struct {
@@ -175,10 +168,10 @@ func (tv *tenantVectors) nearest(ctx context.Context, db *DB, tenant string, a *
 	if len(q.Vector) != tv.dim || len(tv.entries) == 0 {
 		return nil, nil
 	}
-	qc := quantize(q.Vector)
-	qs := signBits(qc)
-	qn := length(qc)
-	w := words(tv.dim)
+	qc := vecquant.Quantize(q.Vector)
+	qs := vecquant.Signs(qc)
+	qn := vecquant.Norm(qc)
+	w := vecquant.Words(tv.dim)
 	since := q.Since.Unix()
 	var au, ac int32
 	if a != nil {
@@ -192,10 +185,7 @@ func (tv *tenantVectors) nearest(ctx context.Context, db *DB, tenant string, a *
 		if en.created < since || !visibleTo(a, au, ac, en.user, en.channel, en.flags&entryPrivate != 0, en.flags&entryPublic != 0) {
 			continue
 		}
-		d := 0
-		for j, s := range tv.signs[i*w : i*w+w] {
-			d += bits.OnesCount64(s ^ qs[j])
-		}
+		d := vecquant.Hamming(tv.signs[i*w:i*w+w], qs)
 		if len(best) == prefilter && d >= best[prefilter-1].dist {
 			continue
 		}
@@ -208,7 +198,7 @@ func (tv *tenantVectors) nearest(ctx context.Context, db *DB, tenant string, a *
 	var out []candidate
 	for _, n := range best {
 		en := tv.entries[n.i]
-		sim := float64(dot(tv.comps[n.i*tv.dim:(n.i+1)*tv.dim], qc)) / float64(en.norm*qn)
+		sim := vecquant.Cosine(tv.comps[n.i*tv.dim:(n.i+1)*tv.dim], qc, en.norm, qn)
 		if sim >= q.Min {
 			out = append(out, candidate{entry: en, sim: sim})
 		}
@@ -225,7 +215,7 @@ func (tv *tenantVectors) update(ctx context.Context, db *DB, tenant, model strin
 	if h := modelHash(model); !tv.loaded || tv.stale || tv.model != h || tv.dim != dim {
 		tv.loaded, tv.stale, tv.model, tv.dim, tv.known, tv.newest = false, false, h, dim, map[string]bool{}, ""
 		tv.names, tv.entries, tv.signs, tv.comps = map[string]int32{}, nil, nil, nil
-	} else if t, err := time.Parse(idTimeLayout, prefixOf(tv.newest)); err == nil {
+	} else if t, err := time.Parse(idTimeLayout, tv.newest[:min(len(tv.newest), len(idTimeLayout))]); err == nil {
 		from = []byte(t.Add(-refreshOverlap).Format(idTimeLayout))
 	}
 	err := db.read(ctx, tenant, func(tb *tenantTx) error {
@@ -249,14 +239,6 @@ func (tv *tenantVectors) update(ctx context.Context, db *DB, tenant, model strin
 	return nil
 }
 
-// prefixOf is the time prefix of a check ID.
-func prefixOf(id string) string {
-	if i := bytes.IndexByte([]byte(id), '-'); i > 0 {
-		return id[:i]
-	}
-	return id
-}
-
 // add adds a check's vectors of the index's model.
 func (tv *tenantVectors) add(id string, r *vectorRecord) {
 	tv.known[id] = true
@@ -264,41 +246,10 @@ func (tv *tenantVectors) add(id string, r *vectorRecord) {
 	if r.model != tv.model || r.dim != tv.dim {
 		return
 	}
-	var flags uint8
-	if r.private {
-		flags |= entryPrivate
-	}
-	if r.public {
-		flags |= entryPublic
-	}
 	for _, c := range r.claims {
 		tv.entries = append(tv.entries, vectorEntry{id: id, claim: int32(c.claim), created: r.created.Unix(), user: tv.name(r.user),
-			channel: tv.name(r.channel), flags: flags, norm: length(c.q)})
-		tv.signs = append(tv.signs, signBits(c.q)...)
+			channel: tv.name(r.channel), flags: r.flags, norm: vecquant.Norm(c.q)})
+		tv.signs = append(tv.signs, vecquant.Signs(c.q)...)
 		tv.comps = append(tv.comps, c.q...)
 	}
-}
-
-// signBits are the signs of q's components, one bit each (1: positive).
-func signBits(q []int8) []uint64 {
-	out := make([]uint64, words(len(q)))
-	for i, x := range q {
-		if x > 0 {
-			out[i/64] |= 1 << (i % 64)
-		}
-	}
-	return out
-}
-
-func length(q []int8) float32 {
-	return float32(math.Sqrt(float64(dot(q, q))))
-}
-
-func dot(a, b []int8) int32 {
-	var s int32
-	b = b[:len(a)]
-	for i, x := range a {
-		s += int32(x) * int32(b[i])
-	}
-	return s
 }

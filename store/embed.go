@@ -1,12 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"time"
+
+	"github.com/factbot-dev/factbot/internal/vecquant"
 )
 
 // bVectors holds the vectors of a check's claims (claim matching,
@@ -26,12 +28,9 @@ const vectorVersion = 1
 //	model (4, the FNV-1a hash of its name, little endian) ·
 //	dim (uvarint) · count (uvarint) ·
 //	count × { claim index (uvarint) · ⌈dim/2⌉ bytes: two components a
-//	          byte, 4 bits each }
+//	          byte, 4 bits each (internal/vecquant) }
 //
-// A component is kept as round(x / scale), from -7 to 7, with scale =
-// max |x| / 7 (not kept: a cosine does not need it): at the default 128
-// dimensions a claim takes 65 bytes, and the cosine of two claims is
-// within about 0.02 of the exact one.
+// At the default 128 dimensions a claim takes 65 bytes.
 
 // claimVector is one claim's quantised vector.
 type claimVector struct {
@@ -42,8 +41,7 @@ type claimVector struct {
 // vectorRecord is a vectors record decoded.
 type vectorRecord struct {
 	created time.Time
-	private bool
-	public  bool // made where the whole tenant reads (VisibilityPublic)
+	flags   uint8 // entryPrivate, entryPublic (made where the whole tenant reads)
 	user    string
 	channel string
 	model   uint32 // modelHash of the model's name
@@ -56,23 +54,6 @@ func modelHash(model string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(model))
 	return h.Sum32()
-}
-
-// quantize returns v as 4-bit components (-7 to 7).
-func quantize(v []float32) []int8 {
-	var m float32
-	for _, x := range v {
-		m = max(m, float32(math.Abs(float64(x))))
-	}
-	q := make([]int8, len(v))
-	if m == 0 {
-		return q
-	}
-	scale := m / 7
-	for i, x := range v {
-		q[i] = int8(max(-7, min(7, math.Round(float64(x/scale)))))
-	}
-	return q
 }
 
 // checkVectors returns the vectors record of c, nil when none of its
@@ -88,13 +69,18 @@ func checkVectors(c *Check) *vectorRecord {
 			continue
 		}
 		if r == nil {
-			r = &vectorRecord{created: c.CreatedAt, private: c.Private, public: c.Visibility == VisibilityPublic, user: c.User, channel: c.Channel,
-				model: modelHash(v.Embedding.Model), dim: len(v.Embedding.Vector)}
+			r = &vectorRecord{created: c.CreatedAt, user: c.User, channel: c.Channel, model: modelHash(v.Embedding.Model), dim: len(v.Embedding.Vector)}
+			if c.Private {
+				r.flags |= entryPrivate
+			}
+			if c.Visibility == VisibilityPublic {
+				r.flags |= entryPublic
+			}
 		}
 		if modelHash(v.Embedding.Model) != r.model || len(v.Embedding.Vector) != r.dim {
 			continue
 		}
-		r.claims = append(r.claims, claimVector{claim: i, q: quantize(v.Embedding.Vector)})
+		r.claims = append(r.claims, claimVector{claim: i, q: vecquant.Quantize(v.Embedding.Vector)})
 	}
 	return r
 }
@@ -103,7 +89,7 @@ func (r *vectorRecord) encode() []byte {
 	b := make([]byte, 0, 32+len(r.user)+len(r.channel)+len(r.claims)*(r.dim/2+4))
 	b = append(b, vectorVersion)
 	b = binary.AppendUvarint(b, uint64(max(0, r.created.Unix())))
-	b = append(b, boolByte(r.private)|boolByte(r.public)<<1)
+	b = append(b, r.flags)
 	for _, s := range []string{r.user, r.channel} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -113,85 +99,50 @@ func (r *vectorRecord) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(r.claims)))
 	for _, c := range r.claims {
 		b = binary.AppendUvarint(b, uint64(c.claim))
-		for i := 0; i < len(c.q); i += 2 {
-			hi := byte(0)
-			if i+1 < len(c.q) {
-				hi = byte(c.q[i+1] + 8)
-			}
-			b = append(b, byte(c.q[i]+8)|hi<<4)
-		}
+		b = vecquant.AppendPacked(b, c.q)
 	}
 	return b
 }
 
-func boolByte(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
-}
-
 var errVectorRecord = errors.New("bad vectors record")
-
-// vectorReader reads a vectors record's fields in order.
-type vectorReader struct {
-	b  []byte
-	ok bool
-}
-
-func (r *vectorReader) uvarint() int {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > 1<<31 {
-		r.ok = false
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *vectorReader) bytes(n int) []byte {
-	if !r.ok || n < 0 || n > len(r.b) {
-		r.ok = false
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
 
 // decodeVectors reads a vectors record.
 func decodeVectors(b []byte) (*vectorRecord, error) {
 	if len(b) < 2 || b[0] != vectorVersion {
 		return nil, errVectorRecord
 	}
-	in := &vectorReader{b: b[1:], ok: true}
-	rec := &vectorRecord{created: time.Unix(int64(in.uvarint()), 0).UTC()}
-	if p := in.bytes(1); p != nil {
-		rec.private, rec.public = p[0]&1 != 0, p[0]&2 != 0
+	in, ok := bytes.NewBuffer(b[1:]), true // ok: every field read so far was whole
+	uvarint := func() int {
+		v, err := binary.ReadUvarint(in)
+		if ok = ok && err == nil && v <= 1<<31; !ok {
+			return 0
+		}
+		return int(v)
 	}
-	rec.user = string(in.bytes(in.uvarint()))
-	rec.channel = string(in.bytes(in.uvarint()))
-	if m := in.bytes(4); m != nil {
+	next := func(n int) []byte {
+		if ok = ok && n <= in.Len(); !ok {
+			return nil
+		}
+		return in.Next(n)
+	}
+	rec := &vectorRecord{created: time.Unix(int64(uvarint()), 0).UTC()}
+	if p := next(1); p != nil {
+		rec.flags = p[0]
+	}
+	rec.user = string(next(uvarint()))
+	rec.channel = string(next(uvarint()))
+	if m := next(4); m != nil {
 		rec.model = binary.LittleEndian.Uint32(m)
 	}
-	rec.dim = in.uvarint()
-	count := in.uvarint()
-	for range count {
-		if !in.ok {
-			break
+	rec.dim = uvarint()
+	for count := uvarint(); ok && len(rec.claims) < count; {
+		c := claimVector{claim: uvarint()}
+		if packed := next(vecquant.PackedLen(rec.dim)); ok {
+			c.q = vecquant.Unpack(packed, rec.dim)
+			rec.claims = append(rec.claims, c)
 		}
-		c := claimVector{claim: in.uvarint()}
-		packed := in.bytes((rec.dim + 1) / 2)
-		if packed == nil {
-			break
-		}
-		c.q = make([]int8, rec.dim)
-		for i := range c.q {
-			c.q[i] = int8(packed[i/2]>>(4*(i%2))&0xf) - 8
-		}
-		rec.claims = append(rec.claims, c)
 	}
-	if !in.ok || rec.dim == 0 {
+	if !ok || rec.dim == 0 {
 		return nil, errVectorRecord
 	}
 	return rec, nil

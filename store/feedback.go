@@ -52,9 +52,9 @@ func (c *Check) Recorded(f Feedback) bool {
 // AddFeedback records feedback on a check, or returns an error wrapping
 // ErrNotFound, ErrFeedbackExists (see Feedback.Once), or ErrFeedbackLimit
 // when the check already has MaxFeedbackPerCheck notes or f.User
-// MaxFeedbackPerUser of them. A note is
-// a record of its own (Check returns it with the check's Feedback); the
-// check is not rewritten, and a refused click writes nothing.
+// MaxFeedbackPerUser of them. A note is a record of its own (Check returns
+// it with the check's Feedback); the check is not rewritten, and a refused
+// click writes nothing.
 func (db *DB) AddFeedback(ctx context.Context, tenant, checkID string, f Feedback) error {
 	if f.At.IsZero() {
 		f.At = db.now().UTC()

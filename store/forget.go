@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/factbot-dev/factbot/factcheck"
@@ -222,12 +223,7 @@ func forgetPageExtraction(tb *tenantTx, c *Check, st *ForgetStats) error {
 		if decode(v, &e) != nil || e.Extraction == nil || len(e.Extraction.Claims) < len(claims) {
 			return false, nil
 		}
-		for i, cl := range claims {
-			if e.Extraction.Claims[i].Claim != cl {
-				return false, nil
-			}
-		}
-		return true, nil
+		return slices.EqualFunc(e.Extraction.Claims[:len(claims)], claims, func(x factcheck.ExtractedClaim, cl string) bool { return x.Claim == cl }), nil
 	})
 	st.Extractions += n
 	return err
@@ -315,10 +311,10 @@ func resolve(wt *tenantTx, refs *webRefs, queries map[string][]string) map[Cache
 	for k := range refs.keys {
 		add(k)
 	}
+	// search's reader caches a page with and without the address check lifted.
 	for u := range refs.urls {
-		for _, k := range pageKeys(u) {
-			add(k)
-		}
+		add(webKey(search.PageBucket, u))
+		add(webKey(search.PageBucket, "allow-private "+u))
 	}
 	for q := range refs.queries {
 		for _, k := range queries[q] {

@@ -40,10 +40,7 @@ func TestGroupCommit(t *testing.T) {
 		errs[n+3] = db.UpdateRequest(ctx, "T1", "old", func(r *Request) error { r.Attempts = 2; return nil })
 	})
 	for { // all queued behind the held lock (hang guard: the test timeout)
-		db.requests.mu.Lock()
-		queued := len(db.requests.pending)
-		db.requests.mu.Unlock()
-		if queued == n+4 {
+		if db.requests.Pending() == n+4 {
 			break
 		}
 		runtime.Gosched()

@@ -64,7 +64,10 @@ const (
 // from the newest entry. Either way it stops after q.Limit matches or at
 // q.Since.
 func (db *DB) History(ctx context.Context, tenant string, q HistoryQuery) ([]CheckSummary, error) {
-	q.Limit = q.limit()
+	if q.Limit <= 0 {
+		q.Limit = DefaultLimit
+	}
+	q.Limit = min(q.Limit, MaxLimit)
 	out := []CheckSummary{}
 	err := db.read(ctx, tenant, func(tb *tenantTx) error {
 		h := &historyScan{q: &q, tb: tb, sums: tb.Bucket(bSums), text: tb.Bucket(bText), upper: q.upper()}
@@ -95,14 +98,6 @@ func (q *HistoryQuery) upper() []byte {
 		return nil
 	}
 	return []byte(u)
-}
-
-// limit returns q.Limit, defaulted and bounded.
-func (q *HistoryQuery) limit() int {
-	if q.Limit <= 0 {
-		return DefaultLimit
-	}
-	return min(q.Limit, MaxLimit)
 }
 
 // historyScan is one History read: it visits candidate check IDs, newest

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -108,13 +109,7 @@ func migrate1to2(tb *tenantTx) error {
 	var checks []Check
 	var reqs []v1Request
 	var verdicts []CachedVerdict
-	if err := readAll(tb, bChecks, &checks); err != nil {
-		return err
-	}
-	if err := readAll(tb, bRequests, &reqs); err != nil {
-		return err
-	}
-	if err := readAll(tb, bVerdicts, &verdicts); err != nil {
+	if err := errors.Join(readAll(tb, bChecks, &checks), readAll(tb, bRequests, &reqs), readAll(tb, bVerdicts, &verdicts)); err != nil {
 		return err
 	}
 	for _, b := range [][]byte{bChecks, bRequests, bVerdicts} {

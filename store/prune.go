@@ -22,12 +22,11 @@ type PruneStats struct {
 // index entries and feedback), finished (done or failed) requests last
 // updated before cutoff, the dedupe records of refused requests once they
 // are RefusedTTL old, and cached verdicts and extractions made before
-// cutoff. Pending
-// requests are kept whatever their age: they are still owed an answer.
-// Each tenant is pruned in its own transaction. Then it removes what was
-// retrieved from the web before cutoff (see WebTenant), except the page
-// snapshots that a remaining check or cached verdict cites: an auditor can
-// still see every page a kept verdict was based on.
+// cutoff. Pending requests are kept whatever their age: they are still
+// owed an answer. Each tenant is pruned in its own transaction. Then it
+// removes what was retrieved from the web before cutoff (see WebTenant),
+// except the page snapshots that a remaining check or cached verdict
+// cites: an auditor can still see every page a kept verdict was based on.
 func (db *DB) Prune(ctx context.Context, cutoff time.Time) (PruneStats, error) {
 	var st PruneStats
 	tenants, err := db.UserTenants(ctx)

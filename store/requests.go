@@ -94,7 +94,7 @@ func (db *DB) AcceptRequest(ctx context.Context, r *Request) (bool, error) {
 	if db.nat != nil && len(recs) == 1 {
 		isNew, err = db.nat.Insert(ctx, recs[0])
 	} else {
-		err = db.requests.do(func(tx *txn) error {
+		err = db.requests.Do(func(tx *txn) error {
 			if isNew = tx.Get(recs[0].Bucket, recs[0].Key) == nil; !isNew {
 				return nil
 			}
@@ -117,7 +117,7 @@ func (db *DB) UpdateRequest(ctx context.Context, tenant, key string, fn func(*Re
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	err := db.requests.do(func(tx *txn) error {
+	err := db.requests.Do(func(tx *txn) error {
 		return inTenant(tx, tenant, func(tb *tenantTx) error {
 			old, err := getRequest(tb, key)
 			if err != nil {

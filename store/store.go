@@ -57,6 +57,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/factbot-dev/factbot/internal/groupcommit"
 )
 
 // schemaVersion is the layout's version, written into meta/schema; Open
@@ -110,8 +112,8 @@ type DB struct {
 	path string
 	ttl  time.Duration
 	now  func() time.Time
-	// requests group-commits the request writes (see groupCommit).
-	requests groupCommit
+	// requests group-commits the request writes (internal/groupcommit).
+	requests *groupcommit.Committer[*txn]
 	// memLeases keeps the requests' leases (see ClaimRequest) when the
 	// driver is used by one process; otherwise the driver does.
 	memLeases Driver
@@ -154,14 +156,14 @@ func New(ctx context.Context, d Driver, opts Options) (*DB, error) {
 		opts.Now = time.Now
 	}
 	db := &DB{drv: d, ttl: opts.CacheTTL, now: opts.Now, afterPrune: opts.AfterPrune}
+	db.vectors.tenants = map[string]*tenantVectors{}
 	// The one place where the store picks its path (driver.go), and learns
 	// whether other processes use the driver.
 	db.nat, _ = d.(Native)
 	_, one := d.(interface{ OneProcess() })
-	db.requests.update = db.update
 	// A driver shared by processes runs transactions side by side
 	// (PostgreSQL): grouping them would queue every write behind one.
-	db.requests.solo = !one
+	db.requests = groupcommit.New(func(fn func(*txn) error) error { return db.update(context.Background(), fn) }, !one)
 	if one {
 		db.memLeases = NewMemoryDriver()
 	}

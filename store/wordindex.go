@@ -140,13 +140,14 @@ func deleteWords(tb *tenantTx, id []byte) error {
 // wordCandidates looks the query words up in the word index. It walks
 // each word's prefix range, up to limit entries, and returns the check IDs
 // in every range that ended within the limit (their intersection), newest
-// first (each valid until the next is reached: see checkIDs), with the words the caller must still confirm in each candidate's
-// search text: those whose range was wider, and any longer than
-// maxIndexedWord. The index is read in key order, and only the checks
-// that have every narrow word are read: a search of rare words costs their
-// index entries and their matches, not the checks of the commonest. ok is
-// false when every range has more than limit entries: the words are all
-// common, and the caller should scan the newest checks instead.
+// first (each valid until the next is reached: see checkIDs), with the
+// words the caller must still confirm in each candidate's search text:
+// those whose range was wider, and any longer than maxIndexedWord. The
+// index is read in key order, and only the checks that have every narrow
+// word are read: a search of rare words costs their index entries and
+// their matches, not the checks of the commonest. ok is false when every
+// range has more than limit entries: the words are all common, and the
+// caller should scan the newest checks instead.
 func wordCandidates(b *bkt, words []string, limit int) (ids iter.Seq[[]byte], confirm []string, ok bool) {
 	if n := b.tx.nat; n != nil {
 		found, confirm, ok := nativeCandidates(n, Bucket{b.b.Tenant, string(bText)}, words, limit)
@@ -164,9 +165,6 @@ func packedCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm 
 	narrow := false  // some word's range was within the limit
 	for _, w := range words {
 		prefix := []byte(indexedWord(w))
-		if indexedWord(w) != w {
-			confirm = append(confirm, w)
-		}
 		got = got[:0]
 		c := b.Cursor()
 		k, _ := c.Seek(prefix)
@@ -175,10 +173,11 @@ func packedCandidates(b *bkt, words []string, limit int) (ids [][]byte, confirm 
 				got = append(got, k[j+1:]) // valid until the transaction ends
 			}
 		}
-		if k != nil && bytes.HasPrefix(k, prefix) { // wider than limit
-			if indexedWord(w) == w {
-				confirm = append(confirm, w)
-			}
+		wide := k != nil && bytes.HasPrefix(k, prefix) // more entries than limit
+		if wide || string(prefix) != w {
+			confirm = append(confirm, w)
+		}
+		if wide {
 			continue
 		}
 		// A prefix range may hold several words, each with its IDs in order.
@@ -208,11 +207,7 @@ func checkIDs(ids [][]byte) iter.Seq[[]byte] {
 				out[i] = unpackID(nil, p)
 			}
 			slices.SortFunc(out, func(a, b []byte) int { return bytes.Compare(b, a) })
-			for _, id := range out {
-				if !yield(id) {
-					return
-				}
-			}
+			slices.Values(out)(yield)
 			return
 		}
 		var buf []byte

@@ -1,6 +1,7 @@
 // Package retry runs a call again a bounded number of times, waiting what the
 // server asked for (HTTP Retry-After, Google's RetryInfo) or an exponential
-// backoff. It is the one retry loop of the model providers and chat adapters.
+// backoff. It is the one retry loop of the model providers, the chat adapters
+// and the PostgreSQL driver's conflicting transactions.
 package retry
 
 import (

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/factbot-dev/factbot/internal/retry"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -30,8 +31,9 @@ var (
 	_ store.NativeTx = (*tx)(nil)
 )
 
-// maxTries bounds the runs of an update that keeps conflicting.
-const maxTries = 20
+// conflicts is how a statement or an update that conflicts is run again
+// (internal/retry): at most 20 runs, waiting 1, 2, 4, 8, 16, then 20 ms.
+var conflicts = retry.Policy{Attempts: 20, Base: time.Millisecond, MaxWait: 20 * time.Millisecond}
 
 func (d *driver) View(ctx context.Context, fn func(store.Tx) error) error {
 	return d.Run(ctx, store.ModeView, func(t store.NativeTx) error { return fn(t) })
@@ -48,30 +50,18 @@ func (d *driver) Run(ctx context.Context, mode store.Mode, fn func(store.NativeT
 	case store.ModeView:
 		return d.run(ctx, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", false, fn)
 	case store.ModeUpdate:
-		return retry(func() error { return d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn) })
+		return retry.Do(ctx, conflicts, retryable, func(context.Context) error { return d.run(ctx, "BEGIN ISOLATION LEVEL SERIALIZABLE", true, fn) })
 	case store.ModeRead:
 		return d.run(ctx, "", false, fn)
 	}
 	return fmt.Errorf("postgres: unknown transaction mode %d", mode)
 }
 
-// retry runs fn again, up to maxTries, while it conflicts.
-func retry(fn func() error) error {
-	var err error
-	for try := range maxTries {
-		if err = fn(); !retryable(err) {
-			return err
-		}
-		time.Sleep(time.Duration(try+1) * time.Millisecond)
-	}
-	return err
-}
-
-// retryable reports a serialization failure or a deadlock: the
+// retryable retries a serialization failure or a deadlock: the
 // transaction may succeed when run again.
-func retryable(err error) bool {
+func retryable(err error) retry.Decision {
 	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
+	return retry.Decision{Retry: errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")}
 }
 
 // run runs fn in a transaction that begins with the first statement fn
@@ -383,12 +373,8 @@ func (c *cursor) set() ([]byte, []byte) {
 		c.key = nil
 		return nil, nil
 	}
-	r := c.rows[c.i]
-	c.key = r.k
-	if r.v == nil {
-		r.v = []byte{}
-	}
-	return r.k, r.v
+	c.key = c.rows[c.i].k
+	return c.key, nonNil(c.rows[c.i].v)
 }
 
 func (c *cursor) First() ([]byte, []byte)        { return c.fetch(">=", nil) }
@@ -432,7 +418,7 @@ func (c *cursor) Prev() ([]byte, []byte) { return c.move(true) }
 // its at_ns.
 func (d *driver) Insert(ctx context.Context, r store.Record) (bool, error) {
 	var n int64
-	err := retry(func() error {
+	err := retry.Do(ctx, conflicts, retryable, func(context.Context) error {
 		tag, err := d.pool.Exec(ctx, "INSERT INTO records (tenant, bucket, key, value, at_ns) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
 			[]byte(r.Bucket.Tenant), r.Bucket.Name, r.Key, nonNil(r.Value), unixNano(r.Time))
 		n = tag.RowsAffected()
@@ -458,7 +444,7 @@ func (d *driver) Lease(ctx context.Context, l store.Lease) (read []byte, ok bool
 	free := `CASE WHEN position('\000'::bytea in r.value) = 0 THEN true
 		ELSE convert_from(substring(r.value from position('\000'::bytea in r.value) + 1), 'UTF8')::bigint <= $7 END`
 	mine := append([]byte(l.Owner), 0)
-	err = retry(func() error {
+	err = retry.Do(ctx, conflicts, retryable, func(context.Context) error {
 		return d.pool.QueryRow(ctx, `WITH req AS (SELECT value FROM records WHERE tenant = $1 AND bucket = $3 AND key = $4),
 l AS (INSERT INTO records AS r (tenant, bucket, key, value) SELECT $1, $2, $4, $5 FROM req WHERE NOT $9
 	ON CONFLICT (tenant, bucket, key) DO UPDATE SET value = excluded.value, words = NULL, at_ns = NULL

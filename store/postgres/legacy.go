@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/factbot-dev/factbot/internal/pgmigrate"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -37,45 +38,38 @@ func (db *DB) upgradeLegacy(ctx context.Context) error {
 	if err := db.pool.QueryRow(ctx, "SELECT to_regclass('public.checks') IS NOT NULL").Scan(&exists); err != nil || !exists {
 		return err
 	}
-	conn, err := db.pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
-		return err
-	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock)
-	if err := conn.QueryRow(ctx, "SELECT to_regclass('public.checks') IS NOT NULL").Scan(&exists); err != nil || !exists {
-		return err // another replica did it meanwhile
-	}
-	tenants, err := collect(ctx, conn.Conn(), `SELECT tenant FROM checks UNION SELECT tenant FROM requests UNION SELECT tenant FROM cache`, func(r pgx.CollectableRow) (string, error) {
-		var t string
-		err := r.Scan(&t)
-		return textUnescaper.Replace(t), err
-	})
-	if err != nil {
-		return err
-	}
-	for _, t := range tenants {
-		rs, err := readLegacyTenant(ctx, conn.Conn(), t)
-		if err != nil {
-			return fmt.Errorf("read the tables of schema 3, tenant %s: %w", t, err)
+	return pgmigrate.Locked(ctx, db.pool, migrationLock, func(conn *pgx.Conn) error {
+		if err := conn.QueryRow(ctx, "SELECT to_regclass('public.checks') IS NOT NULL").Scan(&exists); err != nil || !exists {
+			return err // another replica did it meanwhile
 		}
-		if err := db.Restore(ctx, t, rs); err != nil {
+		tenants, err := collect(ctx, conn, `SELECT tenant FROM checks UNION SELECT tenant FROM requests UNION SELECT tenant FROM cache`, func(r pgx.CollectableRow) (string, error) {
+			var t string
+			err := r.Scan(&t)
+			return textUnescaper.Replace(t), err
+		})
+		if err != nil {
 			return err
 		}
-	}
-	web, err := collect(ctx, conn.Conn(), `SELECT 'web', key, at_ns, val::text FROM webcache
+		for _, t := range tenants {
+			rs, err := readLegacyTenant(ctx, conn, t)
+			if err != nil {
+				return fmt.Errorf("read the tables of schema 3, tenant %s: %w", t, err)
+			}
+			if err := db.Restore(ctx, t, rs); err != nil {
+				return err
+			}
+		}
+		web, err := collect(ctx, conn, `SELECT 'web', key, at_ns, val::text FROM webcache
 UNION ALL SELECT 'snapshot', sha256, at_ns, val::text FROM snapshots`, legacyEntry)
-	if err != nil {
+		if err != nil {
+			return err
+		}
+		if err := db.Restore(ctx, store.WebTenant, store.Records{Cache: web}); err != nil {
+			return err
+		}
+		_, err = conn.Exec(ctx, "DROP TABLE "+strings.Join(legacyTables, ", "))
 		return err
-	}
-	if err := db.Restore(ctx, store.WebTenant, store.Records{Cache: web}); err != nil {
-		return err
-	}
-	_, err = conn.Exec(ctx, "DROP TABLE "+strings.Join(legacyTables, ", "))
-	return err
+	})
 }
 
 // jsonRow scans a row of one JSONB record into a T.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/factbot-dev/factbot/internal/pgmigrate"
 	"github.com/factbot-dev/factbot/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // open it, and each migration is applied once.
 func TestConcurrentOpen(t *testing.T) {
 	cfg := newDatabase(t)
-	ms, err := migrations()
+	ms, err := pgmigrate.Read(migrations)
 	mustf(t, err, "migrations")
 	const n = 4
 	var wg sync.WaitGroup
@@ -65,14 +66,14 @@ func TestNewerSchema(t *testing.T) {
 }
 
 func TestMigrationNames(t *testing.T) {
-	ms, err := migrations()
+	ms, err := pgmigrate.Read(migrations)
 	mustf(t, err, "migrations")
-	if len(ms) == 0 || ms[0].version != 1 {
+	if len(ms) == 0 || ms[0].Version != 1 {
 		t.Fatalf("migrations = %+v", ms)
 	}
 	for i, m := range ms {
-		if m.version != i+1 {
-			t.Errorf("migration %s: number %d, want %d (no gaps)", m.name, m.version, i+1)
+		if m.Version != i+1 {
+			t.Errorf("migration %s: number %d, want %d (no gaps)", m.Name, m.Version, i+1)
 		}
 	}
 }

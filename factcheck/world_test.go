@@ -198,20 +198,11 @@ type worldSearch struct {
 	// parallel.
 	together int32
 
-	calls, running, most atomic.Int32
+	gauge
 }
 
 func (s *worldSearch) Search(ctx context.Context, q search.Query) (*search.Response, error) {
-	s.calls.Add(1)
-	n := s.running.Add(1)
-	defer s.running.Add(-1)
-	for {
-		m := s.most.Load()
-		if n <= m || s.most.CompareAndSwap(m, n) {
-			break
-		}
-	}
-	gather(&s.most, s.together)
+	defer s.enter(s.together)()
 	if err := wait.Sleep(ctx, s.delay); err != nil {
 		return nil, err
 	}
@@ -247,25 +238,16 @@ type worldReader struct {
 	// together is as worldSearch's, for reads.
 	together int32
 
-	calls, running, most atomic.Int32
-	mu                   sync.Mutex
-	urls                 []string
+	gauge
+	mu   sync.Mutex
+	urls []string
 }
 
 func (rd *worldReader) ReadPage(ctx context.Context, req search.PageRequest) (*search.Page, error) {
-	rd.calls.Add(1)
-	n := rd.running.Add(1)
-	defer rd.running.Add(-1)
-	for {
-		m := rd.most.Load()
-		if n <= m || rd.most.CompareAndSwap(m, n) {
-			break
-		}
-	}
+	defer rd.enter(rd.together)()
 	rd.mu.Lock()
 	rd.urls = append(rd.urls, req.URL)
 	rd.mu.Unlock()
-	gather(&rd.most, rd.together)
 	if err := wait.Sleep(ctx, rd.delay); err != nil {
 		return nil, err
 	}
@@ -285,12 +267,25 @@ func (rd *worldReader) ReadPage(ctx context.Context, req search.PageRequest) (*s
 	return &search.Page{URL: req.URL, FinalURL: req.URL, Title: title, Text: text, FetchedAt: time.Now()}, nil
 }
 
-// gather waits until n have run at once (most; a hang guard ends it
-// after 10 s).
-func gather(most *atomic.Int32, n int32) {
-	for end := time.Now().Add(10 * time.Second); n > 0 && most.Load() < n && time.Now().Before(end); {
+// gauge counts a fake's calls and records the most run at once.
+type gauge struct{ calls, running, most atomic.Int32 }
+
+// enter counts a call and, when together is positive, waits until that
+// many have run at once (a hang guard ends the wait after 10 s); the
+// returned func ends the call.
+func (g *gauge) enter(together int32) (leave func()) {
+	g.calls.Add(1)
+	n := g.running.Add(1)
+	for {
+		m := g.most.Load()
+		if n <= m || g.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	for end := time.Now().Add(10 * time.Second); together > 0 && g.most.Load() < together && time.Now().Before(end); {
 		time.Sleep(time.Millisecond)
 	}
+	return func() { g.running.Add(-1) }
 }
 
 func slugOf(q string) string {
